@@ -1,0 +1,28 @@
+"""Option bundles shared by commands, so every command spells them the same way."""
+
+from __future__ import annotations
+
+import functools
+
+import click
+
+
+def rules_options(command):
+    """--rules PRESET and repeatable --set KEY=VALUE, passed on as one `ruleset` argument."""
+
+    @click.option("--rules", "preset_name", default="standard", show_default=True,
+                  metavar="PRESET", help="Rule preset (see 'euchre-sim rules').")
+    @click.option("--set", "settings", multiple=True, metavar="KEY=VALUE",
+                  help="Change one option of the preset (repeatable).")
+    @functools.wraps(command)
+    def wrapper(*args, preset_name: str, settings: tuple[str, ...], **kwargs):
+        from euchre_sim.rules import build_rules
+
+        return command(*args, ruleset=build_rules(preset_name, settings), **kwargs)
+
+    return wrapper
+
+
+seed_option = click.option("--seed", type=int, default=0, show_default=True,
+                           help="Seed: fixes every random choice.")
+json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON.")

@@ -1,0 +1,123 @@
+"""Two simple players that drive the engine end to end: uniformly random, and a plain rule player.
+
+A strategy answers four questions about a `HandState`: which bid, which discard, whether to
+defend alone, which card. The rule player looks only at its own hand and the cards played.
+"""
+
+from __future__ import annotations
+
+import random
+
+from .cards import cards_of
+from .engine import Bid, HandState
+from .seats import partner_of, team_of
+
+
+class RandomStrategy:
+    """Every choice uniformly at random among the legal ones."""
+
+    name = "random"
+
+    def __init__(self, rng: random.Random):
+        self.rng = rng
+
+    def bid(self, state: HandState, options: list[Bid]) -> Bid:
+        return self.rng.choice(options)
+
+    def discard(self, state: HandState) -> int:
+        return self.rng.choice(cards_of(state.hands[state.dealer]))
+
+    def defend_alone(self, state: HandState, seat: int) -> bool:
+        return self.rng.random() < 0.5
+
+    def play(self, state: HandState, seat: int) -> int:
+        return self.rng.choice(cards_of(state.legal_cards(seat)))
+
+
+class RuleStrategy:
+    """A plain player: bids on trump count, leads trump as maker, wins cheaply, else plays low."""
+
+    name = "rules"
+
+    def _power(self, state: HandState, trump: int, card: int) -> int:
+        """Strength of a card if trump were `trump` (trumps above every other card)."""
+        keys = state.tables.win_key[trump]
+        suit = state.tables.eff_suit[trump, card]
+        return int(keys[suit, card]) if suit >= 0 else 0
+
+    def _is_trump(self, state: HandState, trump: int, card: int) -> bool:
+        return trump < 4 and state.tables.eff_suit[trump, card] == trump
+
+    def _hand_value(self, state: HandState, hand: int, trump: int) -> tuple[int, int]:
+        cards = cards_of(hand)
+        trumps = sum(self._is_trump(state, trump, c) for c in cards)
+        top = max(self._power(state, trump, c) for c in cards)
+        return trumps, top
+
+    def bid(self, state: HandState, options: list[Bid]) -> Bid:
+        hand = state.hands[state.turn]
+        best, best_score = None, 0.0
+        for option in options:
+            if option.action == "pass":
+                continue
+            trump = option.suit
+            picked = hand
+            if option.action == "order_up" and state.turn == state.dealer:
+                picked = hand | 1 << state.upcard
+            trumps, top = self._hand_value(state, picked, trump) if trump < 4 else (0, 0)
+            if trump == 4:
+                aces = sum(1 for c in cards_of(hand) if self._power(state, 4, c) >= 6)
+                trumps, top = aces, 0
+            score = trumps + (0.5 if top >= 64 + 7 else 0.0)
+            needed = 4.5 if option.alone else 3.0
+            if score >= needed and score - (1.0 if option.alone else 0.0) > best_score:
+                best, best_score = option, score - (1.0 if option.alone else 0.0)
+        if best is not None:
+            return best
+        passes = [o for o in options if o.action == "pass"]
+        if passes:
+            return passes[0]
+        return max(options, key=lambda o: (not o.alone, self._hand_value(
+            state, hand, o.suit)[0] if o.suit < 4 else 0))
+
+    def discard(self, state: HandState) -> int:
+        hand = state.hands[state.dealer]
+        return min(cards_of(hand), key=lambda c: (self._is_trump(state, state.trump, c),
+                                                 self._power(state, state.trump, c)))
+
+    def defend_alone(self, state: HandState, seat: int) -> bool:
+        trumps, top = self._hand_value(state, state.hands[seat], state.trump) \
+            if state.trump < 4 else (0, 0)
+        return trumps >= 4 and top >= 64 + 7
+
+    def play(self, state: HandState, seat: int) -> int:
+        legal = cards_of(state.legal_cards(seat))
+        trump = state.trump
+        trick = state.tricks[-1]
+
+        def power(c: int) -> int:
+            return self._power(state, trump, c)
+
+        if not trick.plays:
+            if team_of(seat) == team_of(state.maker):
+                trumps = [c for c in legal if self._is_trump(state, trump, c)]
+                if trumps:
+                    return max(trumps, key=power)
+            return max(legal, key=power)
+        led = state.led_suit()
+        keys = state.tables.win_key[trump, led]
+        best_seat, best_key = max(((s, int(keys[c])) for s, c in trick.plays),
+                                  key=lambda p: p[1])
+        if best_seat == partner_of(seat):
+            return min(legal, key=power)
+        winners = [c for c in legal if int(keys[c]) > best_key]
+        if winners:
+            return min(winners, key=lambda c: int(keys[c]))
+        return min(legal, key=power)
+
+
+STRATEGIES = {"random": RandomStrategy, "rules": RuleStrategy}
+
+
+def make_strategy(name: str, rng: random.Random):
+    return RandomStrategy(rng) if name == "random" else RuleStrategy()

@@ -1,0 +1,120 @@
+"""Compile a RuleSet once into the small numpy tables every kernel reads.
+
+Trump ids are 0-3 (a suit) and 4 (no-trump). Effective suits are 0-3, and 4 for "no suit"
+(Benny in a no-trump hand). Bowers, Benny, the Yooker power card and no-trump exist only as
+table contents here; kernels never branch on a variant.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import NamedTuple
+
+import numpy as np
+
+from .cards import JOKER, N_CARD_IDS, bit
+from .rules import RuleSet
+
+NO_TRUMP = 4
+NO_SUIT = 4
+TRUMP_BASE = 64  # win keys of trumps start here, so any trump beats any card of the led suit
+JOKER_KEY = 127
+
+
+class RuleTables(NamedTuple):
+    """Per-trump tables of one rule set (arrays only, so Numba can take them as one argument)."""
+
+    deck_mask: np.ndarray  # uint64[1]
+    eff_suit: np.ndarray  # int8[5 trumps, 33 cards]
+    suit_mask: np.ndarray  # uint64[5 trumps, 5 effective suits]
+    win_key: np.ndarray  # int16[5 trumps, 5 led suits, 33 cards]; 0 = cannot win that trick
+    order: np.ndarray  # int8[5 trumps, 5 suits, 9]: card ids high to low, -1 padded
+    lead_forbidden: np.ndarray  # uint64[5]: cards that may not be led while others are held
+    score: np.ndarray  # int8[2 maker alone, 2 defender alone, 6 maker tricks]: points to makers
+    renege_penalty: np.ndarray  # int8[1]
+
+
+def suit_order(rules: RuleSet, trump: int, suit: int) -> list[int]:
+    """Card ids whose effective suit is `suit` under `trump`, highest first."""
+    deck = rules.card_deck
+    in_deck = [c for c in deck.cards if c != JOKER]
+    ranks_high_first = sorted({c & 7 for c in in_deck}, reverse=True)
+
+    def natural(s: int) -> list[int]:
+        return [s * 8 + r for r in ranks_high_first]
+
+    if trump == NO_TRUMP:
+        if suit == NO_SUIT:
+            return [JOKER] if rules.joker else []
+        return natural(suit)
+    if suit == NO_SUIT:
+        return []
+    top: list[int] = []
+    if suit == trump:
+        if rules.joker:
+            top.append(JOKER)
+        if rules.yooker:
+            top.append(trump * 8 + 2)  # the 3 of the power shape
+        else:
+            top += [trump * 8 + 4, (3 - trump) * 8 + 4]  # right and left bower
+        rest = [c for c in natural(trump) if c not in top]
+        return top + rest
+    left_bower = (3 - trump) * 8 + 4
+    return [c for c in natural(suit) if rules.yooker or c != left_bower]
+
+
+def compile_rules(rules: RuleSet) -> RuleTables:
+    return _compile_cached(rules)
+
+
+@lru_cache(maxsize=64)
+def _compile_cached(rules: RuleSet) -> RuleTables:
+    eff_suit = np.full((5, N_CARD_IDS), -1, dtype=np.int8)
+    suit_mask = np.zeros((5, 5), dtype=np.uint64)
+    win_key = np.zeros((5, 5, N_CARD_IDS), dtype=np.int16)
+    order = np.full((5, 5, 9), -1, dtype=np.int8)
+    lead_forbidden = np.zeros(5, dtype=np.uint64)
+    for trump in range(5):
+        for suit in range(5):
+            cards = suit_order(rules, trump, suit)
+            mask = 0
+            for pos, card in enumerate(cards):
+                eff_suit[trump, card] = suit
+                order[trump, suit, pos] = card
+                mask |= bit(card)
+                strength = len(cards) - pos
+                if trump == NO_TRUMP and card == JOKER:
+                    win_key[trump, :, card] = JOKER_KEY
+                elif suit == trump:
+                    win_key[trump, :, card] = TRUMP_BASE + strength
+                else:
+                    win_key[trump, suit, card] = strength
+            suit_mask[trump, suit] = np.uint64(mask)
+        if trump == NO_TRUMP and rules.joker:
+            lead_forbidden[trump] = np.uint64(bit(JOKER))
+    score = np.zeros((2, 2, 6), dtype=np.int8)
+    for maker_alone in (0, 1):
+        for defender_alone in (0, 1):
+            for tricks in range(6):
+                score[maker_alone, defender_alone, tricks] = make_points(
+                    rules, tricks, bool(maker_alone), bool(defender_alone)
+                )
+    return RuleTables(
+        deck_mask=np.array([rules.card_deck.mask], dtype=np.uint64),
+        eff_suit=eff_suit,
+        suit_mask=suit_mask,
+        win_key=win_key,
+        order=order,
+        lead_forbidden=lead_forbidden,
+        score=score,
+        renege_penalty=np.array([rules.renege_penalty], dtype=np.int8),
+    )
+
+
+def make_points(rules: RuleSet, maker_tricks: int, maker_alone: bool, defender_alone: bool) -> int:
+    """Points to the makers (negative: to the defenders) for a hand played out."""
+    if maker_tricks < 3:
+        return -(rules.lone_defence_points if defender_alone else rules.euchre_points)
+    if maker_tricks < 5:
+        return 1
+    return rules.lone_march_points if maker_alone else rules.march_points
