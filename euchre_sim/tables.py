@@ -20,6 +20,10 @@ NO_SUIT = 4
 TRUMP_BASE = 64  # win keys of trumps start here, so any trump beats any card of the led suit
 JOKER_KEY = 127
 
+FLAG_STICK, FLAG_NO_TRUMP, FLAG_LONE_LAST, FLAG_CANADIAN, FLAG_DEFEND_ALONE, FLAG_ALLOW_ALONE = range(6)
+_FLAG_OPTIONS = ("stick_the_dealer", "no_trump", "lone_player_plays_last", "canadian_loner",
+                 "defend_alone", "allow_alone")
+
 
 class RuleTables(NamedTuple):
     """Per-trump tables of one rule set (arrays only, so Numba can take them as one argument)."""
@@ -28,10 +32,11 @@ class RuleTables(NamedTuple):
     eff_suit: np.ndarray  # int8[5 trumps, 33 cards]
     suit_mask: np.ndarray  # uint64[5 trumps, 5 effective suits]
     win_key: np.ndarray  # int16[5 trumps, 5 led suits, 33 cards]; 0 = cannot win that trick
-    order: np.ndarray  # int8[5 trumps, 5 suits, 9]: card ids high to low, -1 padded
+    order: np.ndarray  # int8[5 trumps, 5 suits, 10]: card ids high to low, -1 padded
     lead_forbidden: np.ndarray  # uint64[5]: cards that may not be led while others are held
     score: np.ndarray  # int8[2 maker alone, 2 defender alone, 6 maker tricks]: points to makers
     renege_penalty: np.ndarray  # int8[1]
+    flags: np.ndarray  # int8[N_FLAGS]: bidding and lone-hand options, indexed by FLAG_*
 
 
 def suit_order(rules: RuleSet, trump: int, suit: int) -> list[int]:
@@ -72,7 +77,7 @@ def _compile_cached(rules: RuleSet) -> RuleTables:
     eff_suit = np.full((5, N_CARD_IDS), -1, dtype=np.int8)
     suit_mask = np.zeros((5, 5), dtype=np.uint64)
     win_key = np.zeros((5, 5, N_CARD_IDS), dtype=np.int16)
-    order = np.full((5, 5, 9), -1, dtype=np.int8)
+    order = np.full((5, 5, 10), -1, dtype=np.int8)
     lead_forbidden = np.zeros(5, dtype=np.uint64)
     for trump in range(5):
         for suit in range(5):
@@ -108,6 +113,7 @@ def _compile_cached(rules: RuleSet) -> RuleTables:
         lead_forbidden=lead_forbidden,
         score=score,
         renege_penalty=np.array([rules.renege_penalty], dtype=np.int8),
+        flags=np.array([getattr(rules, name) for name in _FLAG_OPTIONS], dtype=np.int8),
     )
 
 

@@ -1,0 +1,78 @@
+"""Slow, obviously-correct references written straight from the rule texts (no tables)."""
+
+from euchre_sim.cards import JOKER, card_rank, card_suit, cards_of
+
+JACK = 4  # rank index of the jack in the French deck (7 8 9 T J Q K A)
+YOOKER_THREE = 2  # rank index of the 3 in the Yooker deck (1 2 3 4 5 6)
+NO_TRUMP = 4
+
+
+def same_colour_suit(suit: int) -> int:
+    """Clubs <-> spades (black), diamonds <-> hearts (red)."""
+    return {0: 3, 3: 0, 1: 2, 2: 1}[suit]
+
+
+def is_left_bower(card: int, trump: int, yooker: bool) -> bool:
+    return (not yooker and trump != NO_TRUMP and card != JOKER
+            and card_rank(card) == JACK and card_suit(card) == same_colour_suit(trump))
+
+
+def effective_suit(card: int, trump: int, yooker: bool):
+    """The suit a card follows as: the left bower and Benny are trumps; Benny in NT: none."""
+    if card == JOKER:
+        return None if trump == NO_TRUMP else trump
+    if is_left_bower(card, trump, yooker):
+        return trump
+    return card_suit(card)
+
+
+def trump_strength(card: int, trump: int, yooker: bool) -> int:
+    """Higher is stronger, among trumps only."""
+    if card == JOKER:
+        return 100
+    if yooker:
+        return 50 if card_rank(card) == YOOKER_THREE else card_rank(card)
+    if card_rank(card) == JACK:
+        return 90 if card_suit(card) == trump else 80
+    return card_rank(card)
+
+
+def beats(challenger: int, best: int, led, trump: int, yooker: bool) -> bool:
+    """Does `challenger` beat the card currently winning the trick?"""
+    if trump == NO_TRUMP:
+        if best == JOKER:
+            return False
+        if challenger == JOKER:
+            return True
+        return card_suit(challenger) == led and card_rank(challenger) > card_rank(best)
+    c_trump = effective_suit(challenger, trump, yooker) == trump
+    b_trump = effective_suit(best, trump, yooker) == trump
+    if c_trump and not b_trump:
+        return True
+    if b_trump and not c_trump:
+        return False
+    if c_trump and b_trump:
+        return trump_strength(challenger, trump, yooker) > trump_strength(best, trump, yooker)
+    return (effective_suit(challenger, trump, yooker) == led
+            and card_rank(challenger) > card_rank(best))
+
+
+def trick_winner(cards: list[int], trump: int, yooker: bool) -> int:
+    led = effective_suit(cards[0], trump, yooker)
+    best = 0
+    for i in range(1, len(cards)):
+        if beats(cards[i], cards[best], led, trump, yooker):
+            best = i
+    return best
+
+
+def legal_cards(hand: int, led_card, trump: int, yooker: bool) -> int:
+    """Follow the led card's suit when able; Benny may not lead a no-trump hand unless alone."""
+    cards = cards_of(hand)
+    if led_card is None:
+        if trump == NO_TRUMP and JOKER in cards and len(cards) > 1:
+            cards = [c for c in cards if c != JOKER]
+        return sum(1 << c for c in cards)
+    led = effective_suit(led_card, trump, yooker)
+    follow = [c for c in cards if effective_suit(c, trump, yooker) == led and led is not None]
+    return sum(1 << c for c in (follow or cards))

@@ -1,0 +1,90 @@
+"""Card, hand and deal notation on every deck; the counter-based dealer."""
+
+import numpy as np
+import pytest
+
+from euchre_sim.cards import JOKER, Deck
+from euchre_sim.deal import deal_batch
+from euchre_sim.errors import UserError
+from euchre_sim.rules import build_rules
+
+DECKS = [Deck("french", 24), Deck("french", 28), Deck("french", 32), Deck("french", 24, True),
+         Deck("french", 32, True), Deck("yooker", 24), Deck("yooker", 24, True)]
+
+
+@pytest.mark.parametrize("deck", DECKS, ids=lambda d: f"{d.style}{d.size}{'J' if d.joker else ''}")
+def test_every_card_round_trips(deck):
+    assert len(deck.cards) == deck.size + deck.joker
+    for card in deck.cards:
+        assert deck.parse_card(deck.card_name(card)) == card
+        assert deck.parse_card(deck.card_name(card).lower()) == card
+    assert deck.parse_hand(deck.format_hand(deck.mask), None) == deck.mask
+
+
+def test_ten_unicode_suits_and_commas_accepted():
+    deck = Deck()
+    assert deck.parse_hand("10♥, J♦ A♠ K♣ 9H") == deck.parse_hand("TH JD AS KC 9H")
+
+
+def test_joker_spellings():
+    deck = Deck("french", 24, True)
+    assert {deck.parse_card(t) for t in ("JK", "joker", "Benny", "BN")} == {JOKER}
+
+
+def test_yooker_spelling():
+    deck = Deck("yooker", 24)
+    assert deck.card_name(deck.parse_card("3Q")) == "3Q"
+    assert deck.parse_card("3■") == deck.parse_card("3q")
+
+
+@pytest.mark.parametrize("text,culprit", [
+    ("JH JD AH KS XC", "'XC'"), ("JH JD AH KS 8C", "'8C'"), ("JH JD AH KS JH", "duplicate card 'JH'"),
+    ("JH JD AH KS", "4 cards"), ("JH JD AH KS JK", "'JK'"),
+])
+def test_bad_hands_name_the_culprit(text, culprit):
+    with pytest.raises(UserError, match=culprit):
+        Deck().parse_hand(text)
+
+
+def test_deal_round_trip_from_any_seat():
+    deck = Deck()
+    text = "E:JH JD AH KS 9C/TH QH AD 9S TC/KC KD TS QS 9D/TD AS 9H QC JS"
+    hands = deck.parse_deal(text)
+    assert deck.format_hand(hands[1]) == deck.format_hand(deck.parse_hand("JH JD AH KS 9C"))
+    assert deck.parse_deal(deck.format_deal(hands, 2)) == hands
+
+
+def test_deal_with_card_twice_rejected():
+    with pytest.raises(UserError, match="duplicate card 'JH'"):
+        Deck().parse_deal("N:JH JD AH KS 9C/JH QH AD 9S TC/KC KD TS QS 9D/TD AS 9H QC JS")
+
+
+@pytest.mark.parametrize("preset,sets", [("standard", []), ("yooker", ["joker=true"]),
+                                         ("standard", ["deck=32", "joker=true"])])
+def test_deals_are_disjoint_hands_from_the_deck(preset, sets):
+    rules = build_rules(preset, sets)
+    hands, ups = deal_batch(rules, 9, 0, 500)
+    for row, up in zip(hands, ups, strict=True):
+        masks = [int(h) for h in row]
+        union = masks[0] | masks[1] | masks[2] | masks[3]
+        assert all(bin(m).count("1") == 5 for m in masks)
+        assert bin(union).count("1") == 20
+        assert not union >> int(up) & 1
+        assert union & ~rules.card_deck.mask == 0
+
+
+def test_deal_i_of_seed_s_independent_of_chunking():
+    rules = build_rules("standard")
+    whole, ups = deal_batch(rules, 42, 0, 1000)
+    parts = [deal_batch(rules, 42, start, 250) for start in range(0, 1000, 250)]
+    assert np.array_equal(whole, np.concatenate([p[0] for p in parts]))
+    assert np.array_equal(ups, np.concatenate([p[1] for p in parts]))
+    other, _ = deal_batch(rules, 43, 0, 1000)
+    assert not np.array_equal(whole, other)
+
+
+def test_every_card_equally_likely_to_be_the_upcard():
+    rules = build_rules("standard")
+    _, ups = deal_batch(rules, 1, 0, 48000)
+    counts = np.bincount(ups, minlength=32)[rules.card_deck.cards]
+    assert counts.min() > 1700 and counts.max() < 2300  # 2000 expected, sd ~44
