@@ -20,6 +20,13 @@ NO_SUIT = 4
 TRUMP_BASE = 64  # win keys of trumps start here, so any trump beats any card of the led suit
 JOKER_KEY = 127
 
+# layout[trump]: [0, 64) the suit bits of the card at each power bit; [64, 69) suit bits of
+# effective suits 0-4; 69 the trump bits (no-trump: Benny); 70 cards that may not lead.
+LAYOUT_SUITS = 64
+LAYOUT_TRUMPS = 69
+LAYOUT_NO_LEAD = 70
+LAYOUT_SIZE = 71
+
 FLAG_STICK, FLAG_NO_TRUMP, FLAG_LONE_LAST, FLAG_CANADIAN, FLAG_DEFEND_ALONE, FLAG_ALLOW_ALONE = range(6)
 _FLAG_OPTIONS = ("stick_the_dealer", "no_trump", "lone_player_plays_last", "canadian_loner",
                  "defend_alone", "allow_alone")
@@ -37,6 +44,13 @@ class RuleTables(NamedTuple):
     score: np.ndarray  # int8[2 maker alone, 2 defender alone, 6 maker tricks]: points to makers
     renege_penalty: np.ndarray  # int8[1]
     flags: np.ndarray  # int8[N_FLAGS]: bidding and lone-hand options, indexed by FLAG_*
+    # The solver's "power layout" per trump: each effective suit a contiguous run of bits,
+    # low to high power, the trump suit (no-trump: Benny) on top. A card's bit there orders
+    # it against every card it can meet in a trick.
+    power_bit: np.ndarray  # int8[5 trumps, 33 cards]: bit of the card (-1: not in the deck)
+    power_card: np.ndarray  # int8[5 trumps, 64]: card id at each bit (-1: none)
+    power_range: np.ndarray  # uint64[5 trumps, 5 effective suits]: bits of each suit
+    layout: np.ndarray  # uint64[5 trumps, LAYOUT_SIZE]: the solver's one table, see below
 
 
 def suit_order(rules: RuleSet, trump: int, suit: int) -> list[int]:
@@ -97,6 +111,7 @@ def _compile_cached(rules: RuleSet) -> RuleTables:
             suit_mask[trump, suit] = np.uint64(mask)
         if trump == NO_TRUMP and rules.joker:
             lead_forbidden[trump] = np.uint64(bit(JOKER))
+    power_bit, power_card, power_range = _power_layout(order)
     score = np.zeros((2, 2, 6), dtype=np.int8)
     for maker_alone in (0, 1):
         for defender_alone in (0, 1):
@@ -114,7 +129,49 @@ def _compile_cached(rules: RuleSet) -> RuleTables:
         score=score,
         renege_penalty=np.array([rules.renege_penalty], dtype=np.int8),
         flags=np.array([getattr(rules, name) for name in _FLAG_OPTIONS], dtype=np.int8),
+        power_bit=power_bit,
+        power_card=power_card,
+        power_range=power_range,
+        layout=_solver_layout(power_range, power_bit, lead_forbidden),
     )
+
+
+def _solver_layout(power_range, power_bit, lead_forbidden) -> np.ndarray:
+    layout = np.zeros((5, LAYOUT_SIZE), dtype=np.uint64)
+    for trump in range(5):
+        for suit in range(5):
+            rng = int(power_range[trump, suit])
+            layout[trump, LAYOUT_SUITS + suit] = rng
+            for p in range(64):
+                if rng >> p & 1:
+                    layout[trump, p] = rng
+        layout[trump, LAYOUT_TRUMPS] = power_range[trump, trump]
+        no_lead = 0
+        for card in range(N_CARD_IDS):
+            if int(lead_forbidden[trump]) >> card & 1:
+                no_lead |= 1 << int(power_bit[trump, card])
+        layout[trump, LAYOUT_NO_LEAD] = no_lead
+    return layout
+
+
+def _power_layout(order: np.ndarray):
+    """Bits of the power layout from the suit orders (see RuleTables)."""
+    power_bit = np.full((5, N_CARD_IDS), -1, dtype=np.int8)
+    power_card = np.full((5, 64), -1, dtype=np.int8)
+    power_range = np.zeros((5, 5), dtype=np.uint64)
+    for trump in range(5):
+        suits = [s for s in range(5) if s != trump] + [trump]
+        next_bit = 0
+        for suit in suits:
+            cards = [int(c) for c in order[trump, suit] if c >= 0]
+            mask = 0
+            for card in reversed(cards):  # low power first
+                power_bit[trump, card] = next_bit
+                power_card[trump, next_bit] = card
+                mask |= 1 << next_bit
+                next_bit += 1
+            power_range[trump, suit] = np.uint64(mask)
+    return power_bit, power_card, power_range
 
 
 def make_points(rules: RuleSet, maker_tricks: int, maker_alone: bool, defender_alone: bool) -> int:

@@ -1,26 +1,30 @@
 """Jitted trick kernels: the legal-card mask and the winner of a trick, read from RuleTables."""
 
 import numpy as np
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from ._jit import njit
+
+
+_M1 = np.uint64(0x5555555555555555)
+_M2 = np.uint64(0x3333333333333333)
+_M4 = np.uint64(0x0F0F0F0F0F0F0F0F)
+_H01 = np.uint64(0x0101010101010101)
 
 
 @njit
 def _lowest_bit(mask):
     """Index of the lowest set bit of a non-zero uint64."""
-    index = 0
-    while not (mask >> np.uint64(index)) & np.uint64(1):
-        index += 1
-    return index
+    return np.int64(trailing_zeros(mask))
 
 
 @njit
 def _popcount(mask):
-    count = 0
-    while mask:
-        mask &= mask - np.uint64(1)
-        count += 1
-    return count
+    """Set bits of a uint64 (SWAR, constant time)."""
+    x = mask - ((mask >> np.uint64(1)) & _M1)
+    x = (x & _M2) + ((x >> np.uint64(2)) & _M2)
+    x = (x + (x >> np.uint64(4))) & _M4
+    return np.int64((x * _H01) >> np.uint64(56))
 
 
 @njit

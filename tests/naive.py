@@ -76,3 +76,39 @@ def legal_cards(hand: int, led_card, trump: int, yooker: bool) -> int:
     led = effective_suit(led_card, trump, yooker)
     follow = [c for c in cards if effective_suit(c, trump, yooker) == led and led is not None]
     return sum(1 << c for c in (follow or cards))
+
+
+def brute_force_ns_tricks(hands: list[int], trump: int, leader: int, active: list[bool],
+                          yooker: bool) -> int:
+    """NS tricks under perfect play: plain minimax over every legal card (memo on full state)."""
+    memo: dict = {}
+    seats = [s for s in range(4) if active[s]]
+
+    def order_from(first: int) -> list[int]:
+        i = seats.index(first)
+        return seats[i:] + seats[:i]
+
+    def trick_value(hs: tuple, first: int) -> int:
+        if hs[first] == 0:
+            return 0
+        key = (hs, first)
+        if key not in memo:
+            memo[key] = play(hs, order_from(first), [])
+        return memo[key]
+
+    def play(hs: tuple, order: list[int], played: list[int]) -> int:
+        pos = len(played)
+        if pos == len(order):
+            winner = order[trick_winner(played, trump, yooker)]
+            return (winner % 2 == 0) + trick_value(hs, winner)
+        seat = order[pos]
+        led = played[0] if played else None
+        values = []
+        for card in cards_of(legal_cards(hs[seat], led, trump, yooker)):
+            rest = list(hs)
+            rest[seat] &= ~(1 << card)
+            values.append(play(tuple(rest), order, played + [card]))
+        return max(values) if seat % 2 == 0 else min(values)
+
+    start = tuple(h if active[s] else 0 for s, h in enumerate(hands))
+    return trick_value(start, leader)
