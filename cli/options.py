@@ -26,3 +26,5 @@ def rules_options(command):
 seed_option = click.option("--seed", type=int, default=0, show_default=True,
                            help="Seed: fixes every random choice.")
 json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+workers_option = click.option("--workers", type=click.IntRange(min=1), default=None,
+                              help="Worker processes (default: all cores).")

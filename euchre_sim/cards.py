@@ -184,6 +184,23 @@ class Deck:
         check_disjoint(self, hands)
         return hands
 
+    def parse_hands_json(self, raw) -> list[int]:
+        """Four hands from JSON: a list N E S W, or an object keyed by seat; cards as a list
+        of strings or one string each."""
+        if isinstance(raw, dict):
+            hands = [0, 0, 0, 0]
+            seats = {parse_seat(key) for key in raw}
+            if len(raw) != 4 or len(seats) != 4:
+                raise UserError("'hands' must give all four seats")
+            for key, cards in raw.items():
+                hands[parse_seat(key)] = self.parse_hand(cards)
+        elif isinstance(raw, list) and len(raw) == 4:
+            hands = [self.parse_hand(cards) for cards in raw]
+        else:
+            raise UserError("'hands' must be four hands (a list N E S W or an object by seat)")
+        check_disjoint(self, hands)
+        return hands
+
     def format_deal(self, hands: list[int], first: int = 0) -> str:
         from .seats import seat_name
 

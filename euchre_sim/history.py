@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .cards import Deck, check_disjoint
+from .cards import Deck
 from .drinks import count_drinks
 from .engine import Bid, HandState, IllegalMove
 from .errors import UserError
@@ -61,24 +61,6 @@ def _field(record: dict, key: str):
     return record[key]
 
 
-def _parse_hands(deck: Deck, raw) -> list[int]:
-    if isinstance(raw, dict):
-        hands = [0, 0, 0, 0]
-        seen = set()
-        for key, cards in raw.items():
-            seat = parse_seat(key)
-            seen.add(seat)
-            hands[seat] = deck.parse_hand(cards)
-        if len(seen) != 4:
-            raise RecordError("'hands' must give all four seats")
-    elif isinstance(raw, list) and len(raw) == 4:
-        hands = [deck.parse_hand(cards) for cards in raw]
-    else:
-        raise RecordError("'hands' must be four hands (a list N E S W or an object by seat)")
-    check_disjoint(deck, hands)
-    return hands
-
-
 def _parse_bid(deck: Deck, raw, default_round: int) -> Bid:
     if not isinstance(raw, dict):
         raise RecordError("a bid must be an object")
@@ -97,7 +79,7 @@ def replay_record(record: dict, rules: RuleSet) -> HandState:
         raise RecordError("a record must be a JSON object")
     try:
         dealer = parse_seat(_field(record, "dealer"))
-        hands = _parse_hands(deck, _field(record, "hands"))
+        hands = deck.parse_hands_json(_field(record, "hands"))
         upcard = deck.parse_card(str(_field(record, "upcard")))
     except UserError as err:
         raise RecordError(str(err)) from None

@@ -1,0 +1,20 @@
+"""Ordered parallel map over worker processes (results come back in input order)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+
+
+def default_workers() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+def ordered_map(fn: Callable, items: Iterable, workers: int, chunksize: int = 1) -> Iterator:
+    """fn over items in `workers` processes (in this process when workers <= 1)."""
+    if workers <= 1:
+        yield from map(fn, items)
+        return
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        yield from pool.map(fn, items, chunksize=chunksize)
