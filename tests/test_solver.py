@@ -1,0 +1,116 @@
+"""The solver against the brute-force minimax; the outcome search against the exact one."""
+
+import random
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from euchre_sim.analysis import solve_table
+from euchre_sim.deal import deal_one
+from euchre_sim.rules import build_rules
+from euchre_sim.solver import _ns_at_least, active_mask, new_tt, solve
+from euchre_sim.tables import compile_rules
+
+from .conftest import RULE_SETS
+from .naive import brute_force_ns_tricks
+
+TT = new_tt(16)
+
+
+def _configs():
+    """Four seats in play, each seat alone (three), and a lone maker against a lone defender."""
+    yield [True] * 4
+    for alone in range(4):
+        active = [True] * 4
+        active[(alone + 2) % 4] = False
+        yield active
+    yield [True, False, False, True]
+
+
+def _leader(active, rng):
+    return rng.choice([s for s in range(4) if active[s]])
+
+
+@pytest.mark.parametrize("name", sorted(RULE_SETS))
+def test_whole_deals_match_brute_force(name):
+    rules = RULE_SETS[name]
+    rng = random.Random(name)
+    hands, _ = deal_one(rules, 2024, len(name))
+    for trump in rules.trump_choices:
+        for active in _configs():
+            leader = _leader(active, rng)
+            expected = brute_force_ns_tricks(hands, trump, leader, active, rules.yooker)
+            assert solve(rules, hands, trump, leader, active, tt=TT) == expected
+
+
+@given(name=st.sampled_from(sorted(RULE_SETS)), seed=st.integers(0, 2**32),
+       tricks=st.integers(1, 4), config=st.integers(0, 5))
+def test_endgames_match_brute_force(name, seed, tricks, config):
+    rules = RULE_SETS[name]
+    rng = random.Random(seed)
+    active = list(_configs())[config]
+    cards = rng.sample(rules.card_deck.cards, 4 * tricks)
+    hands = [0, 0, 0, 0]
+    for seat in range(4):
+        if active[seat]:
+            for card in cards[seat * tricks:(seat + 1) * tricks]:
+                hands[seat] |= 1 << card
+    trump = rng.choice(rules.trump_choices)
+    leader = _leader(active, rng)
+    expected = brute_force_ns_tricks(hands, trump, leader, active, rules.yooker)
+    assert solve(rules, hands, trump, leader, active, tt=TT) == expected
+
+
+@given(name=st.sampled_from(sorted(RULE_SETS)), index=st.integers(0, 10**6),
+       config=st.integers(0, 5), target=st.integers(1, 5))
+def test_outcome_search_agrees_with_exact(name, index, config, target):
+    rules = RULE_SETS[name]
+    hands, _ = deal_one(rules, 5, index)
+    active = list(_configs())[config]
+    leader = next(s for s in (1, 2, 3, 0) if active[s])
+    tables = compile_rules(rules)
+    for trump in rules.trump_choices:
+        exact = solve(rules, hands, trump, leader, active, tt=TT)
+        hit = _ns_at_least(tables, trump, np.array(hands, dtype=np.uint64), leader,
+                           active_mask(active), target, TT)
+        assert hit == (exact >= target)
+
+
+def test_table_independent_of_transposition_table_history():
+    rules = build_rules("standard")
+    hands, _ = deal_one(rules, 1, 1)
+    first = solve_table(rules, hands, 0, tt=new_tt(12))
+    warm = new_tt(12)
+    for i in range(20):
+        solve_table(rules, deal_one(rules, 1, 100 + i)[0], 0, tt=warm)
+    assert solve_table(rules, hands, 0, tt=warm) == first
+
+
+def test_both_bowers_and_ace_of_trump_on_lead_take_three():
+    rules = build_rules("standard")
+    deck = rules.card_deck
+    hands = deck.parse_deal("N:JH JD AH 9C 9S/TH QH AD KS TC/KC KD TS QS 9D/TD AS 9H QC JS")
+    assert solve(rules, hands, trump=2, leader=0) >= 3
+
+
+def test_lone_hand_with_the_five_top_trumps_marches():
+    rules = build_rules("standard")
+    deck = rules.card_deck
+    hands = deck.parse_deal("N:JH JD AH KH QH/TH 9H AD KS TC/KC KD TS QS 9D/TD AS 9C QC JS")
+    assert solve(rules, hands, trump=2, leader=1, active=(True, True, False, True)) == 5
+
+
+def test_yooker_power_three_wins_a_trick_for_a_lone_hand():
+    rules = build_rules("yooker")
+    deck = rules.card_deck
+    hands = deck.parse_deal("N:3Q 1S 1T 1O 2S/6Q 5Q 4Q 2Q 1Q/6S 5S 4S 3S 2T/6T 5T 4T 3T 6O")
+    assert solve(rules, hands, trump=2, leader=1, active=(True, True, False, True)) >= 1
+
+
+def test_benny_takes_a_trick_in_no_trump():
+    rules = build_rules("online", ["joker=true", "no_trump=true"])
+    deck = rules.card_deck
+    hands = deck.parse_deal("N:JK 9C 9D 9H 9S/AC AD AH AS KC/KD KH KS QC QD/QH QS JC JD JH")
+    assert solve(rules, hands, trump=4, leader=1) >= 1
