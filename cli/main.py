@@ -3,7 +3,7 @@
 Heavy modules (numpy, numba, pandas) are imported inside commands so `--help` stays fast.
 """
 
-from . import game_commands, solve_commands  # noqa: F401  (register the commands)
+from . import game_commands, simulate_commands, solve_commands  # noqa: F401  (register)
 from .app import cli
 
 __all__ = ["cli"]

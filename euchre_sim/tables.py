@@ -51,6 +51,8 @@ class RuleTables(NamedTuple):
     power_card: np.ndarray  # int8[5 trumps, 64]: card id at each bit (-1: none)
     power_range: np.ndarray  # uint64[5 trumps, 5 effective suits]: bits of each suit
     layout: np.ndarray  # uint64[5 trumps, LAYOUT_SIZE]: the solver's one table, see below
+    order_pos: np.ndarray  # int8[5 trumps, 33 cards]: position in its effective suit's order
+    next_suit: np.ndarray  # int8[5 trumps]: the trump's same-colour suit (-1: no bowers)
 
 
 def suit_order(rules: RuleSet, trump: int, suit: int) -> list[int]:
@@ -112,6 +114,15 @@ def _compile_cached(rules: RuleSet) -> RuleTables:
         if trump == NO_TRUMP and rules.joker:
             lead_forbidden[trump] = np.uint64(bit(JOKER))
     power_bit, power_card, power_range = _power_layout(order)
+    order_pos = np.full((5, N_CARD_IDS), -1, dtype=np.int8)
+    next_suit = np.full(5, -1, dtype=np.int8)
+    for trump in range(5):
+        for suit in range(5):
+            for pos, card in enumerate(order[trump, suit]):
+                if card >= 0:
+                    order_pos[trump, card] = pos
+                    if suit == trump and card != JOKER and card >> 3 != trump:
+                        next_suit[trump] = card >> 3  # the left bower's own suit
     score = np.zeros((2, 2, 6), dtype=np.int8)
     for maker_alone in (0, 1):
         for defender_alone in (0, 1):
@@ -133,6 +144,8 @@ def _compile_cached(rules: RuleSet) -> RuleTables:
         power_card=power_card,
         power_range=power_range,
         layout=_solver_layout(power_range, power_bit, lead_forbidden),
+        order_pos=order_pos,
+        next_suit=next_suit,
     )
 
 

@@ -1,0 +1,104 @@
+"""`euchre-sim simulate`: Monte Carlo call tables written to Parquet."""
+
+from __future__ import annotations
+
+import sys
+import time
+
+import click
+
+from .app import cli
+from .options import rules_options, seed_option, workers_option
+
+
+def _progress(total: int, done: int, enabled: bool):
+    from rich.console import Console
+    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
+                               TimeElapsedColumn, TimeRemainingColumn)
+
+    class DealsPerSecond(TextColumn):
+        def __init__(self):
+            super().__init__("")
+
+        def render(self, task):
+            speed = task.finished_speed or task.speed
+            return f"{speed:,.0f} deals/s" if speed else "- deals/s"
+
+    progress = Progress(TextColumn("simulate"), BarColumn(), MofNCompleteColumn(),
+                        DealsPerSecond(), TimeElapsedColumn(), TimeRemainingColumn(),
+                        console=Console(stderr=True), disable=not enabled, transient=False)
+    task = progress.add_task("deals", total=total, completed=done)
+    return progress, task
+
+
+def print_headline(out_dir: str) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    from euchre_sim.simulate import headline
+
+    frame = headline(out_dir)
+    console = Console()
+    for round_no, title in ((1, "Round 1: order up"), (2, "Round 2: name a suit")):
+        part = frame[frame["round"] == round_no]
+        if part.empty:
+            continue
+        table = Table(title=f"{title} — make rate / mean points (double dummy)")
+        table.add_column("seat")
+        table.add_column("trumps")
+        table.add_column("n", justify="right")
+        table.add_column("partner", justify="right")
+        table.add_column("alone", justify="right")
+        for (seat, trumps), rows in part.groupby(["seat", "trumps"]):
+            cells = {}
+            for _, row in rows.iterrows():
+                cells[bool(row["alone"])] = f"{row['make_rate']:.1%} / {row['mean_points']:+.2f}"
+            table.add_row(str(seat), str(trumps), f"{int(rows['n'].max()):,}",
+                          cells.get(False, "-"), cells.get(True, "-"))
+        console.print(table)
+
+
+@cli.command()
+@click.option("--deals", type=click.IntRange(min=1), required=True, help="Deals to simulate.")
+@seed_option
+@rules_options
+@workers_option
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), required=True,
+              help="Output folder (must be empty unless --resume).")
+@click.option("--keep-deals", is_flag=True, help="Also write deals.parquet and outcomes.parquet.")
+@click.option("--chunk-size", type=click.IntRange(min=1), default=None,
+              help="Deals per chunk (default: about 1% of the run, 1,000-50,000).")
+@click.option("--resume", is_flag=True, help="Continue an interrupted run in --out.")
+@click.option("--no-progress", is_flag=True, help="No progress bar.")
+def simulate(deals: int, seed: int, ruleset, workers: int | None, out_dir: str, keep_deals: bool,
+             chunk_size: int | None, resume: bool, no_progress: bool) -> None:
+    """Deal and solve DEALS random deals; write call and lone-hand win-rate tables (Parquet).
+
+    Example: euchre-sim simulate --deals 100000 --seed 1 --out out/
+    """
+    from euchre_sim.parallel import default_workers
+    from euchre_sim.simulate import finish_run, is_complete, prepare_run, run_local
+
+    if resume and is_complete(out_dir):
+        click.echo(f"run in {out_dir} is already complete", err=True)
+        print_headline(out_dir)
+        return
+    plan = prepare_run(out_dir, ruleset, seed, deals, chunk_size, keep_deals, resume)
+    n_workers = workers or default_workers()
+    start = time.perf_counter()
+    pending = plan.pending()
+    done = deals - sum(job[5] for job in pending)
+    progress, task = _progress(deals, done, not no_progress and sys.stderr.isatty())
+    try:
+        with progress:
+            run_local(plan, n_workers, lambda n: progress.advance(task, n))
+    except KeyboardInterrupt:
+        finished = deals - sum(job[5] for job in plan.pending())
+        click.echo(f"interrupted: {finished:,} of {deals:,} deals are saved in {out_dir}; "
+                   "run the same command with --resume to finish", err=True)
+        sys.exit(130)
+    info = finish_run(plan, time.perf_counter() - start, n_workers)
+    rate = (deals - done) / max(info["elapsed_seconds"], 1e-9)
+    click.echo(f"{deals:,} deals ({deals - done:,} this run, {rate:,.0f} deals/s) -> "
+               f"{out_dir}/calls.parquet, summary.parquet, run.json", err=True)
+    print_headline(out_dir)

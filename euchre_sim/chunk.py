@@ -1,0 +1,179 @@
+"""One chunk of a simulation: deal, analyse, aggregate, and write its files atomically.
+
+A chunk is a pure function of (seed, first deal, deal count, rules): rerunning it anywhere
+gives the same files, so a lost or interrupted chunk is simply computed again.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+
+import numpy as np
+import pandas as pd
+
+from ._jit import njit
+from .analysis import N_ROWS, ROUND1_ROWS, _analyze_batch
+from .deal import deal_batch
+from .handclass import _class_key, _features
+from .rules import RuleSet, rules_from_dict
+from .solver import new_tt
+from .tables import compile_rules
+
+SIM_DEALER = 0  # every simulated deal is dealt by N; tables use positions relative to it
+CALL_KEYS = ["round", "seat", "alone", "hand_key", "trumps"]
+SUMMARY_KEYS = ["round", "seat", "alone", "trumps", "right", "left", "aces", "voids"]
+SUMS = ["n", "makes", "marches", "euchres", "points_sum", "points_sq"]
+_TT_BITS = 18
+
+
+@njit
+def _records(tb, hands, ups, dealer, calls, cols):
+    """One row per (deal, open call): cols[k, i] for the fields of `RECORD_FIELDS`."""
+    masks = np.zeros(5, dtype=np.uint64)
+    others = np.zeros(4, dtype=np.uint64)
+    feats = np.zeros(5, dtype=np.int64)
+    n = 0
+    for d in range(hands.shape[0]):
+        up = ups[d]
+        for row in range(calls.shape[1]):
+            tricks = calls[d, row]
+            if tricks < 0:
+                continue
+            if row < ROUND1_ROWS:
+                round_no = 1
+                pos = row // 2 + 1
+                trump = up >> 3
+                ref = up
+            else:
+                round_no = 2
+                r = row - ROUND1_ROWS
+                pos = r // 10 + 1
+                trump = (r % 10) // 2
+                ref = up if up != 32 else -1
+            alone = row & 1
+            seat = (dealer + pos) & 3
+            key = _class_key(tb, hands[d, seat], trump, round_no, ref, masks, others)
+            _features(tb, trump, masks, feats)
+            cols[0, n] = d
+            cols[1, n] = round_no
+            cols[2, n] = pos
+            cols[3, n] = trump
+            cols[4, n] = alone
+            cols[5, n] = np.int64(key)
+            for k in range(5):
+                cols[6 + k, n] = feats[k]
+            cols[11, n] = tricks
+            cols[12, n] = tb.score[alone, 0, tricks]
+            n += 1
+    return n
+
+
+RECORD_FIELDS = ["deal", "round", "seat", "trump", "alone", "hand_key", "trumps", "right",
+                 "left", "aces", "voids", "maker_tricks", "points"]
+
+
+def chunk_records(rules: RuleSet, seed: int, start: int, count: int) -> tuple[pd.DataFrame, tuple]:
+    """Every open call of deals start..start+count-1 as a frame, and the raw deals."""
+    tables = compile_rules(rules)
+    hands, ups = deal_batch(rules, seed, start, count, SIM_DEALER)
+    calls = np.zeros((count, N_ROWS), dtype=np.int8)
+    _analyze_batch(tables, hands, ups, SIM_DEALER, _chunk_tt(), calls)
+    cols = np.zeros((len(RECORD_FIELDS), count * N_ROWS), dtype=np.int64)
+    n = _records(tables, hands, ups, SIM_DEALER, calls, cols)
+    frame = pd.DataFrame({name: cols[i, :n] for i, name in enumerate(RECORD_FIELDS)})
+    frame["deal"] += start
+    frame["hand_key"] = frame["hand_key"].astype(np.uint64)
+    for name in ("round", "seat", "trump", "trumps", "right", "left", "aces", "voids",
+                 "maker_tricks", "points"):
+        frame[name] = frame[name].astype(np.int8)
+    frame["alone"] = frame["alone"].astype(bool)
+    return frame, (hands, ups)
+
+
+_TT_CACHE: list = []
+
+
+def _chunk_tt():
+    """One transposition table per process, reused by every chunk it runs."""
+    if not _TT_CACHE:
+        _TT_CACHE.append(new_tt(_TT_BITS))
+    return _TT_CACHE[0]
+
+
+def aggregate(frame: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
+    """Integer sums by `keys` (exact, so chunks add up identically in any order)."""
+    points = frame["points"].astype(np.int64)
+    work = pd.DataFrame({k: frame[k] for k in keys})
+    work["n"] = 1
+    work["makes"] = (frame["maker_tricks"] >= 3).astype(np.int64)
+    work["marches"] = (frame["maker_tricks"] == 5).astype(np.int64)
+    work["euchres"] = (frame["maker_tricks"] < 3).astype(np.int64)
+    work["points_sum"] = points
+    work["points_sq"] = points * points
+    return work.groupby(keys, sort=True, observed=True)[SUMS].sum().reset_index()
+
+
+def deal_frame(rules: RuleSet, start: int, hands: np.ndarray, ups: np.ndarray) -> pd.DataFrame:
+    """deals.parquet rows: deal, dealer, upcard, and the four hands as strings."""
+    from .seats import SEAT_NAMES
+
+    deck = rules.card_deck
+    frame = {"deal": np.arange(start, start + len(ups), dtype=np.int64),
+             "dealer": SEAT_NAMES[SIM_DEALER],
+             "upcard": [deck.card_name(int(u)) for u in ups]}
+    for seat, name in enumerate(SEAT_NAMES):
+        frame[name] = [deck.format_hand(int(h)) for h in hands[:, seat]]
+    return pd.DataFrame(frame)
+
+
+def outcome_frame(rules: RuleSet, records: pd.DataFrame) -> pd.DataFrame:
+    """outcomes.parquet rows: deal, round, trump, maker (seat letter), alone, tricks, points."""
+    from .seats import SEAT_NAMES
+
+    deck = rules.card_deck
+    suit_names = np.array([deck.suit_name(s) for s in range(5)])
+    seat_names = np.array(list(SEAT_NAMES))
+    return pd.DataFrame({
+        "deal": records["deal"].to_numpy(),
+        "round": records["round"].to_numpy(),
+        "trump": suit_names[records["trump"].to_numpy()],
+        "maker": seat_names[(SIM_DEALER + records["seat"].to_numpy()) % 4],
+        "alone": records["alone"].to_numpy(),
+        "maker_tricks": records["maker_tricks"].to_numpy(),
+        "points": records["points"].to_numpy(),
+    })
+
+
+def chunk_dir(out_dir: str, index: int) -> str:
+    return os.path.join(out_dir, "chunks", f"{index:06d}")
+
+
+def run_chunk(job: tuple) -> int:
+    """Compute chunk `index` and write it atomically; returns the deals it holds."""
+    out_dir, options, seed, index, start, count, keep_deals = job
+    final = chunk_dir(out_dir, index)
+    if os.path.isdir(final):
+        return count
+    rules = rules_from_dict(options)
+    records, (hands, ups) = chunk_records(rules, seed, start, count)
+    tmp = os.path.join(out_dir, "chunks", f".tmp-{index:06d}-{os.getpid()}")
+    shutil.rmtree(tmp, ignore_errors=True)
+    os.makedirs(tmp)
+    aggregate(records, CALL_KEYS).to_parquet(os.path.join(tmp, "calls.parquet"), index=False)
+    aggregate(records, SUMMARY_KEYS).to_parquet(os.path.join(tmp, "summary.parquet"),
+                                                index=False)
+    if keep_deals:
+        deal_frame(rules, start, hands, ups).to_parquet(os.path.join(tmp, "deals.parquet"),
+                                                        index=False)
+        outcome_frame(rules, records).to_parquet(os.path.join(tmp, "outcomes.parquet"),
+                                                 index=False)
+    _fsync_dir(tmp)
+    os.rename(tmp, final)
+    return count
+
+
+def _fsync_dir(path: str) -> None:
+    for name in os.listdir(path):
+        with open(os.path.join(path, name), "rb") as handle:
+            os.fsync(handle.fileno())

@@ -1,0 +1,155 @@
+"""Hand classes: a canonical key of a five-card hand relative to the trump named.
+
+The key keeps, by rank position within each effective suit (so bowers and Benny are trumps):
+  T  the trumps held (Benny B, right R, left L, then A K Q ...; Yooker: the power 3 first),
+  N  the holding in the trump's same-colour suit (its jack is the left bower, so no J here),
+  D  in round 2, the holding in the turned-down suit when that suit is neither trump nor N,
+  O  the remaining suits as an unordered set of holdings,
+and the reference card: round 1 the upcard's rank (who gets it follows from the seat),
+round 2 the turned-down card's rank and relation to the suit named: t (it is now a trump:
+the left bower was turned down), n (same colour), x (another suit, whose holding is D).
+Suits that play alike are never told apart, so a hand and its suit-swapped twin share a key.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._jit import njit
+from .trick import _lowest_bit, _popcount
+
+_SHIFT_NEXT, _SHIFT_DOWN, _SHIFT_OTHER, _SHIFT_RANK, _SHIFT_REL = 10, 18, 26, 50, 54
+_BIT_ROUND2, _BIT_NT = 56, 57
+REL_NONE, REL_TRUMP, REL_NEXT, REL_CROSS = 0, 1, 2, 3
+_REL_LETTER = {REL_TRUMP: "t", REL_NEXT: "n", REL_CROSS: "x"}
+
+
+@njit
+def _suit_masks(tb, hand, trump, masks):
+    masks[:] = 0
+    m = hand
+    while m:
+        c = _lowest_bit(m)
+        m &= m - np.uint64(1)
+        masks[tb.eff_suit[trump, c]] |= np.uint64(1) << np.uint64(tb.order_pos[trump, c])
+
+
+@njit
+def _class_key(tb, hand, trump, round_no, ref_card, masks, others):
+    """Key of `hand` (card ids) for `trump`; ref_card: upcard (round 1) or turned-down card
+    (round 2; -1 when none). Fills `masks` with the per-suit holdings."""
+    _suit_masks(tb, hand, trump, masks)
+    nxt = tb.next_suit[trump]
+    key = masks[trump]
+    if nxt >= 0:
+        key |= masks[nxt] << np.uint64(_SHIFT_NEXT)
+    rel = REL_NONE
+    rank = 15
+    down_suit = -1
+    if ref_card >= 0:
+        ref_suit = tb.eff_suit[trump, ref_card]
+        rank = tb.order_pos[trump, ref_card]
+        if round_no == 2:
+            if ref_suit == trump:
+                rel = REL_TRUMP
+            elif ref_suit == nxt:
+                rel = REL_NEXT
+            else:
+                rel = REL_CROSS
+                down_suit = ref_suit
+                key |= masks[ref_suit] << np.uint64(_SHIFT_DOWN)
+    n_others = 0
+    for s in range(4):
+        if s != trump and s != nxt and s != down_suit:
+            others[n_others] = masks[s]
+            n_others += 1
+    for i in range(1, n_others):  # unordered: sort descending
+        v = others[i]
+        j = i
+        while j > 0 and others[j - 1] < v:
+            others[j] = others[j - 1]
+            j -= 1
+        others[j] = v
+    for i in range(n_others):
+        key |= others[i] << np.uint64(_SHIFT_OTHER + 8 * i)
+    key |= np.uint64(rank) << np.uint64(_SHIFT_RANK)
+    key |= np.uint64(rel) << np.uint64(_SHIFT_REL)
+    if round_no == 2:
+        key |= np.uint64(1) << np.uint64(_BIT_ROUND2)
+    if trump == 4:
+        key |= np.uint64(1) << np.uint64(_BIT_NT)
+    return key
+
+
+@njit
+def _features(tb, trump, masks, out):
+    """out = (trumps, right, left, off-suit aces, voids) from the per-suit holdings."""
+    top = 1 if tb.order[trump, trump, 0] == 32 else 0  # Benny above the right bower
+    trumps = masks[trump]
+    out[0] = _popcount(trumps)
+    out[1] = 1 if trump < 4 and (trumps >> np.uint64(top)) & np.uint64(1) else 0
+    out[2] = 1 if tb.next_suit[trump] >= 0 and (trumps >> np.uint64(top + 1)) & np.uint64(1) \
+        else 0
+    aces = 0
+    voids = 0
+    for s in range(4):
+        if s != trump:
+            aces += masks[s] & np.uint64(1)
+            voids += masks[s] == 0
+    out[3] = aces
+    out[4] = voids
+
+
+def _slot_names(rules) -> dict[str, list[str]]:
+    """Rank names by position in each kind of slot, for reading keys."""
+    from .cards import JOKER
+    from .tables import suit_order
+
+    deck = rules.card_deck
+
+    def names(cards, bowers=False):
+        out = []
+        for c in cards:
+            if c == JOKER:
+                out.append("B")
+            elif bowers and not rules.yooker and c & 7 == 4:
+                out.append("R" if c >> 3 == 0 else "L")
+            else:
+                out.append(deck.card_name(c)[0])
+        return out
+
+    next_suit = 3 if not rules.yooker else 1
+    return {"T": names(suit_order(rules, 0, 0), bowers=True),
+            "N": names(suit_order(rules, 0, next_suit)),
+            "O": names(suit_order(rules, 0, 1 if not rules.yooker else 1)),
+            "NT_T": ["B"], "NT_O": names(suit_order(rules, 4, 1))}
+
+
+def describe_key(key: int, rules, names: dict | None = None) -> str:
+    """Readable form of a class key, e.g. 'T=RLA N=K O=A9/Q up=9'."""
+    names = names or _slot_names(rules)
+    nt = key >> _BIT_NT & 1
+    round2 = key >> _BIT_ROUND2 & 1
+    rel = key >> _SHIFT_REL & 3
+    rank = key >> _SHIFT_RANK & 15
+    t_names = names["NT_T"] if nt else names["T"]
+    o_names = names["NT_O"] if nt else names["O"]
+
+    def holding(mask: int, slot: list[str]) -> str:
+        text = "".join(slot[i] for i in range(len(slot)) if mask >> i & 1)
+        return text or "-"
+
+    parts = [("NT " if nt else "") + "T=" + holding(key & 0x3FF, t_names)]
+    if not nt and not rules.yooker:
+        parts.append("N=" + holding(key >> _SHIFT_NEXT & 0xFF, names["N"]))
+    if rel == REL_CROSS:
+        parts.append("D=" + holding(key >> _SHIFT_DOWN & 0xFF, o_names))
+    n_others = 4 - (0 if nt else 1) - (0 if nt or rules.yooker else 1) - (rel == REL_CROSS)
+    others = [holding(key >> (_SHIFT_OTHER + 8 * i) & 0xFF, o_names) for i in range(n_others)]
+    parts.append("O=" + "/".join(others))
+    if not round2:
+        parts.append("up=" + t_names[rank])
+    elif rel != REL_NONE:
+        slot = {REL_TRUMP: t_names, REL_NEXT: names["N"], REL_CROSS: o_names}[rel]
+        parts.append("down=" + slot[rank] + _REL_LETTER[rel])
+    return " ".join(parts)

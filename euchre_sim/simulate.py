@@ -1,0 +1,240 @@
+"""A simulation run: plan chunks, run them (locally or elsewhere), resume, and write tables.
+
+Files under the output folder:
+  manifest.json        what the run is (seed, deals, rules, chunking), written first;
+  chunks/NNNNNN/       one finished chunk (renamed into place only when complete);
+  calls.parquet, summary.parquet, run.json (and deals/outcomes with --keep-deals) at the end.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from . import __version__
+from .chunk import CALL_KEYS, SUMMARY_KEYS, SUMS, chunk_dir, run_chunk
+from .errors import UserError
+from .rules import RuleSet
+
+MANIFEST = "manifest.json"
+_MERGE_BATCH = 16
+
+
+@dataclass(frozen=True)
+class RunPlan:
+    out_dir: str
+    rules: RuleSet
+    seed: int
+    deals: int
+    chunk_size: int
+    keep_deals: bool
+    play: str = "dd"
+
+    @property
+    def n_chunks(self) -> int:
+        return (self.deals + self.chunk_size - 1) // self.chunk_size
+
+    def jobs(self) -> list[tuple]:
+        options = self.rules.options()
+        return [(self.out_dir, options, self.seed, i, i * self.chunk_size,
+                 min(self.chunk_size, self.deals - i * self.chunk_size), self.keep_deals)
+                for i in range(self.n_chunks)]
+
+    def pending(self) -> list[tuple]:
+        return [job for job in self.jobs() if not os.path.isdir(chunk_dir(self.out_dir, job[3]))]
+
+    def manifest(self) -> dict:
+        return {"seed": self.seed, "deals": self.deals, "rules": self.rules.options(),
+                "chunk_size": self.chunk_size, "keep_deals": self.keep_deals,
+                "play": self.play, "version": __version__}
+
+
+def _write_json(path: str, data: dict) -> None:
+    tmp = path + ".tmp"
+    with open(tmp, "w", encoding="utf-8") as handle:
+        json.dump(data, handle, indent=2, sort_keys=True)
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(tmp, path)
+
+
+def prepare_run(out_dir: str, rules: RuleSet, seed: int, deals: int, chunk_size: int | None,
+                keep_deals: bool, resume: bool) -> RunPlan:
+    """Check the output folder and write (or check) the manifest."""
+    manifest_path = os.path.join(out_dir, MANIFEST)
+    exists = os.path.isdir(out_dir) and os.listdir(out_dir)
+    if exists and not resume:
+        raise UserError(f"output folder {out_dir!r} is not empty (use --resume to continue "
+                        "a run there, or choose another folder)")
+    if exists and not os.path.isfile(manifest_path):
+        raise UserError(f"cannot resume in {out_dir!r}: it holds no {MANIFEST}")
+    if exists:
+        with open(manifest_path, encoding="utf-8") as handle:
+            old = json.load(handle)
+        for key, value in (("seed", seed), ("deals", deals), ("rules", rules.options()),
+                           ("keep_deals", keep_deals)):
+            if old.get(key) != value:
+                raise UserError(f"cannot resume: the run in {out_dir!r} has a different "
+                                f"{key.replace('_', '-')} ({old.get(key)!r})")
+        if chunk_size is not None and chunk_size != old["chunk_size"]:
+            raise UserError(f"cannot resume: the run in {out_dir!r} uses --chunk-size "
+                            f"{old['chunk_size']}")
+        return RunPlan(out_dir, rules, seed, deals, old["chunk_size"], keep_deals)
+    plan = RunPlan(out_dir, rules, seed, deals, chunk_size or default_chunk_size(deals),
+                   keep_deals)
+    os.makedirs(os.path.join(out_dir, "chunks"), exist_ok=True)
+    _write_json(manifest_path, plan.manifest() | {"complete": False})
+    return plan
+
+
+def default_chunk_size(deals: int) -> int:
+    """About a hundred chunks for big runs; at least 1,000 and at most 50,000 deals each."""
+    return int(min(50_000, max(1_000, -(-deals // 100))))
+
+
+def run_local(plan: RunPlan, workers: int, on_done: Callable[[int], None]) -> None:
+    """Run the pending chunks on `workers` local processes; on_done(deals) per chunk."""
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
+    jobs = plan.pending()
+    if workers <= 1 or len(jobs) <= 1:
+        for job in jobs:
+            on_done(run_chunk(job))
+        return
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        futures = [pool.submit(run_chunk, job) for job in jobs]
+        try:
+            for future in as_completed(futures):
+                on_done(future.result())
+        except BaseException:
+            for future in futures:
+                future.cancel()
+            raise
+
+
+def _merge(paths: Iterable[str], keys: list[str]) -> pd.DataFrame:
+    """Sum the chunk aggregates found at `paths`, a batch at a time (bounded memory)."""
+    total: pd.DataFrame | None = None
+    batch: list[pd.DataFrame] = []
+
+    def fold(frames: list[pd.DataFrame]) -> pd.DataFrame:
+        return pd.concat(frames, ignore_index=True).groupby(keys, sort=True)[SUMS].sum() \
+            .reset_index()
+
+    for path in paths:
+        batch.append(pd.read_parquet(path))
+        if len(batch) == _MERGE_BATCH:
+            total = fold(([total] if total is not None else []) + batch)
+            batch = []
+    if batch or total is None:
+        total = fold(([total] if total is not None else []) + batch)
+    return total
+
+
+def add_rates(frame: pd.DataFrame) -> pd.DataFrame:
+    """Rates, mean points and their standard errors from the integer sums."""
+    n = frame["n"].astype(np.float64)
+    out = frame.drop(columns=["makes", "marches", "euchres", "points_sum", "points_sq"])
+    for name, column in (("make", "makes"), ("march", "marches"), ("euchred", "euchres")):
+        p = frame[column] / n
+        out[f"{name}_rate"] = p
+        out[f"{name}_se"] = np.sqrt(p * (1 - p) / n)
+    mean = frame["points_sum"] / n
+    var = (frame["points_sq"] - frame["points_sum"] ** 2 / n) / (n - 1).where(n > 1)
+    out["mean_points"] = mean
+    out["points_se"] = np.sqrt(var.clip(lower=0) / n)
+    return out
+
+
+def _metadata_table(frame: pd.DataFrame, info: dict):
+    import pyarrow as pa
+
+    table = pa.Table.from_pandas(frame, preserve_index=False)
+    meta = dict(table.schema.metadata or {})
+    meta[b"euchre_sim"] = json.dumps(info, sort_keys=True).encode()
+    return table.replace_schema_metadata(meta)
+
+
+def _write_parquet(frame: pd.DataFrame, path: str, info: dict) -> None:
+    import pyarrow.parquet as pq
+
+    tmp = path + ".tmp"
+    pq.write_table(_metadata_table(frame, info), tmp)
+    os.replace(tmp, path)
+
+
+def finish_run(plan: RunPlan, elapsed: float, workers: int, engine: str = "local") -> dict:
+    """Merge every chunk into the final tables and run.json; remove the chunk folders."""
+    from .handclass import _slot_names, describe_key
+
+    chunks = [chunk_dir(plan.out_dir, i) for i in range(plan.n_chunks)]
+    missing = [c for c in chunks if not os.path.isdir(c)]
+    if missing:
+        raise UserError(f"{len(missing)} chunks are not finished; run again with --resume")
+    info = {"rules": plan.rules.options(), "seed": plan.seed, "deals": plan.deals,
+            "play": plan.play, "version": __version__, "elapsed_seconds": round(elapsed, 3),
+            "workers": workers, "engine": engine, "chunk_size": plan.chunk_size,
+            "dealer": "N (seats are positions from the dealer's left)"}
+    calls = add_rates(_merge((os.path.join(c, "calls.parquet") for c in chunks), CALL_KEYS))
+    names = _slot_names(plan.rules)
+    readable = {int(k): describe_key(int(k), plan.rules, names)
+                for k in calls["hand_key"].unique()}
+    calls.insert(3, "hand", calls["hand_key"].map(readable))
+    calls = calls.sort_values(["round", "seat", "alone", "hand"], kind="stable") \
+        .reset_index(drop=True)
+    _write_parquet(calls, os.path.join(plan.out_dir, "calls.parquet"), info)
+    summary = add_rates(_merge((os.path.join(c, "summary.parquet") for c in chunks),
+                               SUMMARY_KEYS))
+    _write_parquet(summary, os.path.join(plan.out_dir, "summary.parquet"), info)
+    if plan.keep_deals:
+        for name in ("deals", "outcomes"):
+            _concat_parquet([os.path.join(c, f"{name}.parquet") for c in chunks],
+                            os.path.join(plan.out_dir, f"{name}.parquet"), info)
+    _write_json(os.path.join(plan.out_dir, "run.json"), info)
+    _write_json(os.path.join(plan.out_dir, MANIFEST), plan.manifest() | {"complete": True})
+    shutil.rmtree(os.path.join(plan.out_dir, "chunks"), ignore_errors=True)
+    return info
+
+
+def _concat_parquet(paths: list[str], out: str, info: dict) -> None:
+    """Stream the chunks' row files into one Parquet file, in deal order."""
+    import pyarrow.parquet as pq
+
+    tmp = out + ".tmp"
+    writer = None
+    for path in paths:
+        table = pq.read_table(path)
+        if writer is None:
+            meta = dict(table.schema.metadata or {})
+            meta[b"euchre_sim"] = json.dumps(info, sort_keys=True).encode()
+            schema = table.schema.with_metadata(meta)
+            writer = pq.ParquetWriter(tmp, schema)
+        writer.write_table(table.replace_schema_metadata(writer.schema.metadata))
+    if writer is not None:
+        writer.close()
+        os.replace(tmp, out)
+
+
+def is_complete(out_dir: str) -> bool:
+    path = os.path.join(out_dir, MANIFEST)
+    if not os.path.isfile(path):
+        return False
+    with open(path, encoding="utf-8") as handle:
+        return bool(json.load(handle).get("complete"))
+
+
+def headline(out_dir: str) -> pd.DataFrame:
+    """Make rate and mean points by round, seat and trumps, with partner and alone."""
+    summary = pd.read_parquet(os.path.join(out_dir, "summary.parquet"))
+    sums = summary.assign(makes=summary["make_rate"] * summary["n"],
+                          points=summary["mean_points"] * summary["n"]) \
+        .groupby(["round", "seat", "trumps", "alone"])[["n", "makes", "points"]].sum()
+    sums["make_rate"] = sums["makes"] / sums["n"]
+    sums["mean_points"] = sums["points"] / sums["n"]
+    return sums[["n", "make_rate", "mean_points"]].reset_index()
