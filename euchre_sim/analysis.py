@@ -38,10 +38,15 @@ def _opening_leader(dealer, active, loner, lone_last):
 
 
 @njit
-def _team_tricks(tb, trump, hands_p, leader, active, team, tt, work):
-    """Exact tricks of `team` (0 NS, 1 EW)."""
-    ns = _exact(tb, trump, hands_p, leader, active, tt, work)
-    return ns if team == 0 else 5 - ns
+def _team_tricks(tb, trump, hands_p, leader, active, team, exact, tt, work):
+    """Tricks of `team` (0 NS, 1 EW): exact, or (exact=False) a representative of its
+    scoring class, 0 | 1 (1-2) | 3 (3-4) | 5, found with two zero-window searches."""
+    if exact:
+        ns = _exact(tb, trump, hands_p, leader, active, tt, work)
+        return ns if team == 0 else 5 - ns
+    if _team_at_least(tb, trump, hands_p, leader, active, team, 3, tt, work):
+        return 5 if _team_at_least(tb, trump, hands_p, leader, active, team, 5, tt, work) else 3
+    return 1 if _team_at_least(tb, trump, hands_p, leader, active, team, 1, tt, work) else 0
 
 
 @njit
@@ -73,19 +78,41 @@ def _discards(tb, trump, hands_p, dealer, out):
 
 
 @njit
-def _best_discard_tricks(tb, trump, hands_p, dealer, leader, active, tt, work):
-    """Dealer's side tricks when the dealer (holding six) discards best for its side."""
+def _best_discard_at_least(tb, trump, hands_p, dealer, leader, active, k, cands, count, tt,
+                           work):
+    """Does some discard give the dealer's side at least k tricks?"""
+    for i in range(count):
+        b = _bit(cands[i])
+        hands_p[dealer] &= ~b
+        hit = _team_at_least(tb, trump, hands_p, leader, active, dealer & 1, k, tt, work)
+        hands_p[dealer] |= b
+        if hit:
+            return True
+    return False
+
+
+@njit
+def _best_discard_tricks(tb, trump, hands_p, dealer, leader, active, exact, tt, work):
+    """Dealer's side tricks (exact or by class, as _team_tricks) when the dealer, holding
+    six cards, discards the card best for its side."""
     team = dealer & 1
     cands = np.empty(8, dtype=np.int64)
     count = _discards(tb, trump, hands_p, dealer, cands)
+    if not exact:
+        if _best_discard_at_least(tb, trump, hands_p, dealer, leader, active, 3, cands, count,
+                                  tt, work):
+            return 5 if _best_discard_at_least(tb, trump, hands_p, dealer, leader, active, 5,
+                                               cands, count, tt, work) else 3
+        return 1 if _best_discard_at_least(tb, trump, hands_p, dealer, leader, active, 1, cands,
+                                           count, tt, work) else 0
     best = -1
     for i in range(count):
         b = _bit(cands[i])
         hands_p[dealer] &= ~b
         if best < 0:
-            best = _team_tricks(tb, trump, hands_p, leader, active, team, tt, work)
+            best = _team_tricks(tb, trump, hands_p, leader, active, team, True, tt, work)
         elif _team_at_least(tb, trump, hands_p, leader, active, team, best + 1, tt, work):
-            best = _team_tricks(tb, trump, hands_p, leader, active, team, tt, work)
+            best = _team_tricks(tb, trump, hands_p, leader, active, team, True, tt, work)
         hands_p[dealer] |= b
         if best == 5:
             break
@@ -93,8 +120,9 @@ def _best_discard_tricks(tb, trump, hands_p, dealer, leader, active, tt, work):
 
 
 @njit
-def _analyze_deal(tb, hands, upcard, dealer, tt, work, out):
-    """Fill `out` (N_ROWS) with the makers' tricks of every call open in the deal."""
+def _analyze_deal(tb, hands, upcard, dealer, exact, tt, work, out):
+    """Fill `out` (N_ROWS) with the makers' tricks of every call open in the deal (exact, or
+    class representatives 0, 1, 3, 5 that score the same; see _team_tricks)."""
     flags = tb.flags
     lone_last = flags[FLAG_LONE_LAST] != 0
     allow_alone = flags[FLAG_ALLOW_ALONE] != 0
@@ -115,12 +143,12 @@ def _analyze_deal(tb, hands, upcard, dealer, tt, work, out):
             leader = _opening_leader(dealer, active, loner, lone_last)
             if (active >> dealer) & 1:
                 hp = _to_power(tb, trump, with_up, active)
-                dealer_tricks = _best_discard_tricks(tb, trump, hp, dealer, leader, active, tt,
-                                                     work)
+                dealer_tricks = _best_discard_tricks(tb, trump, hp, dealer, leader, active,
+                                                     exact, tt, work)
             else:
                 hp = _to_power(tb, trump, hands, active)
-                dealer_tricks = _team_tricks(tb, trump, hp, leader, active, dealer_team, tt,
-                                             work)
+                dealer_tricks = _team_tricks(tb, trump, hp, leader, active, dealer_team,
+                                             exact, tt, work)
             for pos in range(1, 5):
                 seat = (dealer + pos) & 3
                 if alone_pos > 0 and pos != alone_pos:
@@ -144,7 +172,7 @@ def _analyze_deal(tb, hands, upcard, dealer, tt, work, out):
                 active &= ~(1 << ((loner + 2) & 3))
             leader = _opening_leader(dealer, active, loner, lone_last)
             hp = _to_power(tb, trump, hands, active)
-            ns = _exact(tb, trump, hp, leader, active, tt, work)
+            ns = _team_tricks(tb, trump, hp, leader, active, 0, exact, tt, work)
             for pos in range(1, 5):
                 if alone_pos > 0 and pos != alone_pos:
                     continue
@@ -155,10 +183,10 @@ def _analyze_deal(tb, hands, upcard, dealer, tt, work, out):
 
 
 @njit
-def _analyze_batch(tb, hands, upcards, dealer, tt, out):
+def _analyze_batch(tb, hands, upcards, dealer, exact, tt, out):
     work = _new_work()
     for i in range(hands.shape[0]):
-        _analyze_deal(tb, hands[i], upcards[i], dealer, tt, work, out[i])
+        _analyze_deal(tb, hands[i], upcards[i], dealer, exact, tt, work, out[i])
 
 
 @njit
@@ -199,12 +227,12 @@ def solve_table(rules, hands: list[int], dealer: int, tt=None) -> list[dict]:
 
 
 def analyze_deals(rules, hands: np.ndarray, upcards: np.ndarray, dealer: int = 0,
-                  tt=None) -> np.ndarray:
+                  exact: bool = True, tt=None) -> np.ndarray:
     """Call tables (int8[n, N_ROWS], makers' tricks or -1) of a batch of deals."""
     from .solver import _default_tt
     from .tables import compile_rules
 
     tt = tt if tt is not None else _default_tt()
     out = np.zeros((hands.shape[0], N_ROWS), dtype=np.int8)
-    _analyze_batch(compile_rules(rules), hands, upcards, dealer, tt, out)
+    _analyze_batch(compile_rules(rules), hands, upcards, dealer, exact, tt, out)
     return out

@@ -73,12 +73,16 @@ RECORD_FIELDS = ["deal", "round", "seat", "trump", "alone", "hand_key", "trumps"
                  "left", "aces", "voids", "maker_tricks", "points"]
 
 
-def chunk_records(rules: RuleSet, seed: int, start: int, count: int) -> tuple[pd.DataFrame, tuple]:
-    """Every open call of deals start..start+count-1 as a frame, and the raw deals."""
+def chunk_records(rules: RuleSet, seed: int, start: int, count: int,
+                  exact: bool) -> tuple[pd.DataFrame, tuple]:
+    """Every open call of deals start..start+count-1 as a frame, and the raw deals.
+
+    exact=False gives maker_tricks as scoring-class representatives (0, 1, 3, 5): the same
+    points and rates for fewer searches."""
     tables = compile_rules(rules)
     hands, ups = deal_batch(rules, seed, start, count, SIM_DEALER)
     calls = np.zeros((count, N_ROWS), dtype=np.int8)
-    _analyze_batch(tables, hands, ups, SIM_DEALER, _chunk_tt(), calls)
+    _analyze_batch(tables, hands, ups, SIM_DEALER, exact, _chunk_tt(), calls)
     cols = np.zeros((len(RECORD_FIELDS), count * N_ROWS), dtype=np.int64)
     n = _records(tables, hands, ups, SIM_DEALER, calls, cols)
     frame = pd.DataFrame({name: cols[i, :n] for i, name in enumerate(RECORD_FIELDS)})
@@ -156,7 +160,7 @@ def run_chunk(job: tuple) -> int:
     if os.path.isdir(final):
         return count
     rules = rules_from_dict(options)
-    records, (hands, ups) = chunk_records(rules, seed, start, count)
+    records, (hands, ups) = chunk_records(rules, seed, start, count, exact=keep_deals)
     tmp = os.path.join(out_dir, "chunks", f".tmp-{index:06d}-{os.getpid()}")
     shutil.rmtree(tmp, ignore_errors=True)
     os.makedirs(tmp)

@@ -154,6 +154,24 @@ def _quick_tricks(lay, hands, leader):
 
 
 @njit(inline="always")
+def _top_trump_run(lay, hands):
+    """(seat, k): the seat holding the highest live trump holds the top k live trumps, and
+    each of them wins a trick whenever it is played. (-1, 0) when no trump is out."""
+    trumps = (hands[0] | hands[1] | hands[2] | hands[3]) & lay[LAYOUT_TRUMPS]
+    if not trumps:
+        return -1, 0
+    top = _high_bit(trumps)
+    owner = 0
+    while not hands[owner] & top:
+        owner += 1
+    run = 0
+    while trumps and _high_bit(trumps) & hands[owner]:
+        run += 1
+        trumps &= ~_high_bit(trumps)
+    return owner, run
+
+
+@njit(inline="always")
 def _move_score(p, led, eligible, wbit, partner_winning):
     if led == 0:
         return -p
@@ -227,6 +245,12 @@ def _enter(lay, trump, hands, active, table, stats, ints, masks, moves, d, seat,
             hi = min(hi, n - sure)
         else:
             lo = max(lo, sure)
+        owner, run = _top_trump_run(lay, hands)
+        if run:
+            if owner & 1:
+                hi = min(hi, n - run)
+            else:
+                lo = max(lo, run)
         if lo >= beta or lo == hi:
             return lo
         if hi <= alpha:
