@@ -102,3 +102,44 @@ def simulate(deals: int, seed: int, ruleset, workers: int | None, out_dir: str, 
     click.echo(f"{deals:,} deals ({deals - done:,} this run, {rate:,.0f} deals/s) -> "
                f"{out_dir}/calls.parquet, summary.parquet, run.json", err=True)
     print_headline(out_dir)
+
+
+@cli.command()
+@click.option("--hand", required=True, help='Your five cards, e.g. "JS AS 9H 9D TC".')
+@click.option("--up", default=None, help="Round 1: the upcard.")
+@click.option("--turned-down", default=None, help="Round 2: the card turned down.")
+@click.option("--seat", type=int, required=True, help="Your position: 1 = dealer's left ... 4 = dealer.")
+@click.option("--deals", type=click.IntRange(min=2), default=20_000, show_default=True)
+@seed_option
+@rules_options
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def advise(hand: str, up: str | None, turned_down: str | None, seat: int, deals: int, seed: int,
+           ruleset, as_json: bool) -> None:
+    """Should this hand order up, call or go alone? Rates over random deals of the unseen cards.
+
+    Example: euchre-sim advise --hand "JS AS 9H 9D TC" --up 9S --seat 1
+    """
+    import json
+
+    from rich.console import Console
+    from rich.table import Table
+
+    from euchre_sim.advise import advise as run_advise
+
+    result = run_advise(ruleset, hand, seat, up, turned_down, deals, seed)
+    if as_json:
+        click.echo(json.dumps(result))
+        return
+    ref = f"upcard {result['up']}" if "up" in result else f"turned down {result['turned_down']}"
+    table = Table(title=f"{result['hand']}, seat {seat}, {ref}: {deals:,} deals, double dummy")
+    for name in ("action", "alone", "make", "march", "euchred", "mean points", "95% interval"):
+        table.add_column(name, justify="left" if name == "action" else "right")
+    for a in result["actions"]:
+        label = f"{a['action']} {a['suit']}" if a["action"] == "call" else "order up"
+        lo, hi = a["ci95"]
+        table.add_row(label, "yes" if a["alone"] else "no", f"{a['make_rate']:.1%}",
+                      f"{a['march_rate']:.1%}", f"{a['euchred_rate']:.1%}",
+                      f"{a['mean_points']:+.3f}", f"{lo:+.3f} .. {hi:+.3f}")
+    Console().print(table)
+    click.echo("Mean points go to your side (a euchre counts -2, -4 against a lone defender); "
+               "every hand is solved double dummy.")

@@ -120,20 +120,23 @@ def _best_discard_tricks(tb, trump, hands_p, dealer, leader, active, exact, tt, 
 
 
 @njit
-def _analyze_deal(tb, hands, upcard, dealer, exact, tt, work, out):
+def _analyze_deal(tb, hands, upcard, dealer, exact, only_pos, rounds, tt, work, out):
     """Fill `out` (N_ROWS) with the makers' tricks of every call open in the deal (exact, or
-    class representatives 0, 1, 3, 5 that score the same; see _team_tricks)."""
+    class representatives 0, 1, 3, 5 that score the same; see _team_tricks).
+
+    only_pos: 0 for every seat, else just that position's calls; rounds: bit 1 round 1,
+    bit 2 round 2."""
     flags = tb.flags
     lone_last = flags[FLAG_LONE_LAST] != 0
     allow_alone = flags[FLAG_ALLOW_ALONE] != 0
     out[:] = -1
-    if upcard != JOKER_ID:
+    if upcard != JOKER_ID and rounds & 1:
         trump = upcard >> 3
         with_up = hands.copy()
         with_up[dealer] |= np.uint64(1) << np.uint64(upcard)
         dealer_team = dealer & 1
         for alone_pos in range(0, 5):  # 0: partnership; 1-4: that position alone
-            if alone_pos > 0 and not allow_alone:
+            if alone_pos > 0 and (not allow_alone or (only_pos and alone_pos != only_pos)):
                 continue
             active = 15
             loner = -1
@@ -151,19 +154,21 @@ def _analyze_deal(tb, hands, upcard, dealer, exact, tt, work, out):
                                              exact, tt, work)
             for pos in range(1, 5):
                 seat = (dealer + pos) & 3
-                if alone_pos > 0 and pos != alone_pos:
+                if (alone_pos > 0 and pos != alone_pos) or (only_pos and pos != only_pos):
                     continue
                 if alone_pos == 0 and pos == 2 and flags[FLAG_CANADIAN]:
                     continue
                 tricks = dealer_tricks if (seat & 1) == dealer_team else 5 - dealer_tricks
                 out[(pos - 1) * 2 + (1 if alone_pos > 0 else 0)] = tricks
+    if not rounds & 2:
+        return
     turned_down = -1 if upcard == JOKER_ID else upcard >> 3
     n_trumps = 5 if flags[FLAG_NO_TRUMP] else 4
     for trump in range(n_trumps):
         if trump == turned_down:
             continue
         for alone_pos in range(0, 5):
-            if alone_pos > 0 and not allow_alone:
+            if alone_pos > 0 and (not allow_alone or (only_pos and alone_pos != only_pos)):
                 continue
             active = 15
             loner = -1
@@ -174,7 +179,7 @@ def _analyze_deal(tb, hands, upcard, dealer, exact, tt, work, out):
             hp = _to_power(tb, trump, hands, active)
             ns = _team_tricks(tb, trump, hp, leader, active, 0, exact, tt, work)
             for pos in range(1, 5):
-                if alone_pos > 0 and pos != alone_pos:
+                if (alone_pos > 0 and pos != alone_pos) or (only_pos and pos != only_pos):
                     continue
                 seat = (dealer + pos) & 3
                 tricks = ns if (seat & 1) == 0 else 5 - ns
@@ -186,7 +191,7 @@ def _analyze_deal(tb, hands, upcard, dealer, exact, tt, work, out):
 def _analyze_batch(tb, hands, upcards, dealer, exact, tt, out):
     work = _new_work()
     for i in range(hands.shape[0]):
-        _analyze_deal(tb, hands[i], upcards[i], dealer, exact, tt, work, out[i])
+        _analyze_deal(tb, hands[i], upcards[i], dealer, exact, 0, 3, tt, work, out[i])
 
 
 @njit

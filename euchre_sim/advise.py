@@ -1,0 +1,127 @@
+"""Advice for one hand: deal the unseen cards at random around it and solve every deal.
+
+Deal i of seed s shuffles the unseen cards with the counter-based generator of `deal`
+(key(s, i)), so the sampled deals are reproducible and independent of batching.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ._jit import njit
+from .analysis import N_ROWS, _analyze_deal
+from .cards import bit, cards_of
+from .deal import _deal_key, _shuffle, seed_to_u64
+from .errors import UserError
+from .rules import RuleSet
+from .solver import _new_work, new_tt
+from .tables import compile_rules
+
+ADVISE_DEALER = 0  # N deals (as in `_advise_batch`); the advised seat sits at its position
+
+
+@njit
+def _deal_around(unseen, seed, index, seat, hand, hands, work):
+    """Seat keeps `hand`; the other three seats get five unseen cards each, in turn."""
+    work[:] = unseen
+    _shuffle(_deal_key(seed, np.uint64(index)), work)
+    k = 0
+    for offset in range(1, 4):
+        other = (seat + offset) % 4
+        mask = np.uint64(0)
+        for _ in range(5):
+            mask |= np.uint64(1) << np.uint64(work[k])
+            k += 1
+        hands[other] = mask
+    hands[seat] = hand
+
+
+@njit
+def _advise_batch(tb, unseen, seed, seat, pos, hand, ref_card, rounds, count, tt, out):
+    hands = np.zeros(4, dtype=np.uint64)
+    work = np.empty_like(unseen)
+    solver_work = _new_work()
+    for i in range(count):
+        _deal_around(unseen, seed, i, seat, hand, hands, work)
+        _analyze_deal(tb, hands, ref_card, 0, False, pos, rounds, tt, solver_work, out[i])
+
+
+def _actions(rules: RuleSet, round_no: int, position: int, ref_card: int) -> list[tuple]:
+    """(action, trump, alone, column) for every call open to the position."""
+    from .analysis import row_index
+
+    alones = (False, True) if rules.allow_alone else (False,)
+    out = []
+    if round_no == 1:
+        for alone in alones:
+            if rules.canadian_loner and position == 2 and not alone:
+                continue
+            out.append(("order_up", ref_card >> 3, alone, row_index(1, position, 0, alone)))
+        return out
+    for trump in rules.trump_choices:
+        if trump == ref_card >> 3:
+            continue
+        for alone in alones:
+            out.append(("call", trump, alone, row_index(2, position, trump, alone)))
+    return out
+
+
+def advise(rules: RuleSet, hand_text: str, position: int, up: str | None = None,
+           turned_down: str | None = None, deals: int = 20_000, seed: int = 0) -> dict:
+    """Make, march and euchred rates and mean points of every call open to the hand."""
+    deck = rules.card_deck
+    if (up is None) == (turned_down is None):
+        raise UserError("give exactly one of --up (round 1) or --turned-down (round 2)")
+    if position not in (1, 2, 3, 4):
+        raise UserError(f"--seat must be 1-4 (positions from the dealer's left), got {position}")
+    hand = deck.parse_hand(hand_text)
+    ref_card = deck.parse_card(up if up is not None else turned_down)
+    if hand >> ref_card & 1:
+        raise UserError(f"card {deck.card_name(ref_card)!r} is both in the hand and turned up")
+    round_no = 1 if up is not None else 2
+    if round_no == 1 and ref_card == 32:
+        raise UserError("Benny as the upcard names no suit: there is no round 1 to advise on")
+    unseen = np.array(cards_of(deck.mask & ~hand & ~bit(ref_card)), dtype=np.int64)
+    seat = (ADVISE_DEALER + position) % 4
+    out = np.full((deals, N_ROWS), -1, dtype=np.int8)
+    tables = compile_rules(rules)
+    _advise_batch(tables, unseen, seed_to_u64(seed), seat, position, np.uint64(hand), ref_card,
+                  round_no, deals, new_tt(18), out)
+    actions = []
+    for action, trump, alone, column in _actions(rules, round_no, position, ref_card):
+        tricks = out[:, column].astype(np.int64)
+        points = tables.score[int(alone), 0, tricks].astype(np.float64)
+        n = len(points)
+        mean = float(points.mean())
+        se = float(points.std(ddof=1) / math.sqrt(n)) if n > 1 else float("nan")
+        actions.append({
+            "action": action, "suit": deck.suit_name(trump), "alone": alone, "n": n,
+            "make_rate": float((tricks >= 3).mean()),
+            "march_rate": float((tricks == 5).mean()),
+            "euchred_rate": float((tricks < 3).mean()),
+            "mean_points": mean, "points_se": se,
+            "ci95": [mean - 1.96 * se, mean + 1.96 * se],
+        })
+    actions.sort(key=lambda a: -a["mean_points"])
+    return {"round": round_no, "seat": position, "deals": deals, "hand": deck.format_hand(hand),
+            ("up" if round_no == 1 else "turned_down"): deck.card_name(ref_card),
+            "play": "dd", "actions": actions}
+
+
+def sampled_deals(rules: RuleSet, hand_text: str, position: int, ref: str, deals: int,
+                  seed: int) -> list[list[int]]:
+    """The deals `advise` solves (hands by seat), for checking it against the solver."""
+    deck = rules.card_deck
+    hand = deck.parse_hand(hand_text)
+    ref_card = deck.parse_card(ref)
+    unseen = np.array(cards_of(deck.mask & ~hand & ~bit(ref_card)), dtype=np.int64)
+    seat = (ADVISE_DEALER + position) % 4
+    hands = np.zeros(4, dtype=np.uint64)
+    work = np.empty_like(unseen)
+    result = []
+    for i in range(deals):
+        _deal_around(unseen, seed_to_u64(seed), i, seat, np.uint64(hand), hands, work)
+        result.append([int(h) for h in hands])
+    return result
