@@ -3,7 +3,12 @@
 Heavy modules (numpy, numba, pandas) are imported inside commands so `--help` stays fast.
 """
 
-from . import game_commands, simulate_commands, solve_commands  # noqa: F401  (register)
+from . import (  # noqa: F401  (register the commands)
+    game_commands,
+    simulate_commands,
+    solve_commands,
+    table_commands,
+)
 from .app import cli
 
 __all__ = ["cli"]

@@ -231,10 +231,6 @@ def is_complete(out_dir: str) -> bool:
 
 def headline(out_dir: str) -> pd.DataFrame:
     """Make rate and mean points by round, seat and trumps, with partner and alone."""
-    summary = pd.read_parquet(os.path.join(out_dir, "summary.parquet"))
-    sums = summary.assign(makes=summary["make_rate"] * summary["n"],
-                          points=summary["mean_points"] * summary["n"]) \
-        .groupby(["round", "seat", "trumps", "alone"])[["n", "makes", "points"]].sum()
-    sums["make_rate"] = sums["makes"] / sums["n"]
-    sums["mean_points"] = sums["points"] / sums["n"]
-    return sums[["n", "make_rate", "mean_points"]].reset_index()
+    from .tables_query import load_table, rollup
+
+    return rollup(load_table(out_dir, "summary"), ["round", "seat", "trumps", "alone"])

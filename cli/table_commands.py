@@ -1,0 +1,114 @@
+"""Reading simulation results: `table`, `export` and `plot`."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from euchre_sim.errors import UserError
+
+from .app import cli
+
+
+def _dir_argument(command):
+    return click.argument("out_dir", metavar="DIR", type=click.Path(file_okay=False))(command)
+
+
+@cli.command()
+@_dir_argument
+@click.option("--table", "name", default="calls", show_default=True,
+              type=click.Choice(["calls", "summary"]))
+@click.option("--round", "round_no", type=click.IntRange(1, 2), help="Only round 1 or 2.")
+@click.option("--seat", type=click.IntRange(1, 4), help="Only this seat (1 = dealer's left).")
+@click.option("--trumps", type=click.IntRange(0, 6), help="Only hands with this many trumps.")
+@click.option("--alone/--partner", "alone", default=None, help="Only lone or partner calls.")
+@click.option("--hand", help="Only hand classes whose text contains this, e.g. 'T=RL'.")
+@click.option("--min-n", type=click.IntRange(min=1), default=1, show_default=True)
+@click.option("--sort", default="n", show_default=True, help="Column to sort by (descending).")
+@click.option("--ascending", is_flag=True, help="Sort ascending.")
+@click.option("--limit", type=click.IntRange(min=1), default=30, show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON lines.")
+def table(out_dir: str, name: str, round_no, seat, trumps, alone, hand, min_n: int, sort: str,
+          ascending: bool, limit: int, as_json: bool) -> None:
+    """Filter and sort a simulation's table; print it as a terminal table or JSON lines.
+
+    Example: euchre-sim table out/ --round 1 --seat 1 --hand "T=RL" --sort make_rate
+    """
+    from rich.console import Console
+    from rich.table import Table
+
+    from euchre_sim.tables_query import filter_table, load_table
+
+    frame = filter_table(load_table(out_dir, name), round_no, seat, trumps, alone, hand,
+                         min_n, sort, not ascending).head(limit)
+    if as_json:
+        frame = frame.drop(columns=["hand_key"], errors="ignore")
+        for line in frame.to_json(orient="records", lines=True).splitlines():
+            click.echo(line)
+        return
+    shown = [c for c in frame.columns if c in _HEADERS or c in ("right", "left", "aces", "voids")]
+    out = Table(title=f"{name}: {len(frame)} rows (sorted by {sort})")
+    for column in shown:
+        out.add_column(_HEADERS.get(column, column), no_wrap=True,
+                       justify="left" if column == "hand" else "right")
+    for _, row in frame.iterrows():
+        out.add_row(*[_cell(row[c]) for c in shown])
+    Console(width=200).print(out)
+
+
+_HEADERS = {"round": "rnd", "seat": "seat", "alone": "alone", "hand": "hand",
+            "trumps": "trumps", "n": "n", "make_rate": "make", "march_rate": "march",
+            "euchred_rate": "euchred", "mean_points": "points", "points_se": "±se"}
+
+
+def _cell(value) -> str:
+    if isinstance(value, float):
+        return f"{value:.3f}"
+    return str(value)
+
+
+@cli.command()
+@_dir_argument
+@click.option("--format", "fmt", type=click.Choice(["csv", "json"]), required=True)
+@click.option("--table", "name", default="calls", show_default=True,
+              type=click.Choice(["calls", "summary"]))
+@click.option("--out", "out_path", type=click.Path(dir_okay=False), default=None,
+              help="File to write (default: standard output).")
+def export(out_dir: str, fmt: str, name: str, out_path: str | None) -> None:
+    """Export a simulation table as CSV or JSON lines.
+
+    Example: euchre-sim export out/ --format csv --out calls.csv
+    """
+    from euchre_sim.tables_query import load_table
+
+    frame = load_table(out_dir, name)
+    target = out_path or sys.stdout
+    try:
+        if fmt == "csv":
+            frame.to_csv(target, index=False)
+        else:
+            frame.to_json(target, orient="records", lines=True)
+    except BrokenPipeError:  # e.g. piped into `head`
+        sys.stderr.close()
+    except OSError as err:
+        raise UserError(f"cannot write {out_path!r}: {err.strerror}") from None
+
+
+@cli.command()
+@_dir_argument
+@click.option("--out", "out_path", type=click.Path(dir_okay=False), required=True,
+              help="PNG file to write.")
+@click.option("--round", "round_no", type=click.IntRange(1, 2), default=1, show_default=True)
+def plot(out_dir: str, out_path: str, round_no: int) -> None:
+    """Heatmaps of make rate and mean points by trumps and off-suit aces, per seat.
+
+    Example: euchre-sim plot out/ --out heatmap.png
+    """
+    from euchre_sim.plot import plot_heatmaps
+
+    try:
+        plot_heatmaps(out_dir, out_path, round_no)
+    except ImportError:
+        raise UserError("plot needs matplotlib: pip install 'euchre-sim[plot]'") from None
+    click.echo(f"wrote {out_path}", err=True)
