@@ -1,0 +1,197 @@
+"""simulate: exact counts, trump distribution, identical tables however run, resume, advise."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from math import comb
+
+import numpy as np
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+from euchre_sim.advise import advise, sampled_deals
+from euchre_sim.rules import build_rules
+from euchre_sim.solver import solve
+from euchre_sim.tables import make_points
+from euchre_sim_cli.main import cli
+
+DEALS = 400
+
+
+def run(args):
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    return result
+
+
+@pytest.fixture(scope="module")
+def base_run(tmp_path_factory):
+    out = tmp_path_factory.mktemp("sim") / "base"
+    run(["simulate", "--deals", str(DEALS), "--seed", "7", "--out", str(out), "--workers", "1",
+         "--chunk-size", "100", "--keep-deals", "--no-progress"])
+    return out
+
+
+def tables(out):
+    return {name: pd.read_parquet(out / f"{name}.parquet")
+            for name in ("calls", "summary", "outcomes", "deals") if (out / f"{name}.parquet").exists()}
+
+
+def test_round_one_counts_sum_to_the_deals(base_run):
+    calls = pd.read_parquet(base_run / "calls.parquet")
+    r1 = calls[calls["round"] == 1].groupby(["seat", "alone"])["n"].sum()
+    assert (r1 == DEALS).all() and len(r1) == 8
+
+
+def test_round_two_counts_three_suits_per_deal(base_run):
+    calls = pd.read_parquet(base_run / "calls.parquet")
+    r2 = calls[calls["round"] == 2].groupby(["seat", "alone"])["n"].sum()
+    assert (r2 == 3 * DEALS).all()
+
+
+def test_rates_add_up_and_points_follow_from_them(base_run):
+    calls = pd.read_parquet(base_run / "calls.parquet")
+    assert np.allclose(calls["make_rate"] + calls["euchred_rate"], 1.0)
+    assert (calls["march_rate"] <= calls["make_rate"] + 1e-12).all()
+
+
+def test_trump_counts_follow_the_hypergeometric_law(base_run):
+    # Round 1, seat 1: 6 trumps besides the upcard among the 23 unseen cards, 5 held.
+    calls = pd.read_parquet(base_run / "calls.parquet")
+    seat1 = calls[(calls["round"] == 1) & (calls["seat"] == 1) & ~calls["alone"]]
+    observed = seat1.groupby("trumps")["n"].sum().reindex(range(6), fill_value=0)
+    expected = np.array([comb(6, k) * comb(17, 5 - k) / comb(23, 5) for k in range(6)]) * DEALS
+    chi2 = (((observed.to_numpy() - expected) ** 2) / expected)[:4].sum()
+    assert chi2 < 16.3  # 3 degrees of freedom, p = 0.001
+
+
+def test_identical_tables_for_workers_and_chunk_sizes(base_run, tmp_path):
+    other = tmp_path / "other"
+    run(["simulate", "--deals", str(DEALS), "--seed", "7", "--out", str(other), "--workers", "2",
+         "--chunk-size", "150", "--keep-deals", "--no-progress"])
+    a, b = tables(base_run), tables(other)
+    for name in a:
+        pd.testing.assert_frame_equal(a[name], b[name])
+
+
+def test_outcomes_match_the_solver(base_run):
+    rules = build_rules("standard")
+    deck = rules.card_deck
+    deals = pd.read_parquet(base_run / "deals.parquet").set_index("deal")
+    outcomes = pd.read_parquet(base_run / "outcomes.parquet")
+    rows = outcomes[(outcomes["round"] == 2) & (outcomes["deal"] < 5)]
+    for _, row in rows.iterrows():
+        deal = deals.loc[row["deal"]]
+        hands = [deck.parse_hand(deal[s]) for s in "NESW"]
+        maker = "NESW".index(row["maker"])
+        active = [True] * 4
+        if row["alone"]:
+            active[(maker + 2) % 4] = False
+        leader = next(s for s in (1, 2, 3, 0) if active[s])  # N deals
+        ns = solve(rules, hands, deck.parse_suit(row["trump"]), leader, active)
+        assert row["maker_tricks"] == (ns if maker % 2 == 0 else 5 - ns)
+        assert row["points"] == make_points(rules, row["maker_tricks"], row["alone"], False)
+
+
+def test_run_json_and_parquet_metadata(base_run):
+    info = json.loads((base_run / "run.json").read_text())
+    assert info["seed"] == 7 and info["deals"] == DEALS and info["play"] == "dd"
+    assert info["rules"]["deck"] == 24 and "version" in info and "elapsed_seconds" in info
+    import pyarrow.parquet as pq
+
+    meta = json.loads(pq.read_schema(base_run / "calls.parquet").metadata[b"euchre_sim"])
+    assert meta["seed"] == 7
+
+
+def test_refuses_a_non_empty_out_without_resume(base_run):
+    result = CliRunner().invoke(cli, ["simulate", "--deals", "10", "--out", str(base_run)])
+    assert result.exit_code == 2 and "not empty" in result.output
+
+
+def test_resume_refuses_a_different_seed(tmp_path):
+    out = tmp_path / "run"
+    out.mkdir()
+    (out / "manifest.json").write_text(json.dumps({"seed": 1, "deals": 10, "chunk_size": 5,
+                                                   "rules": {}, "keep_deals": False}))
+    result = CliRunner().invoke(cli, ["simulate", "--deals", "10", "--seed", "2", "--out",
+                                      str(out), "--resume"])
+    assert result.exit_code == 2 and "different seed" in result.output
+    assert len(result.output.strip().splitlines()) == 1
+
+
+def test_resume_after_kill_gives_identical_tables(base_run, tmp_path):
+    out = tmp_path / "killed"
+    args = [sys.executable, "-m", "euchre_sim_cli", "simulate", "--deals", str(DEALS), "--seed",
+            "7", "--out", str(out), "--workers", "1", "--chunk-size", "50", "--keep-deals",
+            "--no-progress"]
+    proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.time() + 120
+    chunks = out / "chunks"
+    while time.time() < deadline and proc.poll() is None:
+        if chunks.exists() and len([c for c in os.listdir(chunks) if not c.startswith(".")]) >= 2:
+            break
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    assert not (out / "calls.parquet").exists()
+    run(["simulate", "--deals", str(DEALS), "--seed", "7", "--out", str(out), "--workers", "1",
+         "--keep-deals", "--resume", "--no-progress"])
+    a, b = tables(base_run), tables(out)
+    for name in a:
+        pd.testing.assert_frame_equal(a[name], b[name])
+
+
+def test_advise_agrees_with_the_solver_on_its_own_deals():
+    rules = build_rules("standard")
+    deck = rules.card_deck
+    hand, position, down = "JS AS 9H 9D TC", 3, "QC"
+    result = advise(rules, hand, position, turned_down=down, deals=40, seed=5)
+    deals = sampled_deals(rules, hand, position, down, 40, 5)
+    seat = position % 4  # N deals
+    for action in result["actions"]:
+        trump = deck.parse_suit(action["suit"])
+        active = [True] * 4
+        if action["alone"]:
+            active[(seat + 2) % 4] = False
+        leader = next(s for s in (1, 2, 3, 0) if active[s])
+        points = []
+        for hands in deals:
+            ns = solve(rules, hands, trump, leader, active)
+            tricks = ns if seat % 2 == 0 else 5 - ns
+            points.append(make_points(rules, tricks, action["alone"], False))
+        assert action["mean_points"] == pytest.approx(np.mean(points))
+
+
+def test_advise_pinned_hand_orders_up_near_even():
+    rules = build_rules("standard")
+    result = advise(rules, "JS AS 9H 9D TC", 1, up="9S", deals=4000, seed=1)
+    best = result["actions"][0]
+    assert best["action"] == "order_up" and not best["alone"]
+    assert -0.1 < best["mean_points"] < 0.2
+
+
+@pytest.mark.parametrize("args,culprit", [
+    (["simulate", "--deals", "5", "--out", "x", "--set", "deck=99"], "'deck'"),
+    (["simulate", "--deals", "0", "--out", "x"], "--deals"),
+    (["advise", "--hand", "JS AS 9H 9D XC", "--up", "9S", "--seat", "1"], "'XC'"),
+    (["advise", "--hand", "JS AS 9H 9D TC", "--up", "9S", "--seat", "5"], "--seat"),
+    (["advise", "--hand", "JS AS 9H 9D TC", "--seat", "1"], "--up"),
+    (["advise", "--hand", "JS AS 9H 9D TC", "--up", "9S", "--turned-down", "9C", "--seat", "1"],
+     "exactly one"),
+    (["solve", "N:JH JD AH KS 9C/TH QH AD 9S TC/KC KD TS QS 9D/TD AS 9H QC"], "4 cards"),
+    (["solve", "N:JH JD AH KS 9C/TH QH AD 9S TC/KC KD TS QS 9D/TD AS 9H QC JH"], "duplicate"),
+    (["solve", "--deals", "/no/file"], "cannot read"),
+    (["table", "/no/dir"], "no calls.parquet"),
+    (["export", "/no/dir", "--format", "csv"], "no calls.parquet"),
+    (["export", "/no/dir", "--format", "xml"], "'xml'"),
+    (["plot", "/no/dir", "--out", "x.png"], "no summary.parquet"),
+])
+def test_bad_input_one_line_exit_2(args, culprit):
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 2, result.output
+    assert culprit in result.output
+    assert len(result.output.strip().splitlines()) == 1
