@@ -42,7 +42,7 @@ def overhead_share(rules) -> float:
     n = 5000
     hands, ups = deal_batch(rules, 3, 0, n)
     start = time.perf_counter()
-    analyze_deals(rules, hands, ups, 0, exact=False, tt=new_tt(18))
+    analyze_deals(rules, hands, ups, 0, exact=False, tt=new_tt())
     solver = time.perf_counter() - start
     start = time.perf_counter()
     frame, _ = chunk_records(rules, 3, 0, n, exact=False)

@@ -88,7 +88,7 @@ def advise(rules: RuleSet, hand_text: str, position: int, up: str | None = None,
     out = np.full((deals, N_ROWS), -1, dtype=np.int8)
     tables = compile_rules(rules)
     _advise_batch(tables, unseen, seed_to_u64(seed), seat, position, np.uint64(hand), ref_card,
-                  round_no, deals, new_tt(18), out)
+                  round_no, deals, new_tt(), out)
     actions = []
     for action, trump, alone, column in _actions(rules, round_no, position, ref_card):
         tricks = out[:, column].astype(np.int64)

@@ -24,7 +24,7 @@ SIM_DEALER = 0  # every simulated deal is dealt by N; tables use positions relat
 CALL_KEYS = ["round", "seat", "alone", "hand_key", "trumps"]
 SUMMARY_KEYS = ["round", "seat", "alone", "trumps", "right", "left", "aces", "voids"]
 SUMS = ["n", "makes", "marches", "euchres", "points_sum", "points_sq"]
-_TT_BITS = 18
+_TT_BITS = 14
 
 
 @njit

@@ -29,7 +29,7 @@ from .trick import _popcount
 
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
-TT_BITS = 20
+TT_BITS = 14  # 256 KiB: stays in cache; a bigger table saves few nodes and costs misses
 MAX_DEPTH = 24
 
 # columns of the per-depth state
@@ -95,13 +95,13 @@ def _position_key(lay, hands, leader):
     live = hands[0] | hands[1] | hands[2] | hands[3]
     key = _ZERO
     m = live
+    h1 = hands[1] | hands[3]
+    h2 = hands[2] | hands[3]
     while m:
         b = m & (~m + _ONE)
         m ^= b
-        owner = 0
-        while not hands[owner] & b:
-            owner += 1
-        key = (key << np.uint64(2)) | np.uint64(owner)
+        owner = (np.uint64(1) if h1 & b else _ZERO) | (np.uint64(2) if h2 & b else _ZERO)
+        key = (key << np.uint64(2)) | owner
     for s in range(5):
         key = (key << np.uint64(4)) | np.uint64(_popcount(live & lay[LAYOUT_SUITS + s]))
     return (key << np.uint64(2)) | np.uint64(leader)
@@ -172,9 +172,9 @@ def _top_trump_run(lay, hands):
 
 
 @njit(inline="always")
-def _move_score(p, led, eligible, wbit, partner_winning):
+def _move_score(p, led, eligible, wbit, partner_winning, top_live):
     if led == 0:
-        return -p
+        return -1000 - p if _bit(p) & top_live else p
     if not partner_winning and _bit(p) & eligible and p > wbit:
         return p - 1000
     return p
@@ -204,11 +204,18 @@ def _gen_moves(lay, hands, seat, led, tmask, moves, wbit, partner_winning):
         moves[count] = p
         count += 1
     eligible = led | lay[LAYOUT_TRUMPS]
+    top_live = _ZERO
+    if led == 0:
+        for s in range(5):
+            r = live & lay[LAYOUT_SUITS + s]
+            if r:
+                top_live |= _high_bit(r)
     for i in range(1, count):
         p = moves[i]
-        sp = _move_score(p, led, eligible, wbit, partner_winning)
+        sp = _move_score(p, led, eligible, wbit, partner_winning, top_live)
         j = i
-        while j > 0 and _move_score(moves[j - 1], led, eligible, wbit, partner_winning) > sp:
+        while j > 0 and _move_score(moves[j - 1], led, eligible, wbit, partner_winning,
+                                    top_live) > sp:
             moves[j] = moves[j - 1]
             j -= 1
         moves[j] = p
