@@ -125,31 +125,39 @@ def _slot_names(rules) -> dict[str, list[str]]:
             "NT_T": ["B"], "NT_O": names(suit_order(rules, 4, 1))}
 
 
-def describe_key(key: int, rules, names: dict | None = None) -> str:
-    """Readable form of a class key, e.g. 'T=RLA N=K O=A9/Q up=9'."""
-    names = names or _slot_names(rules)
-    nt = key >> _BIT_NT & 1
-    round2 = key >> _BIT_ROUND2 & 1
-    rel = key >> _SHIFT_REL & 3
-    rank = key >> _SHIFT_RANK & 15
-    t_names = names["NT_T"] if nt else names["T"]
-    o_names = names["NT_O"] if nt else names["O"]
+class KeyReader:
+    """Readable form of class keys, e.g. 'T=RLA N=K O=A9/Q up=9' (lookup tables per slot)."""
 
-    def holding(mask: int, slot: list[str]) -> str:
-        text = "".join(slot[i] for i in range(len(slot)) if mask >> i & 1)
-        return text or "-"
+    def __init__(self, rules):
+        names = _slot_names(rules)
+        self.yooker = rules.yooker
 
-    parts = [("NT " if nt else "") + "T=" + holding(key & 0x3FF, t_names)]
-    if not nt and not rules.yooker:
-        parts.append("N=" + holding(key >> _SHIFT_NEXT & 0xFF, names["N"]))
-    if rel == REL_CROSS:
-        parts.append("D=" + holding(key >> _SHIFT_DOWN & 0xFF, o_names))
-    n_others = 4 - (0 if nt else 1) - (0 if nt or rules.yooker else 1) - (rel == REL_CROSS)
-    others = [holding(key >> (_SHIFT_OTHER + 8 * i) & 0xFF, o_names) for i in range(n_others)]
-    parts.append("O=" + "/".join(others))
-    if not round2:
-        parts.append("up=" + t_names[rank])
-    elif rel != REL_NONE:
-        slot = {REL_TRUMP: t_names, REL_NEXT: names["N"], REL_CROSS: o_names}[rel]
-        parts.append("down=" + slot[rank] + _REL_LETTER[rel])
-    return " ".join(parts)
+        def table(slot: list[str], bits: int) -> list[str]:
+            return ["".join(slot[i] for i in range(len(slot)) if m >> i & 1) or "-"
+                    for m in range(1 << bits)]
+
+        self.trump = {0: table(names["T"], 10), 1: table(names["NT_T"], 10)}
+        self.next = table(names["N"], 8)
+        self.other = {0: table(names["O"], 8), 1: table(names["NT_O"], 8)}
+        self.rank = {(0, REL_NONE): names["T"], (0, REL_TRUMP): names["T"],
+                     (0, REL_NEXT): names["N"], (0, REL_CROSS): names["O"],
+                     (1, REL_CROSS): names["NT_O"]}
+
+    def __call__(self, key: int) -> str:
+        nt = key >> _BIT_NT & 1
+        rel = key >> _SHIFT_REL & 3
+        rank = key >> _SHIFT_RANK & 15
+        other = self.other[nt]
+        parts = [("NT T=" if nt else "T=") + self.trump[nt][key & 0x3FF]]
+        if not nt and not self.yooker:
+            parts.append("N=" + self.next[key >> _SHIFT_NEXT & 0xFF])
+        if rel == REL_CROSS:
+            parts.append("D=" + other[key >> _SHIFT_DOWN & 0xFF])
+        n_others = 4 - (0 if nt else 1) - (0 if nt or self.yooker else 1) - (rel == REL_CROSS)
+        parts.append("O=" + "/".join(other[key >> (_SHIFT_OTHER + 8 * i) & 0xFF]
+                                     for i in range(n_others)))
+        if not key >> _BIT_ROUND2 & 1:
+            parts.append("up=" + self.rank[(0, REL_NONE)][rank])
+        elif rel != REL_NONE:
+            parts.append("down=" + self.rank[(nt, rel)][rank] + _REL_LETTER[rel])
+        return " ".join(parts)

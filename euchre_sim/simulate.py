@@ -171,7 +171,7 @@ def _write_parquet(frame: pd.DataFrame, path: str, info: dict) -> None:
 
 def finish_run(plan: RunPlan, elapsed: float, workers: int, engine: str = "local") -> dict:
     """Merge every chunk into the final tables and run.json; remove the chunk folders."""
-    from .handclass import _slot_names, describe_key
+    from .handclass import KeyReader
 
     chunks = [chunk_dir(plan.out_dir, i) for i in range(plan.n_chunks)]
     missing = [c for c in chunks if not os.path.isdir(c)]
@@ -182,10 +182,9 @@ def finish_run(plan: RunPlan, elapsed: float, workers: int, engine: str = "local
             "workers": workers, "engine": engine, "chunk_size": plan.chunk_size,
             "dealer": "N (seats are positions from the dealer's left)"}
     calls = add_rates(_merge((os.path.join(c, "calls.parquet") for c in chunks), CALL_KEYS))
-    names = _slot_names(plan.rules)
-    readable = {int(k): describe_key(int(k), plan.rules, names)
-                for k in calls["hand_key"].unique()}
-    calls.insert(3, "hand", calls["hand_key"].map(readable))
+    read = KeyReader(plan.rules)
+    readable = {k: read(k) for k in calls["hand_key"].unique().tolist()}
+    calls.insert(3, "hand", calls["hand_key"].map(readable).astype("string[pyarrow]"))
     calls = calls.sort_values(["round", "seat", "alone", "hand"], kind="stable") \
         .reset_index(drop=True)
     _write_parquet(calls, os.path.join(plan.out_dir, "calls.parquet"), info)
