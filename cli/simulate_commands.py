@@ -70,14 +70,17 @@ def print_headline(out_dir: str) -> None:
               help="Deals per chunk (default: about 1% of the run, 1,000-50,000).")
 @click.option("--resume", is_flag=True, help="Continue an interrupted run in --out.")
 @click.option("--no-progress", is_flag=True, help="No progress bar.")
+@click.option("--scheduler", default=None, metavar="tcp://HOST:PORT|local",
+              help="Run the chunks on a Dask cluster ('local': a LocalCluster of --workers).")
 def simulate(deals: int, seed: int, ruleset, workers: int | None, out_dir: str, keep_deals: bool,
-             chunk_size: int | None, resume: bool, no_progress: bool) -> None:
+             chunk_size: int | None, resume: bool, no_progress: bool,
+             scheduler: str | None) -> None:
     """Deal and solve DEALS random deals; write call and lone-hand win-rate tables (Parquet).
 
     Example: euchre-sim simulate --deals 100000 --seed 1 --out out/
     """
     from euchre_sim.parallel import default_workers
-    from euchre_sim.simulate import finish_run, is_complete, prepare_run, run_local
+    from euchre_sim.simulate import finish_run, is_complete, prepare_run, run_dask, run_local
 
     if resume and is_complete(out_dir):
         click.echo(f"run in {out_dir} is already complete", err=True)
@@ -86,18 +89,22 @@ def simulate(deals: int, seed: int, ruleset, workers: int | None, out_dir: str, 
     plan = prepare_run(out_dir, ruleset, seed, deals, chunk_size, keep_deals, resume)
     n_workers = workers or default_workers()
     start = time.perf_counter()
-    pending = plan.pending()
-    done = deals - sum(job[5] for job in pending)
+    done = deals - plan.pending_deals()
     progress, task = _progress(deals, done, not no_progress and sys.stderr.isatty())
     try:
         with progress:
-            run_local(plan, n_workers, lambda n: progress.advance(task, n))
+            advance = lambda n: progress.advance(task, n)  # noqa: E731
+            if scheduler:
+                run_dask(plan, scheduler, n_workers, advance)
+            else:
+                run_local(plan, n_workers, advance)
     except KeyboardInterrupt:
-        finished = deals - sum(job[5] for job in plan.pending())
+        finished = deals - plan.pending_deals()
         click.echo(f"interrupted: {finished:,} of {deals:,} deals are saved in {out_dir}; "
                    "run the same command with --resume to finish", err=True)
         sys.exit(130)
-    info = finish_run(plan, time.perf_counter() - start, n_workers)
+    info = finish_run(plan, time.perf_counter() - start, n_workers,
+                      engine=f"dask {scheduler}" if scheduler else "local")
     rate = (deals - done) / max(info["elapsed_seconds"], 1e-9)
     click.echo(f"{deals:,} deals ({deals - done:,} this run, {rate:,.0f} deals/s) -> "
                f"{out_dir}/calls.parquet, summary.parquet, run.json", err=True)

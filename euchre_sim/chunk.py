@@ -6,6 +6,7 @@ gives the same files, so a lost or interrupted chunk is simply computed again.
 
 from __future__ import annotations
 
+import io
 import os
 import shutil
 
@@ -153,31 +154,38 @@ def chunk_dir(out_dir: str, index: int) -> str:
     return os.path.join(out_dir, "chunks", f"{index:06d}")
 
 
-def run_chunk(job: tuple) -> int:
-    """Compute chunk `index` and write it atomically; returns the deals it holds."""
-    out_dir, options, seed, index, start, count, keep_deals = job
-    final = chunk_dir(out_dir, index)
-    if os.path.isdir(final):
-        return count
+def compute_chunk(job: tuple) -> tuple[int, int, dict[str, bytes]]:
+    """Compute one chunk anywhere (a local process or a cluster worker).
+
+    job = (options, seed, index, start, count, keep_deals); returns (index, count, files) with
+    the chunk's Parquet files as bytes, so workers need no shared file system."""
+    options, seed, index, start, count, keep_deals = job
     rules = rules_from_dict(options)
     records, (hands, ups) = chunk_records(rules, seed, start, count, exact=keep_deals)
+    frames = {"calls": aggregate(records, CALL_KEYS),
+              "summary": aggregate(records, SUMMARY_KEYS)}
+    if keep_deals:
+        frames["deals"] = deal_frame(rules, start, hands, ups)
+        frames["outcomes"] = outcome_frame(rules, records)
+    files = {}
+    for name, frame in frames.items():
+        buffer = io.BytesIO()
+        frame.to_parquet(buffer, index=False)
+        files[f"{name}.parquet"] = buffer.getvalue()
+    return index, count, files
+
+
+def store_chunk(out_dir: str, index: int, files: dict[str, bytes]) -> None:
+    """Write a chunk's files under a temporary name, then rename the folder into place."""
+    final = chunk_dir(out_dir, index)
+    if os.path.isdir(final):
+        return
     tmp = os.path.join(out_dir, "chunks", f".tmp-{index:06d}-{os.getpid()}")
     shutil.rmtree(tmp, ignore_errors=True)
     os.makedirs(tmp)
-    aggregate(records, CALL_KEYS).to_parquet(os.path.join(tmp, "calls.parquet"), index=False)
-    aggregate(records, SUMMARY_KEYS).to_parquet(os.path.join(tmp, "summary.parquet"),
-                                                index=False)
-    if keep_deals:
-        deal_frame(rules, start, hands, ups).to_parquet(os.path.join(tmp, "deals.parquet"),
-                                                        index=False)
-        outcome_frame(rules, records).to_parquet(os.path.join(tmp, "outcomes.parquet"),
-                                                 index=False)
-    _fsync_dir(tmp)
-    os.rename(tmp, final)
-    return count
-
-
-def _fsync_dir(path: str) -> None:
-    for name in os.listdir(path):
-        with open(os.path.join(path, name), "rb") as handle:
+    for name, data in files.items():
+        with open(os.path.join(tmp, name), "wb") as handle:
+            handle.write(data)
+            handle.flush()
             os.fsync(handle.fileno())
+    os.rename(tmp, final)

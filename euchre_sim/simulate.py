@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 
 from . import __version__
-from .chunk import CALL_KEYS, SUMMARY_KEYS, SUMS, chunk_dir, run_chunk
+from .chunk import CALL_KEYS, SUMMARY_KEYS, SUMS, chunk_dir, compute_chunk, store_chunk
 from .errors import UserError
 from .rules import RuleSet
 
@@ -41,13 +41,17 @@ class RunPlan:
         return (self.deals + self.chunk_size - 1) // self.chunk_size
 
     def jobs(self) -> list[tuple]:
+        """compute_chunk arguments: (options, seed, index, start, count, keep_deals)."""
         options = self.rules.options()
-        return [(self.out_dir, options, self.seed, i, i * self.chunk_size,
+        return [(options, self.seed, i, i * self.chunk_size,
                  min(self.chunk_size, self.deals - i * self.chunk_size), self.keep_deals)
                 for i in range(self.n_chunks)]
 
     def pending(self) -> list[tuple]:
-        return [job for job in self.jobs() if not os.path.isdir(chunk_dir(self.out_dir, job[3]))]
+        return [job for job in self.jobs() if not os.path.isdir(chunk_dir(self.out_dir, job[2]))]
+
+    def pending_deals(self) -> int:
+        return sum(job[4] for job in self.pending())
 
     def manifest(self) -> dict:
         return {"seed": self.seed, "deals": self.deals, "rules": self.rules.options(),
@@ -98,6 +102,12 @@ def default_chunk_size(deals: int) -> int:
     return int(min(50_000, max(1_000, -(-deals // 100))))
 
 
+def _store(plan: RunPlan, result: tuple, on_done: Callable[[int], None]) -> None:
+    index, count, files = result
+    store_chunk(plan.out_dir, index, files)
+    on_done(count)
+
+
 def run_local(plan: RunPlan, workers: int, on_done: Callable[[int], None]) -> None:
     """Run the pending chunks on `workers` local processes; on_done(deals) per chunk."""
     from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -105,17 +115,51 @@ def run_local(plan: RunPlan, workers: int, on_done: Callable[[int], None]) -> No
     jobs = plan.pending()
     if workers <= 1 or len(jobs) <= 1:
         for job in jobs:
-            on_done(run_chunk(job))
+            _store(plan, compute_chunk(job), on_done)
         return
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        futures = [pool.submit(run_chunk, job) for job in jobs]
+        futures = [pool.submit(compute_chunk, job) for job in jobs]
         try:
             for future in as_completed(futures):
-                on_done(future.result())
+                _store(plan, future.result(), on_done)
         except BaseException:
             for future in futures:
                 future.cancel()
             raise
+
+
+def run_dask(plan: RunPlan, scheduler: str, workers: int,
+             on_done: Callable[[int], None]) -> None:
+    """Run the pending chunks as tasks on a Dask cluster: `tcp://HOST:PORT`, or `local` for a
+    LocalCluster of `workers` processes. Chunks are pure, so a lost worker's tasks are just
+    computed again elsewhere; results come back as bytes and are stored here."""
+    try:
+        from distributed import Client, LocalCluster, as_completed
+    except ImportError:
+        raise UserError("--scheduler needs dask: pip install 'euchre-sim[distributed]'") \
+            from None
+    cluster = None
+    try:
+        if scheduler == "local":
+            cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                   dashboard_address=None)
+            client = Client(cluster)
+        else:
+            try:
+                client = Client(scheduler, timeout="10s")
+            except OSError as err:
+                raise UserError(f"cannot reach the Dask scheduler {scheduler!r}: {err}") \
+                    from None
+        with client:
+            jobs = plan.pending()
+            keys = [f"euchre-chunk-{plan.seed}-{plan.chunk_size}-{job[2]}" for job in jobs]
+            futures = client.map(compute_chunk, jobs, key=keys, retries=3)
+            for future in as_completed(futures):
+                _store(plan, future.result(), on_done)
+                future.release()
+    finally:
+        if cluster is not None:
+            cluster.close()
 
 
 def _merge(paths: Iterable[str], keys: list[str]) -> pd.DataFrame:

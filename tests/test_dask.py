@@ -1,0 +1,105 @@
+"""simulate on a real Dask cluster on 127.0.0.1: a scheduler and two worker processes."""
+
+import socket
+import subprocess
+import sys
+import threading
+import time
+
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+from euchre_sim.rules import build_rules
+from euchre_sim.simulate import finish_run, prepare_run, run_dask
+from euchre_sim_cli.main import cli
+
+distributed = pytest.importorskip("distributed")
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    port = _free_port()
+    address = f"tcp://127.0.0.1:{port}"
+    quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
+    scheduler = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_scheduler",
+                                  "--host", "127.0.0.1", "--port", str(port),
+                                  "--no-dashboard"], **quiet)
+    workers = [subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", address,
+                                 "--nthreads", "1", "--no-nanny", "--no-dashboard",
+                                 "--name", f"w{i}"], **quiet) for i in range(2)]
+    with distributed.Client(address, timeout="60s") as client:
+        client.wait_for_workers(2, timeout=120)
+    yield address, workers
+    for proc in workers + [scheduler]:
+        proc.kill()
+        proc.wait()
+
+
+def _tables(out):
+    return {name: pd.read_parquet(out / f"{name}.parquet") for name in ("calls", "summary")}
+
+
+def _local(tmp_path, deals, chunk):
+    out = tmp_path / "local"
+    result = CliRunner().invoke(cli, ["simulate", "--deals", str(deals), "--seed", "11", "--out",
+                                      str(out), "--workers", "1", "--chunk-size", str(chunk),
+                                      "--no-progress"])
+    assert result.exit_code == 0, result.output
+    return _tables(out)
+
+
+def test_cluster_gives_the_local_engines_tables(cluster, tmp_path):
+    address, _ = cluster
+    out = tmp_path / "dask"
+    result = CliRunner().invoke(cli, ["simulate", "--deals", "600", "--seed", "11", "--out",
+                                      str(out), "--chunk-size", "100", "--scheduler", address,
+                                      "--no-progress"])
+    assert result.exit_code == 0, result.output
+    local = _local(tmp_path, 600, 100)
+    for name, frame in _tables(out).items():
+        pd.testing.assert_frame_equal(frame, local[name])
+
+
+def test_worker_killed_mid_run_still_identical(cluster, tmp_path):
+    address, workers = cluster
+    deals, chunk = 4000, 100
+    plan = prepare_run(str(tmp_path / "killed"), build_rules("standard"), 11, deals, chunk,
+                       False, False)
+    done = []
+    errors = []
+
+    def target():
+        try:
+            run_dask(plan, address, 2, done.append)
+        except BaseException as err:  # surfaced below
+            errors.append(err)
+
+    thread = threading.Thread(target=target)
+    thread.start()
+    deadline = time.time() + 120
+    while len(done) < 2 and time.time() < deadline and thread.is_alive():
+        time.sleep(0.01)
+    workers[0].kill()
+    workers[0].wait()
+    thread.join(timeout=300)
+    assert not errors and not thread.is_alive()
+    assert len(done) < plan.n_chunks + 1 and plan.pending_deals() == 0
+    finish_run(plan, 1.0, 2, engine="dask")
+    local = _local(tmp_path, deals, chunk)
+    for name, frame in _tables(tmp_path / "killed").items():
+        pd.testing.assert_frame_equal(frame, local[name])
+
+
+def test_unreachable_scheduler_is_one_line_exit_2(tmp_path):
+    port = _free_port()
+    result = CliRunner().invoke(cli, ["simulate", "--deals", "10", "--out", str(tmp_path / "x"),
+                                      "--scheduler", f"tcp://127.0.0.1:{port}", "--no-progress"])
+    assert result.exit_code == 2
+    assert "cannot reach the Dask scheduler" in result.output
