@@ -15,7 +15,8 @@ import tempfile
 import time
 
 from euchre_sim.analysis import analyze_deals
-from euchre_sim.chunk import CALL_KEYS, SUMMARY_KEYS, aggregate, chunk_records
+from euchre_sim.callsums import bucketed_parquet, record_sums
+from euchre_sim.chunk import SUMMARY_KEYS, aggregate, chunk_records
 from euchre_sim.deal import deal_batch
 from euchre_sim.rules import build_rules
 from euchre_sim.simulate import finish_run, prepare_run, run_local
@@ -46,7 +47,7 @@ def overhead_share(rules) -> float:
     solver = time.perf_counter() - start
     start = time.perf_counter()
     frame, _ = chunk_records(rules, 3, 0, n, exact=False)
-    aggregate(frame, CALL_KEYS)
+    bucketed_parquet(*record_sums(frame))
     aggregate(frame, SUMMARY_KEYS)
     whole = time.perf_counter() - start
     return max(whole - solver, 0.0) / solver

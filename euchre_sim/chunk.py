@@ -15,6 +15,7 @@ import pandas as pd
 
 from ._jit import njit
 from .analysis import N_ROWS, ROUND1_ROWS, _analyze_batch
+from .callsums import SUMS, bucketed_parquet, record_sums
 from .deal import deal_batch
 from .handclass import _class_key, _features
 from .rules import RuleSet, rules_from_dict
@@ -22,9 +23,7 @@ from .solver import new_tt
 from .tables import compile_rules
 
 SIM_DEALER = 0  # every simulated deal is dealt by N; tables use positions relative to it
-CALL_KEYS = ["round", "seat", "alone", "hand_key", "trumps"]
 SUMMARY_KEYS = ["round", "seat", "alone", "trumps", "right", "left", "aces", "voids"]
-SUMS = ["n", "makes", "marches", "euchres", "points_sum", "points_sq"]
 _TT_BITS = 14
 
 
@@ -162,12 +161,11 @@ def compute_chunk(job: tuple) -> tuple[int, int, dict[str, bytes]]:
     options, seed, index, start, count, keep_deals = job
     rules = rules_from_dict(options)
     records, (hands, ups) = chunk_records(rules, seed, start, count, exact=keep_deals)
-    frames = {"calls": aggregate(records, CALL_KEYS),
-              "summary": aggregate(records, SUMMARY_KEYS)}
+    frames = {"summary": aggregate(records, SUMMARY_KEYS)}
     if keep_deals:
         frames["deals"] = deal_frame(rules, start, hands, ups)
         frames["outcomes"] = outcome_frame(rules, records)
-    files = {}
+    files = {"calls.parquet": bucketed_parquet(*record_sums(records))}
     for name, frame in frames.items():
         buffer = io.BytesIO()
         frame.to_parquet(buffer, index=False)

@@ -161,3 +161,49 @@ class KeyReader:
         elif rel != REL_NONE:
             parts.append("down=" + self.rank[(nt, rel)][rank] + _REL_LETTER[rel])
         return " ".join(parts)
+
+    def many(self, keys: np.ndarray):
+        """The readable forms of many keys at once, as a pyarrow string array."""
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        keys = keys.astype(np.uint64)
+
+        def field(shift: int, mask: int) -> np.ndarray:
+            return ((keys >> np.uint64(shift)) & np.uint64(mask)).astype(np.int64)
+
+        def look(table: list[str], index: np.ndarray, prefix: str = "") -> np.ndarray:
+            return np.array([prefix + t for t in table], dtype=object)[index]
+
+        nt = field(_BIT_NT, 1).astype(bool)
+        rel = field(_SHIFT_REL, 3)
+        rank = field(_SHIFT_RANK, 15)
+        round2 = field(_BIT_ROUND2, 1).astype(bool)
+        cross = rel == REL_CROSS
+        parts = [np.where(nt, look(self.trump[1], field(0, 0x3FF), "NT T="),
+                          look(self.trump[0], field(0, 0x3FF), "T="))]
+        if not self.yooker:
+            parts.append(np.where(nt, None, look(self.next, field(_SHIFT_NEXT, 0xFF), "N=")))
+        parts.append(np.where(cross, np.where(nt, look(self.other[1], field(_SHIFT_DOWN, 0xFF),
+                                                       "D="),
+                                              look(self.other[0], field(_SHIFT_DOWN, 0xFF),
+                                                   "D=")), None))
+        n_others = 4 - np.where(nt, 0, 1) - np.where(nt | self.yooker, 0, 1) - cross
+        pieces = []
+        for i in range(4):
+            index = field(_SHIFT_OTHER + 8 * i, 0xFF)
+            text = np.where(nt, look(self.other[1], index), look(self.other[0], index))
+            pieces.append(pa.array(np.where(i < n_others, text, None), type=pa.string()))
+        others = pc.binary_join_element_wise(*pieces, "/", null_handling="skip")
+        parts.append(pc.binary_join_element_wise("O=", others, "", null_handling="emit_null"))
+        ref = np.full(len(keys), None, dtype=object)
+        ref[~round2] = look(self.rank[(0, REL_NONE)], rank[~round2], "up=")
+        for (is_nt, relation), names in self.rank.items():
+            if relation == REL_NONE:
+                continue
+            sel = round2 & (rel == relation) & (nt == bool(is_nt))
+            letter = _REL_LETTER[relation]
+            ref[sel] = np.array(["down=" + n + letter for n in names], dtype=object)[rank[sel]]
+        parts.append(ref)
+        arrays = [p if isinstance(p, pa.Array) else pa.array(p, type=pa.string()) for p in parts]
+        return pc.binary_join_element_wise(*arrays, " ", null_handling="skip")

@@ -18,7 +18,8 @@ import numpy as np
 import pandas as pd
 
 from . import __version__
-from .chunk import CALL_KEYS, SUMMARY_KEYS, SUMS, chunk_dir, compute_chunk, store_chunk
+from .callsums import N_BUCKETS, SUMS, ChunkSums, split_key
+from .chunk import SUMMARY_KEYS, chunk_dir, compute_chunk, store_chunk
 from .errors import UserError
 from .rules import RuleSet
 
@@ -225,13 +226,8 @@ def finish_run(plan: RunPlan, elapsed: float, workers: int, engine: str = "local
             "play": plan.play, "version": __version__, "elapsed_seconds": round(elapsed, 3),
             "workers": workers, "engine": engine, "chunk_size": plan.chunk_size,
             "dealer": "N (seats are positions from the dealer's left)"}
-    calls = add_rates(_merge((os.path.join(c, "calls.parquet") for c in chunks), CALL_KEYS))
-    read = KeyReader(plan.rules)
-    readable = {k: read(k) for k in calls["hand_key"].unique().tolist()}
-    calls.insert(3, "hand", calls["hand_key"].map(readable).astype("string[pyarrow]"))
-    calls = calls.sort_values(["round", "seat", "alone", "hand"], kind="stable") \
-        .reset_index(drop=True)
-    _write_parquet(calls, os.path.join(plan.out_dir, "calls.parquet"), info)
+    _write_calls(plan, [os.path.join(c, "calls.parquet") for c in chunks],
+                 os.path.join(plan.out_dir, "calls.parquet"), info)
     summary = add_rates(_merge((os.path.join(c, "summary.parquet") for c in chunks),
                                SUMMARY_KEYS))
     _write_parquet(summary, os.path.join(plan.out_dir, "summary.parquet"), info)
@@ -243,6 +239,46 @@ def finish_run(plan: RunPlan, elapsed: float, workers: int, engine: str = "local
     _write_json(os.path.join(plan.out_dir, MANIFEST), plan.manifest() | {"complete": True})
     shutil.rmtree(os.path.join(plan.out_dir, "chunks"), ignore_errors=True)
     return info
+
+
+def _write_calls(plan: RunPlan, paths: list[str], out: str, info: dict) -> None:
+    """calls.parquet, one bucket (round x seat x alone) at a time: bounded memory."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from .handclass import KeyReader
+
+    read = KeyReader(plan.rules)
+    chunks = ChunkSums(paths)
+    tmp = out + ".tmp"
+    writer = None
+    for bucket in range(N_BUCKETS):
+        keys, sums = chunks.bucket(bucket)
+        if not len(keys):
+            continue
+        columns = split_key(keys)
+        frame = pd.DataFrame({name: columns[name] for name in ("round", "seat", "alone")})
+        frame["hand_key"] = columns["hand_key"]
+        frame["trumps"] = _popcount10(columns["hand_key"])
+        for i, name in enumerate(SUMS):
+            frame[name] = sums[:, i]
+        frame = add_rates(frame)
+        table = pa.Table.from_pandas(frame, preserve_index=False)
+        table = table.add_column(3, "hand", read.many(columns["hand_key"]))
+        if writer is None:
+            meta = dict(table.schema.metadata or {})
+            meta[b"euchre_sim"] = json.dumps(info, sort_keys=True).encode()
+            writer = pq.ParquetWriter(tmp, table.schema.with_metadata(meta))
+        writer.write_table(table.replace_schema_metadata(writer.schema.metadata))
+    if writer is not None:
+        writer.close()
+        os.replace(tmp, out)
+
+
+def _popcount10(keys: np.ndarray) -> np.ndarray:
+    """Trumps held: the set bits of a class key's trump slot (10 low bits)."""
+    low = (keys & np.uint64(0x3FF)).astype(np.int64)
+    return np.array([bin(v).count("1") for v in range(1024)], dtype=np.int8)[low]
 
 
 def _concat_parquet(paths: list[str], out: str, info: dict) -> None:

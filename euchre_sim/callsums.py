@@ -1,0 +1,94 @@
+"""The calls table's integer sums, keyed by one uint64 and merged bucket by bucket.
+
+gkey = (round - 1) << 61 | (seat - 1) << 59 | alone << 58 | hand_key (58 bits), so sorting
+by gkey sorts by round, seat, alone and class. A chunk stores its sums sorted, one Parquet row
+group per bucket (gkey >> 58: the 16 round x seat x alone combinations); the final merge reads
+one bucket from every chunk at a time, so memory is bounded by the largest bucket.
+"""
+
+from __future__ import annotations
+
+import io
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+SUMS = ["n", "makes", "marches", "euchres", "points_sum", "points_sq"]
+BUCKET_SHIFT = 58
+N_BUCKETS = 16
+
+
+def group_key(frame: pd.DataFrame) -> np.ndarray:
+    """gkey of each record (round, seat, alone, hand_key columns)."""
+    return ((frame["round"].to_numpy(np.uint64) - np.uint64(1)) << np.uint64(61)
+            | (frame["seat"].to_numpy(np.uint64) - np.uint64(1)) << np.uint64(59)
+            | frame["alone"].to_numpy(np.uint64) << np.uint64(58)
+            | frame["hand_key"].to_numpy(np.uint64))
+
+
+def group_sums(keys: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Sum the rows of `values` (int64[n, k]) by key; keys come back sorted and unique."""
+    if len(keys) == 0:
+        return keys, values
+    order = np.argsort(keys, kind="stable")
+    keys = keys[order]
+    starts = np.flatnonzero(np.concatenate(([True], keys[1:] != keys[:-1])))
+    return keys[starts], np.add.reduceat(values[order], starts, axis=0)
+
+
+def record_sums(frame: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
+    """Sums (SUMS order) of each gkey over call records (maker_tricks, points columns)."""
+    tricks = frame["maker_tricks"].to_numpy(np.int64)
+    points = frame["points"].to_numpy(np.int64)
+    values = np.stack([np.ones_like(tricks), tricks >= 3, tricks == 5, tricks < 3, points,
+                       points * points], axis=1).astype(np.int64)
+    return group_sums(group_key(frame), values)
+
+
+def bucketed_parquet(keys: np.ndarray, sums: np.ndarray) -> bytes:
+    """Sorted sums as Parquet bytes with one row group per bucket."""
+    buffer = io.BytesIO()
+    schema = pa.schema([("gkey", pa.uint64())] + [(s, pa.int64()) for s in SUMS])
+    with pq.ParquetWriter(buffer, schema) as writer:
+        buckets = keys >> np.uint64(BUCKET_SHIFT)
+        for b in np.unique(buckets):
+            sel = buckets == b
+            columns = [pa.array(keys[sel])] + [pa.array(sums[sel, i]) for i in range(len(SUMS))]
+            writer.write_table(pa.Table.from_arrays(columns, schema=schema))
+    return buffer.getvalue()
+
+
+class ChunkSums:
+    """The bucketed sums of every chunk, opened once: which row group holds which bucket."""
+
+    def __init__(self, paths: list[str]):
+        self.files = []
+        for path in paths:
+            handle = pq.ParquetFile(path)
+            groups = {}
+            for i in range(handle.metadata.num_row_groups):
+                stats = handle.metadata.row_group(i).column(0).statistics
+                groups[int(stats.min) >> BUCKET_SHIFT] = i
+            self.files.append((handle, groups))
+
+    def bucket(self, bucket: int) -> tuple[np.ndarray, np.ndarray]:
+        """Merged sums of one bucket over all chunks."""
+        keys, values = [], []
+        for handle, groups in self.files:
+            if bucket in groups:
+                table = handle.read_row_group(groups[bucket])
+                keys.append(table.column("gkey").to_numpy())
+                values.append(np.stack([table.column(s).to_numpy() for s in SUMS], axis=1))
+        if not keys:
+            return np.zeros(0, np.uint64), np.zeros((0, len(SUMS)), np.int64)
+        return group_sums(np.concatenate(keys), np.concatenate(values))
+
+
+def split_key(keys: np.ndarray) -> dict[str, np.ndarray]:
+    """round, seat, alone and hand_key columns from gkeys."""
+    return {"round": ((keys >> np.uint64(61)) + np.uint64(1)).astype(np.int8),
+            "seat": (((keys >> np.uint64(59)) & np.uint64(3)) + np.uint64(1)).astype(np.int8),
+            "alone": ((keys >> np.uint64(58)) & np.uint64(1)).astype(bool),
+            "hand_key": keys & np.uint64((1 << 58) - 1)}
