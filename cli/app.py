@@ -10,7 +10,6 @@ from euchre_sim import __version__
 from euchre_sim.errors import UserError
 
 
-
 class OneLineErrors(click.Group):
     """Every user mistake -> one line on standard error and exit status 2, no traceback."""
 

@@ -13,8 +13,14 @@ from .options import rules_options, seed_option, workers_option
 
 def _progress(total: int, done: int, enabled: bool):
     from rich.console import Console
-    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
-                               TimeElapsedColumn, TimeRemainingColumn)
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
 
     class DealsPerSecond(TextColumn):
         def __init__(self):
@@ -115,7 +121,8 @@ def simulate(deals: int, seed: int, ruleset, workers: int | None, out_dir: str, 
 @click.option("--hand", required=True, help='Your five cards, e.g. "JS AS 9H 9D TC".')
 @click.option("--up", default=None, help="Round 1: the upcard.")
 @click.option("--turned-down", default=None, help="Round 2: the card turned down.")
-@click.option("--seat", type=int, required=True, help="Your position: 1 = dealer's left ... 4 = dealer.")
+@click.option("--seat", type=int, required=True,
+              help="Your position: 1 = dealer's left ... 4 = dealer.")
 @click.option("--deals", type=click.IntRange(min=2), default=20_000, show_default=True)
 @seed_option
 @rules_options

@@ -124,7 +124,8 @@ class Deck:
         text = token.strip().upper()
         if text in _JOKER_ALIASES:
             if not self.joker:
-                raise UserError(f"card {token!r} is not in this rule set's deck ({self.describe()})")
+                raise UserError(
+                    f"card {token!r} is not in this rule set's deck ({self.describe()})")
             return JOKER
         if self.style == "french" and text.startswith("10"):
             text = "T" + text[2:]

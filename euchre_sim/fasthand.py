@@ -15,7 +15,6 @@ from .tables import (
     FLAG_LONE_LAST,
     FLAG_NO_TRUMP,
     FLAG_STICK,
-    NO_TRUMP,
 )
 from .trick import _legal_mask, _popcount
 

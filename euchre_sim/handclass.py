@@ -4,7 +4,8 @@ The key keeps, by rank position within each effective suit (so bowers and Benny 
   T  the trumps held (Benny B, right R, left L, then A K Q ...; Yooker: the power 3 first),
   N  the holding in the trump's same-colour suit (its jack is the left bower, so no J here),
   D  in round 2, the holding in the turned-down suit when that suit is neither trump nor N,
-  O  the remaining suits as an unordered set of holdings,
+  O  the remaining suits as an unordered set of holdings (no-trump after Benny was turned up
+     has four: the fourth is stored in N's unused slot),
 and the reference card: round 1 the upcard's rank (who gets it follows from the seat),
 round 2 the turned-down card's rank and relation to the suit named: t (it is now a trump:
 the left bower was turned down), n (same colour), x (another suit, whose holding is D).
@@ -70,8 +71,10 @@ def _class_key(tb, hand, trump, round_no, ref_card, masks, others):
             others[j] = others[j - 1]
             j -= 1
         others[j] = v
-    for i in range(n_others):
+    for i in range(min(n_others, 3)):
         key |= others[i] << np.uint64(_SHIFT_OTHER + 8 * i)
+    if n_others == 4:  # no-trump after Benny was turned up: the unused N slot takes the 4th
+        key |= others[3] << np.uint64(_SHIFT_NEXT)
     key |= np.uint64(rank) << np.uint64(_SHIFT_RANK)
     key |= np.uint64(rel) << np.uint64(_SHIFT_REL)
     if round_no == 2:
@@ -154,8 +157,9 @@ class KeyReader:
         if rel == REL_CROSS:
             parts.append("D=" + other[key >> _SHIFT_DOWN & 0xFF])
         n_others = 4 - (0 if nt else 1) - (0 if nt or self.yooker else 1) - (rel == REL_CROSS)
-        parts.append("O=" + "/".join(other[key >> (_SHIFT_OTHER + 8 * i) & 0xFF]
-                                     for i in range(n_others)))
+        shifts = [_SHIFT_OTHER + 8 * i for i in range(min(n_others, 3))]
+        shifts += [_SHIFT_NEXT] * (n_others == 4)
+        parts.append("O=" + "/".join(other[key >> shift & 0xFF] for shift in shifts))
         if not key >> _BIT_ROUND2 & 1:
             parts.append("up=" + self.rank[(0, REL_NONE)][rank])
         elif rel != REL_NONE:
@@ -191,7 +195,7 @@ class KeyReader:
         n_others = 4 - np.where(nt, 0, 1) - np.where(nt | self.yooker, 0, 1) - cross
         pieces = []
         for i in range(4):
-            index = field(_SHIFT_OTHER + 8 * i, 0xFF)
+            index = field(_SHIFT_OTHER + 8 * i if i < 3 else _SHIFT_NEXT, 0xFF)
             text = np.where(nt, look(self.other[1], index), look(self.other[0], index))
             pieces.append(pa.array(np.where(i < n_others, text, None), type=pa.string()))
         others = pc.binary_join_element_wise(*pieces, "/", null_handling="skip")

@@ -76,7 +76,8 @@ class RuleSet:
 
 PRESETS: dict[str, tuple[str, dict]] = {
     "standard": ("Euchre of 000_f1b1c8211500ad38.txt: 24 cards, bowers, redeal when all pass", {}),
-    "yooker": ("Yooker of 000_f1b1c8211500ad38.txt: shapes, ranks 1-6, the power 3", {"yooker": True}),
+    "yooker": ("Yooker of 000_f1b1c8211500ad38.txt: shapes, ranks 1-6, the power 3",
+               {"yooker": True}),
     "drinking": (
         "Euchre as a drinking game (002_831a3438ac97385b.txt): renege costs 4, drinks counted",
         {"renege_penalty": 4, "drinks": True},
@@ -121,7 +122,8 @@ def preset(name: str) -> RuleSet:
     return RuleSet(**PRESETS[key][1])
 
 
-def build_rules(preset_name: str = "standard", settings: tuple[str, ...] | list[str] = ()) -> RuleSet:
+def build_rules(preset_name: str = "standard",
+                settings: tuple[str, ...] | list[str] = ()) -> RuleSet:
     """A preset changed by `KEY=VALUE` settings, validated."""
     base = preset(preset_name)
     fields = {f.name: f for f in option_fields()}

@@ -216,7 +216,6 @@ def _write_parquet(frame: pd.DataFrame, path: str, info: dict) -> None:
 
 def finish_run(plan: RunPlan, elapsed: float, workers: int, engine: str = "local") -> dict:
     """Merge every chunk into the final tables and run.json; remove the chunk folders."""
-    from .handclass import KeyReader
 
     chunks = [chunk_dir(plan.out_dir, i) for i in range(plan.n_chunks)]
     missing = [c for c in chunks if not os.path.isdir(c)]

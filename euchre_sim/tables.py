@@ -27,7 +27,8 @@ LAYOUT_TRUMPS = 69
 LAYOUT_NO_LEAD = 70
 LAYOUT_SIZE = 71
 
-FLAG_STICK, FLAG_NO_TRUMP, FLAG_LONE_LAST, FLAG_CANADIAN, FLAG_DEFEND_ALONE, FLAG_ALLOW_ALONE = range(6)
+FLAG_STICK, FLAG_NO_TRUMP, FLAG_LONE_LAST, FLAG_CANADIAN, FLAG_DEFEND_ALONE, \
+    FLAG_ALLOW_ALONE = range(6)
 _FLAG_OPTIONS = ("stick_the_dealer", "no_trump", "lone_player_plays_last", "canadian_loner",
                  "defend_alone", "allow_alone")
 

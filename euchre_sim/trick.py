@@ -5,7 +5,6 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 
 from ._jit import njit
 
-
 _M1 = np.uint64(0x5555555555555555)
 _M2 = np.uint64(0x3333333333333333)
 _M4 = np.uint64(0x0F0F0F0F0F0F0F0F)

@@ -38,7 +38,8 @@ def test_yooker_spelling():
 
 
 @pytest.mark.parametrize("text,culprit", [
-    ("JH JD AH KS XC", "'XC'"), ("JH JD AH KS 8C", "'8C'"), ("JH JD AH KS JH", "duplicate card 'JH'"),
+    ("JH JD AH KS XC", "'XC'"), ("JH JD AH KS 8C", "'8C'"),
+    ("JH JD AH KS JH", "duplicate card 'JH'"),
     ("JH JD AH KS", "4 cards"), ("JH JD AH KS JK", "'JK'"),
 ])
 def test_bad_hands_name_the_culprit(text, culprit):

@@ -1,12 +1,12 @@
 """Euchre as a drinking game (002_831a3438ac97385b.txt), rule by rule."""
 
+import pytest
+
 from euchre_sim.drinks import count_drinks
 from euchre_sim.history import replay_record
 from euchre_sim.rules import build_rules
 
-import pytest
-
-from .helpers import bid, new_hand, play_out, record, winner_of
+from .helpers import bid, new_hand, record
 
 D = build_rules("drinking")
 

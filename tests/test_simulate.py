@@ -37,8 +37,9 @@ def base_run(tmp_path_factory):
 
 
 def tables(out):
-    return {name: pd.read_parquet(out / f"{name}.parquet")
-            for name in ("calls", "summary", "outcomes", "deals") if (out / f"{name}.parquet").exists()}
+    names = ("calls", "summary", "outcomes", "deals")
+    return {name: pd.read_parquet(out / f"{name}.parquet") for name in names
+            if (out / f"{name}.parquet").exists()}
 
 
 def test_round_one_counts_sum_to_the_deals(base_run):

@@ -1,0 +1,53 @@
+"""Hand classes: suit symmetry, and the two readers of class keys agree on every rule set."""
+
+import numpy as np
+import pytest
+
+from euchre_sim.chunk import chunk_records
+from euchre_sim.handclass import KeyReader, _class_key
+from euchre_sim.rules import build_rules
+from euchre_sim.tables import compile_rules
+
+from .conftest import RULE_SETS
+
+
+@pytest.mark.parametrize("name", sorted(RULE_SETS))
+def test_vectorised_reader_matches_the_plain_one(name):
+    rules = RULE_SETS[name]
+    frame, _ = chunk_records(rules, 3, 0, 60, exact=False)
+    keys = frame["hand_key"].unique()
+    read = KeyReader(rules)
+    assert read.many(keys).to_pylist() == [read(int(k)) for k in keys]
+
+
+def _key(rules, hand: str, trump: str, round_no: int, ref: str) -> int:
+    deck = rules.card_deck
+    masks = np.zeros(5, dtype=np.uint64)
+    others = np.zeros(4, dtype=np.uint64)
+    return int(_class_key(compile_rules(rules), np.uint64(deck.parse_hand(hand)),
+                          deck.parse_suit(trump), round_no, deck.parse_card(ref), masks, others))
+
+
+def test_suit_swapped_twins_share_a_class():
+    rules = build_rules("standard")
+    # hearts trump: clubs and spades are the two other suits and play alike
+    a = _key(rules, "JH AH KS 9C QC", "H", 1, "9H")
+    b = _key(rules, "JH AH KC 9S QS", "H", 1, "9H")
+    assert a == b
+    assert KeyReader(rules)(a) == "T=RA N=- O=Q9/K up=9"
+
+
+def test_class_keeps_the_left_bower_and_the_next_suit():
+    rules = build_rules("standard")
+    with_left = _key(rules, "JD AH KS 9C QC", "H", 1, "9H")
+    plain_jack = _key(rules, "JC AH KS 9D QD", "H", 1, "9H")
+    assert with_left != plain_jack
+    assert KeyReader(rules)(with_left).startswith("T=LA ")
+
+
+def test_round_two_turned_down_relation():
+    rules = build_rules("standard")
+    read = KeyReader(rules)
+    assert read(_key(rules, "JH AH KS 9C QC", "H", 2, "JD")).endswith("down=Lt")
+    assert read(_key(rules, "JH AH KS 9C QC", "H", 2, "KD")).endswith("down=Kn")
+    assert "D=K" in read(_key(rules, "JH AH KS 9C QC", "H", 2, "AS"))
