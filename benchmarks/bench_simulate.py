@@ -1,8 +1,10 @@
 """End-to-end simulation throughput (deal, solve, aggregate, write) with 1 and 2 workers.
 
-Prints JSON: deals per second (median of several runs, each in a fresh output folder), the
-share of time spent outside the solver, the 2-worker speed-up, an extrapolation to 1,000,000
-deals, and peak memory of the workers and of the parent.
+Prints JSON: deals per second (median of several runs, each in a fresh output folder,
+start-up and the final merge included), a 2-worker Dask LocalCluster against the local engine
+in the same run, the share of time spent outside the solver, the 2-worker speed-up, an
+extrapolation to 1,000,000 deals, and peak memory of the workers and of the parent.
+BENCH_DEALS sets the deals per worker (default 20,000).
 """
 
 import json
@@ -19,19 +21,22 @@ from euchre_sim.callsums import bucketed_parquet, record_sums
 from euchre_sim.chunk import SUMMARY_KEYS, aggregate, chunk_records
 from euchre_sim.deal import deal_batch
 from euchre_sim.rules import build_rules
-from euchre_sim.simulate import finish_run, prepare_run, run_local
+from euchre_sim.simulate import finish_run, prepare_run, run_dask, run_local
 from euchre_sim.solver import new_tt
 
 RUNS = 3
 DEALS = int(os.environ.get("BENCH_DEALS", "20000"))
 
 
-def one_run(rules, workers: int, deals: int) -> float:
+def one_run(rules, workers: int, deals: int, scheduler: str | None = None) -> float:
     out = tempfile.mkdtemp(prefix="bench-sim-")
     try:
         start = time.perf_counter()
         plan = prepare_run(os.path.join(out, "run"), rules, 1, deals, None, False, False)
-        run_local(plan, workers, lambda n: None)
+        if scheduler:
+            run_dask(plan, scheduler, workers, lambda n: None)
+        else:
+            run_local(plan, workers, lambda n: None)
         finish_run(plan, time.perf_counter() - start, workers)
         return deals / (time.perf_counter() - start)
     finally:
@@ -61,6 +66,11 @@ def main() -> None:
         rates = [one_run(rules, workers, DEALS * workers) for _ in range(RUNS)]
         report[f"workers_{workers}"] = {"deals_per_s": round(statistics.median(rates)),
                                         "deals": DEALS * workers}
+    dask_rates = [one_run(rules, 2, DEALS * 2, scheduler="local") for _ in range(RUNS)]
+    report["dask_local_cluster_2_workers"] = {
+        "deals_per_s": round(statistics.median(dask_rates)), "deals": DEALS * 2,
+        "share_of_local_engine": round(statistics.median(dask_rates)
+                                       / report["workers_2"]["deals_per_s"], 2)}
     w1 = report["workers_1"]["deals_per_s"]
     w2 = report["workers_2"]["deals_per_s"]
     report["speedup_2_workers"] = round(w2 / w1, 2)

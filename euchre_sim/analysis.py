@@ -38,6 +38,17 @@ def _opening_leader(dealer, active, loner, lone_last):
 
 
 @njit
+def _seats_in_play(dealer, alone_pos, lone_last):
+    """(active seat mask, opening leader) when position alone_pos (0: nobody) goes alone."""
+    active = 15
+    loner = -1
+    if alone_pos > 0:
+        loner = (dealer + alone_pos) & 3
+        active &= ~(1 << ((loner + 2) & 3))
+    return active, _opening_leader(dealer, active, loner, lone_last)
+
+
+@njit
 def _team_tricks(tb, trump, hands_p, leader, active, team, exact, tt, work):
     """Tricks of `team` (0 NS, 1 EW): exact, or (exact=False) a representative of its
     scoring class, 0 | 1 (1-2) | 3 (3-4) | 5, found with two zero-window searches."""
@@ -138,12 +149,7 @@ def _analyze_deal(tb, hands, upcard, dealer, exact, only_pos, rounds, tt, work, 
         for alone_pos in range(0, 5):  # 0: partnership; 1-4: that position alone
             if alone_pos > 0 and (not allow_alone or (only_pos and alone_pos != only_pos)):
                 continue
-            active = 15
-            loner = -1
-            if alone_pos > 0:
-                loner = (dealer + alone_pos) & 3
-                active &= ~(1 << ((loner + 2) & 3))
-            leader = _opening_leader(dealer, active, loner, lone_last)
+            active, leader = _seats_in_play(dealer, alone_pos, lone_last)
             if (active >> dealer) & 1:
                 hp = _to_power(tb, trump, with_up, active)
                 dealer_tricks = _best_discard_tricks(tb, trump, hp, dealer, leader, active,
@@ -170,12 +176,7 @@ def _analyze_deal(tb, hands, upcard, dealer, exact, only_pos, rounds, tt, work, 
         for alone_pos in range(0, 5):
             if alone_pos > 0 and (not allow_alone or (only_pos and alone_pos != only_pos)):
                 continue
-            active = 15
-            loner = -1
-            if alone_pos > 0:
-                loner = (dealer + alone_pos) & 3
-                active &= ~(1 << ((loner + 2) & 3))
-            leader = _opening_leader(dealer, active, loner, lone_last)
+            active, leader = _seats_in_play(dealer, alone_pos, lone_last)
             hp = _to_power(tb, trump, hands, active)
             ns = _team_tricks(tb, trump, hp, leader, active, 0, exact, tt, work)
             for pos in range(1, 5):

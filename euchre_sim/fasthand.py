@@ -16,7 +16,7 @@ from .tables import (
     FLAG_NO_TRUMP,
     FLAG_STICK,
 )
-from .trick import _legal_mask, _popcount
+from .trick import _legal_mask, _popcount, _trick_winner
 
 JOKER_ID = 32
 PASS, ORDER_UP, CALL = 0, 1, 2
@@ -166,14 +166,7 @@ def _random_hand(tables, dealer, hands, upcard, key, bids, plays, out):
             seat = (seat + 1) % 4
             while not active[seat]:
                 seat = (seat + 1) % 4
-        best = 0
-        best_key = tables.win_key[trump, led, trick_cards[0]]
-        for i in range(1, n_active):
-            k2 = tables.win_key[trump, led, trick_cards[i]]
-            if k2 > best_key:
-                best = i
-                best_key = k2
-        leader = trick_seats[best]
+        leader = trick_seats[_trick_winner(tables, trump, trick_cards, n_active)]
         won[leader & 1] += 1
     maker_team = maker & 1
     value = tables.score[alone, 1 if defender_alone >= 0 else 0, won[maker_team]]
