@@ -18,7 +18,7 @@ import time
 
 from euchre_sim.analysis import analyze_deals
 from euchre_sim.callsums import bucketed_parquet, record_sums
-from euchre_sim.chunk import SUMMARY_KEYS, aggregate, chunk_records
+from euchre_sim.chunk import chunk_records, summary_sums
 from euchre_sim.deal import deal_batch
 from euchre_sim.rules import build_rules
 from euchre_sim.simulate import finish_run, prepare_run, run_dask, run_local
@@ -53,7 +53,7 @@ def overhead_share(rules) -> float:
     start = time.perf_counter()
     frame, _ = chunk_records(rules, 3, 0, n, exact=False)
     bucketed_parquet(*record_sums(frame))
-    aggregate(frame, SUMMARY_KEYS)
+    summary_sums(frame)
     whole = time.perf_counter() - start
     return max(whole - solver, 0.0) / solver
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 import io
 
 import numpy as np
-import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
@@ -20,43 +19,56 @@ BUCKET_SHIFT = 58
 N_BUCKETS = 16
 
 
-def group_key(frame: pd.DataFrame) -> np.ndarray:
-    """gkey of each record (round, seat, alone, hand_key columns)."""
-    return ((frame["round"].to_numpy(np.uint64) - np.uint64(1)) << np.uint64(61)
-            | (frame["seat"].to_numpy(np.uint64) - np.uint64(1)) << np.uint64(59)
-            | frame["alone"].to_numpy(np.uint64) << np.uint64(58)
-            | frame["hand_key"].to_numpy(np.uint64))
+def group_key(records: dict[str, np.ndarray]) -> np.ndarray:
+    """gkey of each call record (round, seat, alone, hand_key columns)."""
+    return ((records["round"].astype(np.uint64) - np.uint64(1)) << np.uint64(61)
+            | (records["seat"].astype(np.uint64) - np.uint64(1)) << np.uint64(59)
+            | records["alone"].astype(np.uint64) << np.uint64(58)
+            | records["hand_key"].astype(np.uint64))
 
 
 def group_sums(keys: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Sum the rows of `values` (int64[n, k]) by key; keys come back sorted and unique."""
     if len(keys) == 0:
         return keys, values
-    order = np.argsort(keys, kind="stable")
+    order = np.argsort(keys)
     keys = keys[order]
     starts = np.flatnonzero(np.concatenate(([True], keys[1:] != keys[:-1])))
     return keys[starts], np.add.reduceat(values[order], starts, axis=0)
 
 
-def record_sums(frame: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
-    """Sums (SUMS order) of each gkey over call records (maker_tricks, points columns)."""
-    tricks = frame["maker_tricks"].to_numpy(np.int64)
-    points = frame["points"].to_numpy(np.int64)
-    values = np.stack([np.ones_like(tricks), tricks >= 3, tricks == 5, tricks < 3, points,
-                       points * points], axis=1).astype(np.int64)
-    return group_sums(group_key(frame), values)
+def call_values(records: dict[str, np.ndarray]) -> np.ndarray:
+    """Per-record addends in SUMS order: 1, made, marched, euchred, points, points^2."""
+    tricks = records["maker_tricks"]
+    points = records["points"]
+    values = np.empty((len(tricks), len(SUMS)), dtype=np.int64)
+    values[:, 0] = 1
+    values[:, 1] = tricks >= 3
+    values[:, 2] = tricks == 5
+    values[:, 3] = tricks < 3
+    values[:, 4] = points
+    values[:, 5] = points * points
+    return values
+
+
+def record_sums(records: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """Sums of each gkey over call records."""
+    return group_sums(group_key(records), call_values(records))
 
 
 def bucketed_parquet(keys: np.ndarray, sums: np.ndarray) -> bytes:
-    """Sorted sums as Parquet bytes with one row group per bucket."""
+    """Sorted sums as Parquet bytes with one row group per bucket (uncompressed: the file
+    lives only until the run's tables are written)."""
     buffer = io.BytesIO()
     schema = pa.schema([("gkey", pa.uint64())] + [(s, pa.int64()) for s in SUMS])
-    with pq.ParquetWriter(buffer, schema) as writer:
-        buckets = keys >> np.uint64(BUCKET_SHIFT)
-        for b in np.unique(buckets):
-            sel = buckets == b
-            columns = [pa.array(keys[sel])] + [pa.array(sums[sel, i]) for i in range(len(SUMS))]
-            writer.write_table(pa.Table.from_arrays(columns, schema=schema))
+    with pq.ParquetWriter(buffer, schema, compression="none", use_dictionary=False) as writer:
+        edges = np.searchsorted(keys, np.arange(N_BUCKETS + 1, dtype=np.uint64)
+                                << np.uint64(BUCKET_SHIFT))
+        columns = [keys] + [np.ascontiguousarray(sums[:, i]) for i in range(len(SUMS))]
+        for lo, hi in zip(edges[:-1], edges[1:], strict=True):
+            if hi > lo:  # keys are sorted: each bucket is one slice
+                writer.write_table(pa.Table.from_arrays([pa.array(c[lo:hi]) for c in columns],
+                                                        schema=schema))
     return buffer.getvalue()
 
 

@@ -15,7 +15,7 @@ import pandas as pd
 
 from ._jit import njit
 from .analysis import N_ROWS, ROUND1_ROWS, _analyze_batch
-from .callsums import SUMS, bucketed_parquet, record_sums
+from .callsums import SUMS, bucketed_parquet, call_values, group_sums, record_sums
 from .deal import deal_batch
 from .handclass import _class_key, _features
 from .rules import RuleSet, rules_from_dict
@@ -74,8 +74,8 @@ RECORD_FIELDS = ["deal", "round", "seat", "trump", "alone", "hand_key", "trumps"
 
 
 def chunk_records(rules: RuleSet, seed: int, start: int, count: int,
-                  exact: bool) -> tuple[pd.DataFrame, tuple]:
-    """Every open call of deals start..start+count-1 as a frame, and the raw deals.
+                  exact: bool) -> tuple[dict[str, np.ndarray], tuple]:
+    """Every open call of deals start..start+count-1 as columns, and the raw deals.
 
     exact=False gives maker_tricks as scoring-class representatives (0, 1, 3, 5): the same
     points and rates for fewer searches."""
@@ -85,14 +85,10 @@ def chunk_records(rules: RuleSet, seed: int, start: int, count: int,
     _analyze_batch(tables, hands, ups, SIM_DEALER, exact, _chunk_tt(), calls)
     cols = np.zeros((len(RECORD_FIELDS), count * N_ROWS), dtype=np.int64)
     n = _records(tables, hands, ups, SIM_DEALER, calls, cols)
-    frame = pd.DataFrame({name: cols[i, :n] for i, name in enumerate(RECORD_FIELDS)})
-    frame["deal"] += start
-    frame["hand_key"] = frame["hand_key"].astype(np.uint64)
-    for name in ("round", "seat", "trump", "trumps", "right", "left", "aces", "voids",
-                 "maker_tricks", "points"):
-        frame[name] = frame[name].astype(np.int8)
-    frame["alone"] = frame["alone"].astype(bool)
-    return frame, (hands, ups)
+    records = {name: cols[i, :n] for i, name in enumerate(RECORD_FIELDS)}
+    records["deal"] = records["deal"] + start
+    records["hand_key"] = records["hand_key"].view(np.uint64)
+    return records, (hands, ups)
 
 
 _TT_CACHE: list = []
@@ -105,17 +101,25 @@ def _chunk_tt():
     return _TT_CACHE[0]
 
 
-def aggregate(frame: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
-    """Integer sums by `keys` (exact, so chunks add up identically in any order)."""
-    points = frame["points"].astype(np.int64)
-    work = pd.DataFrame({k: frame[k] for k in keys})
-    work["n"] = 1
-    work["makes"] = (frame["maker_tricks"] >= 3).astype(np.int64)
-    work["marches"] = (frame["maker_tricks"] == 5).astype(np.int64)
-    work["euchres"] = (frame["maker_tricks"] < 3).astype(np.int64)
-    work["points_sum"] = points
-    work["points_sq"] = points * points
-    return work.groupby(keys, sort=True, observed=True)[SUMS].sum().reset_index()
+def summary_sums(records: dict[str, np.ndarray]) -> pd.DataFrame:
+    """Integer sums by the summary's features (exact, so chunks add up in any order)."""
+    key = np.zeros(len(records["round"]), dtype=np.uint64)
+    for name, bits in _SUMMARY_BITS:
+        key = (key << np.uint64(bits)) | records[name].astype(np.uint64)
+    keys, sums = group_sums(key, call_values(records))
+    columns = {}
+    for name, bits in reversed(_SUMMARY_BITS):
+        columns[name] = (keys & np.uint64((1 << bits) - 1)).astype(np.int8)
+        keys = keys >> np.uint64(bits)
+    frame = pd.DataFrame({name: columns[name] for name in SUMMARY_KEYS})
+    frame["alone"] = frame["alone"].astype(bool)
+    for i, name in enumerate(SUMS):
+        frame[name] = sums[:, i]
+    return frame
+
+
+_SUMMARY_BITS = [("round", 2), ("seat", 3), ("alone", 1), ("trumps", 4), ("right", 1),
+                 ("left", 1), ("aces", 3), ("voids", 3)]
 
 
 def deal_frame(rules: RuleSet, start: int, hands: np.ndarray, ups: np.ndarray) -> pd.DataFrame:
@@ -131,7 +135,7 @@ def deal_frame(rules: RuleSet, start: int, hands: np.ndarray, ups: np.ndarray) -
     return pd.DataFrame(frame)
 
 
-def outcome_frame(rules: RuleSet, records: pd.DataFrame) -> pd.DataFrame:
+def outcome_frame(rules: RuleSet, records: dict[str, np.ndarray]) -> pd.DataFrame:
     """outcomes.parquet rows: deal, round, trump, maker (seat letter), alone, tricks, points."""
     from .seats import SEAT_NAMES
 
@@ -139,13 +143,13 @@ def outcome_frame(rules: RuleSet, records: pd.DataFrame) -> pd.DataFrame:
     suit_names = np.array([deck.suit_name(s) for s in range(5)])
     seat_names = np.array(list(SEAT_NAMES))
     return pd.DataFrame({
-        "deal": records["deal"].to_numpy(),
-        "round": records["round"].to_numpy(),
-        "trump": suit_names[records["trump"].to_numpy()],
-        "maker": seat_names[(SIM_DEALER + records["seat"].to_numpy()) % 4],
-        "alone": records["alone"].to_numpy(),
-        "maker_tricks": records["maker_tricks"].to_numpy(),
-        "points": records["points"].to_numpy(),
+        "deal": records["deal"],
+        "round": records["round"].astype(np.int8),
+        "trump": suit_names[records["trump"]],
+        "maker": seat_names[(SIM_DEALER + records["seat"]) % 4],
+        "alone": records["alone"].astype(bool),
+        "maker_tricks": records["maker_tricks"].astype(np.int8),
+        "points": records["points"].astype(np.int8),
     })
 
 
@@ -161,7 +165,7 @@ def compute_chunk(job: tuple) -> tuple[int, int, dict[str, bytes]]:
     options, seed, index, start, count, keep_deals = job
     rules = rules_from_dict(options)
     records, (hands, ups) = chunk_records(rules, seed, start, count, exact=keep_deals)
-    frames = {"summary": aggregate(records, SUMMARY_KEYS)}
+    frames = {"summary": summary_sums(records)}
     if keep_deals:
         frames["deals"] = deal_frame(rules, start, hands, ups)
         frames["outcomes"] = outcome_frame(rules, records)

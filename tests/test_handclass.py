@@ -14,8 +14,8 @@ from .conftest import RULE_SETS
 @pytest.mark.parametrize("name", sorted(RULE_SETS))
 def test_vectorised_reader_matches_the_plain_one(name):
     rules = RULE_SETS[name]
-    frame, _ = chunk_records(rules, 3, 0, 60, exact=False)
-    keys = frame["hand_key"].unique()
+    records, _ = chunk_records(rules, 3, 0, 60, exact=False)
+    keys = np.unique(records["hand_key"])
     read = KeyReader(rules)
     assert read.many(keys).to_pylist() == [read(int(k)) for k in keys]
 
