@@ -48,37 +48,35 @@ class RuleStrategy:
     def _is_trump(self, state: HandState, trump: int, card: int) -> bool:
         return trump < 4 and state.tables.eff_suit[trump, card] == trump
 
-    def _hand_value(self, state: HandState, hand: int, trump: int) -> tuple[int, int]:
+    def _strength(self, state: HandState, hand: int, trump: int) -> float:
+        """Trumps held, plus a half for the top trump; for no-trump, the aces held."""
         cards = cards_of(hand)
-        trumps = sum(self._is_trump(state, trump, c) for c in cards)
-        top = max(self._power(state, trump, c) for c in cards)
-        return trumps, top
+        if trump == 4:
+            return sum(1.0 for c in cards if state.tables.order_pos[4, c] == 0)
+        trumps = [c for c in cards if self._is_trump(state, trump, c)]
+        top = any(state.tables.order_pos[trump, c] == 0 for c in trumps)
+        return len(trumps) + (0.5 if top else 0.0)
 
     def bid(self, state: HandState, options: list[Bid]) -> Bid:
+        """Call with 3 trumps (4.5 with the top one to go alone); the strongest call wins."""
         hand = state.hands[state.turn]
-        best, best_score = None, 0.0
+        best, best_score = None, -1.0
         for option in options:
             if option.action == "pass":
                 continue
-            trump = option.suit
-            picked = hand
-            if option.action == "order_up" and state.turn == state.dealer:
-                picked = hand | 1 << state.upcard
-            trumps, top = self._hand_value(state, picked, trump) if trump < 4 else (0, 0)
-            if trump == 4:
-                aces = sum(1 for c in cards_of(hand) if self._power(state, 4, c) >= 6)
-                trumps, top = aces, 0
-            score = trumps + (0.5 if top >= 64 + 7 else 0.0)
-            needed = 4.5 if option.alone else 3.0
-            if score >= needed and score - (1.0 if option.alone else 0.0) > best_score:
-                best, best_score = option, score - (1.0 if option.alone else 0.0)
+            held = hand | (1 << state.upcard) if (
+                option.action == "order_up" and state.turn == state.dealer) else hand
+            strength = self._strength(state, held, option.suit)
+            if strength >= (4.5 if option.alone else 3.0) and strength > best_score:
+                best, best_score = option, strength
         if best is not None:
             return best
         passes = [o for o in options if o.action == "pass"]
         if passes:
             return passes[0]
-        return max(options, key=lambda o: (not o.alone, self._hand_value(
-            state, hand, o.suit)[0] if o.suit < 4 else 0))
+        # a stuck dealer: the strongest suit, with partner
+        calls = [o for o in options if not o.alone] or options
+        return max(calls, key=lambda o: self._strength(state, hand, o.suit))
 
     def discard(self, state: HandState) -> int:
         hand = state.hands[state.dealer]
@@ -86,9 +84,7 @@ class RuleStrategy:
                                                  self._power(state, state.trump, c)))
 
     def defend_alone(self, state: HandState, seat: int) -> bool:
-        trumps, top = self._hand_value(state, state.hands[seat], state.trump) \
-            if state.trump < 4 else (0, 0)
-        return trumps >= 4 and top >= 64 + 7
+        return self._strength(state, state.hands[seat], state.trump) >= 4.5
 
     def play(self, state: HandState, seat: int) -> int:
         legal = cards_of(state.legal_cards(seat))
@@ -116,8 +112,6 @@ class RuleStrategy:
         return min(legal, key=power)
 
 
-STRATEGIES = {"random": RandomStrategy, "rules": RuleStrategy}
-
-
 def make_strategy(name: str, rng: random.Random):
+    """'random' (drawing from rng) or 'rules'."""
     return RandomStrategy(rng) if name == "random" else RuleStrategy()
