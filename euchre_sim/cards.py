@@ -165,10 +165,12 @@ class Deck:
             mask |= bit(card)
         return mask
 
+    def sorted_cards(self, mask: int) -> list[int]:
+        """Card ids of a hand in display order: the joker, then by suit, high rank first."""
+        return sorted(cards_of(mask), key=lambda c: (c != JOKER, card_suit(c), -card_rank(c)))
+
     def format_hand(self, mask: int) -> str:
-        """Cards by suit (C D H S order), high rank first; the joker first."""
-        cards = sorted(cards_of(mask), key=lambda c: (c != JOKER, card_suit(c), -card_rank(c)))
-        return " ".join(self.card_name(c) for c in cards)
+        return " ".join(self.card_name(c) for c in self.sorted_cards(mask))
 
     def parse_deal(self, text: str) -> list[int]:
         """'SEAT:h1/h2/h3/h4' (four hands clockwise from SEAT) -> masks indexed by seat N E S W."""

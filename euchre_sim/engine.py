@@ -7,6 +7,7 @@ the same code drives self-play (strategies choose) and `replay` (a record choose
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from .cards import JOKER, bit, cards_of
 from .rules import RuleSet
@@ -53,14 +54,9 @@ class _Lists:
         )
 
 
-_LISTS: dict[int, _Lists] = {}
-
-
-def _lists(tables: RuleTables) -> _Lists:
-    key = id(tables)
-    if key not in _LISTS:
-        _LISTS[key] = _Lists.of(tables)
-    return _LISTS[key]
+@lru_cache(maxsize=64)
+def _lists(rules: RuleSet) -> _Lists:
+    return _Lists.of(compile_rules(rules))
 
 
 class HandState:
@@ -69,7 +65,7 @@ class HandState:
     def __init__(self, rules: RuleSet, dealer: int, hands: list[int], upcard: int):
         self.rules = rules
         self.tables = compile_rules(rules)
-        self._t = _lists(self.tables)
+        self._t = _lists(rules)
         self.dealer = dealer
         self.dealt = list(hands)
         self.hands = list(hands)

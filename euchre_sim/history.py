@@ -34,7 +34,7 @@ def state_to_record(state: HandState, record_id: int, **extra) -> dict:
         "id": record_id,
         **extra,
         "dealer": SEAT_NAMES[state.dealer],
-        "hands": [[name(c) for c in _sorted_cards(deck, h)] for h in state.dealt],
+        "hands": [[name(c) for c in deck.sorted_cards(h)] for h in state.dealt],
         "upcard": name(state.upcard),
         "bids": bids,
         "discard": name(state.discarded) if state.discarded >= 0 else None,
@@ -49,10 +49,6 @@ def state_to_record(state: HandState, record_id: int, **extra) -> dict:
     if state.rules.drinks:
         record["drinks"] = dict(zip(SEAT_NAMES, count_drinks(state), strict=True))
     return record
-
-
-def _sorted_cards(deck: Deck, mask: int) -> list[int]:
-    return [deck.parse_card(t) for t in deck.format_hand(mask).split()]
 
 
 def _field(record: dict, key: str):
