@@ -2,8 +2,9 @@
 
 gkey = (round - 1) << 61 | (seat - 1) << 59 | alone << 58 | hand_key (58 bits), so sorting
 by gkey sorts by round, seat, alone and class. A chunk stores its sums sorted, one Parquet row
-group per bucket (gkey >> 58: the 16 round x seat x alone combinations); the final merge reads
-one bucket from every chunk at a time, so memory is bounded by the largest bucket.
+group per bucket (gkey >> 50: round, seat, alone and the class key's top fields, a few hundred
+buckets in use); the final merge reads one bucket from every chunk at a time, so memory is
+bounded by the largest bucket (about 1/300 of the sums), not by the run.
 """
 
 from __future__ import annotations
@@ -15,8 +16,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 SUMS = ["n", "makes", "marches", "euchres", "points_sum", "points_sq"]
-BUCKET_SHIFT = 58
-N_BUCKETS = 16
+BUCKET_SHIFT = 50
+N_BUCKETS = 1 << 12
 
 
 def group_key(records: dict[str, np.ndarray]) -> np.ndarray:
@@ -57,14 +58,15 @@ def record_sums(records: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]
 
 
 def bucketed_parquet(keys: np.ndarray, sums: np.ndarray) -> bytes:
-    """Sorted sums as Parquet bytes with one row group per bucket (uncompressed: the file
-    lives only until the run's tables are written)."""
+    """Sorted sums as Parquet bytes with one row group per bucket (int32: one chunk's sums
+    are small; zstd level 1 keeps temporary files small at little cost)."""
     buffer = io.BytesIO()
-    schema = pa.schema([("gkey", pa.uint64())] + [(s, pa.int64()) for s in SUMS])
-    with pq.ParquetWriter(buffer, schema, compression="none", use_dictionary=False) as writer:
+    schema = pa.schema([("gkey", pa.uint64())] + [(s, pa.int32()) for s in SUMS])
+    with pq.ParquetWriter(buffer, schema, compression="zstd", compression_level=1,
+                          use_dictionary=False) as writer:
         edges = np.searchsorted(keys, np.arange(N_BUCKETS + 1, dtype=np.uint64)
                                 << np.uint64(BUCKET_SHIFT))
-        columns = [keys] + [np.ascontiguousarray(sums[:, i]) for i in range(len(SUMS))]
+        columns = [keys] + [sums[:, i].astype(np.int32) for i in range(len(SUMS))]
         for lo, hi in zip(edges[:-1], edges[1:], strict=True):
             if hi > lo:  # keys are sorted: each bucket is one slice
                 writer.write_table(pa.Table.from_arrays([pa.array(c[lo:hi]) for c in columns],
@@ -77,22 +79,39 @@ class ChunkSums:
 
     def __init__(self, paths: list[str]):
         self.files = []
+        self.rows: dict[int, int] = {}
         for path in paths:
             handle = pq.ParquetFile(path)
             groups = {}
             for i in range(handle.metadata.num_row_groups):
-                stats = handle.metadata.row_group(i).column(0).statistics
-                groups[int(stats.min) >> BUCKET_SHIFT] = i
+                meta = handle.metadata.row_group(i)
+                bucket = int(meta.column(0).statistics.min) >> BUCKET_SHIFT
+                groups[bucket] = i
+                self.rows[bucket] = self.rows.get(bucket, 0) + meta.num_rows
             self.files.append((handle, groups))
 
-    def bucket(self, bucket: int) -> tuple[np.ndarray, np.ndarray]:
-        """Merged sums of one bucket over all chunks."""
+    def batches(self, max_rows: int) -> list[list[int]]:
+        """Consecutive buckets grouped so that each group holds about max_rows stored rows."""
+        out: list[list[int]] = [[]]
+        rows = 0
+        for bucket in sorted(self.rows):
+            if out[-1] and rows + self.rows[bucket] > max_rows:
+                out.append([])
+                rows = 0
+            out[-1].append(bucket)
+            rows += self.rows[bucket]
+        return [batch for batch in out if batch]
+
+    def read(self, buckets: list[int]) -> tuple[np.ndarray, np.ndarray]:
+        """Merged sums of some buckets over all chunks, sorted by key."""
         keys, values = [], []
         for handle, groups in self.files:
-            if bucket in groups:
-                table = handle.read_row_group(groups[bucket])
+            indices = [groups[b] for b in buckets if b in groups]
+            if indices:
+                table = handle.read_row_groups(indices)
                 keys.append(table.column("gkey").to_numpy())
-                values.append(np.stack([table.column(s).to_numpy() for s in SUMS], axis=1))
+                values.append(np.stack([table.column(s).to_numpy() for s in SUMS],
+                                       axis=1).astype(np.int64))
         if not keys:
             return np.zeros(0, np.uint64), np.zeros((0, len(SUMS)), np.int64)
         return group_sums(np.concatenate(keys), np.concatenate(values))

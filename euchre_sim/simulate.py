@@ -18,13 +18,14 @@ import numpy as np
 import pandas as pd
 
 from . import __version__
-from .callsums import N_BUCKETS, SUMS, ChunkSums, split_key
+from .callsums import SUMS, ChunkSums, split_key
 from .chunk import SUMMARY_KEYS, chunk_dir, compute_chunk, store_chunk
 from .errors import UserError
 from .rules import RuleSet
 
 MANIFEST = "manifest.json"
 _MERGE_BATCH = 16
+_MERGE_ROWS = 1_000_000
 
 
 @dataclass(frozen=True)
@@ -241,7 +242,8 @@ def finish_run(plan: RunPlan, elapsed: float, workers: int, engine: str = "local
 
 
 def _write_calls(plan: RunPlan, paths: list[str], out: str, info: dict) -> None:
-    """calls.parquet, one bucket (round x seat x alone) at a time: bounded memory."""
+    """calls.parquet, a batch of buckets at a time (about _MERGE_ROWS stored rows: bounded
+    memory whatever the run's size)."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
@@ -251,8 +253,8 @@ def _write_calls(plan: RunPlan, paths: list[str], out: str, info: dict) -> None:
     chunks = ChunkSums(paths)
     tmp = out + ".tmp"
     writer = None
-    for bucket in range(N_BUCKETS):
-        keys, sums = chunks.bucket(bucket)
+    for buckets in chunks.batches(_MERGE_ROWS):
+        keys, sums = chunks.read(buckets)
         if not len(keys):
             continue
         columns = split_key(keys)
