@@ -3,8 +3,15 @@
 from __future__ import annotations
 
 import os
+import signal
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
+
+
+def worker_pool(workers: int) -> ProcessPoolExecutor:
+    """Worker processes that leave Ctrl-C to the parent (which reports it in one line)."""
+    return ProcessPoolExecutor(max_workers=workers, initializer=signal.signal,
+                               initargs=(signal.SIGINT, signal.SIG_IGN))
 
 
 def default_workers() -> int:
@@ -16,5 +23,5 @@ def ordered_map(fn: Callable, items: Iterable, workers: int, chunksize: int = 1)
     if workers <= 1:
         yield from map(fn, items)
         return
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    with worker_pool(workers) as pool:
         yield from pool.map(fn, items, chunksize=chunksize)

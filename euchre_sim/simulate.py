@@ -112,21 +112,25 @@ def _store(plan: RunPlan, result: tuple, on_done: Callable[[int], None]) -> None
 
 def run_local(plan: RunPlan, workers: int, on_done: Callable[[int], None]) -> None:
     """Run the pending chunks on `workers` local processes; on_done(deals) per chunk."""
-    from concurrent.futures import ProcessPoolExecutor, as_completed
+    from concurrent.futures import as_completed
+
+    from .parallel import worker_pool
 
     jobs = plan.pending()
     if workers <= 1 or len(jobs) <= 1:
         for job in jobs:
             _store(plan, compute_chunk(job), on_done)
         return
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    with worker_pool(workers) as pool:
         futures = [pool.submit(compute_chunk, job) for job in jobs]
         try:
             for future in as_completed(futures):
                 _store(plan, future.result(), on_done)
-        except BaseException:
+        except BaseException:  # Ctrl-C or a failed chunk: stop now, finished chunks are kept
             for future in futures:
                 future.cancel()
+            for process in list(pool._processes.values()):  # no public terminate()
+                process.terminate()
             raise
 
 

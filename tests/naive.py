@@ -112,3 +112,51 @@ def brute_force_ns_tricks(hands: list[int], trump: int, leader: int, active: lis
 
     start = tuple(h if active[s] else 0 for s, h in enumerate(hands))
     return trick_value(start, leader)
+
+
+def hand_class_parts(hand: int, trump: int, round_no: int, ref_card, yooker: bool,
+                     deck) -> dict:
+    """The hand class as readable parts, from the rule text: trumps by rank, the same-colour
+    suit, the turned-down suit (round 2, when it is another suit), the other suits unordered,
+    and the reference card. Returns {'T': str, 'N': str|None, 'D': str|None, 'O': sorted list,
+    'ref': str}."""
+    cards = cards_of(hand)
+
+    def rank_name(card: int) -> str:
+        return deck.card_name(card)[0]
+
+    def trump_name(card: int) -> str:
+        if card == JOKER:
+            return "B"
+        if not yooker and card_rank(card) == JACK:
+            return "R" if card_suit(card) == trump else "L"
+        return rank_name(card)
+
+    def holding(suit_cards: list[int]) -> str:
+        ordered = sorted(suit_cards, key=lambda c: -card_rank(c))
+        return "".join(rank_name(c) for c in ordered) or "-"
+
+    in_trump = [c for c in cards if effective_suit(c, trump, yooker) == trump]
+    if trump == NO_TRUMP:
+        in_trump = [c for c in cards if c == JOKER]
+    t = "".join(trump_name(c) for c in sorted(in_trump, key=lambda c: -trump_strength(
+        c, trump, yooker))) or "-"
+    next_suit = None if yooker or trump == NO_TRUMP else same_colour_suit(trump)
+    down_suit = None
+    ref = None
+    if ref_card is not None:
+        ref_eff = effective_suit(ref_card, trump, yooker)
+        if round_no == 1:
+            ref = "up=" + trump_name(ref_card)
+        elif ref_eff == trump:
+            ref = "down=" + trump_name(ref_card) + "t"
+        elif ref_eff == next_suit:
+            ref = "down=" + rank_name(ref_card) + "n"
+        else:
+            ref = "down=" + rank_name(ref_card) + "x"
+            down_suit = ref_eff
+    by_suit = {s: [c for c in cards if effective_suit(c, trump, yooker) == s] for s in range(4)}
+    others = [holding(by_suit[s]) for s in range(4) if s not in (trump, next_suit, down_suit)]
+    return {"T": t, "N": holding(by_suit[next_suit]) if next_suit is not None else None,
+            "D": holding(by_suit[down_suit]) if down_suit is not None else None,
+            "O": sorted(others), "ref": ref}

@@ -1,14 +1,20 @@
 """Hand classes: suit symmetry, and the two readers of class keys agree on every rule set."""
 
+import random
+
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
+from euchre_sim.cards import JOKER
 from euchre_sim.chunk import chunk_records
 from euchre_sim.handclass import KeyReader, _class_key
 from euchre_sim.rules import build_rules
 from euchre_sim.tables import compile_rules
 
 from .conftest import RULE_SETS
+from .naive import hand_class_parts
 
 
 @pytest.mark.parametrize("name", sorted(RULE_SETS))
@@ -51,3 +57,36 @@ def test_round_two_turned_down_relation():
     assert read(_key(rules, "JH AH KS 9C QC", "H", 2, "JD")).endswith("down=Lt")
     assert read(_key(rules, "JH AH KS 9C QC", "H", 2, "KD")).endswith("down=Kn")
     assert "D=K" in read(_key(rules, "JH AH KS 9C QC", "H", 2, "AS"))
+
+
+def _parse_text(text: str) -> dict:
+    parts = dict(p.split("=", 1) for p in text.replace("NT ", "").split())
+    ref = next((f"{k}={v}" for k, v in parts.items() if k in ("up", "down")), None)
+    return {"T": parts["T"], "N": parts.get("N"), "D": parts.get("D"),
+            "O": sorted(parts["O"].split("/")), "ref": ref}
+
+
+@given(name=st.sampled_from(sorted(RULE_SETS)), seed=st.integers(0, 2**32),
+       round_no=st.sampled_from([1, 2]))
+def test_class_key_matches_the_naive_reading_of_the_hand(name, seed, round_no):
+    rules = RULE_SETS[name]
+    deck = rules.card_deck
+    rng = random.Random(seed)
+    cards = rng.sample(deck.cards, 6)
+    hand, ref = sum(1 << c for c in cards[:5]), cards[5]
+    if round_no == 1:
+        if ref == JOKER:
+            return  # a Benny upcard has no round 1
+        trumps = [ref >> 3]
+    else:
+        trumps = [t for t in rules.trump_choices if ref == JOKER or t != ref >> 3]
+    masks = np.zeros(5, dtype=np.uint64)
+    others = np.zeros(4, dtype=np.uint64)
+    read = KeyReader(rules)
+    for trump in trumps:
+        ref_arg = -1 if ref == JOKER else ref
+        key = int(_class_key(compile_rules(rules), np.uint64(hand), trump, round_no, ref_arg,
+                             masks, others))
+        expected = hand_class_parts(hand, trump, round_no, None if ref == JOKER else ref,
+                                    rules.yooker, deck)
+        assert _parse_text(read(key)) == expected

@@ -196,3 +196,51 @@ def test_bad_input_one_line_exit_2(args, culprit):
     assert result.exit_code == 2, result.output
     assert culprit in result.output
     assert len(result.output.strip().splitlines()) == 1
+
+
+def test_ctrl_c_reports_one_line_and_resume_finishes(tmp_path):
+    out = tmp_path / "interrupted"
+    args = [sys.executable, "-m", "euchre_sim_cli", "simulate", "--deals", "3000", "--seed", "3",
+            "--out", str(out), "--workers", "2", "--chunk-size", "100", "--no-progress"]
+    proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    deadline = time.time() + 120
+    chunks = out / "chunks"
+    while time.time() < deadline and proc.poll() is None:
+        if chunks.exists() and len([c for c in os.listdir(chunks) if not c.startswith(".")]) >= 2:
+            break
+        time.sleep(0.05)
+    os.killpg(proc.pid, signal.SIGINT)  # as a terminal's Ctrl-C: the whole process group
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err and "--resume" in err
+    run(["simulate", "--deals", "3000", "--seed", "3", "--out", str(out), "--workers", "2",
+         "--resume", "--no-progress"])
+    assert (out / "calls.parquet").exists() and not chunks.exists()
+
+
+def test_round_one_outcomes_take_the_dealers_best_discard(base_run):
+    """Round 1 rows against every one of the dealer's six discards, solved one by one."""
+    rules = build_rules("standard")
+    deck = rules.card_deck
+    deals = pd.read_parquet(base_run / "deals.parquet").set_index("deal")
+    outcomes = pd.read_parquet(base_run / "outcomes.parquet")
+    rows = outcomes[(outcomes["round"] == 1) & (outcomes["deal"] < 4)]
+    assert len(rows) == 4 * 8
+    for _, row in rows.iterrows():
+        deal = deals.loc[row["deal"]]
+        hands = [deck.parse_hand(deal[s]) for s in "NESW"]
+        up = deck.parse_card(deal["upcard"])
+        maker = "NESW".index(row["maker"])
+        active = [True] * 4
+        if row["alone"]:
+            active[(maker + 2) % 4] = False
+        leader = next(s for s in (1, 2, 3, 0) if active[s])  # N deals
+        trump = up >> 3
+        if not active[0]:  # the dealer sits out: no pickup
+            ns = solve(rules, hands, trump, leader, active)
+        else:
+            six = hands[0] | 1 << up
+            ns = max(solve(rules, [six & ~(1 << c)] + hands[1:], trump, leader, active)
+                     for c in range(33) if six >> c & 1)  # N (NS) discards best for NS
+        assert row["maker_tricks"] == (ns if maker % 2 == 0 else 5 - ns)
