@@ -112,7 +112,7 @@ def _store(plan: RunPlan, result: tuple, on_done: Callable[[int], None]) -> None
 
 def run_local(plan: RunPlan, workers: int, on_done: Callable[[int], None]) -> None:
     """Run the pending chunks on `workers` local processes; on_done(deals) per chunk."""
-    from concurrent.futures import as_completed
+    from concurrent.futures import FIRST_COMPLETED, wait
 
     from .parallel import worker_pool
 
@@ -122,12 +122,14 @@ def run_local(plan: RunPlan, workers: int, on_done: Callable[[int], None]) -> No
             _store(plan, compute_chunk(job), on_done)
         return
     with worker_pool(workers) as pool:
-        futures = [pool.submit(compute_chunk, job) for job in jobs]
+        pending = {pool.submit(compute_chunk, job) for job in jobs}
         try:
-            for future in as_completed(futures):
-                _store(plan, future.result(), on_done)
+            while pending:  # finished futures are dropped at once, and their results with them
+                done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for future in done:
+                    _store(plan, future.result(), on_done)
         except BaseException:  # Ctrl-C or a failed chunk: stop now, finished chunks are kept
-            for future in futures:
+            for future in pending:
                 future.cancel()
             for process in list(pool._processes.values()):  # no public terminate()
                 process.terminate()
