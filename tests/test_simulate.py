@@ -79,20 +79,27 @@ def test_identical_tables_for_workers_and_chunk_sizes(base_run, tmp_path):
         pd.testing.assert_frame_equal(a[name], b[name])
 
 
-def test_outcomes_match_the_solver(base_run):
-    rules = build_rules("standard")
-    deck = rules.card_deck
+def _outcome_rows(base_run, round_no: int, deals_below: int):
+    """(row, hands by seat, upcard, maker seat, seats in play, leader) of kept outcomes."""
+    deck = build_rules("standard").card_deck
     deals = pd.read_parquet(base_run / "deals.parquet").set_index("deal")
     outcomes = pd.read_parquet(base_run / "outcomes.parquet")
-    rows = outcomes[(outcomes["round"] == 2) & (outcomes["deal"] < 5)]
+    rows = outcomes[(outcomes["round"] == round_no) & (outcomes["deal"] < deals_below)]
     for _, row in rows.iterrows():
         deal = deals.loc[row["deal"]]
-        hands = [deck.parse_hand(deal[s]) for s in "NESW"]
         maker = "NESW".index(row["maker"])
         active = [True] * 4
         if row["alone"]:
             active[(maker + 2) % 4] = False
         leader = next(s for s in (1, 2, 3, 0) if active[s])  # N deals
+        yield (row, [deck.parse_hand(deal[s]) for s in "NESW"], deck.parse_card(deal["upcard"]),
+               maker, active, leader)
+
+
+def test_outcomes_match_the_solver(base_run):
+    rules = build_rules("standard")
+    deck = rules.card_deck
+    for row, hands, _, maker, active, leader in _outcome_rows(base_run, 2, 5):
         ns = solve(rules, hands, deck.parse_suit(row["trump"]), leader, active)
         assert row["maker_tricks"] == (ns if maker % 2 == 0 else 5 - ns)
         assert row["points"] == make_points(rules, row["maker_tricks"], row["alone"], False)
@@ -222,20 +229,9 @@ def test_ctrl_c_reports_one_line_and_resume_finishes(tmp_path):
 def test_round_one_outcomes_take_the_dealers_best_discard(base_run):
     """Round 1 rows against every one of the dealer's six discards, solved one by one."""
     rules = build_rules("standard")
-    deck = rules.card_deck
-    deals = pd.read_parquet(base_run / "deals.parquet").set_index("deal")
-    outcomes = pd.read_parquet(base_run / "outcomes.parquet")
-    rows = outcomes[(outcomes["round"] == 1) & (outcomes["deal"] < 4)]
+    rows = list(_outcome_rows(base_run, 1, 4))
     assert len(rows) == 4 * 8
-    for _, row in rows.iterrows():
-        deal = deals.loc[row["deal"]]
-        hands = [deck.parse_hand(deal[s]) for s in "NESW"]
-        up = deck.parse_card(deal["upcard"])
-        maker = "NESW".index(row["maker"])
-        active = [True] * 4
-        if row["alone"]:
-            active[(maker + 2) % 4] = False
-        leader = next(s for s in (1, 2, 3, 0) if active[s])  # N deals
+    for row, hands, up, maker, active, leader in rows:
         trump = up >> 3
         if not active[0]:  # the dealer sits out: no pickup
             ns = solve(rules, hands, trump, leader, active)
