@@ -131,18 +131,23 @@ def test_resume_refuses_a_different_seed(tmp_path):
     assert len(result.output.strip().splitlines()) == 1
 
 
+def _wait_for_chunks(proc, chunks, count: int) -> None:
+    """Until `count` chunks are stored, the process ends, or two minutes pass."""
+    deadline = time.time() + 120
+    while time.time() < deadline and proc.poll() is None:
+        if chunks.exists() and len([c for c in os.listdir(chunks) if not c.startswith(".")]) >= count:
+            break
+        time.sleep(0.05)
+
+
 def test_resume_after_kill_gives_identical_tables(base_run, tmp_path):
     out = tmp_path / "killed"
     args = [sys.executable, "-m", "euchre_sim_cli", "simulate", "--deals", str(DEALS), "--seed",
             "7", "--out", str(out), "--workers", "1", "--chunk-size", "50", "--keep-deals",
             "--no-progress"]
     proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.time() + 120
     chunks = out / "chunks"
-    while time.time() < deadline and proc.poll() is None:
-        if chunks.exists() and len([c for c in os.listdir(chunks) if not c.startswith(".")]) >= 2:
-            break
-        time.sleep(0.05)
+    _wait_for_chunks(proc, chunks, 2)
     proc.send_signal(signal.SIGKILL)
     proc.wait()
     assert not (out / "calls.parquet").exists()
@@ -211,12 +216,8 @@ def test_ctrl_c_reports_one_line_and_resume_finishes(tmp_path):
             "--out", str(out), "--workers", "2", "--chunk-size", "100", "--no-progress"]
     proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
                             start_new_session=True)
-    deadline = time.time() + 120
     chunks = out / "chunks"
-    while time.time() < deadline and proc.poll() is None:
-        if chunks.exists() and len([c for c in os.listdir(chunks) if not c.startswith(".")]) >= 2:
-            break
-        time.sleep(0.05)
+    _wait_for_chunks(proc, chunks, 2)
     os.killpg(proc.pid, signal.SIGINT)  # as a terminal's Ctrl-C: the whole process group
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err
