@@ -135,7 +135,8 @@ def _wait_for_chunks(proc, chunks, count: int) -> None:
     """Until `count` chunks are stored, the process ends, or two minutes pass."""
     deadline = time.time() + 120
     while time.time() < deadline and proc.poll() is None:
-        if chunks.exists() and len([c for c in os.listdir(chunks) if not c.startswith(".")]) >= count:
+        stored = [c for c in os.listdir(chunks) if not c.startswith(".")] if chunks.exists() else []
+        if len(stored) >= count:
             break
         time.sleep(0.05)
 
