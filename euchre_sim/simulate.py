@@ -129,9 +129,9 @@ def run_local(plan: RunPlan, workers: int, on_done: Callable[[int], None]) -> No
                 for future in done:
                     _store(plan, future.result(), on_done)
         except BaseException:  # Ctrl-C or a failed chunk: stop now, finished chunks are kept
-            for future in pending:
-                future.cancel()
-            for process in list(pool._processes.values()):  # no public terminate()
+            # No public terminate(). Futures are left uncancelled: the executor then marks them
+            # broken itself (cancelling first trips a CPython 3.11 InvalidStateError).
+            for process in list(pool._processes.values()):
                 process.terminate()
             raise
 
