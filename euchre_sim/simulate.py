@@ -204,74 +204,14 @@ def add_rates(frame: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-def _metadata_table(frame: pd.DataFrame, info: dict):
-    import pyarrow as pa
-
-    table = pa.Table.from_pandas(frame, preserve_index=False)
-    meta = dict(table.schema.metadata or {})
-    meta[b"euchre_sim"] = json.dumps(info, sort_keys=True).encode()
-    return table.replace_schema_metadata(meta)
-
-
-def _write_parquet(frame: pd.DataFrame, path: str, info: dict) -> None:
+def _stream_parquet(tables: Iterable, out: str, info: dict) -> None:
+    """Write pyarrow tables (one schema) into one Parquet file carrying the run's facts under
+    the metadata key `euchre_sim`; written under a temporary name, then renamed."""
     import pyarrow.parquet as pq
 
-    tmp = path + ".tmp"
-    pq.write_table(_metadata_table(frame, info), tmp)
-    os.replace(tmp, path)
-
-
-def finish_run(plan: RunPlan, elapsed: float, workers: int, engine: str = "local") -> dict:
-    """Merge every chunk into the final tables and run.json; remove the chunk folders."""
-
-    chunks = [chunk_dir(plan.out_dir, i) for i in range(plan.n_chunks)]
-    missing = [c for c in chunks if not os.path.isdir(c)]
-    if missing:
-        raise UserError(f"{len(missing)} chunks are not finished; run again with --resume")
-    info = {"rules": plan.rules.options(), "seed": plan.seed, "deals": plan.deals,
-            "play": plan.play, "version": __version__, "elapsed_seconds": round(elapsed, 3),
-            "workers": workers, "engine": engine, "chunk_size": plan.chunk_size,
-            "dealer": "N (seats are positions from the dealer's left)"}
-    _write_calls(plan, [os.path.join(c, "calls.parquet") for c in chunks],
-                 os.path.join(plan.out_dir, "calls.parquet"), info)
-    summary = add_rates(_merge((os.path.join(c, "summary.parquet") for c in chunks),
-                               SUMMARY_KEYS))
-    _write_parquet(summary, os.path.join(plan.out_dir, "summary.parquet"), info)
-    if plan.keep_deals:
-        for name in ("deals", "outcomes"):
-            _concat_parquet([os.path.join(c, f"{name}.parquet") for c in chunks],
-                            os.path.join(plan.out_dir, f"{name}.parquet"), info)
-    _write_json(os.path.join(plan.out_dir, "run.json"), info)
-    _write_json(os.path.join(plan.out_dir, MANIFEST), plan.manifest() | {"complete": True})
-    shutil.rmtree(os.path.join(plan.out_dir, "chunks"), ignore_errors=True)
-    return info
-
-
-def _write_calls(plan: RunPlan, paths: list[str], out: str, info: dict) -> None:
-    """calls.parquet, a batch of buckets at a time (about _MERGE_ROWS stored rows: bounded
-    memory whatever the run's size)."""
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
-    from .handclass import KeyReader
-
-    read = KeyReader(plan.rules)
-    chunks = ChunkSums(paths)
     tmp = out + ".tmp"
     writer = None
-    for buckets in chunks.batches(_MERGE_ROWS):
-        keys, sums = chunks.read(buckets)
-        if not len(keys):
-            continue
-        columns = split_key(keys)
-        frame = pd.DataFrame({name: columns[name] for name in ("round", "seat", "alone")})
-        frame["hand_key"] = columns["hand_key"]
-        frame["trumps"] = _popcount10(columns["hand_key"])
-        for i, name in enumerate(SUMS):
-            frame[name] = sums[:, i]
-        frame = add_rates(frame)
-        table = pa.Table.from_pandas(frame, preserve_index=False)
-        table = table.add_column(3, "hand", read.many(columns["hand_key"]))
+    for table in tables:
         if writer is None:
             meta = dict(table.schema.metadata or {})
             meta[b"euchre_sim"] = json.dumps(info, sort_keys=True).encode()
@@ -282,29 +222,64 @@ def _write_calls(plan: RunPlan, paths: list[str], out: str, info: dict) -> None:
         os.replace(tmp, out)
 
 
+def finish_run(plan: RunPlan, elapsed: float, workers: int, engine: str = "local") -> dict:
+    """Merge every chunk into the final tables and run.json; remove the chunk folders."""
+    chunks = [chunk_dir(plan.out_dir, i) for i in range(plan.n_chunks)]
+    missing = [c for c in chunks if not os.path.isdir(c)]
+    if missing:
+        raise UserError(f"{len(missing)} chunks are not finished; run again with --resume")
+    info = {"rules": plan.rules.options(), "seed": plan.seed, "deals": plan.deals,
+            "play": plan.play, "version": __version__, "elapsed_seconds": round(elapsed, 3),
+            "workers": workers, "engine": engine, "chunk_size": plan.chunk_size,
+            "dealer": "N (seats are positions from the dealer's left)"}
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    def out(name: str) -> str:
+        return os.path.join(plan.out_dir, f"{name}.parquet")
+
+    def parts(name: str) -> list[str]:
+        return [os.path.join(c, f"{name}.parquet") for c in chunks]
+
+    _stream_parquet(_calls_tables(plan, parts("calls")), out("calls"), info)
+    summary = add_rates(_merge(parts("summary"), SUMMARY_KEYS))
+    _stream_parquet([pa.Table.from_pandas(summary, preserve_index=False)], out("summary"), info)
+    if plan.keep_deals:
+        for name in ("deals", "outcomes"):  # streamed chunk by chunk, in deal order
+            _stream_parquet((pq.read_table(p) for p in parts(name)), out(name), info)
+    _write_json(os.path.join(plan.out_dir, "run.json"), info)
+    _write_json(os.path.join(plan.out_dir, MANIFEST), plan.manifest() | {"complete": True})
+    shutil.rmtree(os.path.join(plan.out_dir, "chunks"), ignore_errors=True)
+    return info
+
+
+def _calls_tables(plan: RunPlan, paths: list[str]):
+    """calls.parquet tables, a batch of buckets at a time (about _MERGE_ROWS stored rows:
+    bounded memory whatever the run's size)."""
+    import pyarrow as pa
+
+    from .handclass import KeyReader
+
+    read = KeyReader(plan.rules)
+    chunks = ChunkSums(paths)
+    for buckets in chunks.batches(_MERGE_ROWS):
+        keys, sums = chunks.read(buckets)
+        if not len(keys):
+            continue
+        columns = split_key(keys)
+        frame = pd.DataFrame({name: columns[name] for name in ("round", "seat", "alone")})
+        frame["hand_key"] = columns["hand_key"]
+        frame["trumps"] = _popcount10(columns["hand_key"])
+        for i, name in enumerate(SUMS):
+            frame[name] = sums[:, i]
+        table = pa.Table.from_pandas(add_rates(frame), preserve_index=False)
+        yield table.add_column(3, "hand", read.many(columns["hand_key"]))
+
+
 def _popcount10(keys: np.ndarray) -> np.ndarray:
     """Trumps held: the set bits of a class key's trump slot (10 low bits)."""
     low = (keys & np.uint64(0x3FF)).astype(np.int64)
     return np.array([bin(v).count("1") for v in range(1024)], dtype=np.int8)[low]
-
-
-def _concat_parquet(paths: list[str], out: str, info: dict) -> None:
-    """Stream the chunks' row files into one Parquet file, in deal order."""
-    import pyarrow.parquet as pq
-
-    tmp = out + ".tmp"
-    writer = None
-    for path in paths:
-        table = pq.read_table(path)
-        if writer is None:
-            meta = dict(table.schema.metadata or {})
-            meta[b"euchre_sim"] = json.dumps(info, sort_keys=True).encode()
-            schema = table.schema.with_metadata(meta)
-            writer = pq.ParquetWriter(tmp, schema)
-        writer.write_table(table.replace_schema_metadata(writer.schema.metadata))
-    if writer is not None:
-        writer.close()
-        os.replace(tmp, out)
 
 
 def is_complete(out_dir: str) -> bool:
