@@ -1,4 +1,4 @@
-"""Reading simulation results: `table`, `export` and `plot`."""
+"""Reading simulation results: `table`, `compare`, `export` and `plot`."""
 
 from __future__ import annotations
 
@@ -66,6 +66,73 @@ def _cell(value) -> str:
     if isinstance(value, float):
         return f"{value:.3f}"
     return str(value)
+
+
+@cli.command()
+@click.argument("dir_a", metavar="DIR_A", type=click.Path(file_okay=False))
+@click.argument("dir_b", metavar="DIR_B", type=click.Path(file_okay=False))
+@click.option("--table", "name", default="calls", show_default=True,
+              type=click.Choice(["calls", "summary"]))
+@click.option("--min-n", type=click.IntRange(min=1), default=30, show_default=True,
+              help="Only classes with at least this many calls in both runs.")
+@click.option("--by", default="points", show_default=True,
+              type=click.Choice(["points", "make_rate", "z"]),
+              help="Sort by the absolute difference of mean points or make rate, or by |z|.")
+@click.option("--limit", type=click.IntRange(min=1), default=20, show_default=True)
+@click.option("--json", "as_json", is_flag=True,
+              help="Print JSON lines: the overall object (kind 'overall'), then one per row.")
+def compare(dir_a: str, dir_b: str, name: str, min_n: int, by: str, limit: int,
+            as_json: bool) -> None:
+    """Compare two finished runs class by class: make rate and mean points, B - A, and z.
+
+    Example: euchre-sim compare dd/ rules/ --by z
+    """
+    import json
+
+    from rich.console import Console
+    from rich.table import Table
+
+    from euchre_sim.compare import compare_runs, describe
+
+    head, rows, notes = compare_runs(dir_a, dir_b, name, min_n, by)
+    for note in notes:
+        click.echo(f"euchre-sim: note: {note}", err=True)
+    frame = rows.head(limit).drop(columns=["hand_key"], errors="ignore")
+    if as_json:
+        click.echo(json.dumps({"kind": "overall", "table": name, "min_n": min_n, "by": by}
+                              | head))
+        frame = frame.drop(columns=["points_se_a", "points_se_b"]).assign(kind="row")
+        frame = frame[["kind"] + list(frame.columns[:-1])]
+        if len(frame):  # an empty frame writes an empty line
+            for line in frame.to_json(orient="records", lines=True).splitlines():
+                click.echo(line)
+        return
+    a, b = head["a"], head["b"]
+    click.echo(f"A: {dir_a} ({describe(a)})   B: {dir_b} ({describe(b)})")
+    click.echo(f"all calls pooled: A n={a['n']} make {_cell(a['make_rate'])} points "
+               f"{_signed(a['mean_points'])} | B n={b['n']} make {_cell(b['make_rate'])} points "
+               f"{_signed(b['mean_points'])} | B - A: make {_signed(head['make_rate_diff'])} "
+               f"points {_signed(head['mean_points_diff'])}")
+    columns = {"n_a": "n A", "n_b": "n B", "make_rate_a": "make A", "make_rate_b": "make B",
+               "make_rate_diff": "Δmake", "mean_points_a": "points A",
+               "mean_points_b": "points B", "mean_points_diff": "Δpoints", "z": "z"}
+    labels = [c for c in frame.columns if c not in columns and not c.startswith("points_se")]
+    out = Table(title=f"{name}: top {len(frame)} of {head['joined']} classes with n >= {min_n} "
+                      f"in both (sorted by |{'z' if by == 'z' else 'Δ' + by}|)")
+    for column in labels + list(columns):
+        out.add_column(_HEADERS.get(column, columns.get(column, column)), no_wrap=True,
+                       justify="left" if column == "hand" else "right")
+    for _, row in frame.iterrows():
+        out.add_row(*[_cell(row[c]) for c in labels],
+                    *[_signed(row[c]) if c.endswith("diff") or c == "z" else _cell(row[c])
+                      for c in columns])
+    Console(width=200).print(out)
+
+
+def _signed(value) -> str:
+    if value is None or value != value:  # NaN: no standard error
+        return "-"
+    return f"{value:+.3f}"
 
 
 @cli.command()
