@@ -288,10 +288,20 @@ def _enter(lay, trump, hands, active, table, stats, ints, masks, moves, d, seat,
 @njit
 def _search(lay, trump, hands, leader, active, n_active, alpha, beta, table, stats, work):
     """NS tricks from a trick boundary, `leader` to lead; fail-soft in (alpha, beta)."""
+    return _search_at(lay, trump, hands, leader, 0, _ZERO, -1, -1, _ZERO, active, n_active,
+                      alpha, beta, table, stats, work)
+
+
+@njit
+def _search_at(lay, trump, hands, seat, pos, led, wbit, wseat, tmask, active, n_active, alpha,
+               beta, table, stats, work):
+    """NS tricks from any point of a trick (the current one included): `seat` plays the
+    trick's card number `pos`; `led` the led suit's bits, (wbit, wseat) the winning card so
+    far and its seat, `tmask` the trick's cards (all unused when pos is 0)."""
     ints, masks, moves = work
     stats[3] += 1
-    r = _enter(lay, trump, hands, active, table, stats, ints, masks, moves, 0, leader, 0, _ZERO,
-               -1, -1, _ZERO, alpha, beta)
+    r = _enter(lay, trump, hands, active, table, stats, ints, masks, moves, 0, seat, pos, led,
+               wbit, wseat, tmask, alpha, beta)
     if r >= 0:
         return r
     d = 0

@@ -1,0 +1,222 @@
+"""Perfect-information Monte Carlo play (`--play pimc`), and double-dummy play as its special
+case of one world, the true deal (`--play dd` in self-play).
+
+At each decision the seat samples worlds consistent with what it knows (`worlds`), solves each
+world from the current position for every distinct card it may play, and plays the card
+with the best mean points for its side. Each solve asks only what decides the points: do the
+makers reach 3 tricks, and all 5 (one or two zero-window searches of the double-dummy solver,
+started mid-trick when need be). When the points are already settled, or several cards tie
+on the best mean, the conventional player's card is taken among the best.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._jit import njit
+from .deal import _deal_key
+from .playstate import (
+    P_LED,
+    P_TRICK,
+    S_ACTIVE,
+    S_DEALER,
+    S_DEFENDER_ALONE,
+    S_MAKER,
+    S_MAKER_ALONE,
+    S_MAKER_TRICKS,
+    S_N_ACTIVE,
+    S_POS,
+    S_TRICKS,
+    S_TRUMP,
+    S_TURN,
+    S_UP,
+    S_WBIT,
+    S_WSEAT,
+    TRICKS_PER_HAND,
+    _above,
+    _legal,
+    _next_active,
+    _settled,
+    _unseen,
+)
+from .rulesplayer import _rules_card, _rules_discard
+from .solver import _bit, _new_work, _search_at
+from .tables import LAYOUT_TRUMPS
+from .trick import _lowest_bit
+from .worlds import _sample_world
+
+_ONE = np.uint64(1)
+_ZERO = np.uint64(0)
+MAX_CANDIDATES = 8
+
+
+@njit
+def new_pimc_work():
+    """Buffers of one PIMC player: solver work, a world, card list, candidates, sums."""
+    return (_new_work(), np.zeros(4, dtype=np.uint64), np.zeros(64, dtype=np.int64),
+            np.zeros(MAX_CANDIDATES, dtype=np.int64), np.zeros(MAX_CANDIDATES, dtype=np.int64))
+
+
+@njit
+def _ns_at_least(tb, wh, st, nxt, pos, led, wbit, wseat, tmask, left, target, tt, work):
+    """Do NS take at least `target` of the `left` tricks still open?"""
+    if target <= 0:
+        return True
+    if target > left:
+        return False
+    trump = st[S_TRUMP]
+    v = _search_at(tb.layout[trump], trump, wh, nxt, pos, led, wbit, wseat, tmask, st[S_ACTIVE],
+                   st[S_N_ACTIVE], target - 1, target, tt.table, tt.stats, work)
+    return v >= target
+
+
+@njit
+def _makers_at_least(tb, wh, st, nxt, pos, led, wbit, wseat, tmask, left, k, tt, work):
+    if (st[S_MAKER] & 1) == 0:
+        return _ns_at_least(tb, wh, st, nxt, pos, led, wbit, wseat, tmask, left, k, tt, work)
+    return not _ns_at_least(tb, wh, st, nxt, pos, led, wbit, wseat, tmask, left, left - k + 1,
+                            tt, work)
+
+
+@njit
+def _maker_points(tb, wh, st, made, done, nxt, pos, led, wbit, wseat, tmask, tt, work):
+    """Points to the makers under perfect play of world `wh` from the given position
+    (made/done: tricks the makers won / tricks complete so far)."""
+    left = TRICKS_PER_HAND - done
+    need = 3 - made
+    made_it = need <= 0 or (need <= left and _makers_at_least(
+        tb, wh, st, nxt, pos, led, wbit, wseat, tmask, left, need, tt, work))
+    rep = 0
+    if made_it:
+        rep = 3
+        if made == done and (left == 0 or _makers_at_least(
+                tb, wh, st, nxt, pos, led, wbit, wseat, tmask, left, left, tt, work)):
+            rep = 5
+    return tb.score[st[S_MAKER_ALONE], st[S_DEFENDER_ALONE], rep]
+
+
+@njit
+def _points_after(tb, lay, wh, st, pm, seat, p, tt, work):
+    """Makers' points in world `wh` after `seat` plays power bit p, all playing perfectly."""
+    b = _bit(p)
+    pos = st[S_POS]
+    if pos == 0:
+        led = lay[p]
+        wbit = p
+        wseat = seat
+    else:
+        led = pm[P_LED]
+        wbit = st[S_WBIT]
+        wseat = st[S_WSEAT]
+        if b & (led | lay[LAYOUT_TRUMPS]) and p > wbit:
+            wbit = p
+            wseat = seat
+    made = st[S_MAKER_TRICKS]
+    done = st[S_TRICKS]
+    wh[seat] &= ~b
+    if pos + 1 == st[S_N_ACTIVE]:
+        if (wseat & 1) == (st[S_MAKER] & 1):
+            made += 1
+        value = _maker_points(tb, wh, st, made, done + 1, wseat, 0, _ZERO, -1, -1, _ZERO, tt,
+                              work)
+    else:
+        value = _maker_points(tb, wh, st, made, done, _next_active(st[S_ACTIVE], seat), pos + 1,
+                              led, wbit, wseat, pm[P_TRICK] | b, tt, work)
+    wh[seat] |= b
+    return value
+
+
+@njit
+def _run_top(lay, live, hand, p):
+    """The highest card of p's run: cards of `hand` adjacent in power among `live` cards."""
+    while True:
+        above = live & lay[p] & _above(p)
+        if not above:
+            return p
+        nxt = above & (~above + _ONE)
+        if not nxt & hand:
+            return p
+        p = _lowest_bit(nxt)
+
+
+@njit
+def _candidates(lay, hand, choices, live, cands):
+    """One card per run of equivalent cards among `choices` (the run's top); returns count."""
+    n = 0
+    m = choices
+    while m:
+        p = _lowest_bit(m)
+        m &= m - _ONE
+        if _run_top(lay, live, hand, p) == p:
+            cands[n] = p
+            n += 1
+    return n
+
+
+@njit
+def _pick(sums, n, maximize, cands, preferred):
+    """Index of the best sum; `preferred` (a candidate) wins ties for the best."""
+    best = 0
+    for i in range(1, n):
+        if (sums[i] > sums[best]) if maximize else (sums[i] < sums[best]):
+            best = i
+    for i in range(n):
+        if cands[i] == preferred and sums[i] == sums[best]:
+            return i
+    return best
+
+
+@njit
+def _pimc_card(tb, lay, hands, st, pm, seat, n_worlds, key, true_world, tt, pw):
+    """The card (power bit) `seat` plays: best mean points over sampled worlds (true_world:
+    the one true deal, i.e. double-dummy play)."""
+    work, wh, cards, cands, sums = pw
+    hand = hands[seat]
+    legal = _legal(lay, hand, pm[P_LED])
+    live = _unseen(lay, hands, st, pm, seat) | hand | pm[P_TRICK]
+    n = _candidates(lay, hand, legal, live, cands)
+    if n == 1:
+        return cands[0]
+    preferred = _run_top(lay, live, hand, _rules_card(lay, hands, st, pm, seat))
+    if _settled(st):
+        return preferred
+    sums[:n] = 0
+    worlds = 1 if true_world else n_worlds
+    for w in range(worlds):
+        if true_world:
+            wh[:] = hands
+        else:
+            _sample_world(lay, hands, st, pm, seat, _deal_key(key, np.uint64(w)), cards, wh)
+        for i in range(n):
+            sums[i] += _points_after(tb, lay, wh, st, pm, seat, cands[i], tt, work)
+    maximize = (seat & 1) == (st[S_MAKER] & 1)
+    return cands[_pick(sums, n, maximize, cands, preferred)]
+
+
+@njit
+def _pimc_discard(tb, lay, hands, st, pm, n_worlds, key, true_world, tt, pw):
+    """The dealer's discard from six cards: best mean points for its side over worlds."""
+    work, wh, cards, cands, sums = pw
+    dealer = st[S_DEALER]
+    hand = hands[dealer]
+    choices = hand & ~_bit(st[S_UP]) if st[S_UP] >= 0 else hand
+    live = _unseen(lay, hands, st, pm, dealer) | hand
+    n = _candidates(lay, hand, choices, live, cands)
+    preferred = _run_top(lay, live, hand, _rules_discard(lay, hands, st, pm))
+    if n == 1:
+        return cands[0]
+    sums[:n] = 0
+    worlds = 1 if true_world else n_worlds
+    for w in range(worlds):
+        if true_world:
+            wh[:] = hands
+        else:
+            _sample_world(lay, hands, st, pm, dealer, _deal_key(key, np.uint64(w)), cards, wh)
+        for i in range(n):
+            b = _bit(cands[i])
+            wh[dealer] = hand & ~b
+            sums[i] += _maker_points(tb, wh, st, 0, 0, st[S_TURN], 0, _ZERO, -1, -1, _ZERO, tt,
+                                     work)
+        wh[dealer] = hand
+    maximize = (dealer & 1) == (st[S_MAKER] & 1)
+    return cands[_pick(sums, n, maximize, cands, preferred)]

@@ -1,0 +1,210 @@
+"""The conventional player (`--play rules`): Euchre's card-play conventions, in Numba.
+
+It sees only its own hand and what has been played (plus shown voids), and follows, in order:
+Leading
+  1. The maker (alone or not) pulls trump: leads its highest trump while opponents may hold
+     trump, if that trump is the highest still unseen or it holds two or more trumps.
+  2. The maker's partner leads trump back only with the highest unseen trump.
+  3. Lead an off-suit boss (an ace, or the highest card left of its suit), preferring a suit
+     no opponent has shown void in.
+  4. Defenders lead a suit their partner has shown void in (so the partner can trump).
+  5. Else the lowest card of the shortest off suit, avoiding suits an opponent is void in;
+     trump last.
+Following
+  6. Partner winning the trick: play low (never overtake or trump a partner's winner).
+  7. Last to play: win as cheaply as possible, else play low.
+  8. Otherwise win with the cheapest sure winner (no unseen card can beat it) when holding one;
+     second hand following suit plays low; else third hand high (trumping: the lowest trump
+     that wins).
+Playing low: the lowest card of the led suit; when void, the lowest card of the shortest off
+suit, keeping bosses, trumping never (a trump only when nothing else is left).
+Dealer's discard (9): never the upcard or a trump while an off-suit card is left; an off-suit
+singleton that is not a boss (to make a void), else the lowest card of the shortest off suit,
+bosses last.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._jit import njit
+from .playstate import (
+    P_LED,
+    P_VOID,
+    S_ACTIVE,
+    S_DEALER,
+    S_MAKER,
+    S_MAKER_ALONE,
+    S_N_ACTIVE,
+    S_POS,
+    S_UP,
+    S_WBIT,
+    S_WSEAT,
+    _above,
+    _is_boss,
+    _legal,
+    _lowest_card,
+    _rank_from_top,
+    _top,
+    _unseen,
+)
+from .solver import _bit
+from .tables import LAYOUT_SUITS, LAYOUT_TRUMPS
+from .trick import _lowest_bit, _popcount
+
+_ONE = np.uint64(1)
+_ZERO = np.uint64(0)
+
+
+@njit
+def _shortest_suit_pick(lay, cards, unseen, avoid, lowest):
+    """From the shortest suit of `cards` (counted in `cards`) skipping suits in `avoid` when
+    possible: its lowest card (lowest=True) or its boss; bosses kept back when possible."""
+    best = -1
+    best_score = 1 << 30
+    for pass_no in range(2):
+        for s in range(5):
+            suit = lay[LAYOUT_SUITS + s]
+            mine = cards & suit
+            if not mine or (pass_no == 0 and suit & avoid):
+                continue
+            if lowest:
+                plain = mine
+                m = mine
+                while m:
+                    p = _lowest_bit(m)
+                    m &= m - _ONE
+                    if _is_boss(lay, unseen, p):
+                        plain &= ~_bit(p)
+                pick = _lowest_card(lay, plain) if plain else _lowest_card(lay, mine)
+                score = (0 if plain else 100) + _popcount(mine) * 10 + s
+            else:
+                pick = _top(mine)
+                if not _is_boss(lay, unseen, pick):
+                    continue
+                score = (10 - _popcount(unseen & suit)) * 10 + s  # most cards out: safest
+            if score < best_score:
+                best = pick
+                best_score = score
+        if best >= 0:
+            return best
+    return best
+
+
+@njit
+def _discard_low(lay, legal, unseen):
+    """Play low when not following suit: shortest off suit's lowest card; trump last."""
+    off = legal & ~lay[LAYOUT_TRUMPS]
+    if off:
+        return _shortest_suit_pick(lay, off, unseen, _ZERO, True)
+    return _lowest_bit(legal)
+
+
+@njit
+def _play_low(lay, legal, led, unseen):
+    if legal & led:
+        return _lowest_bit(legal)
+    return _discard_low(lay, legal, unseen)
+
+
+@njit
+def _opponent_voids(st, pm, seat):
+    voids = _ZERO
+    for s in range(4):
+        if (s & 1) != (seat & 1) and (st[S_ACTIVE] >> s) & 1:
+            voids |= pm[P_VOID + s]
+    return voids
+
+
+@njit
+def _rules_lead(lay, legal, st, pm, seat, unseen):
+    trumps = lay[LAYOUT_TRUMPS]
+    my_trumps = legal & trumps
+    trumps_out = unseen & trumps
+    maker = st[S_MAKER]
+    opp_voids = _opponent_voids(st, pm, seat)
+    if my_trumps and trumps_out:
+        top = _top(my_trumps)
+        boss = _is_boss(lay, unseen, top)
+        if seat == maker and (boss or _popcount(my_trumps) >= 2):
+            return top
+        if seat == (maker + 2) & 3 and not st[S_MAKER_ALONE] and boss:
+            return top
+    off = legal & ~trumps
+    if off:
+        avoid = opp_voids if trumps_out else _ZERO
+        boss = _shortest_suit_pick(lay, off, unseen, avoid, False)
+        if boss >= 0:
+            return boss
+        partner = (seat + 2) & 3
+        if (seat & 1) != (maker & 1) and (st[S_ACTIVE] >> partner) & 1:
+            to_partner = off & pm[P_VOID + partner]
+            if to_partner:
+                return _lowest_card(lay, to_partner)
+        return _shortest_suit_pick(lay, off, unseen, avoid, True)
+    return _lowest_bit(legal)
+
+
+@njit
+def _rules_follow(lay, legal, st, pm, seat, unseen):
+    led = pm[P_LED]
+    wbit = st[S_WBIT]
+    if st[S_WSEAT] == (seat + 2) & 3:
+        return _play_low(lay, legal, led, unseen)
+    beats = legal & (led | lay[LAYOUT_TRUMPS]) & _above(wbit)
+    if not beats:
+        return _play_low(lay, legal, led, unseen)
+    if st[S_POS] == st[S_N_ACTIVE] - 1:
+        return _lowest_bit(beats)
+    threats = unseen & (led | lay[LAYOUT_TRUMPS])
+    m = beats
+    while m:
+        p = _lowest_bit(m)
+        m &= m - _ONE
+        if not threats & _above(p):
+            return p
+    if legal & led:
+        if st[S_POS] == 1:
+            return _lowest_bit(legal)
+        return _top(beats)
+    return _lowest_bit(beats)
+
+
+@njit
+def _rules_card(lay, hands, st, pm, seat):
+    """The conventional player's card (a power bit) for the seat to play."""
+    hand = hands[seat]
+    legal = _legal(lay, hand, pm[P_LED])
+    if _popcount(legal) == 1:
+        return _lowest_bit(legal)
+    unseen = _unseen(lay, hands, st, pm, seat)
+    if st[S_POS] == 0:
+        return _rules_lead(lay, legal, st, pm, seat, unseen)
+    return _rules_follow(lay, legal, st, pm, seat, unseen)
+
+
+@njit
+def _rules_discard(lay, hands, st, pm):
+    """The dealer's discard from six cards (convention 9)."""
+    dealer = st[S_DEALER]
+    hand = hands[dealer]
+    if st[S_UP] >= 0:
+        hand &= ~_bit(st[S_UP])
+    unseen = _unseen(lay, hands, st, pm, dealer)
+    off = hand & ~lay[LAYOUT_TRUMPS]
+    if not off:
+        return _lowest_bit(hand)
+    best = -1
+    best_score = 1 << 30
+    m = off
+    while m:
+        p = _lowest_bit(m)
+        m &= m - _ONE
+        count = _popcount(off & lay[p])
+        boss = _is_boss(lay, unseen, p)
+        score = (1000 if boss else 0) + (0 if count == 1 else count * 10) \
+            - _rank_from_top(lay, p)
+        if score < best_score:
+            best = p
+            best_score = score
+    return best
