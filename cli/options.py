@@ -28,3 +28,16 @@ seed_option = click.option("--seed", type=int, default=0, show_default=True,
 json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 workers_option = click.option("--workers", type=click.IntRange(min=1), default=None,
                               help="Worker processes (default: all cores).")
+
+
+def play_options(command):
+    """--play MODEL and --worlds K (PIMC), passed on as `play` and `worlds`."""
+    from euchre_sim.models import DEFAULT_WORLDS, PLAY_MODELS
+
+    command = click.option("--worlds", type=click.IntRange(1, 10_000), default=DEFAULT_WORLDS,
+                           show_default=True,
+                           help="Worlds each PIMC decision samples and solves.")(command)
+    return click.option("--play", type=click.Choice(PLAY_MODELS), default="dd",
+                        show_default=True,
+                        help="Card play: dd (all hands visible), rules (conventional "
+                        "player), pimc (sampled worlds).")(command)

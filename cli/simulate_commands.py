@@ -8,7 +8,7 @@ import time
 import click
 
 from .app import cli
-from .options import rules_options, seed_option, workers_option
+from .options import play_options, rules_options, seed_option, workers_option
 
 
 def _progress(total: int, done: int, enabled: bool):
@@ -38,18 +38,25 @@ def _progress(total: int, done: int, enabled: bool):
 
 
 def print_headline(out_dir: str) -> None:
+    import json
+    import os
+
     from rich.console import Console
     from rich.table import Table
 
+    from euchre_sim.models import DESCRIPTIONS
     from euchre_sim.simulate import headline
 
     frame = headline(out_dir)
+    with open(os.path.join(out_dir, "run.json"), encoding="utf-8") as handle:
+        play = json.load(handle).get("play", "dd")
     console = Console()
     for round_no, title in ((1, "Round 1: order up"), (2, "Round 2: name a suit")):
         part = frame[frame["round"] == round_no]
         if part.empty:
             continue
-        table = Table(title=f"{title} — make rate / mean points (double dummy)")
+        table = Table(title=f"{title} — make rate / mean points ({play}: "
+                      f"{DESCRIPTIONS[play]})")
         table.add_column("seat")
         table.add_column("trumps")
         table.add_column("n", justify="right")
@@ -78,9 +85,10 @@ def print_headline(out_dir: str) -> None:
 @click.option("--no-progress", is_flag=True, help="No progress bar.")
 @click.option("--scheduler", default=None, metavar="tcp://HOST:PORT|local",
               help="Run the chunks on a Dask cluster ('local': a LocalCluster of --workers).")
+@play_options
 def simulate(deals: int, seed: int, ruleset, workers: int | None, out_dir: str, keep_deals: bool,
              chunk_size: int | None, resume: bool, no_progress: bool,
-             scheduler: str | None) -> None:
+             scheduler: str | None, play: str, worlds: int) -> None:
     """Deal and solve DEALS random deals; write call and lone-hand win-rate tables (Parquet).
 
     Example: euchre-sim simulate --deals 100000 --seed 1 --out out/
@@ -92,7 +100,8 @@ def simulate(deals: int, seed: int, ruleset, workers: int | None, out_dir: str, 
         click.echo(f"run in {out_dir} is already complete", err=True)
         print_headline(out_dir)
         return
-    plan = prepare_run(out_dir, ruleset, seed, deals, chunk_size, keep_deals, resume)
+    plan = prepare_run(out_dir, ruleset, seed, deals, chunk_size, keep_deals, resume, play,
+                       worlds)
     n_workers = workers or default_workers()
     start = time.perf_counter()
     done = deals - plan.pending_deals()

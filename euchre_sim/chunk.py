@@ -18,6 +18,8 @@ from .analysis import N_ROWS, ROUND1_ROWS, _analyze_batch
 from .callsums import SUMS, bucketed_parquet, call_values, group_sums, record_sums
 from .deal import deal_batch
 from .handclass import _class_key, _features
+from .models import DEFAULT_WORLDS
+from .playout import play_deals
 from .rules import RuleSet, rules_from_dict
 from .solver import new_tt
 from .tables import compile_rules
@@ -73,16 +75,20 @@ RECORD_FIELDS = ["deal", "round", "seat", "trump", "alone", "hand_key", "trumps"
                  "left", "aces", "voids", "maker_tricks", "points"]
 
 
-def chunk_records(rules: RuleSet, seed: int, start: int, count: int,
-                  exact: bool) -> tuple[dict[str, np.ndarray], tuple]:
+def chunk_records(rules: RuleSet, seed: int, start: int, count: int, exact: bool,
+                  play: str = "dd", worlds: int = DEFAULT_WORLDS
+                  ) -> tuple[dict[str, np.ndarray], tuple]:
     """Every open call of deals start..start+count-1 as columns, and the raw deals.
 
     exact=False gives maker_tricks as scoring-class representatives (0, 1, 3, 5): the same
     points and rates for fewer searches."""
     tables = compile_rules(rules)
     hands, ups = deal_batch(rules, seed, start, count, SIM_DEALER)
-    calls = np.zeros((count, N_ROWS), dtype=np.int8)
-    _analyze_batch(tables, hands, ups, SIM_DEALER, exact, _chunk_tt(), calls)
+    if play == "dd":
+        calls = np.zeros((count, N_ROWS), dtype=np.int8)
+        _analyze_batch(tables, hands, ups, SIM_DEALER, exact, _chunk_tt(), calls)
+    else:
+        calls = play_deals(rules, play, hands, ups, seed, start, worlds, SIM_DEALER, _chunk_tt())
     cols = np.zeros((len(RECORD_FIELDS), count * N_ROWS), dtype=np.int64)
     n = _records(tables, hands, ups, SIM_DEALER, calls, cols)
     records = {name: cols[i, :n] for i, name in enumerate(RECORD_FIELDS)}
@@ -160,11 +166,12 @@ def chunk_dir(out_dir: str, index: int) -> str:
 def compute_chunk(job: tuple) -> tuple[int, int, dict[str, bytes]]:
     """Compute one chunk anywhere (a local process or a cluster worker).
 
-    job = (options, seed, index, start, count, keep_deals); returns (index, count, files) with
-    the chunk's Parquet files as bytes, so workers need no shared file system."""
-    options, seed, index, start, count, keep_deals = job
+    job = (options, seed, index, start, count, keep_deals, play, worlds); returns (index,
+    count, files) with the chunk's Parquet files as bytes, so workers need no shared file
+    system."""
+    options, seed, index, start, count, keep_deals, play, worlds = job
     rules = rules_from_dict(options)
-    records, (hands, ups) = chunk_records(rules, seed, start, count, exact=keep_deals)
+    records, (hands, ups) = chunk_records(rules, seed, start, count, keep_deals, play, worlds)
     frames = {"summary": summary_sums(records)}
     if keep_deals:
         frames["deals"] = deal_frame(rules, start, hands, ups)

@@ -18,6 +18,7 @@ import numpy as np
 from ._jit import njit
 from .analysis import JOKER_ID, N_ROWS, ROUND1_ROWS, _seats_in_play
 from .deal import _deal_key
+from .models import DEFAULT_WORLDS, MODEL_DD, MODEL_RULES, model_id
 from .pimc import _pimc_card, _pimc_discard, new_pimc_work
 from .playstate import (
     S_DECISIONS,
@@ -32,14 +33,6 @@ from .playstate import (
 from .rulesplayer import _rules_card, _rules_discard
 from .solver import _bit, _to_power
 from .tables import FLAG_ALLOW_ALONE, FLAG_CANADIAN, FLAG_LONE_LAST, FLAG_NO_TRUMP
-
-PLAY_MODELS = ("dd", "rules", "pimc")
-MODEL_DD, MODEL_RULES, MODEL_PIMC = range(3)
-DEFAULT_WORLDS = 50
-
-
-def model_id(name: str) -> int:
-    return PLAY_MODELS.index(name)
 
 
 @njit

@@ -21,6 +21,7 @@ from . import __version__
 from .callsums import SUMS, ChunkSums, split_key
 from .chunk import SUMMARY_KEYS, chunk_dir, compute_chunk, store_chunk
 from .errors import UserError
+from .models import DEFAULT_WORLDS
 from .rules import RuleSet
 
 MANIFEST = "manifest.json"
@@ -37,16 +38,19 @@ class RunPlan:
     chunk_size: int
     keep_deals: bool
     play: str = "dd"
+    worlds: int = DEFAULT_WORLDS
 
     @property
     def n_chunks(self) -> int:
         return (self.deals + self.chunk_size - 1) // self.chunk_size
 
     def jobs(self) -> list[tuple]:
-        """compute_chunk arguments: (options, seed, index, start, count, keep_deals)."""
+        """compute_chunk arguments: (options, seed, index, start, count, keep_deals, play,
+        worlds)."""
         options = self.rules.options()
         return [(options, self.seed, i, i * self.chunk_size,
-                 min(self.chunk_size, self.deals - i * self.chunk_size), self.keep_deals)
+                 min(self.chunk_size, self.deals - i * self.chunk_size), self.keep_deals,
+                 self.play, self.worlds)
                 for i in range(self.n_chunks)]
 
     def pending(self) -> list[tuple]:
@@ -58,7 +62,7 @@ class RunPlan:
     def manifest(self) -> dict:
         return {"seed": self.seed, "deals": self.deals, "rules": self.rules.options(),
                 "chunk_size": self.chunk_size, "keep_deals": self.keep_deals,
-                "play": self.play, "version": __version__}
+                "play": self.play, "worlds": self.worlds, "version": __version__}
 
 
 def _write_json(path: str, data: dict) -> None:
@@ -71,7 +75,8 @@ def _write_json(path: str, data: dict) -> None:
 
 
 def prepare_run(out_dir: str, rules: RuleSet, seed: int, deals: int, chunk_size: int | None,
-                keep_deals: bool, resume: bool) -> RunPlan:
+                keep_deals: bool, resume: bool, play: str = "dd",
+                worlds: int = DEFAULT_WORLDS) -> RunPlan:
     """Check the output folder and write (or check) the manifest."""
     manifest_path = os.path.join(out_dir, MANIFEST)
     exists = os.path.isdir(out_dir) and os.listdir(out_dir)
@@ -84,23 +89,26 @@ def prepare_run(out_dir: str, rules: RuleSet, seed: int, deals: int, chunk_size:
         with open(manifest_path, encoding="utf-8") as handle:
             old = json.load(handle)
         for key, value in (("seed", seed), ("deals", deals), ("rules", rules.options()),
-                           ("keep_deals", keep_deals)):
+                           ("keep_deals", keep_deals), ("play", play), ("worlds", worlds)):
             if old.get(key) != value:
                 raise UserError(f"cannot resume: the run in {out_dir!r} has a different "
                                 f"{key.replace('_', '-')} ({old.get(key)!r})")
         if chunk_size is not None and chunk_size != old["chunk_size"]:
             raise UserError(f"cannot resume: the run in {out_dir!r} uses --chunk-size "
                             f"{old['chunk_size']}")
-        return RunPlan(out_dir, rules, seed, deals, old["chunk_size"], keep_deals)
-    plan = RunPlan(out_dir, rules, seed, deals, chunk_size or default_chunk_size(deals),
-                   keep_deals)
+        return RunPlan(out_dir, rules, seed, deals, old["chunk_size"], keep_deals, play, worlds)
+    plan = RunPlan(out_dir, rules, seed, deals, chunk_size or default_chunk_size(deals, play),
+                   keep_deals, play, worlds)
     os.makedirs(os.path.join(out_dir, "chunks"), exist_ok=True)
     _write_json(manifest_path, plan.manifest() | {"complete": False})
     return plan
 
 
-def default_chunk_size(deals: int) -> int:
-    """About a hundred chunks for big runs; at least 1,000 and at most 50,000 deals each."""
+def default_chunk_size(deals: int, play: str = "dd") -> int:
+    """About a hundred chunks for big runs; at least 1,000 and at most 50,000 deals each
+    (PIMC, ~10,000 times slower per deal: 10 to 200, so a chunk takes about a minute)."""
+    if play == "pimc":
+        return int(min(200, max(10, -(-deals // 100))))
     return int(min(50_000, max(1_000, -(-deals // 100))))
 
 
@@ -229,7 +237,8 @@ def finish_run(plan: RunPlan, elapsed: float, workers: int, engine: str = "local
     if missing:
         raise UserError(f"{len(missing)} chunks are not finished; run again with --resume")
     info = {"rules": plan.rules.options(), "seed": plan.seed, "deals": plan.deals,
-            "play": plan.play, "version": __version__, "elapsed_seconds": round(elapsed, 3),
+            "play": plan.play, "worlds": plan.worlds if plan.play == "pimc" else None,
+            "version": __version__, "elapsed_seconds": round(elapsed, 3),
             "workers": workers, "engine": engine, "chunk_size": plan.chunk_size,
             "dealer": "N (seats are positions from the dealer's left)"}
     import pyarrow as pa
