@@ -132,12 +132,14 @@ def simulate(deals: int, seed: int, ruleset, workers: int | None, out_dir: str, 
 @click.option("--turned-down", default=None, help="Round 2: the card turned down.")
 @click.option("--seat", type=int, required=True,
               help="Your position: 1 = dealer's left ... 4 = dealer.")
-@click.option("--deals", type=click.IntRange(min=2), default=20_000, show_default=True)
+@click.option("--deals", type=click.IntRange(min=2), default=None,
+              help="Deals to sample (default 20,000; 1,000 with --play pimc).")
 @seed_option
 @rules_options
+@play_options
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-def advise(hand: str, up: str | None, turned_down: str | None, seat: int, deals: int, seed: int,
-           ruleset, as_json: bool) -> None:
+def advise(hand: str, up: str | None, turned_down: str | None, seat: int, deals: int | None,
+           seed: int, ruleset, play: str, worlds: int, as_json: bool) -> None:
     """Should this hand order up, call or go alone? Rates over random deals of the unseen cards.
 
     Example: euchre-sim advise --hand "JS AS 9H 9D TC" --up 9S --seat 1
@@ -148,21 +150,30 @@ def advise(hand: str, up: str | None, turned_down: str | None, seat: int, deals:
     from rich.table import Table
 
     from euchre_sim.advise import advise as run_advise
+    from euchre_sim.models import DESCRIPTIONS
 
-    result = run_advise(ruleset, hand, seat, up, turned_down, deals, seed)
+    result = run_advise(ruleset, hand, seat, up, turned_down, deals, seed, play, worlds)
     if as_json:
         click.echo(json.dumps(result))
         return
     ref = f"upcard {result['up']}" if "up" in result else f"turned down {result['turned_down']}"
-    table = Table(title=f"{result['hand']}, seat {seat}, {ref}: {deals:,} deals, double dummy")
-    for name in ("action", "alone", "make", "march", "euchred", "mean points", "95% interval"):
+    model = play + (f", {worlds} worlds" if play == "pimc" else "")
+    table = Table(title=f"{result['hand']}, seat {seat}, {ref}: {result['deals']:,} deals, "
+                  f"{model}")
+    columns = ["action", "alone", "make", "march", "euchred", "mean points", "95% interval"]
+    if play != "dd":
+        columns += ["dd make", "dd mean points"]
+    for name in columns:
         table.add_column(name, justify="left" if name == "action" else "right")
     for a in result["actions"]:
         label = f"{a['action']} {a['suit']}" if a["action"] == "call" else "order up"
         lo, hi = a["ci95"]
-        table.add_row(label, "yes" if a["alone"] else "no", f"{a['make_rate']:.1%}",
-                      f"{a['march_rate']:.1%}", f"{a['euchred_rate']:.1%}",
-                      f"{a['mean_points']:+.3f}", f"{lo:+.3f} .. {hi:+.3f}")
-    Console().print(table)
-    click.echo("Mean points go to your side (a euchre counts -2, -4 against a lone defender); "
-               "every hand is solved double dummy.")
+        cells = [label, "yes" if a["alone"] else "no", f"{a['make_rate']:.1%}",
+                 f"{a['march_rate']:.1%}", f"{a['euchred_rate']:.1%}",
+                 f"{a['mean_points']:+.3f}", f"{lo:+.3f} .. {hi:+.3f}"]
+        if play != "dd":
+            cells += [f"{a['dd']['make_rate']:.1%}", f"{a['dd']['mean_points']:+.3f}"]
+        table.add_row(*cells)
+    Console(width=140).print(table)
+    click.echo(f"Mean points go to your side (a euchre counts -2, -4 against a lone defender); "
+               f"play: {DESCRIPTIONS[play]}.")

@@ -15,6 +15,9 @@ from .analysis import N_ROWS, _analyze_deal
 from .cards import bit, cards_of
 from .deal import _deal_key, _shuffle, seed_to_u64
 from .errors import UserError
+from .models import DEFAULT_WORLDS, MODEL_DD, model_id
+from .pimc import new_pimc_work
+from .playout import _play_deal
 from .rules import RuleSet
 from .solver import _new_work, new_tt
 from .tables import compile_rules
@@ -39,13 +42,20 @@ def _deal_around(unseen, seed, index, seat, hand, hands, work):
 
 
 @njit
-def _advise_batch(tb, unseen, seed, seat, pos, hand, ref_card, rounds, count, tt, out):
+def _advise_batch(tb, unseen, seed, seat, pos, hand, ref_card, rounds, count, model, n_worlds,
+                  tt, out):
+    """Call tables of the sampled deals: solved (model dd) or played out by the model."""
     hands = np.zeros(4, dtype=np.uint64)
     work = np.empty_like(unseen)
     solver_work = _new_work()
+    pimc_work = new_pimc_work()
     for i in range(count):
         _deal_around(unseen, seed, i, seat, hand, hands, work)
-        _analyze_deal(tb, hands, ref_card, 0, False, pos, rounds, tt, solver_work, out[i])
+        if model == MODEL_DD:
+            _analyze_deal(tb, hands, ref_card, 0, False, pos, rounds, tt, solver_work, out[i])
+        else:
+            _play_deal(model, tb, hands, ref_card, 0, n_worlds, _deal_key(seed, np.uint64(i)),
+                       pos, rounds, tt, pimc_work, out[i])
 
 
 def _actions(rules: RuleSet, round_no: int, position: int, ref_card: int) -> list[tuple]:
@@ -68,9 +78,29 @@ def _actions(rules: RuleSet, round_no: int, position: int, ref_card: int) -> lis
     return out
 
 
+def _figures(tables, tricks: np.ndarray, alone: bool) -> dict:
+    """Rates and mean points (with standard error and 95% interval) of makers' tricks."""
+    points = tables.score[int(alone), 0, tricks].astype(np.float64)
+    n = len(points)
+    mean = float(points.mean())
+    se = float(points.std(ddof=1) / math.sqrt(n)) if n > 1 else float("nan")
+    return {"n": n, "make_rate": float((tricks >= 3).mean()),
+            "march_rate": float((tricks == 5).mean()),
+            "euchred_rate": float((tricks < 3).mean()),
+            "mean_points": mean, "points_se": se, "ci95": [mean - 1.96 * se, mean + 1.96 * se]}
+
+
+def default_deals(play: str) -> int:
+    """20,000 deals when solving; 1,000 under PIMC (each deal is ~2 x 20 x K solves)."""
+    return 1_000 if play == "pimc" else 20_000
+
+
 def advise(rules: RuleSet, hand_text: str, position: int, up: str | None = None,
-           turned_down: str | None = None, deals: int = 20_000, seed: int = 0) -> dict:
-    """Make, march and euchred rates and mean points of every call open to the hand."""
+           turned_down: str | None = None, deals: int | None = None, seed: int = 0,
+           play: str = "dd", worlds: int = DEFAULT_WORLDS) -> dict:
+    """Make, march and euchred rates and mean points of every call open to the hand, under
+    the play model (and, for rules/pimc, double dummy on the same deals beside them)."""
+    deals = deals or default_deals(play)
     deck = rules.card_deck
     if (up is None) == (turned_down is None):
         raise UserError("give exactly one of --up (round 1) or --turned-down (round 2)")
@@ -85,29 +115,26 @@ def advise(rules: RuleSet, hand_text: str, position: int, up: str | None = None,
         raise UserError("Benny as the upcard names no suit: there is no round 1 to advise on")
     unseen = np.array(cards_of(deck.mask & ~hand & ~bit(ref_card)), dtype=np.int64)
     seat = (ADVISE_DEALER + position) % 4
-    out = np.full((deals, N_ROWS), -1, dtype=np.int8)
     tables = compile_rules(rules)
-    _advise_batch(tables, unseen, seed_to_u64(seed), seat, position, np.uint64(hand), ref_card,
-                  round_no, deals, new_tt(), out)
+    tt = new_tt()
+    models = [play] if play == "dd" else [play, "dd"]
+    results = {}
+    for name in models:
+        out = np.full((deals, N_ROWS), -1, dtype=np.int8)
+        _advise_batch(tables, unseen, seed_to_u64(seed), seat, position, np.uint64(hand),
+                      ref_card, round_no, deals, model_id(name), worlds, tt, out)
+        results[name] = out
     actions = []
     for action, trump, alone, column in _actions(rules, round_no, position, ref_card):
-        tricks = out[:, column].astype(np.int64)
-        points = tables.score[int(alone), 0, tricks].astype(np.float64)
-        n = len(points)
-        mean = float(points.mean())
-        se = float(points.std(ddof=1) / math.sqrt(n)) if n > 1 else float("nan")
-        actions.append({
-            "action": action, "suit": deck.suit_name(trump), "alone": alone, "n": n,
-            "make_rate": float((tricks >= 3).mean()),
-            "march_rate": float((tricks == 5).mean()),
-            "euchred_rate": float((tricks < 3).mean()),
-            "mean_points": mean, "points_se": se,
-            "ci95": [mean - 1.96 * se, mean + 1.96 * se],
-        })
+        entry = {"action": action, "suit": deck.suit_name(trump), "alone": alone}
+        entry |= _figures(tables, results[play][:, column].astype(np.int64), alone)
+        if play != "dd":
+            entry["dd"] = _figures(tables, results["dd"][:, column].astype(np.int64), alone)
+        actions.append(entry)
     actions.sort(key=lambda a: -a["mean_points"])
     return {"round": round_no, "seat": position, "deals": deals, "hand": deck.format_hand(hand),
             ("up" if round_no == 1 else "turned_down"): deck.card_name(ref_card),
-            "play": "dd", "actions": actions}
+            "play": play, "worlds": worlds if play == "pimc" else None, "actions": actions}
 
 
 def sampled_deals(rules: RuleSet, hand_text: str, position: int, ref: str, deals: int,
