@@ -53,8 +53,13 @@ def rules(preset: str | None, as_json: bool) -> None:
               show_default=True, help="Strategy of the NS partnership.")
 @click.option("--ew", "ew_player", type=click.Choice(["rules", "random"]), default="random",
               show_default=True, help="Strategy of the EW partnership.")
+@click.option("--play", "play_model", type=click.Choice(["dd", "rules", "pimc"]), default=None,
+              help="Card play and discards of every seat by this model (dd, rules, pimc); "
+              "the strategies then only bid.")
+@click.option("--worlds", type=click.IntRange(1, 10_000), default=50, show_default=True,
+              help="Worlds each PIMC decision samples.")
 def play(games: int, seed: int, ruleset, out_path: str | None, ns_player: str,
-         ew_player: str) -> None:
+         ew_player: str, play_model: str | None, worlds: int) -> None:
     """Self-play whole games with the shipped strategies; print the final scores.
 
     Example: euchre-sim play --games 10 --seed 7 --rules online --out hands.jsonl
@@ -66,7 +71,8 @@ def play(games: int, seed: int, ruleset, out_path: str | None, ns_player: str,
     finals: dict[int, list[int]] = {}
     record_id = 0
     try:
-        for hand in play_games(ruleset, games, seed, (ns_player, ew_player)):
+        for hand in play_games(ruleset, games, seed, (ns_player, ew_player), play_model,
+                               worlds):
             record_id += 1
             finals[hand.game] = hand.score_after
             if out:
@@ -80,8 +86,9 @@ def play(games: int, seed: int, ruleset, out_path: str | None, ns_player: str,
     for game, (ns, ew) in sorted(finals.items()):
         click.echo(f"game {game + 1}: NS {ns} - EW {ew}")
         wins[0 if ns > ew else 1] += 1
+    cards = f"; cards by {play_model}" if play_model else ""
     click.echo(f"{games} games, {record_id} hands: NS ({ns_player}) won {wins[0]}, "
-               f"EW ({ew_player}) won {wins[1]}")
+               f"EW ({ew_player}) won {wins[1]}{cards}")
 
 
 @cli.command()

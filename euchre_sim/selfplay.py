@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from .deal import deal_one
 from .engine import HandState
+from .models import DEFAULT_WORLDS
 from .rules import RuleSet
 from .seats import team_of
 from .strategies import make_strategy
@@ -44,14 +45,21 @@ class PlayedHand:
 
 
 def play_games(rules: RuleSet, games: int, seed: int,
-               strategy_names: tuple[str, str] = ("rules", "random")) -> Iterator[PlayedHand]:
+               strategy_names: tuple[str, str] = ("rules", "random"), play: str | None = None,
+               worlds: int = DEFAULT_WORLDS) -> Iterator[PlayedHand]:
     """Whole games to `rules.target`, the deal passing left; NS uses the first strategy.
 
-    Deal h of game g is deal (g << 20 | h) of the counter-based generator for `seed`.
+    With `play` (a play model), every seat's discards and cards come from that model and the
+    strategies only bid. Deal h of game g is deal (g << 20 | h) of the counter-based
+    generator for `seed`.
     """
     for game in range(games):
         rng = random.Random(f"{seed}:{game}")
         players = [make_strategy(strategy_names[team_of(s)], rng) for s in range(4)]
+        if play is not None:
+            from .modelplayer import ModelStrategy
+
+            players = [ModelStrategy(play, p, rng, worlds) for p in players]
         score = [0, 0]
         dealer = game % 4
         for number in range(_MAX_HANDS_PER_GAME):
