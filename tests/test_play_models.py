@@ -210,3 +210,86 @@ def test_realistic_play_of_the_pinned_hand_is_clearly_below_double_dummy():
     assert result["play"] == "pimc" and order_up["n"] == 200
     assert order_up["mean_points"] < order_up["dd"]["mean_points"] - 0.3
     assert order_up["make_rate"] < order_up["dd"]["make_rate"]
+
+
+def _rules_choice(deal, trump, leader, plays=(), maker=0, dealer=3, rules_name="standard",
+                  up=-1, dealer_takes=None, discard=False):
+    """The conventional player's card (text) for the seat to play after `plays` (text)."""
+    from euchre_sim.playstate import _new_state, _play
+    from euchre_sim.rulesplayer import _rules_card, _rules_discard
+
+    rules = build_rules(rules_name)
+    deck = rules.card_deck
+    tb = compile_rules(rules)
+    t = deck.parse_suit(trump)
+    lay = tb.layout[t]
+
+    def power(cards: int) -> int:
+        return sum(1 << int(tb.power_bit[t, c]) for c in range(33) if cards >> c & 1)
+
+    dealt = deck.parse_deal(deal)
+    if dealer_takes:
+        dealt[dealer] |= 1 << deck.parse_card(dealer_takes)
+    hands = np.array([power(h) for h in dealt], dtype=np.uint64)
+    up_bit = int(tb.power_bit[t, deck.parse_card(up)]) if up != -1 else -1
+    st_, pm = _new_state(t, dealer, maker, 0, 0, 15, leader, up_bit, np.uint64(0))
+    if discard:
+        p = _rules_discard(lay, hands, st_, pm)
+    else:
+        for card in plays:
+            _play(lay, hands, st_, pm, int(tb.power_bit[t, deck.parse_card(card)]))
+        p = _rules_card(lay, hands, st_, pm, int(st_[S_TURN]))
+    return deck.card_name(int(tb.power_card[t, p]))
+
+
+DEAL_H = "N:JH AH 9H AS 9C/QS TS 9S KC QC/KH TH AD KD 9D/AC TC JC KS JS"
+
+
+def test_rules_convention_1_maker_pulls_trump_with_the_top_trump():
+    assert _rules_choice(DEAL_H, "H", leader=0, maker=0) == "JH"
+
+
+def test_rules_convention_2_makers_partner_leads_trump_only_with_the_top_trump():
+    # S (partner of maker N) holds KH TH but not the top trump: no trump lead; cashes AD
+    assert _rules_choice(DEAL_H, "H", leader=2, maker=0) == "AD"
+    deal = "N:KH AH 9H AS 9C/QS TS 9S KC QC/JH TH AD KD 9D/AC TC JC KS JS"
+    assert _rules_choice(deal, "H", leader=2, maker=0) == "JH"
+
+
+def test_rules_convention_3_defender_leads_an_off_suit_ace():
+    # W defends (N made hearts): holds AC, leads it rather than trump or a low card
+    assert _rules_choice(DEAL_H, "H", leader=3, maker=0) == "AC"
+
+
+def test_rules_convention_5_lead_low_from_the_shortest_off_suit():
+    # E defends with no ace: lowest card of its shortest suit (clubs: KC QC vs spades QS TS 9S)
+    assert _rules_choice(DEAL_H, "H", leader=1, maker=0) == "QC"
+
+
+def test_rules_convention_6_never_trump_a_partners_winner():
+    # N leads AS (boss), E follows; S is void in spades and holds trumps: plays low, no trump
+    deal = "N:JH AH 9H AS 9C/QS TS 9S KC QC/KH TH AD KD 9D/AC TC JC KS JS"
+    assert _rules_choice(deal, "H", leader=0, plays=["AS", "9S"], maker=0) == "9D"
+
+
+def test_rules_convention_7_last_hand_wins_as_cheaply_as_it_can():
+    # clubs trump; N KS, E QS, S trumps 9C? S holds no clubs: discards; W (last) holds AS, JC
+    deal = "N:JH AH 9H KS 9C/QS TS 9S KC QC/KH TH AD KD 9D/AC TC JC AS JS"
+    assert _rules_choice(deal, "C", leader=0, plays=["KS", "QS", "9D"], maker=0) == "AS"
+
+
+def test_rules_convention_8_second_hand_low_third_hand_high():
+    # N leads 9C; E (second) holds KC QC without the boss AC: plays low (QC)
+    assert _rules_choice(DEAL_H, "H", leader=0, plays=["9C"], maker=0) == "QC"
+    # E leads 9S; S (second) is void in spades: trumps with its lowest trump
+    deal = "N:JH AH 9H AS 9C/QS TS 9S KC QC/KH TH AD KD 9D/AC TC JC KS JS"
+    assert _rules_choice(deal, "H", leader=1, plays=["9S"], maker=0) == "TH"
+
+
+def test_rules_convention_9_dealer_discards_the_lowest_singleton_and_keeps_bosses():
+    # hearts trump, W (dealer) took 9H: singletons QS and 9D -> the lower, 9D
+    deal = "N:JH AH AS KS QD/9C JC QC 9S TS/KH TH QH AD KD/AC KC TC QS 9D"
+    assert _rules_choice(deal, "H", leader=0, up="9H", dealer_takes="9H", discard=True) == "9D"
+    # AS is a singleton but the boss of spades: kept; the lowest club goes
+    deal = "N:JH AH KS QS QD/JS TS 9S KD QC/KH TH AD TD JD/AS AC KC TC 9C"
+    assert _rules_choice(deal, "H", leader=0, up="9H", dealer_takes="9H", discard=True) == "9C"
