@@ -96,12 +96,12 @@ def simulate(deals: int, seed: int, ruleset, workers: int | None, out_dir: str, 
     from euchre_sim.parallel import default_workers
     from euchre_sim.simulate import finish_run, is_complete, prepare_run, run_dask, run_local
 
+    plan = prepare_run(out_dir, ruleset, seed, deals, chunk_size, keep_deals, resume, play,
+                       worlds)  # checks a resumed run is the same run
     if resume and is_complete(out_dir):
         click.echo(f"run in {out_dir} is already complete", err=True)
         print_headline(out_dir)
         return
-    plan = prepare_run(out_dir, ruleset, seed, deals, chunk_size, keep_deals, resume, play,
-                       worlds)
     n_workers = workers or default_workers()
     start = time.perf_counter()
     done = deals - plan.pending_deals()
