@@ -1,0 +1,112 @@
+"""Play-model throughput: complete hands per second on one core, bidding fixed (position 1,
+the dealer's left, orders up the upcard; partnership play), after warm-up, median of runs.
+
+Models: rules (the conventional player), pimc (K worlds per decision, default 50), and dd
+(double-dummy play: one world, the true deal). References in the same run: the engine's
+pure-Python rule player (strategies.RuleStrategy) on the same deals, and PIMC's decisions per
+second. Also the mean points of the order-up under each model on the same deals.
+Env: BENCH_PLAY_HANDS (rules/dd hands per run, default 20000), BENCH_PIMC_HANDS (default 400).
+"""
+
+import json
+import os
+import statistics
+import sys
+import time
+
+import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+
+from euchre_sim._jit import njit  # noqa: E402
+from euchre_sim.deal import _deal_key, deal_batch, seed_to_u64  # noqa: E402
+from euchre_sim.models import model_id  # noqa: E402
+from euchre_sim.pimc import new_pimc_work  # noqa: E402
+from euchre_sim.playout import _played_call  # noqa: E402
+from euchre_sim.rules import build_rules  # noqa: E402
+from euchre_sim.solver import new_tt  # noqa: E402
+from euchre_sim.tables import compile_rules  # noqa: E402
+
+RUNS = 5
+PIMC_RUNS = 3
+HANDS = int(os.environ.get("BENCH_PLAY_HANDS", 20_000))
+PIMC_HANDS = int(os.environ.get("BENCH_PIMC_HANDS", 400))
+DEALER = 0
+
+
+@njit
+def _play_hands(model, tb, hands, ups, n_worlds, seed, tt, out):
+    pw = new_pimc_work()
+    for i in range(hands.shape[0]):
+        up = ups[i]
+        if up == 32:  # Benny turned up: no round 1
+            out[i] = -1
+            continue
+        out[i] = _played_call(model, tb, hands[i], up, DEALER, 1, up >> 3, (DEALER + 1) & 3, 0,
+                              n_worlds, _deal_key(seed, np.uint64(i)), tt, pw)
+
+
+def measure(tb, model, hands, ups, worlds, runs):
+    rates, out = [], np.zeros(hands.shape[0], dtype=np.int64)
+    decisions = []
+    for _ in range(runs):
+        tt = new_tt()
+        start = time.perf_counter()
+        _play_hands(model_id(model), tb, hands, ups, worlds, seed_to_u64(1), tt, out)
+        elapsed = time.perf_counter() - start
+        rates.append(hands.shape[0] / elapsed)
+        decisions.append(tt.stats[3] / elapsed)
+    return statistics.median(rates), out.copy(), statistics.median(decisions)
+
+
+def python_rule_player(rules, hands, ups, n):
+    """The engine with the pure-Python RuleStrategy for every seat, same bidding."""
+    from euchre_sim.engine import Bid, HandState
+    from euchre_sim.strategies import RuleStrategy
+
+    player = RuleStrategy()
+    start = time.perf_counter()
+    for i in range(n):
+        state = HandState(rules, DEALER, [int(h) for h in hands[i]], int(ups[i]))
+        state.bid(Bid(state.turn, 1, "order_up", int(ups[i]) >> 3, False))
+        state.discard(player.discard(state))
+        state.defend(None)
+        while state.phase == "play":
+            state.play(state.turn, player.play(state, state.turn))
+    return n / (time.perf_counter() - start)
+
+
+def main():
+    rules = build_rules("standard")
+    tb = compile_rules(rules)
+    hands, ups = deal_batch(rules, 1, 0, HANDS, DEALER)
+    small_h, small_u = hands[:PIMC_HANDS], ups[:PIMC_HANDS]
+    for model in ("rules", "dd", "pimc"):  # warm-up: compile or load the cache
+        measure(tb, model, hands[:20], ups[:20], 50, 1)
+    result = {"hands_rules_dd": HANDS, "hands_pimc": PIMC_HANDS, "runs": RUNS,
+              "pimc_runs": PIMC_RUNS, "bidding": "position 1 orders up, partnership"}
+    points = {}
+    for model, h, u, runs in (("rules", hands, ups, RUNS), ("dd", hands, ups, RUNS),
+                              ("pimc", small_h, small_u, PIMC_RUNS)):
+        rate, tricks, searches = measure(tb, model, h, u, 50, runs)
+        result[f"{model}_hands_per_s"] = round(rate, 1)
+        if model != "rules":
+            result[f"{model}_searches_per_s"] = round(searches, 0)
+        points[model] = tb.score[0, 0, tricks]
+    for k in (10, 20):
+        rate, _, _ = measure(tb, "pimc", small_h, small_u, k, PIMC_RUNS)
+        result[f"pimc_k{k}_hands_per_s"] = round(rate, 1)
+    n_py = min(HANDS, 2000)
+    py = statistics.median(python_rule_player(rules, hands, ups, n_py) for _ in range(3))
+    result["python_rule_player_hands_per_s"] = round(py, 1)
+    result["rules_vs_python_rule_player"] = round(result["rules_hands_per_s"] / py, 1)
+    result["pimc_vs_dd_time_ratio"] = round(result["dd_hands_per_s"]
+                                            / result["pimc_hands_per_s"], 1)
+    n = PIMC_HANDS
+    result["mean_points_same_deals"] = {m: round(float(points[m][:n].mean()), 3)
+                                        for m in points}
+    print(json.dumps(result, indent=2))
+
+
+if __name__ == "__main__":
+    main()
