@@ -195,11 +195,12 @@ def _pimc_card(tb, lay, hands, st, pm, seat, n_worlds, key, true_world, tt, pw):
 
 @njit
 def _pimc_discard(tb, lay, hands, st, pm, n_worlds, key, true_world, tt, pw):
-    """The dealer's discard from six cards: best mean points for its side over worlds."""
+    """The dealer's discard from six cards: best mean points for its side over worlds. Never
+    the upcard (the others place it in the dealer's hand), except double dummy."""
     work, wh, cards, cands, sums = pw
     dealer = st[S_DEALER]
     hand = hands[dealer]
-    choices = hand & ~_bit(st[S_UP]) if st[S_UP] >= 0 else hand
+    choices = hand & ~_bit(st[S_UP]) if st[S_UP] >= 0 and not true_world else hand
     live = _unseen(lay, hands, st, pm, dealer) | hand
     n = _candidates(lay, hand, choices, live, cands)
     preferred = _run_top(lay, live, hand, _rules_discard(lay, hands, st, pm))
