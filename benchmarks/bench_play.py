@@ -4,7 +4,9 @@ the dealer's left, orders up the upcard; partnership play), after warm-up, media
 Models: rules (the conventional player), pimc (K worlds per decision, default 50), and dd
 (double-dummy play: one world, the true deal). References in the same run: the engine's
 pure-Python rule player (strategies.RuleStrategy) on the same deals, and PIMC's decisions per
-second. Also the mean points of the order-up under each model on the same deals.
+second (decisions with more than one distinct card, points not yet settled: the ones that
+sample and solve worlds). Also the mean points of the order-up under each model on the same
+deals.
 Env: BENCH_PLAY_HANDS (rules/dd hands per run, default 20000), BENCH_PIMC_HANDS (default 400).
 """
 
@@ -47,16 +49,20 @@ def _play_hands(model, tb, hands, ups, n_worlds, seed, tt, out):
 
 
 def measure(tb, model, hands, ups, worlds, runs):
+    """(hands/s, makers' tricks, searches/s, searched decisions/s, searched decisions/hand)."""
     rates, out = [], np.zeros(hands.shape[0], dtype=np.int64)
-    decisions = []
+    searches, decisions = [], []
     for _ in range(runs):
         tt = new_tt()
         start = time.perf_counter()
         _play_hands(model_id(model), tb, hands, ups, worlds, seed_to_u64(1), tt, out)
         elapsed = time.perf_counter() - start
         rates.append(hands.shape[0] / elapsed)
-        decisions.append(tt.stats[3] / elapsed)
-    return statistics.median(rates), out.copy(), statistics.median(decisions)
+        searches.append(tt.stats[3] / elapsed)
+        decisions.append(tt.stats[4] / elapsed)
+    per_hand = tt.stats[4] / hands.shape[0]
+    return (statistics.median(rates), out.copy(), statistics.median(searches),
+            statistics.median(decisions), per_hand)
 
 
 def python_rule_player(rules, hands, ups, n):
@@ -88,13 +94,15 @@ def main():
     points = {}
     for model, h, u, runs in (("rules", hands, ups, RUNS), ("dd", hands, ups, RUNS),
                               ("pimc", small_h, small_u, PIMC_RUNS)):
-        rate, tricks, searches = measure(tb, model, h, u, 50, runs)
+        rate, tricks, searches, decisions, per_hand = measure(tb, model, h, u, 50, runs)
         result[f"{model}_hands_per_s"] = round(rate, 1)
         if model != "rules":
             result[f"{model}_searches_per_s"] = round(searches, 0)
+            result[f"{model}_searched_decisions_per_s"] = round(decisions, 1)
+            result[f"{model}_searched_decisions_per_hand"] = round(per_hand, 2)
         points[model] = tb.score[0, 0, tricks]
     for k in (10, 20):
-        rate, _, _ = measure(tb, "pimc", small_h, small_u, k, PIMC_RUNS)
+        rate = measure(tb, "pimc", small_h, small_u, k, PIMC_RUNS)[0]
         result[f"pimc_k{k}_hands_per_s"] = round(rate, 1)
     n_py = min(HANDS, 2000)
     py = statistics.median(python_rule_player(rules, hands, ups, n_py) for _ in range(3))

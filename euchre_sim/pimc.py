@@ -181,6 +181,7 @@ def _pimc_card(tb, lay, hands, st, pm, seat, n_worlds, key, true_world, tt, pw):
     if _settled(st):
         return preferred
     sums[:n] = 0
+    tt.stats[4] += 1
     worlds = 1 if true_world else n_worlds
     for w in range(worlds):
         if true_world:
@@ -207,6 +208,7 @@ def _pimc_discard(tb, lay, hands, st, pm, n_worlds, key, true_world, tt, pw):
     if n == 1:
         return cands[0]
     sums[:n] = 0
+    tt.stats[4] += 1
     worlds = 1 if true_world else n_worlds
     for w in range(worlds):
         if true_world:

@@ -41,11 +41,12 @@ class SolverTT(NamedTuple):
     """Transposition table (open addressing, always replace) and counters."""
 
     table: np.ndarray  # uint64[size, 2]: key, (trump + 1) | lo << 8 | hi << 16
-    stats: np.ndarray  # int64[4]: boundary nodes, table hits, all nodes, searches
+    stats: np.ndarray  # int64[5]: boundary nodes, table hits, all nodes, searches, and
+    # PIMC decisions that solved sampled worlds
 
 
 def new_tt(bits: int = TT_BITS) -> SolverTT:
-    return SolverTT(np.zeros((1 << bits, 2), np.uint64), np.zeros(4, np.int64))
+    return SolverTT(np.zeros((1 << bits, 2), np.uint64), np.zeros(5, np.int64))
 
 
 @njit
