@@ -79,8 +79,11 @@ def legal_cards(hand: int, led_card, trump: int, yooker: bool) -> int:
 
 
 def brute_force_ns_tricks(hands: list[int], trump: int, leader: int, active: list[bool],
-                          yooker: bool) -> int:
-    """NS tricks under perfect play: plain minimax over every legal card (memo on full state)."""
+                          yooker: bool, trick: tuple = ()) -> int:
+    """NS tricks under perfect play: plain minimax over every legal card (memo on full state).
+
+    `trick`: cards already played to the current trick, led by `leader` (then the value
+    counts the current trick too)."""
     memo: dict = {}
     seats = [s for s in range(4) if active[s]]
 
@@ -111,6 +114,8 @@ def brute_force_ns_tricks(hands: list[int], trump: int, leader: int, active: lis
         return max(values) if seat % 2 == 0 else min(values)
 
     start = tuple(h if active[s] else 0 for s, h in enumerate(hands))
+    if trick:
+        return play(start, order_from(leader), list(trick))
     return trick_value(start, leader)
 
 

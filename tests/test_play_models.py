@@ -293,3 +293,40 @@ def test_rules_convention_9_dealer_discards_the_lowest_singleton_and_keeps_bosse
     # AS is a singleton but the boss of spades: kept; the lowest club goes
     deal = "N:JH AH KS QS QD/JS TS 9S KD QC/KH TH AD TD JD/AS AC KC TC 9C"
     assert _rules_choice(deal, "H", leader=0, up="9H", dealer_takes="9H", discard=True) == "9C"
+
+
+@given(name=st.sampled_from(["standard", "yooker", "benny_nt", "deck28"]),
+       seed=st.integers(0, 10_000), stop_at=st.integers(8, 18))
+def test_pimc_with_the_true_world_picks_a_card_of_best_value_mid_trick(name, seed, stop_at):
+    """PIMC whose world is the true deal (dd) picks, at any point of a trick, a card whose
+    value (brute-force minimax from tests/naive.py, mid-trick) is the best the seat has."""
+    from euchre_sim.cards import cards_of
+    from euchre_sim.strategies import RuleStrategy
+
+    from .naive import brute_force_ns_tricks
+
+    rules = RULE_SETS[name]
+    state = _states_in_play(rules, seed, stop_at)
+    seat = state.turn
+    maker_team = state.maker % 2
+    made = state.team_tricks()[maker_team]
+    done = sum(1 for t in state.tricks if t.winner >= 0)
+    trick = state.tricks[-1]
+    active = [s not in state.out for s in range(4)]
+    tb = state.tables
+
+    def value(card):
+        hands = list(state.hands)
+        hands[seat] &= ~(1 << card)
+        plays = tuple(c for _, c in trick.plays) + (card,)
+        ns = brute_force_ns_tricks(hands, state.trump, trick.leader, active, rules.yooker,
+                                   plays)
+        left = 5 - done
+        makers = made + (ns if maker_team == 0 else left - ns)
+        rep = 5 if makers == 5 else (3 if makers >= 3 else 0)
+        return int(tb.score[int(state.maker_alone), int(state.defender_alone >= 0), rep])
+
+    values = {c: value(c) for c in cards_of(state.legal_cards(seat))}
+    best = max(values.values()) if seat % 2 == maker_team else min(values.values())
+    chosen = ModelStrategy("dd", RuleStrategy(), random.Random(0)).play(state, seat)
+    assert values[chosen] == best
