@@ -150,6 +150,7 @@ def run_dask(plan: RunPlan, scheduler: str, workers: int,
     LocalCluster of `workers` processes. Chunks are pure, so a lost worker's tasks are just
     computed again elsewhere; results come back as bytes and are stored here."""
     try:
+        from dask.base import tokenize
         from distributed import Client, LocalCluster, as_completed
     except ImportError:
         raise UserError("--scheduler needs dask: pip install 'euchre-sim[distributed]'") \
@@ -168,7 +169,9 @@ def run_dask(plan: RunPlan, scheduler: str, workers: int,
                     from None
         with client:
             jobs = plan.pending()
-            keys = [f"euchre-chunk-{plan.seed}-{plan.chunk_size}-{job[2]}" for job in jobs]
+            # a key names everything the chunk depends on, so runs sharing a cluster never
+            # share results unless they are the same computation
+            keys = [f"euchre-chunk-{job[2]}-{tokenize(job)}" for job in jobs]
             futures = client.map(compute_chunk, jobs, key=keys, retries=3)
             for future in as_completed(futures):
                 _store(plan, future.result(), on_done)
