@@ -103,3 +103,20 @@ def test_unreachable_scheduler_is_one_line_exit_2(tmp_path):
                                       "--scheduler", f"tcp://127.0.0.1:{port}", "--no-progress"])
     assert result.exit_code == 2
     assert "cannot reach the Dask scheduler" in result.output
+
+
+def test_cluster_plays_out_with_a_play_model_like_the_local_engine(cluster, tmp_path):
+    """--play pimc on the cluster: the same tables as locally (and not a dd run's results,
+    whose chunks had the same seed and chunk size on the same scheduler)."""
+    address, _ = cluster
+    args = ["--deals", "6", "--seed", "11", "--chunk-size", "3", "--no-progress", "--play",
+            "pimc", "--worlds", "4"]
+    runner = CliRunner()
+    result = runner.invoke(cli, ["simulate", "--out", str(tmp_path / "dask"), "--scheduler",
+                                 address, *args])
+    assert result.exit_code == 0, result.output
+    result = runner.invoke(cli, ["simulate", "--out", str(tmp_path / "local"), "--workers", "1",
+                                 *args])
+    assert result.exit_code == 0, result.output
+    for name, frame in _tables(tmp_path / "dask").items():
+        pd.testing.assert_frame_equal(frame, _tables(tmp_path / "local")[name])
