@@ -57,37 +57,50 @@ _ZERO = np.uint64(0)
 
 
 @njit
-def _shortest_suit_pick(lay, cards, unseen, avoid, lowest):
-    """From the shortest suit of `cards` (counted in `cards`) skipping suits in `avoid` when
-    possible: its lowest card (lowest=True) or its boss; bosses kept back when possible."""
+def _low_from_shortest(lay, cards, unseen, avoid):
+    """The lowest card of the shortest suit of `cards` (bosses kept back when possible),
+    skipping suits that meet `avoid` when another suit is left."""
     best = -1
     best_score = 1 << 30
-    for pass_no in range(2):
-        for s in range(5):
-            suit = lay[LAYOUT_SUITS + s]
-            mine = cards & suit
-            if not mine or (pass_no == 0 and suit & avoid):
-                continue
-            if lowest:
-                plain = mine
-                m = mine
-                while m:
-                    p = _lowest_bit(m)
-                    m &= m - _ONE
-                    if _is_boss(lay, unseen, p):
-                        plain &= ~_bit(p)
-                pick = _lowest_card(lay, plain) if plain else _lowest_card(lay, mine)
-                score = (0 if plain else 100) + _popcount(mine) * 10 + s
-            else:
-                pick = _top(mine)
-                if not _is_boss(lay, unseen, pick):
-                    continue
-                score = (10 - _popcount(unseen & suit)) * 10 + s  # most cards out: safest
-            if score < best_score:
-                best = pick
-                best_score = score
-        if best >= 0:
-            return best
+    for s in range(5):
+        suit = lay[LAYOUT_SUITS + s]
+        mine = cards & suit
+        if not mine:
+            continue
+        plain = mine
+        m = mine
+        while m:
+            p = _lowest_bit(m)
+            m &= m - _ONE
+            if _is_boss(lay, unseen, p):
+                plain &= ~_bit(p)
+        pick = _lowest_card(lay, plain) if plain else _lowest_card(lay, mine)
+        score = (1000 if suit & avoid else 0) + (100 if not plain else 0) \
+            + _popcount(mine) * 10 + s
+        if score < best_score:
+            best = pick
+            best_score = score
+    return best
+
+
+@njit
+def _boss_lead(lay, cards, unseen, avoid):
+    """A boss among `cards` (the top of its suit among cards unseen), from the suit with the
+    most cards still out, avoiding suits that meet `avoid`; -1 when none."""
+    best = -1
+    best_score = 1 << 30
+    for s in range(5):
+        suit = lay[LAYOUT_SUITS + s]
+        mine = cards & suit
+        if not mine:
+            continue
+        pick = _top(mine)
+        if not _is_boss(lay, unseen, pick):
+            continue
+        score = (1000 if suit & avoid else 0) - _popcount(unseen & suit) * 10 + s
+        if score < best_score:
+            best = pick
+            best_score = score
     return best
 
 
@@ -96,7 +109,7 @@ def _discard_low(lay, legal, unseen):
     """Play low when not following suit: shortest off suit's lowest card; trump last."""
     off = legal & ~lay[LAYOUT_TRUMPS]
     if off:
-        return _shortest_suit_pick(lay, off, unseen, _ZERO, True)
+        return _low_from_shortest(lay, off, unseen, _ZERO)
     return _lowest_bit(legal)
 
 
@@ -133,7 +146,7 @@ def _rules_lead(lay, legal, st, pm, seat, unseen):
     off = legal & ~trumps
     if off:
         avoid = opp_voids if trumps_out else _ZERO
-        boss = _shortest_suit_pick(lay, off, unseen, avoid, False)
+        boss = _boss_lead(lay, off, unseen, avoid)
         if boss >= 0:
             return boss
         partner = (seat + 2) & 3
@@ -141,7 +154,7 @@ def _rules_lead(lay, legal, st, pm, seat, unseen):
             to_partner = off & pm[P_VOID + partner]
             if to_partner:
                 return _lowest_card(lay, to_partner)
-        return _shortest_suit_pick(lay, off, unseen, avoid, True)
+        return _low_from_shortest(lay, off, unseen, avoid)
     return _lowest_bit(legal)
 
 
