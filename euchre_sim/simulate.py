@@ -62,7 +62,12 @@ class RunPlan:
     def manifest(self) -> dict:
         return {"seed": self.seed, "deals": self.deals, "rules": self.rules.options(),
                 "chunk_size": self.chunk_size, "keep_deals": self.keep_deals,
-                "play": self.play, "worlds": self.worlds, "version": __version__}
+                "play": self.play, "worlds": self.pimc_worlds, "version": __version__}
+
+    @property
+    def pimc_worlds(self) -> int | None:
+        """Worlds per decision, where the model samples any (PIMC); else None."""
+        return self.worlds if self.play == "pimc" else None
 
 
 def _write_json(path: str, data: dict) -> None:
@@ -78,6 +83,8 @@ def prepare_run(out_dir: str, rules: RuleSet, seed: int, deals: int, chunk_size:
                 keep_deals: bool, resume: bool, play: str = "dd",
                 worlds: int = DEFAULT_WORLDS) -> RunPlan:
     """Check the output folder and write (or check) the manifest."""
+    if play != "pimc":
+        worlds = DEFAULT_WORLDS  # unused: never a reason to refuse a resume
     manifest_path = os.path.join(out_dir, MANIFEST)
     exists = os.path.isdir(out_dir) and os.listdir(out_dir)
     if exists and not resume:
@@ -89,7 +96,8 @@ def prepare_run(out_dir: str, rules: RuleSet, seed: int, deals: int, chunk_size:
         with open(manifest_path, encoding="utf-8") as handle:
             old = json.load(handle)
         for key, value in (("seed", seed), ("deals", deals), ("rules", rules.options()),
-                           ("keep_deals", keep_deals), ("play", play), ("worlds", worlds)):
+                           ("keep_deals", keep_deals), ("play", play),
+                           ("worlds", worlds if play == "pimc" else None)):
             if old.get(key) != value:
                 raise UserError(f"cannot resume: the run in {out_dir!r} has a different "
                                 f"{key.replace('_', '-')} ({old.get(key)!r})")
@@ -240,7 +248,7 @@ def finish_run(plan: RunPlan, elapsed: float, workers: int, engine: str = "local
     if missing:
         raise UserError(f"{len(missing)} chunks are not finished; run again with --resume")
     info = {"rules": plan.rules.options(), "seed": plan.seed, "deals": plan.deals,
-            "play": plan.play, "worlds": plan.worlds if plan.play == "pimc" else None,
+            "play": plan.play, "worlds": plan.pimc_worlds,
             "version": __version__, "elapsed_seconds": round(elapsed, 3),
             "workers": workers, "engine": engine, "chunk_size": plan.chunk_size,
             "dealer": "N (seats are positions from the dealer's left)"}
