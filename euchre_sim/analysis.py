@@ -12,9 +12,9 @@ from __future__ import annotations
 import numpy as np
 
 from ._jit import njit
+from .playstate import _candidates
 from .solver import _at_least, _bit, _exact, _new_work, _to_power
 from .tables import FLAG_ALLOW_ALONE, FLAG_CANADIAN, FLAG_LONE_LAST, FLAG_NO_TRUMP
-from .trick import _lowest_bit
 
 ROUND1_ROWS = 8  # (position 1-4) x (alone 0/1)
 N_ROWS = ROUND1_ROWS + 4 * 5 * 2  # + round 2: position x trump (4 suits, NT) x alone
@@ -72,20 +72,9 @@ def _discards(tb, trump, hands_p, dealer, out):
     """Distinct discards of the dealer's six cards, lowest power first (power bits).
 
     Two cards adjacent in power among all cards in play leave equivalent hands: keep one."""
-    lay = tb.layout[trump]
     hand = hands_p[dealer]
     live = hands_p[0] | hands_p[1] | hands_p[2] | hands_p[3]
-    count = 0
-    m = hand
-    while m:
-        p = _lowest_bit(m)
-        m &= m - np.uint64(1)
-        above = live & lay[p] & ~((_bit(p) << np.uint64(1)) - np.uint64(1))
-        if above and (above & (~above + np.uint64(1))) & hand:
-            continue
-        out[count] = p
-        count += 1
-    return count
+    return _candidates(tb.layout[trump], hand, hand, live, out)
 
 
 @njit

@@ -33,16 +33,15 @@ from .playstate import (
     S_WBIT,
     S_WSEAT,
     TRICKS_PER_HAND,
-    _above,
+    _candidates,
     _legal,
-    _next_active,
+    _run_top,
     _settled,
     _unseen,
 )
 from .rulesplayer import _rules_card, _rules_discard
-from .solver import _bit, _new_work, _search_at
+from .solver import _bit, _new_work, _next_active, _search_at
 from .tables import LAYOUT_TRUMPS
-from .trick import _lowest_bit
 from .worlds import _sample_world
 
 _ONE = np.uint64(1)
@@ -127,33 +126,6 @@ def _points_after(tb, lay, wh, st, pm, seat, p, tt, work):
 
 
 @njit
-def _run_top(lay, live, hand, p):
-    """The highest card of p's run: cards of `hand` adjacent in power among `live` cards."""
-    while True:
-        above = live & lay[p] & _above(p)
-        if not above:
-            return p
-        nxt = above & (~above + _ONE)
-        if not nxt & hand:
-            return p
-        p = _lowest_bit(nxt)
-
-
-@njit
-def _candidates(lay, hand, choices, live, cands):
-    """One card per run of equivalent cards among `choices` (the run's top); returns count."""
-    n = 0
-    m = choices
-    while m:
-        p = _lowest_bit(m)
-        m &= m - _ONE
-        if _run_top(lay, live, hand, p) == p:
-            cands[n] = p
-            n += 1
-    return n
-
-
-@njit
 def _pick(sums, n, maximize, cands, preferred):
     """Index of the best sum; `preferred` (a candidate) wins ties for the best."""
     best = 0
@@ -167,10 +139,42 @@ def _pick(sums, n, maximize, cands, preferred):
 
 
 @njit
+def _discard_points(tb, wh, st, dealer, p, tt, work):
+    """Makers' points in world `wh` (the dealer holding six) when the dealer discards p."""
+    hand = wh[dealer]
+    wh[dealer] = hand & ~_bit(p)
+    value = _maker_points(tb, wh, st, 0, 0, st[S_TURN], 0, _ZERO, -1, -1, _ZERO, tt, work)
+    wh[dealer] = hand
+    return value
+
+
+@njit
+def _best_over_worlds(tb, lay, hands, st, pm, seat, discard, n, n_worlds, key, true_world,
+                      preferred, tt, pw):
+    """The candidate (of pw's list, n long) with the best total points for `seat`'s side over
+    the worlds: the seat's sampled worlds, or the true deal alone."""
+    work, wh, cards, cands, sums = pw
+    sums[:n] = 0
+    tt.stats[4] += 1
+    for w in range(1 if true_world else n_worlds):
+        if true_world:
+            wh[:] = hands
+        else:
+            _sample_world(lay, hands, st, pm, seat, _deal_key(key, np.uint64(w)), cards, wh)
+        for i in range(n):
+            if discard:
+                sums[i] += _discard_points(tb, wh, st, seat, cands[i], tt, work)
+            else:
+                sums[i] += _points_after(tb, lay, wh, st, pm, seat, cands[i], tt, work)
+    maximize = (seat & 1) == (st[S_MAKER] & 1)
+    return cands[_pick(sums, n, maximize, cands, preferred)]
+
+
+@njit
 def _pimc_card(tb, lay, hands, st, pm, seat, n_worlds, key, true_world, tt, pw):
     """The card (power bit) `seat` plays: best mean points over sampled worlds (true_world:
     the one true deal, i.e. double-dummy play)."""
-    work, wh, cards, cands, sums = pw
+    cands = pw[3]
     hand = hands[seat]
     legal = _legal(lay, hand, pm[P_LED])
     live = _unseen(lay, hands, st, pm, seat) | hand | pm[P_TRICK]
@@ -180,46 +184,22 @@ def _pimc_card(tb, lay, hands, st, pm, seat, n_worlds, key, true_world, tt, pw):
     preferred = _run_top(lay, live, hand, _rules_card(lay, hands, st, pm, seat))
     if _settled(st):
         return preferred
-    sums[:n] = 0
-    tt.stats[4] += 1
-    worlds = 1 if true_world else n_worlds
-    for w in range(worlds):
-        if true_world:
-            wh[:] = hands
-        else:
-            _sample_world(lay, hands, st, pm, seat, _deal_key(key, np.uint64(w)), cards, wh)
-        for i in range(n):
-            sums[i] += _points_after(tb, lay, wh, st, pm, seat, cands[i], tt, work)
-    maximize = (seat & 1) == (st[S_MAKER] & 1)
-    return cands[_pick(sums, n, maximize, cands, preferred)]
+    return _best_over_worlds(tb, lay, hands, st, pm, seat, False, n, n_worlds, key, true_world,
+                             preferred, tt, pw)
 
 
 @njit
 def _pimc_discard(tb, lay, hands, st, pm, n_worlds, key, true_world, tt, pw):
     """The dealer's discard from six cards: best mean points for its side over worlds. Never
     the upcard (the others place it in the dealer's hand), except double dummy."""
-    work, wh, cards, cands, sums = pw
+    cands = pw[3]
     dealer = st[S_DEALER]
     hand = hands[dealer]
     choices = hand & ~_bit(st[S_UP]) if st[S_UP] >= 0 and not true_world else hand
     live = _unseen(lay, hands, st, pm, dealer) | hand
     n = _candidates(lay, hand, choices, live, cands)
-    preferred = _run_top(lay, live, hand, _rules_discard(lay, hands, st, pm))
     if n == 1:
         return cands[0]
-    sums[:n] = 0
-    tt.stats[4] += 1
-    worlds = 1 if true_world else n_worlds
-    for w in range(worlds):
-        if true_world:
-            wh[:] = hands
-        else:
-            _sample_world(lay, hands, st, pm, dealer, _deal_key(key, np.uint64(w)), cards, wh)
-        for i in range(n):
-            b = _bit(cands[i])
-            wh[dealer] = hand & ~b
-            sums[i] += _maker_points(tb, wh, st, 0, 0, st[S_TURN], 0, _ZERO, -1, -1, _ZERO, tt,
-                                     work)
-        wh[dealer] = hand
-    maximize = (dealer & 1) == (st[S_MAKER] & 1)
-    return cands[_pick(sums, n, maximize, cands, preferred)]
+    preferred = _run_top(lay, live, hand, _rules_discard(lay, hands, st, pm))
+    return _best_over_worlds(tb, lay, hands, st, pm, dealer, True, n, n_worlds, key,
+                             true_world, preferred, tt, pw)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._jit import njit
-from .solver import _bit, _high_bit
+from .solver import _bit, _high_bit, _next_active
 from .tables import LAYOUT_NO_LEAD, LAYOUT_SUITS, LAYOUT_TRUMPS
 from .trick import _lowest_bit, _popcount
 
@@ -53,14 +53,6 @@ def _new_state(trump, dealer, maker, maker_alone, defender_alone, active, leader
     st[S_DISCARD] = -1
     pm[P_KNOWN_OUT] = known_out
     return st, pm
-
-
-@njit(inline="always")
-def _next_active(active, seat):
-    seat = (seat + 1) & 3
-    while not (active >> seat) & 1:
-        seat = (seat + 1) & 3
-    return seat
 
 
 @njit(inline="always")
@@ -168,3 +160,30 @@ def _lowest_card(lay, cards):
 @njit
 def _top(cards):
     return _lowest_bit(_high_bit(cards))
+
+
+@njit
+def _run_top(lay, live, hand, p):
+    """The highest card of p's run: cards of `hand` adjacent in power among `live` cards."""
+    while True:
+        above = live & lay[p] & _above(p)
+        if not above:
+            return p
+        nxt = above & (~above + _ONE)
+        if not nxt & hand:
+            return p
+        p = _lowest_bit(nxt)
+
+
+@njit
+def _candidates(lay, hand, choices, live, cands):
+    """One card per run of equivalent cards among `choices` (the run's top); returns count."""
+    n = 0
+    m = choices
+    while m:
+        p = _lowest_bit(m)
+        m &= m - _ONE
+        if _run_top(lay, live, hand, p) == p:
+            cands[n] = p
+            n += 1
+    return n
