@@ -75,3 +75,14 @@ def record(dealer: str, hands: str, upcard: str, bids: list[str], discard, trick
     if points is not None:
         out["points"] = {"NS": points[0], "EW": points[1]}
     return out
+
+
+def run_cli(args: list[str], code: int = 0):
+    """Invoke the CLI in-process, check its exit status (default 0), return the result."""
+    from click.testing import CliRunner
+
+    from euchre_sim_cli.main import cli
+
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == code, result.output
+    return result

@@ -12,13 +12,9 @@ from click.testing import CliRunner
 
 from euchre_sim_cli.main import cli
 
+from .helpers import run_cli as run
+
 DEALS = 200
-
-
-def run(args):
-    result = CliRunner().invoke(cli, args)
-    assert result.exit_code == 0, result.output
-    return result
 
 
 @pytest.fixture(scope="module")

@@ -4,19 +4,13 @@ import json
 
 import pandas as pd
 import pytest
-from click.testing import CliRunner
 
 from euchre_sim.analysis import analyze_deals
 from euchre_sim.deal import deal_batch
 from euchre_sim.playout import play_deals
 from euchre_sim.rules import build_rules
-from euchre_sim_cli.main import cli
 
-
-def run(args, code=0):
-    result = CliRunner().invoke(cli, args)
-    assert result.exit_code == code, result.output
-    return result
+from .helpers import run_cli as run
 
 
 @pytest.fixture(scope="module")

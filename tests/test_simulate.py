@@ -19,13 +19,9 @@ from euchre_sim.solver import solve
 from euchre_sim.tables import make_points
 from euchre_sim_cli.main import cli
 
+from .helpers import run_cli as run
+
 DEALS = 400
-
-
-def run(args):
-    result = CliRunner().invoke(cli, args)
-    assert result.exit_code == 0, result.output
-    return result
 
 
 @pytest.fixture(scope="module")
