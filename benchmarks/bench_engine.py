@@ -9,11 +9,11 @@ import random
 import statistics
 import time
 
-from euchre_sim.deal import deal_one
-from euchre_sim.fasthand import random_hands
-from euchre_sim.rules import build_rules
-from euchre_sim.selfplay import play_hand
-from euchre_sim.strategies import RandomStrategy
+from euchre_sim.core.dealing import deal_one
+from euchre_sim.core.rules import build_rules
+from euchre_sim.game.random_hands import random_hands
+from euchre_sim.game.selfplay import play_hand
+from euchre_sim.game.strategies import RandomStrategy
 
 RUNS = 5
 FAST_HANDS = 500_000

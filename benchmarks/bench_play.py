@@ -3,7 +3,7 @@ the dealer's left, orders up the upcard; partnership play), after warm-up, media
 
 Models: rules (the conventional player), pimc (K worlds per decision, default 50), and dd
 (double-dummy play: one world, the true deal). References in the same run: the engine's
-pure-Python rule player (strategies.RuleStrategy) on the same deals, and PIMC's decisions per
+pure-Python rule player (strategies.TrumpCountStrategy) on the same deals, and PIMC's decisions per
 second (decisions with more than one distinct card, points not yet settled: the ones that
 sample and solve worlds). Also the mean points of the order-up under each model on the same
 deals.
@@ -20,14 +20,14 @@ import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
-from euchre_sim._jit import njit  # noqa: E402
-from euchre_sim.deal import _deal_key, deal_batch, seed_to_u64  # noqa: E402
-from euchre_sim.models import model_id  # noqa: E402
-from euchre_sim.pimc import new_pimc_work  # noqa: E402
-from euchre_sim.playout import _played_call  # noqa: E402
-from euchre_sim.rules import build_rules  # noqa: E402
-from euchre_sim.solver import new_tt  # noqa: E402
-from euchre_sim.tables import compile_rules  # noqa: E402
+from euchre_sim.core.dealing import deal_batch, deal_key, seed_to_u64  # noqa: E402
+from euchre_sim.core.jit import njit  # noqa: E402
+from euchre_sim.core.rules import build_rules  # noqa: E402
+from euchre_sim.core.ruletables import compile_rules  # noqa: E402
+from euchre_sim.play.models import model_id  # noqa: E402
+from euchre_sim.play.pimc import new_pimc_work  # noqa: E402
+from euchre_sim.play.playout import played_call  # noqa: E402
+from euchre_sim.solver.search import new_tt  # noqa: E402
 
 RUNS = 5
 PIMC_RUNS = 3
@@ -44,8 +44,8 @@ def _play_hands(model, tb, hands, ups, n_worlds, seed, tt, out):
         if up == 32:  # Benny turned up: no round 1
             out[i] = -1
             continue
-        out[i] = _played_call(model, tb, hands[i], up, DEALER, 1, up >> 3, (DEALER + 1) & 3, 0,
-                              n_worlds, _deal_key(seed, np.uint64(i)), tt, pw)
+        out[i] = played_call(model, tb, hands[i], up, DEALER, 1, up >> 3, (DEALER + 1) & 3, 0,
+                              n_worlds, deal_key(seed, np.uint64(i)), tt, pw)
 
 
 def measure(tb, model, hands, ups, worlds, runs):
@@ -66,11 +66,11 @@ def measure(tb, model, hands, ups, worlds, runs):
 
 
 def python_rule_player(rules, hands, ups, n):
-    """The engine with the pure-Python RuleStrategy for every seat, same bidding."""
-    from euchre_sim.engine import Bid, HandState
-    from euchre_sim.strategies import RuleStrategy
+    """The engine with the pure-Python TrumpCountStrategy for every seat, same bidding."""
+    from euchre_sim.game.engine import Bid, HandState
+    from euchre_sim.game.strategies import TrumpCountStrategy
 
-    player = RuleStrategy()
+    player = TrumpCountStrategy()
     start = time.perf_counter()
     for i in range(n):
         state = HandState(rules, DEALER, [int(h) for h in hands[i]], int(ups[i]))

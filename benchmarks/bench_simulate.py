@@ -16,13 +16,13 @@ import sys
 import tempfile
 import time
 
-from euchre_sim.analysis import analyze_deals
-from euchre_sim.callsums import bucketed_parquet, record_sums
-from euchre_sim.chunk import chunk_records, summary_sums
-from euchre_sim.deal import deal_batch
-from euchre_sim.rules import build_rules
-from euchre_sim.simulate import finish_run, prepare_run, run_dask, run_local
-from euchre_sim.solver import new_tt
+from euchre_sim.core.dealing import deal_batch
+from euchre_sim.core.rules import build_rules
+from euchre_sim.sim.callsums import bucketed_parquet, record_sums
+from euchre_sim.sim.chunk import chunk_records, summary_sums
+from euchre_sim.sim.simulate import finish_run, prepare_run, run_dask, run_local
+from euchre_sim.solver.calltable import analyze_deals
+from euchre_sim.solver.search import new_tt
 
 RUNS = 3
 DEALS = int(os.environ.get("BENCH_DEALS", "20000"))

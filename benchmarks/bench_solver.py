@@ -15,12 +15,12 @@ import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
-from euchre_sim._jit import njit  # noqa: E402
-from euchre_sim.analysis import analyze_deals  # noqa: E402
-from euchre_sim.deal import deal_batch  # noqa: E402
-from euchre_sim.rules import build_rules  # noqa: E402
-from euchre_sim.solver import _exact, _new_work, _to_power, new_tt  # noqa: E402
-from euchre_sim.tables import compile_rules  # noqa: E402
+from euchre_sim.core.dealing import deal_batch  # noqa: E402
+from euchre_sim.core.jit import njit  # noqa: E402
+from euchre_sim.core.rules import build_rules  # noqa: E402
+from euchre_sim.core.ruletables import compile_rules  # noqa: E402
+from euchre_sim.solver.calltable import analyze_deals  # noqa: E402
+from euchre_sim.solver.search import exact_tricks, new_tt, new_work, to_power  # noqa: E402
 from tests.naive import brute_force_ns_tricks  # noqa: E402
 
 RUNS = 5
@@ -32,7 +32,7 @@ REFERENCE_SOLVES = 12
 @njit
 def _table_solves(tb, hands, which, tt, out):
     """which: 0 every config, 1 four hands only, 2 loners only. Returns solves done."""
-    work = _new_work()
+    work = new_work()
     k = 0
     for d in range(hands.shape[0]):
         for trump in range(4):
@@ -45,7 +45,7 @@ def _table_solves(tb, hands, which, tt, out):
                 leader = 1
                 while not (active >> leader) & 1:
                     leader = (leader + 1) % 4
-                out[k] = _exact(tb, trump, _to_power(tb, trump, hands[d], active), leader,
+                out[k] = exact_tricks(tb, trump, to_power(tb, trump, hands[d], active), leader,
                                 active, tt, work)
                 k += 1
     return k

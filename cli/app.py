@@ -7,7 +7,7 @@ import sys
 import click
 
 from euchre_sim import __version__
-from euchre_sim.errors import UserError
+from euchre_sim.core.errors import UserError
 
 
 class OneLineErrors(click.Group):

@@ -7,7 +7,7 @@ import sys
 
 import click
 
-from euchre_sim.errors import UserError
+from euchre_sim.core.errors import UserError
 
 from .app import cli
 from .options import json_option, rules_options, seed_option
@@ -21,8 +21,8 @@ def rules(preset: str | None, as_json: bool) -> None:
 
     Example: euchre-sim rules drinking
     """
-    from euchre_sim.rules import PRESETS, option_fields
-    from euchre_sim.rules import preset as load_preset
+    from euchre_sim.core.rules import PRESETS, option_fields
+    from euchre_sim.core.rules import preset as load_preset
 
     if preset is None:
         if as_json:
@@ -64,8 +64,8 @@ def play(games: int, seed: int, ruleset, out_path: str | None, ns_player: str,
 
     Example: euchre-sim play --games 10 --seed 7 --rules online --out hands.jsonl
     """
-    from euchre_sim.history import state_to_record
-    from euchre_sim.selfplay import play_games
+    from euchre_sim.game.history import state_to_record
+    from euchre_sim.game.selfplay import play_games
 
     out = open(out_path, "w", encoding="utf-8") if out_path else None
     finals: dict[int, list[int]] = {}
@@ -102,7 +102,7 @@ def replay(file: str, ruleset, as_json: bool) -> None:
 
     Example: euchre-sim replay hands.jsonl --rules online --json
     """
-    from euchre_sim.history import replay_lines
+    from euchre_sim.game.history import replay_lines
 
     lines = _read_lines(file)
     results = replay_lines(lines, ruleset)

@@ -16,7 +16,7 @@ def rules_options(command):
                   help="Change one option of the preset (repeatable).")
     @functools.wraps(command)
     def wrapper(*args, preset_name: str, settings: tuple[str, ...], **kwargs):
-        from euchre_sim.rules import build_rules
+        from euchre_sim.core.rules import build_rules
 
         return command(*args, ruleset=build_rules(preset_name, settings), **kwargs)
 
@@ -32,7 +32,7 @@ workers_option = click.option("--workers", type=click.IntRange(min=1), default=N
 
 def play_options(command):
     """--play MODEL and --worlds K (PIMC), passed on as `play` and `worlds`."""
-    from euchre_sim.models import DEFAULT_WORLDS, PLAY_MODELS
+    from euchre_sim.play.models import DEFAULT_WORLDS, PLAY_MODELS
 
     command = click.option("--worlds", type=click.IntRange(1, 10_000), default=DEFAULT_WORLDS,
                            show_default=True,

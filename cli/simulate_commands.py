@@ -44,8 +44,8 @@ def print_headline(out_dir: str) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    from euchre_sim.models import DESCRIPTIONS
-    from euchre_sim.simulate import headline
+    from euchre_sim.play.models import DESCRIPTIONS
+    from euchre_sim.report.query import headline
 
     frame = headline(out_dir)
     with open(os.path.join(out_dir, "run.json"), encoding="utf-8") as handle:
@@ -93,8 +93,8 @@ def simulate(deals: int, seed: int, ruleset, workers: int | None, out_dir: str, 
 
     Example: euchre-sim simulate --deals 100000 --seed 1 --out out/
     """
-    from euchre_sim.parallel import default_workers
-    from euchre_sim.simulate import finish_run, is_complete, prepare_run, run_dask, run_local
+    from euchre_sim.sim.parallel import default_workers
+    from euchre_sim.sim.simulate import finish_run, is_complete, prepare_run, run_dask, run_local
 
     plan = prepare_run(out_dir, ruleset, seed, deals, chunk_size, keep_deals, resume, play,
                        worlds)  # checks a resumed run is the same run
@@ -149,8 +149,8 @@ def advise(hand: str, up: str | None, turned_down: str | None, seat: int, deals:
     from rich.console import Console
     from rich.table import Table
 
-    from euchre_sim.advise import advise as run_advise
-    from euchre_sim.models import DESCRIPTIONS
+    from euchre_sim.play.models import DESCRIPTIONS
+    from euchre_sim.sim.advise import advise as run_advise
 
     result = run_advise(ruleset, hand, seat, up, turned_down, deals, seed, play, worlds)
     if as_json:

@@ -7,14 +7,14 @@ import sys
 
 import click
 
-from euchre_sim.errors import UserError
+from euchre_sim.core.errors import UserError
 
 from .app import cli
 from .options import json_option, rules_options, workers_option
 
 
 def _parse_line(line: str, number: int, deck, default_dealer: int) -> tuple[int, list[int]]:
-    from euchre_sim.seats import parse_seat
+    from euchre_sim.core.seats import parse_seat
 
     text = line.strip()
     try:
@@ -33,14 +33,14 @@ def _parse_line(line: str, number: int, deck, default_dealer: int) -> tuple[int,
 
 
 def _solve_one(job) -> tuple[int, list[dict]]:
-    from euchre_sim.analysis import solve_table
+    from euchre_sim.solver.calltable import solve_table
 
     ruleset, dealer, hands = job
     return dealer, solve_table(ruleset, hands, dealer)
 
 
 def _print_table(deck, dealer: int, hands: list[int], rows: list[dict]) -> None:
-    from euchre_sim.seats import seat_name
+    from euchre_sim.core.seats import seat_name
 
     click.echo(f"deal {deck.format_deal(hands)}  dealer {seat_name(dealer)}")
     click.echo("trump  alone  leader  NS  EW")
@@ -65,8 +65,8 @@ def solve(deal: str | None, dealer: str, deals_file: str | None, ruleset, as_jso
     Example: euchre-sim solve "N:JH JD AH KS 9C/TH QH AD 9S TC/KC KD TS QS 9D/TD AS 9H QC JS"
     --dealer W --json
     """
-    from euchre_sim.parallel import default_workers, ordered_map
-    from euchre_sim.seats import parse_seat, seat_name
+    from euchre_sim.core.seats import parse_seat, seat_name
+    from euchre_sim.sim.parallel import default_workers, ordered_map
 
     deck = ruleset.card_deck
     default_dealer = parse_seat(dealer)

@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from euchre_sim.errors import UserError
+from euchre_sim.core.errors import UserError
 
 from .app import cli
 
@@ -38,7 +38,7 @@ def table(out_dir: str, name: str, round_no, seat, trumps, alone, hand, min_n: i
     from rich.console import Console
     from rich.table import Table
 
-    from euchre_sim.tables_query import filter_table, load_table
+    from euchre_sim.report.query import filter_table, load_table
 
     frame = filter_table(load_table(out_dir, name), round_no, seat, trumps, alone, hand,
                          min_n, sort, not ascending).head(limit)
@@ -92,7 +92,7 @@ def compare(dir_a: str, dir_b: str, name: str, min_n: int, by: str, limit: int,
     from rich.console import Console
     from rich.table import Table
 
-    from euchre_sim.compare import compare_runs, describe
+    from euchre_sim.report.compare import compare_runs, describe
 
     head, rows, notes = compare_runs(dir_a, dir_b, name, min_n, by)
     for note in notes:
@@ -147,7 +147,7 @@ def export(out_dir: str, fmt: str, name: str, out_path: str | None) -> None:
 
     Example: euchre-sim export out/ --format csv --out calls.csv
     """
-    from euchre_sim.tables_query import load_table
+    from euchre_sim.report.query import load_table
 
     frame = load_table(out_dir, name)
     target = out_path or sys.stdout
@@ -172,7 +172,7 @@ def plot(out_dir: str, out_path: str, round_no: int) -> None:
 
     Example: euchre-sim plot out/ --out heatmap.png
     """
-    from euchre_sim.plot import plot_heatmaps
+    from euchre_sim.report.plot import plot_heatmaps
 
     try:
         plot_heatmaps(out_dir, out_path, round_no)

@@ -12,9 +12,9 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
-from euchre_sim.deal import deal_one  # noqa: E402
-from euchre_sim.rules import build_rules  # noqa: E402
-from euchre_sim.seats import SEAT_NAMES  # noqa: E402
+from euchre_sim.core.dealing import deal_one  # noqa: E402
+from euchre_sim.core.rules import build_rules  # noqa: E402
+from euchre_sim.core.seats import SEAT_NAMES  # noqa: E402
 from tests.naive import brute_force_ns_tricks  # noqa: E402
 
 CASES = [("standard", []), ("yooker", []), ("online", ["lone_player_plays_last=true"]),

@@ -3,7 +3,7 @@
 import pytest
 from hypothesis import settings
 
-from euchre_sim.rules import build_rules
+from euchre_sim.core.rules import build_rules
 
 settings.register_profile("ci", max_examples=150, deadline=None)
 settings.load_profile("ci")

@@ -1,10 +1,11 @@
 """Small builders shared by the rule tests."""
 
-from euchre_sim.engine import Bid, HandState
-from euchre_sim.rules import RuleSet
-from euchre_sim.seats import parse_seat
-from euchre_sim.tables import compile_rules
-from euchre_sim.trick import trick_winner
+from euchre_sim.core.rules import RuleSet
+from euchre_sim.core.ruletables import compile_rules
+from euchre_sim.core.seats import parse_seat
+from euchre_sim.game.engine import Bid, HandState
+
+from .kernels import trick_winner
 
 # N:JH JD AH KS 9C / E:TH QH AD 9S TC / S:KC KD TS QS 9D / W:TD AS 9H QC JS ; upcard AC
 DEAL = "N:JH JD AH KS 9C/TH QH AD 9S TC/KC KD TS QS 9D/TD AS 9H QC JS"
@@ -31,7 +32,7 @@ def winner_of(rules: RuleSet, trump: str, cards: str) -> str:
 
 def play_out(state: HandState, chooser=min) -> None:
     """Play the rest of the hand choosing with `chooser` over legal card ids."""
-    from euchre_sim.cards import cards_of
+    from euchre_sim.core.cards import cards_of
 
     while state.phase == "play":
         state.play(state.turn, chooser(cards_of(state.legal_cards(state.turn))))

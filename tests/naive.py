@@ -1,6 +1,6 @@
 """Slow, obviously-correct references written straight from the rule texts (no tables)."""
 
-from euchre_sim.cards import JOKER, card_rank, card_suit, cards_of
+from euchre_sim.core.cards import JOKER, card_rank, card_suit, cards_of
 
 JACK = 4  # rank index of the jack in the French deck (7 8 9 T J Q K A)
 YOOKER_THREE = 2  # rank index of the 3 in the Yooker deck (1 2 3 4 5 6)

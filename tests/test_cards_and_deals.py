@@ -3,10 +3,10 @@
 import numpy as np
 import pytest
 
-from euchre_sim.cards import JOKER, Deck
-from euchre_sim.deal import deal_batch
-from euchre_sim.errors import UserError
-from euchre_sim.rules import build_rules
+from euchre_sim.core.cards import JOKER, Deck
+from euchre_sim.core.dealing import deal_batch
+from euchre_sim.core.errors import UserError
+from euchre_sim.core.rules import build_rules
 
 DECKS = [Deck("french", 24), Deck("french", 28), Deck("french", 32), Deck("french", 24, True),
          Deck("french", 32, True), Deck("yooker", 24), Deck("yooker", 24, True)]

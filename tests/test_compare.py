@@ -139,5 +139,5 @@ def test_errors_are_one_line_exit_2(runs, tmp_path):
 
 
 def test_import_does_not_load_numba():
-    code = "import sys, euchre_sim.compare; assert 'numba' not in sys.modules"
+    code = "import sys, euchre_sim.report.compare; assert 'numba' not in sys.modules"
     subprocess.run([sys.executable, "-c", code], check=True, capture_output=True)

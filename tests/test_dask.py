@@ -10,8 +10,8 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from euchre_sim.rules import build_rules
-from euchre_sim.simulate import finish_run, prepare_run, run_dask
+from euchre_sim.core.rules import build_rules
+from euchre_sim.sim.simulate import finish_run, prepare_run, run_dask
 from euchre_sim_cli.main import cli
 
 distributed = pytest.importorskip("distributed")

@@ -7,11 +7,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from euchre_sim.cards import JOKER
-from euchre_sim.chunk import chunk_records
-from euchre_sim.handclass import KeyReader, _class_key
-from euchre_sim.rules import build_rules
-from euchre_sim.tables import compile_rules
+from euchre_sim.core.cards import JOKER
+from euchre_sim.core.rules import build_rules
+from euchre_sim.core.ruletables import compile_rules
+from euchre_sim.sim.chunk import chunk_records
+from euchre_sim.sim.handclass import KeyReader, class_key
 
 from .conftest import RULE_SETS
 from .naive import hand_class_parts
@@ -30,7 +30,7 @@ def _key(rules, hand: str, trump: str, round_no: int, ref: str) -> int:
     deck = rules.card_deck
     masks = np.zeros(5, dtype=np.uint64)
     others = np.zeros(4, dtype=np.uint64)
-    return int(_class_key(compile_rules(rules), np.uint64(deck.parse_hand(hand)),
+    return int(class_key(compile_rules(rules), np.uint64(deck.parse_hand(hand)),
                           deck.parse_suit(trump), round_no, deck.parse_card(ref), masks, others))
 
 
@@ -85,7 +85,7 @@ def test_class_key_matches_the_naive_reading_of_the_hand(name, seed, round_no):
     read = KeyReader(rules)
     for trump in trumps:
         ref_arg = -1 if ref == JOKER else ref
-        key = int(_class_key(compile_rules(rules), np.uint64(hand), trump, round_no, ref_arg,
+        key = int(class_key(compile_rules(rules), np.uint64(hand), trump, round_no, ref_arg,
                              masks, others))
         expected = hand_class_parts(hand, trump, round_no, None if ref == JOKER else ref,
                                     rules.yooker, deck)

@@ -5,11 +5,11 @@ import random
 from hypothesis import given
 from hypothesis import strategies as st
 
-from euchre_sim.cards import bit
-from euchre_sim.tables import compile_rules
-from euchre_sim.trick import legal_mask, trick_winner
+from euchre_sim.core.cards import bit
+from euchre_sim.core.ruletables import compile_rules
 
 from .conftest import RULE_SETS
+from .kernels import legal_mask, trick_winner
 from .naive import effective_suit, legal_cards
 from .naive import trick_winner as naive_winner
 

@@ -5,10 +5,10 @@ import json
 import pandas as pd
 import pytest
 
-from euchre_sim.analysis import analyze_deals
-from euchre_sim.deal import deal_batch
-from euchre_sim.playout import play_deals
-from euchre_sim.rules import build_rules
+from euchre_sim.core.dealing import deal_batch
+from euchre_sim.core.rules import build_rules
+from euchre_sim.play.playout import play_deals
+from euchre_sim.solver.calltable import analyze_deals
 
 from .helpers import run_cli as run
 

@@ -7,12 +7,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from euchre_sim.analysis import analyze_deals
-from euchre_sim.deal import deal_batch, deal_one
-from euchre_sim.engine import HandState
-from euchre_sim.modelplayer import ModelStrategy, state_arrays
-from euchre_sim.playout import play_deals
-from euchre_sim.playstate import (
+from euchre_sim.core.dealing import deal_batch, deal_one
+from euchre_sim.core.rules import build_rules
+from euchre_sim.core.ruletables import compile_rules
+from euchre_sim.game.engine import HandState
+from euchre_sim.game.model_strategy import ModelStrategy, state_arrays
+from euchre_sim.game.strategies import TrumpCountStrategy
+from euchre_sim.play.playout import play_deals
+from euchre_sim.play.state import (
     P_KNOWN_OUT,
     P_PLAYED,
     P_VOID,
@@ -22,10 +24,8 @@ from euchre_sim.playstate import (
     S_TURN,
     S_UP,
 )
-from euchre_sim.rules import build_rules
-from euchre_sim.strategies import RuleStrategy
-from euchre_sim.tables import compile_rules
-from euchre_sim.worlds import _guided_deal, _sample_world
+from euchre_sim.play.worlds import guided_deal, sample_world
+from euchre_sim.solver.calltable import analyze_deals
 
 from .conftest import RULE_SETS
 
@@ -38,7 +38,7 @@ def _states_in_play(rules, seed, stop_at):
     for attempt in range(50):
         hands, upcard = deal_one(rules, seed, attempt, dealer=attempt % 4)
         state = HandState(rules, attempt % 4, hands, upcard)
-        players = [ModelStrategy("rules", RuleStrategy(), rng) for _ in range(4)]
+        players = [ModelStrategy("rules", TrumpCountStrategy(), rng) for _ in range(4)]
         while state.phase == "bid":
             state.bid(players[state.turn].bid(state, state.legal_bids()))
         if state.passed_out:
@@ -91,7 +91,7 @@ def test_sampled_worlds_are_consistent_with_the_information_set(name, seed, stop
     world = np.zeros(4, dtype=np.uint64)
     cards = np.zeros(64, dtype=np.int64)
     for k in range(3):
-        _sample_world(lay, hands, st_, pm, seat, np.uint64((key + k) % 2**64), cards, world)
+        sample_world(lay, hands, st_, pm, seat, np.uint64((key + k) % 2**64), cards, world)
         _check_world(rules, state, hands, st_, pm, seat, world)
 
 
@@ -117,7 +117,7 @@ def test_guided_deal_places_every_card_without_breaking_a_void(seed, voids):
     bits = np.array([int(tb.power_bit[0, c]) for c in cards], dtype=np.int64)
     room = np.array(sizes, dtype=np.int64)
     out = np.zeros(5, dtype=np.uint64)
-    _guided_deal(lay, np.uint64(seed), bits, len(bits), room, void, out)
+    guided_deal(lay, np.uint64(seed), bits, len(bits), room, void, out)
     placed = 0
     for b in range(5):
         m = int(out[b])
@@ -140,7 +140,7 @@ def test_worlds_spread_unseen_cards_evenly_without_voids():
     counts = np.zeros((4, 64))
     n = 3000
     for k in range(n):
-        _sample_world(lay, hands, st_, pm, seat, np.uint64(k), cards, world)
+        sample_world(lay, hands, st_, pm, seat, np.uint64(k), cards, world)
         for s in range(4):
             for p in range(64):
                 counts[s, p] += int(world[s]) >> p & 1
@@ -176,7 +176,7 @@ def test_double_dummy_play_with_the_true_world_scores_as_the_solver(name):
 @pytest.mark.parametrize("model", ["rules", "pimc", "dd"])
 def test_models_never_make_an_illegal_play(name, model):
     """Self-play through the engine, which rejects (or, drinking, records) any illegal card."""
-    from euchre_sim.selfplay import play_games
+    from euchre_sim.game.selfplay import play_games
 
     rules = RULE_SETS[name]
     for hand in play_games(rules, 1, seed=5, strategy_names=("rules", "rules"), play=model,
@@ -202,7 +202,7 @@ def test_models_are_reproducible_from_a_seed_in_any_batching(model):
 
 def test_realistic_play_of_the_pinned_hand_is_clearly_below_double_dummy():
     """JS AS 9H 9D TC, 9S up, seat 1 orders up: about +0.04 double dummy, well below with PIMC."""
-    from euchre_sim.advise import advise
+    from euchre_sim.sim.advise import advise
 
     result = advise(build_rules("standard"), "JS AS 9H 9D TC", 1, up="9S", deals=200, seed=1,
                     play="pimc", worlds=20)
@@ -215,8 +215,8 @@ def test_realistic_play_of_the_pinned_hand_is_clearly_below_double_dummy():
 def _rules_choice(deal, trump, leader, plays=(), maker=0, dealer=3, rules_name="standard",
                   up=-1, dealer_takes=None, discard=False):
     """The conventional player's card (text) for the seat to play after `plays` (text)."""
-    from euchre_sim.playstate import _new_state, _play
-    from euchre_sim.rulesplayer import _rules_card, _rules_discard
+    from euchre_sim.play.conventional import conventional_card, conventional_discard
+    from euchre_sim.play.state import new_state, play_card
 
     rules = build_rules(rules_name)
     deck = rules.card_deck
@@ -232,13 +232,13 @@ def _rules_choice(deal, trump, leader, plays=(), maker=0, dealer=3, rules_name="
         dealt[dealer] |= 1 << deck.parse_card(dealer_takes)
     hands = np.array([power(h) for h in dealt], dtype=np.uint64)
     up_bit = int(tb.power_bit[t, deck.parse_card(up)]) if up != -1 else -1
-    st_, pm = _new_state(t, dealer, maker, 0, 0, 15, leader, up_bit, np.uint64(0))
+    st_, pm = new_state(t, dealer, maker, 0, 0, 15, leader, up_bit, np.uint64(0))
     if discard:
-        p = _rules_discard(lay, hands, st_, pm)
+        p = conventional_discard(lay, hands, st_, pm)
     else:
         for card in plays:
-            _play(lay, hands, st_, pm, int(tb.power_bit[t, deck.parse_card(card)]))
-        p = _rules_card(lay, hands, st_, pm, int(st_[S_TURN]))
+            play_card(lay, hands, st_, pm, int(tb.power_bit[t, deck.parse_card(card)]))
+        p = conventional_card(lay, hands, st_, pm, int(st_[S_TURN]))
     return deck.card_name(int(tb.power_card[t, p]))
 
 
@@ -300,8 +300,8 @@ def test_rules_convention_9_dealer_discards_the_lowest_singleton_and_keeps_bosse
 def test_pimc_with_the_true_world_picks_a_card_of_best_value_mid_trick(name, seed, stop_at):
     """PIMC whose world is the true deal (dd) picks, at any point of a trick, a card whose
     value (brute-force minimax from tests/naive.py, mid-trick) is the best the seat has."""
-    from euchre_sim.cards import cards_of
-    from euchre_sim.strategies import RuleStrategy
+    from euchre_sim.core.cards import cards_of
+    from euchre_sim.game.strategies import TrumpCountStrategy
 
     from .naive import brute_force_ns_tricks
 
@@ -328,5 +328,5 @@ def test_pimc_with_the_true_world_picks_a_card_of_best_value_mid_trick(name, see
 
     values = {c: value(c) for c in cards_of(state.legal_cards(seat))}
     best = max(values.values()) if seat % 2 == maker_team else min(values.values())
-    chosen = ModelStrategy("dd", RuleStrategy(), random.Random(0)).play(state, seat)
+    chosen = ModelStrategy("dd", TrumpCountStrategy(), random.Random(0)).play(state, seat)
     assert values[chosen] == best

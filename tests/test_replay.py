@@ -6,13 +6,13 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from euchre_sim.fasthand import random_hand_record
-from euchre_sim.history import RecordError, replay_record
-from euchre_sim.rules import build_rules
+from euchre_sim.core.rules import build_rules
+from euchre_sim.game.history import RecordError, replay_record
 from euchre_sim_cli.main import cli
 
 from .conftest import RULE_SETS
 from .helpers import record
+from .kernels import random_hand_record
 
 STD = build_rules("standard")
 HANDS = "JH JD AH KS 9C/TH QH AD 9S TC/KC KD TS QS 9D/TD AS 9H QC JS"

@@ -2,9 +2,9 @@
 
 import pytest
 
-from euchre_sim.drinks import count_drinks
-from euchre_sim.history import replay_record
-from euchre_sim.rules import build_rules
+from euchre_sim.core.rules import build_rules
+from euchre_sim.game.drinks import count_drinks
+from euchre_sim.game.history import replay_record
 
 from .helpers import bid, new_hand, record
 
@@ -46,7 +46,7 @@ def test_drinking_rule_5_renege_costs_four_points_and_one_more_drink():
 
 
 def test_drinking_renege_is_rejected_under_standard_rules():
-    from euchre_sim.history import RecordError
+    from euchre_sim.game.history import RecordError
 
     rec = record("W", HANDS, "AC", ["N order_up"], "9H", [
         "N:AH E:TC S:KC W:JS", "W:AC N:9C E:9S S:9D", "W:AS N:KS E:AD S:TS",

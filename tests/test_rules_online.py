@@ -2,13 +2,13 @@
 
 import pytest
 
-from euchre_sim.cards import JOKER
-from euchre_sim.engine import IllegalMove
-from euchre_sim.rules import build_rules
-from euchre_sim.tables import compile_rules, make_points
-from euchre_sim.trick import legal_mask
+from euchre_sim.core.cards import JOKER
+from euchre_sim.core.rules import build_rules
+from euchre_sim.core.ruletables import compile_rules, make_points
+from euchre_sim.game.engine import IllegalMove
 
 from .helpers import bid, new_hand, winner_of
+from .kernels import legal_mask
 
 ONLINE = build_rules("online")
 

@@ -2,12 +2,12 @@
 
 import pytest
 
-from euchre_sim.engine import IllegalMove
-from euchre_sim.rules import build_rules
-from euchre_sim.tables import compile_rules, make_points
-from euchre_sim.trick import legal_mask
+from euchre_sim.core.rules import build_rules
+from euchre_sim.core.ruletables import compile_rules, make_points
+from euchre_sim.game.engine import IllegalMove
 
 from .helpers import bid, new_hand, play_out, winner_of
+from .kernels import legal_mask
 
 R = build_rules("standard")
 

@@ -1,7 +1,7 @@
 """Yooker, rule by rule (000_f1b1c8211500ad38.txt, the Yooker half)."""
 
-from euchre_sim.rules import build_rules
-from euchre_sim.tables import make_points
+from euchre_sim.core.rules import build_rules
+from euchre_sim.core.ruletables import make_points
 
 from .helpers import winner_of
 
@@ -42,7 +42,7 @@ def test_yooker_three_of_other_shape_is_plain():
 
 
 def test_yooker_no_bowers_no_card_changes_shape():
-    from euchre_sim.tables import compile_rules
+    from euchre_sim.core.ruletables import compile_rules
 
     tables = compile_rules(Y)
     for trump in range(4):

@@ -13,13 +13,13 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from euchre_sim.advise import advise, sampled_deals
-from euchre_sim.rules import build_rules
-from euchre_sim.solver import solve
-from euchre_sim.tables import make_points
+from euchre_sim.core.rules import build_rules
+from euchre_sim.core.ruletables import make_points
+from euchre_sim.sim.advise import advise
 from euchre_sim_cli.main import cli
 
 from .helpers import run_cli as run
+from .kernels import sampled_deals, solve
 
 DEALS = 400
 
@@ -155,12 +155,11 @@ def test_resume_after_kill_gives_identical_tables(base_run, tmp_path):
         pd.testing.assert_frame_equal(a[name], b[name])
 
 
-def test_advise_agrees_with_the_solver_on_its_own_deals():
-    rules = build_rules("standard")
+def _check_advise_against_the_solver(rules, hand, position, down, deals=40, seed=5):
+    """Every action's mean points equal the solver's on the deals advise sampled."""
     deck = rules.card_deck
-    hand, position, down = "JS AS 9H 9D TC", 3, "QC"
-    result = advise(rules, hand, position, turned_down=down, deals=40, seed=5)
-    deals = sampled_deals(rules, hand, position, down, 40, 5)
+    result = advise(rules, hand, position, turned_down=down, deals=deals, seed=seed)
+    sampled = sampled_deals(rules, hand, position, down, deals, seed)
     seat = position % 4  # N deals
     for action in result["actions"]:
         trump = deck.parse_suit(action["suit"])
@@ -169,11 +168,26 @@ def test_advise_agrees_with_the_solver_on_its_own_deals():
             active[(seat + 2) % 4] = False
         leader = next(s for s in (1, 2, 3, 0) if active[s])
         points = []
-        for hands in deals:
+        for hands in sampled:
             ns = solve(rules, hands, trump, leader, active)
             tricks = ns if seat % 2 == 0 else 5 - ns
             points.append(make_points(rules, tricks, action["alone"], False))
         assert action["mean_points"] == pytest.approx(np.mean(points))
+    return result
+
+
+def test_advise_agrees_with_the_solver_on_its_own_deals():
+    _check_advise_against_the_solver(build_rules("standard"), "JS AS 9H 9D TC", 3, "QC")
+
+
+def test_benny_turned_down_under_no_trump_opens_every_suit_and_no_trump():
+    """Online rules (004_baf3b20d3e4ad955.txt): Benny turned up names no suit, so round 2 may
+    name any of the four suits, or no-trump where it is on: ten calls, with partner and alone."""
+    rules = build_rules("standard", ["joker=true", "no_trump=true"])
+    result = _check_advise_against_the_solver(rules, "JS AS 9H 9D TC", 1, "JK", deals=30)
+    calls = sorted((a["suit"], a["alone"]) for a in result["actions"])
+    assert calls == sorted((suit, alone) for suit in ("C", "D", "H", "S", "NT")
+                           for alone in (False, True))
 
 
 def test_advise_pinned_hand_orders_up_near_even():

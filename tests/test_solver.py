@@ -7,13 +7,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from euchre_sim.analysis import solve_table
-from euchre_sim.deal import deal_one
-from euchre_sim.rules import build_rules
-from euchre_sim.solver import _ns_at_least, active_mask, new_tt, solve
-from euchre_sim.tables import compile_rules
+from euchre_sim.core.dealing import deal_one
+from euchre_sim.core.rules import build_rules
+from euchre_sim.core.ruletables import compile_rules
+from euchre_sim.solver.calltable import solve_table
+from euchre_sim.solver.search import new_tt
 
 from .conftest import RULE_SETS
+from .kernels import active_mask, ns_at_least, solve
 from .naive import brute_force_ns_tricks
 
 TT = new_tt(16)
@@ -73,7 +74,7 @@ def test_outcome_search_agrees_with_exact(name, index, config, target):
     tables = compile_rules(rules)
     for trump in rules.trump_choices:
         exact = solve(rules, hands, trump, leader, active, tt=TT)
-        hit = _ns_at_least(tables, trump, np.array(hands, dtype=np.uint64), leader,
+        hit = ns_at_least(tables, trump, np.array(hands, dtype=np.uint64), leader,
                            active_mask(active), target, TT)
         assert hit == (exact >= target)
 

@@ -2,8 +2,8 @@
 
 import pytest
 
-from euchre_sim.history import replay_record, state_to_record
-from euchre_sim.selfplay import play_games
+from euchre_sim.game.history import replay_record, state_to_record
+from euchre_sim.game.selfplay import play_games
 
 from .conftest import RULE_SETS
 

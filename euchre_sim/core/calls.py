@@ -1,0 +1,93 @@
+"""The calls of a hand: which are open to a seat, the call table's row layout, who plays and leads.
+
+A call is (round, position, trump, alone). Positions are 1-4 from the dealer's left (4 is the
+dealer); round 1 orders up the upcard's suit, round 2 names another suit or no-trump (trump 4).
+A deal's call table has one row per call, in the layout of `call_row`:
+  rows 0-7    round 1: (position - 1) * 2 + alone;
+  rows 8-47   round 2: 8 + ((position - 1) * 5 + trump) * 2 + alone.
+This module is the one place that says which calls the rules open (`call_open`): the engine,
+the solver's call table, the playouts, the random-hand engine and `advise` all ask it.
+"""
+
+from __future__ import annotations
+
+from .cards import JOKER
+from .jit import njit
+from .ruletables import (
+    FLAG_ALLOW_ALONE,
+    FLAG_CANADIAN,
+    FLAG_NO_TRUMP,
+    FLAG_STICK,
+    NO_TRUMP,
+)
+
+ROUND1_ROWS = 8  # (position 1-4) x (alone 0/1)
+N_ROWS = ROUND1_ROWS + 4 * 5 * 2  # + round 2: position x trump (4 suits, NT) x alone
+N_TRUMPS = 5  # trump ids 0-3 (suits) and 4 (no-trump)
+
+
+@njit
+def call_open(flags, round_no, pos, trump, alone, upcard):
+    """Is the call open to position `pos`? `flags` are the rule tables' flags; `upcard` the card
+    turned up (a joker names no suit: round 1 is skipped and every suit is open in round 2)."""
+    if alone and not flags[FLAG_ALLOW_ALONE]:
+        return False
+    if round_no == 1:
+        if upcard == JOKER or trump != upcard >> 3:
+            return False
+        return alone or pos != 2 or not flags[FLAG_CANADIAN]
+    if trump == NO_TRUMP:
+        return flags[FLAG_NO_TRUMP] != 0
+    return upcard == JOKER or trump != upcard >> 3
+
+
+@njit
+def may_pass(flags, round_no, pos):
+    """May the seat pass? Not the dealer in round 2 under stick-the-dealer."""
+    return not (round_no == 2 and pos == 4 and flags[FLAG_STICK])
+
+
+@njit
+def call_row(round_no, pos, trump, alone):
+    """Row of the call table for a call (trump is ignored in round 1)."""
+    if round_no == 1:
+        return (pos - 1) * 2 + alone
+    return ROUND1_ROWS + ((pos - 1) * 5 + trump) * 2 + alone
+
+
+@njit
+def row_call(row):
+    """(round, position, trump, alone) of a call-table row; trump is -1 in round 1 (the upcard's
+    suit)."""
+    alone = row & 1
+    if row < ROUND1_ROWS:
+        return 1, row // 2 + 1, -1, alone
+    r = row - ROUND1_ROWS
+    return 2, r // 10 + 1, (r % 10) // 2, alone
+
+
+def open_calls(flags, round_no: int, pos: int, upcard: int) -> list[tuple[int, bool]]:
+    """(trump, alone) of every call open to the position, by trump then partner before alone."""
+    return [(trump, bool(alone)) for trump in range(N_TRUMPS) for alone in (0, 1)
+            if call_open(flags, round_no, pos, trump, alone, upcard)]
+
+
+@njit
+def opening_leader(dealer, active, loner, lone_last):
+    """Dealer's left, or the lone maker's left under "lone player plays last" (loner -1: none);
+    the next seat clockwise when that one sits out."""
+    seat = (loner + 1) & 3 if loner >= 0 and lone_last else (dealer + 1) & 3
+    while not (active >> seat) & 1:
+        seat = (seat + 1) & 3
+    return seat
+
+
+@njit
+def seats_in_play(dealer, alone_pos, lone_last):
+    """(active seat mask, opening leader) when position alone_pos (0: nobody) goes alone."""
+    active = 15
+    loner = -1
+    if alone_pos > 0:
+        loner = (dealer + alone_pos) & 3
+        active &= ~(1 << ((loner + 2) & 3))
+    return active, opening_leader(dealer, active, loner, lone_last)

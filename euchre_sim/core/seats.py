@@ -1,0 +1,29 @@
+"""Seats N E S W (0-3, clockwise) and the partnerships NS and EW."""
+
+from .errors import UserError
+
+SEAT_NAMES = "NESW"
+TEAM_NAMES = ("NS", "EW")
+
+
+def parse_seat(token: str | int) -> int:
+    """Seat index 0-3 from 'N', 'e', '2' or 3."""
+    text = str(token).strip().upper()
+    if text in SEAT_NAMES and len(text) == 1:
+        return SEAT_NAMES.index(text)
+    if text in ("0", "1", "2", "3"):
+        return int(text)
+    raise UserError(f"unknown seat {token!r} (use N E S W or 0-3)")
+
+
+def seat_name(seat: int) -> str:
+    return SEAT_NAMES[seat]
+
+
+def team_of(seat: int) -> int:
+    """0 for NS, 1 for EW."""
+    return seat & 1
+
+
+def partner_of(seat: int) -> int:
+    return (seat + 2) % 4

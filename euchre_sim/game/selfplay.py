@@ -1,0 +1,73 @@
+"""Self-play: strategies drive the engine through hands and whole games."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from ..core.dealing import deal_one
+from ..core.rules import RuleSet
+from ..core.seats import team_of
+from ..play.models import DEFAULT_WORLDS
+from .engine import HandState
+from .strategies import make_strategy
+
+_MAX_HANDS_PER_GAME = 1000
+
+
+def play_hand(rules: RuleSet, dealer: int, hands: list[int], upcard: int, players) -> HandState:
+    """Play one hand to the end; `players[seat]` is that seat's strategy."""
+    state = HandState(rules, dealer, hands, upcard)
+    while state.phase == "bid":
+        state.bid(players[state.turn].bid(state, state.legal_bids()))
+    if state.phase == "discard":
+        state.discard(players[state.dealer].discard(state))
+    if state.phase == "defend":
+        chosen = None
+        for seat in state.defenders():
+            if players[seat].defend_alone(state, seat):
+                chosen = seat
+                break
+        state.defend(chosen)
+    while state.phase == "play":
+        seat = state.turn
+        state.play(seat, players[seat].play(state, seat))
+    return state
+
+
+@dataclass
+class PlayedHand:
+    game: int
+    number: int  # hand number within the game
+    state: HandState
+    score_after: list[int]
+
+
+def play_games(rules: RuleSet, games: int, seed: int,
+               strategy_names: tuple[str, str] = ("rules", "random"), play: str | None = None,
+               worlds: int = DEFAULT_WORLDS) -> Iterator[PlayedHand]:
+    """Whole games to `rules.target`, the deal passing left; NS uses the first strategy.
+
+    With `play` (a play model), every seat's discards and cards come from that model and the
+    strategies only bid. Deal h of game g is deal (g << 20 | h) of the counter-based
+    generator for `seed`.
+    """
+    for game in range(games):
+        rng = random.Random(f"{seed}:{game}")
+        players = [make_strategy(strategy_names[team_of(s)], rng) for s in range(4)]
+        if play is not None:
+            from .model_strategy import ModelStrategy
+
+            players = [ModelStrategy(play, p, rng, worlds) for p in players]
+        score = [0, 0]
+        dealer = game % 4
+        for number in range(_MAX_HANDS_PER_GAME):
+            hands, upcard = deal_one(rules, seed, (game << 20) | number, dealer)
+            state = play_hand(rules, dealer, hands, upcard, players)
+            for team, pts in enumerate(state.points()):
+                score[team] += pts
+            yield PlayedHand(game, number, state, list(score))
+            if max(score) >= rules.target:
+                break
+            dealer = (dealer + 1) % 4

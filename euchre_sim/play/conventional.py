@@ -1,0 +1,221 @@
+"""The conventional player (`--play rules`): Euchre's card-play conventions, in Numba.
+
+It sees only its own hand and what has been played (plus shown voids), and follows, in order:
+Leading
+  1. The maker (alone or not) pulls trump: leads its highest trump while opponents may hold
+     trump, if that trump is the highest still unseen or it holds two or more trumps.
+  2. The maker's partner leads trump back only with the highest unseen trump.
+  3. Lead an off-suit boss (an ace, or the highest card left of its suit), preferring a suit
+     no opponent has shown void in.
+  4. Defenders lead a suit their partner has shown void in (so the partner can trump).
+  5. Else the lowest card of the shortest off suit, avoiding suits an opponent is void in;
+     trump last.
+Following
+  6. Partner winning the trick: play low (never overtake or trump a partner's winner).
+  7. Last to play: win as cheaply as possible, else play low.
+  8. Otherwise win with the cheapest sure winner (no unseen card can beat it) when holding one;
+     second hand following suit plays low; else third hand high (trumping: the lowest trump
+     that wins).
+Playing low: the lowest card of the led suit; when void, the lowest card of the shortest off
+suit, keeping bosses, trumping never (a trump only when nothing else is left).
+Dealer's discard (9): never the upcard or a trump while an off-suit card is left; an off-suit
+singleton that is not a boss (to make a void), else the lowest card of the shortest off suit,
+bosses last.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..core.bits import bits_above, low_index, one_bit, popcount
+from ..core.jit import njit
+from ..core.ruletables import LAYOUT_SUITS, LAYOUT_TRUMPS
+from .state import (
+    P_LED,
+    P_VOID,
+    S_ACTIVE,
+    S_DEALER,
+    S_MAKER,
+    S_MAKER_ALONE,
+    S_N_ACTIVE,
+    S_POS,
+    S_UP,
+    S_WBIT,
+    S_WSEAT,
+    is_boss,
+    legal_cards,
+    lowest_card,
+    rank_from_top,
+    top_card,
+    unseen_by,
+)
+
+_ONE = np.uint64(1)
+_ZERO = np.uint64(0)
+
+
+@njit
+def _low_from_shortest(lay, cards, unseen, avoid):
+    """The lowest card of the shortest suit of `cards` (bosses kept back when possible),
+    skipping suits that meet `avoid` when another suit is left."""
+    best = -1
+    best_score = 1 << 30
+    for s in range(5):
+        suit = lay[LAYOUT_SUITS + s]
+        mine = cards & suit
+        if not mine:
+            continue
+        plain = mine
+        m = mine
+        while m:
+            p = low_index(m)
+            m &= m - _ONE
+            if is_boss(lay, unseen, p):
+                plain &= ~one_bit(p)
+        pick = lowest_card(lay, plain) if plain else lowest_card(lay, mine)
+        score = (1000 if suit & avoid else 0) + (100 if not plain else 0) \
+            + popcount(mine) * 10 + s
+        if score < best_score:
+            best = pick
+            best_score = score
+    return best
+
+
+@njit
+def _boss_lead(lay, cards, unseen, avoid):
+    """A boss among `cards` (the top of its suit among cards unseen), from the suit with the
+    most cards still out, avoiding suits that meet `avoid`; -1 when none."""
+    best = -1
+    best_score = 1 << 30
+    for s in range(5):
+        suit = lay[LAYOUT_SUITS + s]
+        mine = cards & suit
+        if not mine:
+            continue
+        pick = top_card(mine)
+        if not is_boss(lay, unseen, pick):
+            continue
+        score = (1000 if suit & avoid else 0) - popcount(unseen & suit) * 10 + s
+        if score < best_score:
+            best = pick
+            best_score = score
+    return best
+
+
+@njit
+def _discard_low(lay, legal, unseen):
+    """Play low when not following suit: shortest off suit's lowest card; trump last."""
+    off = legal & ~lay[LAYOUT_TRUMPS]
+    if off:
+        return _low_from_shortest(lay, off, unseen, _ZERO)
+    return low_index(legal)
+
+
+@njit
+def _play_low(lay, legal, led, unseen):
+    if legal & led:
+        return low_index(legal)
+    return _discard_low(lay, legal, unseen)
+
+
+@njit
+def _opponent_voids(st, pm, seat):
+    voids = _ZERO
+    for s in range(4):
+        if (s & 1) != (seat & 1) and (st[S_ACTIVE] >> s) & 1:
+            voids |= pm[P_VOID + s]
+    return voids
+
+
+@njit
+def _rules_lead(lay, legal, st, pm, seat, unseen):
+    trumps = lay[LAYOUT_TRUMPS]
+    my_trumps = legal & trumps
+    trumps_out = unseen & trumps
+    maker = st[S_MAKER]
+    opp_voids = _opponent_voids(st, pm, seat)
+    if my_trumps and trumps_out:
+        top = top_card(my_trumps)
+        boss = is_boss(lay, unseen, top)
+        if seat == maker and (boss or popcount(my_trumps) >= 2):
+            return top
+        if seat == (maker + 2) & 3 and not st[S_MAKER_ALONE] and boss:
+            return top
+    off = legal & ~trumps
+    if off:
+        avoid = opp_voids if trumps_out else _ZERO
+        boss = _boss_lead(lay, off, unseen, avoid)
+        if boss >= 0:
+            return boss
+        partner = (seat + 2) & 3
+        if (seat & 1) != (maker & 1) and (st[S_ACTIVE] >> partner) & 1:
+            to_partner = off & pm[P_VOID + partner]
+            if to_partner:
+                return lowest_card(lay, to_partner)
+        return _low_from_shortest(lay, off, unseen, avoid)
+    return low_index(legal)
+
+
+@njit
+def _rules_follow(lay, legal, st, pm, seat, unseen):
+    led = pm[P_LED]
+    wbit = st[S_WBIT]
+    if st[S_WSEAT] == (seat + 2) & 3:
+        return _play_low(lay, legal, led, unseen)
+    beats = legal & (led | lay[LAYOUT_TRUMPS]) & bits_above(wbit)
+    if not beats:
+        return _play_low(lay, legal, led, unseen)
+    if st[S_POS] == st[S_N_ACTIVE] - 1:
+        return low_index(beats)
+    threats = unseen & (led | lay[LAYOUT_TRUMPS])
+    m = beats
+    while m:
+        p = low_index(m)
+        m &= m - _ONE
+        if not threats & bits_above(p):
+            return p
+    if legal & led:
+        if st[S_POS] == 1:
+            return low_index(legal)
+        return top_card(beats)
+    return low_index(beats)
+
+
+@njit
+def conventional_card(lay, hands, st, pm, seat):
+    """The conventional player's card (a power bit) for the seat to play."""
+    hand = hands[seat]
+    legal = legal_cards(lay, hand, pm[P_LED])
+    if popcount(legal) == 1:
+        return low_index(legal)
+    unseen = unseen_by(lay, hands, st, pm, seat)
+    if st[S_POS] == 0:
+        return _rules_lead(lay, legal, st, pm, seat, unseen)
+    return _rules_follow(lay, legal, st, pm, seat, unseen)
+
+
+@njit
+def conventional_discard(lay, hands, st, pm):
+    """The dealer's discard from six cards (convention 9)."""
+    dealer = st[S_DEALER]
+    hand = hands[dealer]
+    if st[S_UP] >= 0:
+        hand &= ~one_bit(st[S_UP])
+    unseen = unseen_by(lay, hands, st, pm, dealer)
+    off = hand & ~lay[LAYOUT_TRUMPS]
+    if not off:
+        return low_index(hand)
+    best = -1
+    best_score = 1 << 30
+    m = off
+    while m:
+        p = low_index(m)
+        m &= m - _ONE
+        count = popcount(off & lay[p])
+        boss = is_boss(lay, unseen, p)
+        score = (1000 if boss else 0) + (0 if count == 1 else count * 10) \
+            - rank_from_top(lay, p)
+        if score < best_score:
+            best = p
+            best_score = score
+    return best

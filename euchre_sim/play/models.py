@@ -1,0 +1,14 @@
+"""Names of the card-play models (no Numba here: the CLI reads them at start-up)."""
+
+PLAY_MODELS = ("dd", "rules", "pimc")
+MODEL_DD, MODEL_CONVENTIONAL, MODEL_PIMC = range(3)
+DEFAULT_WORLDS = 50
+DESCRIPTIONS = {
+    "dd": "double dummy: every seat sees every hand and plays perfectly",
+    "rules": "conventional player: own hand and cards played only",
+    "pimc": "perfect-information Monte Carlo over sampled worlds",
+}
+
+
+def model_id(name: str) -> int:
+    return PLAY_MODELS.index(name)

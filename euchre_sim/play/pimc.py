@@ -1,0 +1,206 @@
+"""Perfect-information Monte Carlo play (`--play pimc`), and double-dummy play as its special
+case of one world, the true deal (`--play dd` in self-play).
+
+At each decision the seat samples worlds consistent with what it knows (`worlds`), solves each
+world from the current position for every distinct card it may play, and plays the card
+with the best mean points for its side. Each solve asks only what decides the points: do the
+makers reach 3 tricks, and all 5 (one or two zero-window searches of the double-dummy solver,
+started mid-trick when need be). When the points are already settled, or several cards tie
+on the best mean, the conventional player's card is taken among the best.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..core.bits import one_bit
+from ..core.dealing import deal_key
+from ..core.jit import njit
+from ..core.ruletables import LAYOUT_TRUMPS
+from ..core.trick import next_active
+from ..solver.equivalence import candidates, run_top
+from ..solver.search import new_work, search_at
+from .conventional import conventional_card, conventional_discard
+from .state import (
+    P_LED,
+    P_TRICK,
+    S_ACTIVE,
+    S_DEALER,
+    S_DEFENDER_ALONE,
+    S_MAKER,
+    S_MAKER_ALONE,
+    S_MAKER_TRICKS,
+    S_N_ACTIVE,
+    S_POS,
+    S_TRICKS,
+    S_TRUMP,
+    S_TURN,
+    S_UP,
+    S_WBIT,
+    S_WSEAT,
+    TRICKS_PER_HAND,
+    legal_cards,
+    settled,
+    unseen_by,
+)
+from .worlds import sample_world
+
+_ONE = np.uint64(1)
+_ZERO = np.uint64(0)
+MAX_CANDIDATES = 8
+
+
+@njit
+def new_pimc_work():
+    """Buffers of one PIMC player: solver work, a world, card list, candidates, sums."""
+    return (new_work(), np.zeros(4, dtype=np.uint64), np.zeros(64, dtype=np.int64),
+            np.zeros(MAX_CANDIDATES, dtype=np.int64), np.zeros(MAX_CANDIDATES, dtype=np.int64))
+
+
+@njit
+def _ns_reach(tb, wh, st, nxt, pos, led, wbit, wseat, tmask, left, target, tt, work):
+    """Do NS take at least `target` of the `left` tricks still open?"""
+    if target <= 0:
+        return True
+    if target > left:
+        return False
+    trump = st[S_TRUMP]
+    v = search_at(tb.layout[trump], trump, wh, nxt, pos, led, wbit, wseat, tmask, st[S_ACTIVE],
+                   st[S_N_ACTIVE], target - 1, target, tt.table, tt.stats, work)
+    return v >= target
+
+
+@njit
+def _makers_at_least(tb, wh, st, nxt, pos, led, wbit, wseat, tmask, left, k, tt, work):
+    if (st[S_MAKER] & 1) == 0:
+        return _ns_reach(tb, wh, st, nxt, pos, led, wbit, wseat, tmask, left, k, tt, work)
+    return not _ns_reach(tb, wh, st, nxt, pos, led, wbit, wseat, tmask, left, left - k + 1,
+                            tt, work)
+
+
+@njit
+def _maker_points(tb, wh, st, made, done, nxt, pos, led, wbit, wseat, tmask, tt, work):
+    """Points to the makers under perfect play of world `wh` from the given position
+    (made/done: tricks the makers won / tricks complete so far)."""
+    left = TRICKS_PER_HAND - done
+    need = 3 - made
+    made_it = need <= 0 or (need <= left and _makers_at_least(
+        tb, wh, st, nxt, pos, led, wbit, wseat, tmask, left, need, tt, work))
+    rep = 0
+    if made_it:
+        rep = 3
+        if made == done and (left == 0 or _makers_at_least(
+                tb, wh, st, nxt, pos, led, wbit, wseat, tmask, left, left, tt, work)):
+            rep = 5
+    return tb.score[st[S_MAKER_ALONE], st[S_DEFENDER_ALONE], rep]
+
+
+@njit
+def _points_after(tb, lay, wh, st, pm, seat, p, tt, work):
+    """Makers' points in world `wh` after `seat` plays power bit p, all playing perfectly."""
+    b = one_bit(p)
+    pos = st[S_POS]
+    if pos == 0:
+        led = lay[p]
+        wbit = p
+        wseat = seat
+    else:
+        led = pm[P_LED]
+        wbit = st[S_WBIT]
+        wseat = st[S_WSEAT]
+        if b & (led | lay[LAYOUT_TRUMPS]) and p > wbit:
+            wbit = p
+            wseat = seat
+    made = st[S_MAKER_TRICKS]
+    done = st[S_TRICKS]
+    wh[seat] &= ~b
+    if pos + 1 == st[S_N_ACTIVE]:
+        if (wseat & 1) == (st[S_MAKER] & 1):
+            made += 1
+        value = _maker_points(tb, wh, st, made, done + 1, wseat, 0, _ZERO, -1, -1, _ZERO, tt,
+                              work)
+    else:
+        value = _maker_points(tb, wh, st, made, done, next_active(st[S_ACTIVE], seat), pos + 1,
+                              led, wbit, wseat, pm[P_TRICK] | b, tt, work)
+    wh[seat] |= b
+    return value
+
+
+@njit
+def _pick(sums, n, maximize, cands, preferred):
+    """Index of the best sum; `preferred` (a candidate) wins ties for the best."""
+    best = 0
+    for i in range(1, n):
+        if (sums[i] > sums[best]) if maximize else (sums[i] < sums[best]):
+            best = i
+    for i in range(n):
+        if cands[i] == preferred and sums[i] == sums[best]:
+            return i
+    return best
+
+
+@njit
+def _discard_points(tb, wh, st, dealer, p, tt, work):
+    """Makers' points in world `wh` (the dealer holding six) when the dealer discards p."""
+    hand = wh[dealer]
+    wh[dealer] = hand & ~one_bit(p)
+    value = _maker_points(tb, wh, st, 0, 0, st[S_TURN], 0, _ZERO, -1, -1, _ZERO, tt, work)
+    wh[dealer] = hand
+    return value
+
+
+@njit
+def _best_over_worlds(tb, lay, hands, st, pm, seat, discard, n, n_worlds, key, true_world,
+                      preferred, tt, pw):
+    """The candidate (of pw's list, n long) with the best total points for `seat`'s side over
+    the worlds: the seat's sampled worlds, or the true deal alone."""
+    work, wh, cards, cands, sums = pw
+    sums[:n] = 0
+    tt.stats[4] += 1
+    for w in range(1 if true_world else n_worlds):
+        if true_world:
+            wh[:] = hands
+        else:
+            sample_world(lay, hands, st, pm, seat, deal_key(key, np.uint64(w)), cards, wh)
+        for i in range(n):
+            if discard:
+                sums[i] += _discard_points(tb, wh, st, seat, cands[i], tt, work)
+            else:
+                sums[i] += _points_after(tb, lay, wh, st, pm, seat, cands[i], tt, work)
+    maximize = (seat & 1) == (st[S_MAKER] & 1)
+    return cands[_pick(sums, n, maximize, cands, preferred)]
+
+
+@njit
+def pimc_card(tb, lay, hands, st, pm, seat, n_worlds, key, true_world, tt, pw):
+    """The card (power bit) `seat` plays: best mean points over sampled worlds (true_world:
+    the one true deal, i.e. double-dummy play)."""
+    cands = pw[3]
+    hand = hands[seat]
+    legal = legal_cards(lay, hand, pm[P_LED])
+    live = unseen_by(lay, hands, st, pm, seat) | hand | pm[P_TRICK]
+    n = candidates(lay, hand, legal, live, cands)
+    if n == 1:
+        return cands[0]
+    preferred = run_top(lay, live, hand, conventional_card(lay, hands, st, pm, seat))
+    if settled(st):
+        return preferred
+    return _best_over_worlds(tb, lay, hands, st, pm, seat, False, n, n_worlds, key, true_world,
+                             preferred, tt, pw)
+
+
+@njit
+def pimc_discard(tb, lay, hands, st, pm, n_worlds, key, true_world, tt, pw):
+    """The dealer's discard from six cards: best mean points for its side over worlds. Never
+    the upcard (the others place it in the dealer's hand), except double dummy."""
+    cands = pw[3]
+    dealer = st[S_DEALER]
+    hand = hands[dealer]
+    choices = hand & ~one_bit(st[S_UP]) if st[S_UP] >= 0 and not true_world else hand
+    live = unseen_by(lay, hands, st, pm, dealer) | hand
+    n = candidates(lay, hand, choices, live, cands)
+    if n == 1:
+        return cands[0]
+    preferred = run_top(lay, live, hand, conventional_discard(lay, hands, st, pm))
+    return _best_over_worlds(tb, lay, hands, st, pm, dealer, True, n, n_worlds, key,
+                             true_world, preferred, tt, pw)

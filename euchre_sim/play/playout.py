@@ -1,0 +1,133 @@
+"""Hands played out card by card by a play model (Numba), and the call table they give.
+
+Play models: "dd" (every seat sees every hand; the double-dummy solver's choice), "rules"
+(the conventional player of `conventional`), "pimc" (perfect-information Monte Carlo over
+sampled worlds, see `pimc`). A deal's call table under "rules" or "pimc" has the rows of
+`solver.calltable` (one per call, layout of `core.calls`), each the makers' tricks when that call
+is made and the hand is played out by the model; under "dd" the solver's values are used
+directly (`solver.calltable`), since perfect play needs no playout.
+
+Randomness: the playout of row r of deal i under seed s draws from key(key(s, i), r), and
+decision k of it from key(that, k): results do not depend on batching or workers.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..core.bits import one_bit
+from ..core.calls import N_ROWS, call_open, call_row, seats_in_play
+from ..core.dealing import deal_key
+from ..core.jit import njit
+from ..core.ruletables import FLAG_LONE_LAST
+from ..solver.search import shared_tt, to_power
+from .conventional import conventional_card, conventional_discard
+from .models import DEFAULT_WORLDS, MODEL_CONVENTIONAL, MODEL_DD, model_id
+from .pimc import new_pimc_work, pimc_card, pimc_discard
+from .state import (
+    S_DECISIONS,
+    S_DISCARD,
+    S_MAKER_TRICKS,
+    S_TRICKS,
+    S_TURN,
+    TRICKS_PER_HAND,
+    new_state,
+    play_card,
+)
+
+
+@njit
+def choose_card(model, tb, lay, hands, st, pm, seat, n_worlds, key, tt, pw):
+    if model == MODEL_CONVENTIONAL:
+        return conventional_card(lay, hands, st, pm, seat)
+    k = deal_key(key, np.uint64(st[S_DECISIONS]))
+    st[S_DECISIONS] += 1
+    return pimc_card(tb, lay, hands, st, pm, seat, n_worlds, k, model == MODEL_DD, tt, pw)
+
+
+@njit
+def choose_discard(model, tb, lay, hands, st, pm, n_worlds, key, tt, pw):
+    if model == MODEL_CONVENTIONAL:
+        return conventional_discard(lay, hands, st, pm)
+    k = deal_key(key, np.uint64(st[S_DECISIONS]))
+    st[S_DECISIONS] += 1
+    return pimc_discard(tb, lay, hands, st, pm, n_worlds, k, model == MODEL_DD, tt, pw)
+
+
+@njit
+def _play_out(model, tb, lay, hands, st, pm, n_worlds, key, tt, pw):
+    """Play the hand to its end from the state; returns the makers' tricks."""
+    while st[S_TRICKS] < TRICKS_PER_HAND:
+        seat = st[S_TURN]
+        play_card(lay, hands, st, pm, choose_card(model, tb, lay, hands, st, pm, seat, n_worlds,
+                                                key, tt, pw))
+    return st[S_MAKER_TRICKS]
+
+
+@njit
+def played_call(model, tb, hands, upcard, dealer, round_no, trump, maker, alone_pos,
+                 n_worlds, key, tt, pw):
+    """Makers' tricks when `maker` calls `trump` (round 1: orders up) and the model plays."""
+    active, leader = seats_in_play(dealer, alone_pos, tb.flags[FLAG_LONE_LAST] != 0)
+    lay = tb.layout[trump]
+    take_up = round_no == 1 and (active >> dealer) & 1
+    held = hands.copy()
+    up = -1
+    known_out = np.uint64(0)
+    if take_up:
+        held[dealer] |= np.uint64(1) << np.uint64(upcard)
+        up = tb.power_bit[trump, upcard]
+    else:
+        known_out = one_bit(tb.power_bit[trump, upcard])
+    hp = to_power(tb, trump, held, active)
+    st, pm = new_state(trump, dealer, maker, 1 if alone_pos else 0, 0, active, leader, up,
+                        known_out)
+    if take_up:
+        d = choose_discard(model, tb, lay, hp, st, pm, n_worlds, key, tt, pw)
+        hp[dealer] &= ~one_bit(d)
+        st[S_DISCARD] = d
+    return _play_out(model, tb, lay, hp, st, pm, n_worlds, key, tt, pw)
+
+
+@njit
+def play_deal(model, tb, hands, upcard, dealer, n_worlds, key, only_pos, rounds, tt, pw, out):
+    """Fill `out` (N_ROWS, as solver.calltable.analyze_deal) with the makers' tricks of every call
+    open in the deal, each hand played out by the model."""
+    flags = tb.flags
+    out[:] = -1
+    for round_no in range(1, 3):
+        if not rounds & round_no:
+            continue
+        for trump in range(5):
+            for pos in range(1, 5):
+                if only_pos and pos != only_pos:
+                    continue
+                for alone in range(2):
+                    if not call_open(flags, round_no, pos, trump, alone, upcard):
+                        continue
+                    row = call_row(round_no, pos, trump, alone)
+                    out[row] = played_call(model, tb, hands, upcard, dealer, round_no, trump,
+                                           (dealer + pos) & 3, pos if alone else 0, n_worlds,
+                                           deal_key(key, np.uint64(row)), tt, pw)
+
+
+@njit
+def _play_batch(model, tb, hands, upcards, dealer, n_worlds, seed, start, tt, out):
+    pw = new_pimc_work()
+    for i in range(hands.shape[0]):
+        key = deal_key(seed, np.uint64(start + i))
+        play_deal(model, tb, hands[i], upcards[i], dealer, n_worlds, key, 0, 3, tt, pw, out[i])
+
+
+def play_deals(rules, model: str, hands: np.ndarray, upcards: np.ndarray, seed: int, start: int,
+               n_worlds: int = DEFAULT_WORLDS, dealer: int = 0, tt=None) -> np.ndarray:
+    """Call tables (int8[n, N_ROWS], makers' tricks or -1) of deals start.. played out by
+    the model ("rules" or "pimc"; "dd" plays out with the solver's choices)."""
+    from ..core.dealing import seed_to_u64
+    from ..core.ruletables import compile_rules
+
+    tt = tt if tt is not None else shared_tt()
+    out = np.zeros((hands.shape[0], N_ROWS), dtype=np.int8)
+    _play_batch(model_id(model), compile_rules(rules), hands, upcards, dealer, n_worlds,
+                seed_to_u64(seed), np.uint64(start), tt, out)
+    return out

@@ -1,0 +1,121 @@
+"""Comparing two finished simulation runs class by class (e.g. double dummy against a play model).
+
+Both runs' tables are joined on their class columns; each joined row carries both runs' counts,
+make rates and mean points, the differences B - A, and a z-score of the points difference from
+the standard errors the tables already hold.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+import numpy as np
+import pandas as pd
+
+from ..core.errors import UserError
+from ..sim.schema import class_keys
+from .query import load_table, pooled
+
+SORTS = ("points", "make_rate", "z")
+_SORT_COLUMNS = {"points": "mean_points_diff", "make_rate": "make_rate_diff", "z": "z"}
+_MEASURES = ["n", "make_rate", "mean_points", "points_se"]
+
+
+def load_run(out_dir: str) -> dict:
+    """The run.json of a finished run; a missing folder or an unfinished run is a UserError."""
+    if not os.path.isdir(out_dir):
+        raise UserError(f"no run folder {out_dir!r}")
+    path = os.path.join(out_dir, "run.json")
+    if not os.path.isfile(path):
+        if os.path.isfile(os.path.join(out_dir, "manifest.json")):
+            raise UserError(f"{out_dir!r} is an unfinished run (finish it with "
+                            "'euchre-sim simulate ... --resume')")
+        raise UserError(f"no run.json in {out_dir!r} (run 'euchre-sim simulate' first)")
+    try:
+        with open(path, encoding="utf-8") as handle:
+            info = json.load(handle)
+    except (OSError, ValueError) as err:
+        raise UserError(f"cannot read {path!r}: {err}") from None
+    if not isinstance(info, dict) or "rules" not in info:
+        raise UserError(f"{path!r} is not a simulation's run.json")
+    return info
+
+
+def check_comparable(info_a: dict, info_b: dict) -> list[str]:
+    """Raise if the rules differ (class keys would not match); a note if seed or deals differ."""
+    rules_a, rules_b = info_a["rules"], info_b["rules"]
+    differ = sorted(k for k in set(rules_a) | set(rules_b) if rules_a.get(k) != rules_b.get(k))
+    if differ:
+        shown = ", ".join(f"{k}: {json.dumps(rules_a.get(k))} vs {json.dumps(rules_b.get(k))}"
+                          for k in differ)
+        raise UserError(f"the runs have different rules ({shown}); their classes are not "
+                        "comparable")
+    differ = [f"{field} ({info_a.get(field)} vs {info_b.get(field)})" for field in ("seed", "deals")
+              if info_a.get(field) != info_b.get(field)]
+    notes = []
+    if differ:
+        notes.append(f"the runs differ in {' and '.join(differ)}: they do not play the same "
+                     "deals (a same-deal comparison needs the same seed and deal count)")
+    return notes
+
+
+def describe(info: dict) -> str:
+    """'play dd, seed 1, 200 deals' for a header line."""
+    return f"play {info.get('play', 'dd')}, seed {info.get('seed')}, {info.get('deals')} deals"
+
+
+def overall(frame_a: pd.DataFrame, frame_b: pd.DataFrame) -> dict:
+    """Both runs pooled, and the differences B - A."""
+    a, b = pooled(frame_a), pooled(frame_b)
+    out = {"a": a, "b": b}
+    for field in ("make_rate", "mean_points"):
+        both = a[field] is not None and b[field] is not None
+        out[f"{field}_diff"] = b[field] - a[field] if both else None
+    return out
+
+
+def join_runs(frame_a: pd.DataFrame, frame_b: pd.DataFrame, name: str,
+              min_n: int = 1) -> pd.DataFrame:
+    """Rows of both tables with the same class and n >= min_n in each, with differences B - A.
+
+    z = (points B - points A) / sqrt(se_A^2 + se_B^2); empty (NaN) where a standard error is
+    missing (n = 1) or both are zero.
+    """
+    keys = class_keys(name)
+    labels = ["hand", "trumps"] if name == "calls" else []  # fixed by the key: taken from A
+    a = frame_a.loc[frame_a["n"] >= min_n, keys + labels + _MEASURES]
+    b = frame_b.loc[frame_b["n"] >= min_n, keys + _MEASURES]
+    out = a.merge(b, on=keys, how="inner", suffixes=("_a", "_b"), sort=True)
+    out["make_rate_diff"] = out["make_rate_b"] - out["make_rate_a"]
+    out["mean_points_diff"] = out["mean_points_b"] - out["mean_points_a"]
+    se = np.sqrt(out["points_se_a"] ** 2 + out["points_se_b"] ** 2)
+    out["z"] = out["mean_points_diff"] / se.where(se > 0)
+    order = keys + labels + ["n_a", "n_b", "make_rate_a", "make_rate_b", "make_rate_diff",
+                             "mean_points_a", "mean_points_b", "mean_points_diff",
+                             "points_se_a", "points_se_b", "z"]
+    return out[order].reset_index(drop=True)
+
+
+def sort_rows(joined: pd.DataFrame, by: str = "points") -> pd.DataFrame:
+    """Largest absolute difference (or |z|) first; ties keep class order; NaN z last."""
+    if by not in SORTS:
+        raise UserError(f"unknown sort {by!r} (one of {', '.join(SORTS)})")
+    size = joined[_SORT_COLUMNS[by]].abs()
+    return joined.loc[size.sort_values(ascending=False, kind="stable",
+                                       na_position="last").index]
+
+
+def compare_runs(dir_a: str, dir_b: str, name: str = "calls", min_n: int = 30,
+                 by: str = "points") -> tuple[dict, pd.DataFrame, list[str]]:
+    """(facts and pooled figures of both runs, joined rows sorted by `by`, notes)."""
+    info_a, info_b = load_run(dir_a), load_run(dir_b)
+    notes = check_comparable(info_a, info_b)
+    frame_a, frame_b = load_table(dir_a, name), load_table(dir_b, name)
+    head = overall(frame_a, frame_b)
+    for side, out_dir, info in (("a", dir_a, info_a), ("b", dir_b, info_b)):
+        head[side] = {"dir": out_dir, "play": info.get("play", "dd"), "seed": info.get("seed"),
+                      "deals": info.get("deals")} | head[side]
+    joined = join_runs(frame_a, frame_b, name, min_n)
+    head["joined"] = len(joined)
+    return head, sort_rows(joined, by), notes

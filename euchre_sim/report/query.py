@@ -1,0 +1,67 @@
+"""Reading finished simulation tables: load, filter, sort, and pool rows (n-weighted)."""
+
+from __future__ import annotations
+
+import os
+
+import pandas as pd
+
+from ..core.errors import UserError
+from ..sim.schema import OUTPUT_TABLES
+
+
+def load_table(out_dir: str, name: str = "calls") -> pd.DataFrame:
+    if name not in OUTPUT_TABLES:
+        raise UserError(f"unknown table {name!r} (tables: {', '.join(OUTPUT_TABLES)})")
+    path = os.path.join(out_dir, f"{name}.parquet")
+    if not os.path.isfile(path):
+        raise UserError(f"no {name}.parquet in {out_dir!r} (run 'euchre-sim simulate' first)")
+    return pd.read_parquet(path)
+
+
+def filter_table(frame: pd.DataFrame, round_no: int | None = None, seat: int | None = None,
+                 trumps: int | None = None, alone: bool | None = None, hand: str | None = None,
+                 min_n: int = 1, sort: str | None = None, descending: bool = True) -> pd.DataFrame:
+    """Rows matching every filter given; `hand` matches a substring of the class text."""
+    mask = frame["n"] >= min_n
+    for column, value in (("round", round_no), ("seat", seat), ("trumps", trumps),
+                          ("alone", alone)):
+        if value is not None:
+            mask &= frame[column] == value
+    if hand is not None:
+        if "hand" not in frame:
+            raise UserError("--hand filters the calls table only")
+        mask &= frame["hand"].str.contains(hand, regex=False)
+    out = frame[mask]
+    if sort is not None:
+        if sort not in frame.columns:
+            raise UserError(f"unknown column {sort!r} to sort by "
+                            f"(columns: {', '.join(frame.columns)})")
+        out = out.sort_values(sort, ascending=not descending, kind="stable")
+    return out
+
+
+def rollup(frame: pd.DataFrame, by: list[str]) -> pd.DataFrame:
+    """n-weighted make rate and mean points of table rows grouped by `by` (all rows pooled
+    when `by` is empty)."""
+    weighted = frame.assign(makes=frame["make_rate"] * frame["n"],
+                            points=frame["mean_points"] * frame["n"], _all=0)
+    sums = weighted.groupby(by or ["_all"])[["n", "makes", "points"]].sum()
+    sums["make_rate"] = sums["makes"] / sums["n"].where(sums["n"] > 0)
+    sums["mean_points"] = sums["points"] / sums["n"].where(sums["n"] > 0)
+    out = sums[["n", "make_rate", "mean_points"]]
+    return out.reset_index(drop=not by)
+
+
+def pooled(frame: pd.DataFrame) -> dict:
+    """n-weighted make rate and mean points over every row (None where there are none)."""
+    row = rollup(frame, []).iloc[0] if len(frame) else None
+    n = int(row["n"]) if row is not None else 0
+    return {"n": n,
+            "make_rate": float(row["make_rate"]) if n else None,
+            "mean_points": float(row["mean_points"]) if n else None}
+
+
+def headline(out_dir: str) -> pd.DataFrame:
+    """Make rate and mean points by round, seat and trumps, with partner and alone."""
+    return rollup(load_table(out_dir, "summary"), ["round", "seat", "trumps", "alone"])

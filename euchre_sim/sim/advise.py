@@ -1,0 +1,126 @@
+"""Advice for one hand: deal the unseen cards at random around it and solve every deal.
+
+Deal i of seed s shuffles the unseen cards with the counter-based generator of `core.dealing`
+(key(s, i)), so the sampled deals are reproducible and independent of batching.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..core.calls import N_ROWS, call_row, open_calls
+from ..core.cards import JOKER, bit, cards_of
+from ..core.dealing import deal_key, seed_to_u64, shuffle
+from ..core.errors import UserError
+from ..core.jit import njit
+from ..core.rules import RuleSet
+from ..core.ruletables import compile_rules
+from ..play.models import DEFAULT_WORLDS, MODEL_DD, model_id
+from ..play.pimc import new_pimc_work
+from ..play.playout import play_deal
+from ..solver.calltable import analyze_deal
+from ..solver.search import new_tt, new_work
+
+ADVISE_DEALER = 0  # N deals (as in `_advise_batch`); the advised seat sits at its position
+
+
+@njit
+def deal_around(unseen, seed, index, seat, hand, hands, work):
+    """Seat keeps `hand`; the other three seats get five unseen cards each, in turn."""
+    work[:] = unseen
+    shuffle(deal_key(seed, np.uint64(index)), work, work.shape[0])
+    k = 0
+    for offset in range(1, 4):
+        other = (seat + offset) % 4
+        mask = np.uint64(0)
+        for _ in range(5):
+            mask |= np.uint64(1) << np.uint64(work[k])
+            k += 1
+        hands[other] = mask
+    hands[seat] = hand
+
+
+@njit
+def _advise_batch(tb, unseen, seed, seat, pos, hand, ref_card, rounds, count, model, n_worlds,
+                  tt, out):
+    """Call tables of the sampled deals: solved (model dd) or played out by the model."""
+    hands = np.zeros(4, dtype=np.uint64)
+    work = np.empty_like(unseen)
+    solver_work = new_work()
+    pimc_work = new_pimc_work()
+    for i in range(count):
+        deal_around(unseen, seed, i, seat, hand, hands, work)
+        if model == MODEL_DD:
+            analyze_deal(tb, hands, ref_card, 0, False, pos, rounds, tt, solver_work, out[i])
+        else:
+            play_deal(model, tb, hands, ref_card, 0, n_worlds, deal_key(seed, np.uint64(i)),
+                       pos, rounds, tt, pimc_work, out[i])
+
+
+def _actions(rules: RuleSet, round_no: int, position: int, ref_card: int) -> list[tuple]:
+    """(action, trump, alone, call-table row) for every call open to the position."""
+    action = "order_up" if round_no == 1 else "call"
+    flags = compile_rules(rules).flags
+    return [(action, trump, alone, int(call_row(round_no, position, trump, int(alone))))
+            for trump, alone in open_calls(flags, round_no, position, ref_card)]
+
+
+def _figures(tables, tricks: np.ndarray, alone: bool) -> dict:
+    """Rates and mean points (with standard error and 95% interval) of makers' tricks."""
+    points = tables.score[int(alone), 0, tricks].astype(np.float64)
+    n = len(points)
+    mean = float(points.mean())
+    se = float(points.std(ddof=1) / math.sqrt(n)) if n > 1 else float("nan")
+    return {"n": n, "make_rate": float((tricks >= 3).mean()),
+            "march_rate": float((tricks == 5).mean()),
+            "euchred_rate": float((tricks < 3).mean()),
+            "mean_points": mean, "points_se": se, "ci95": [mean - 1.96 * se, mean + 1.96 * se]}
+
+
+def default_deals(play: str) -> int:
+    """20,000 deals when solving; 1,000 under PIMC (each deal is ~2 x 20 x K solves)."""
+    return 1_000 if play == "pimc" else 20_000
+
+
+def advise(rules: RuleSet, hand_text: str, position: int, up: str | None = None,
+           turned_down: str | None = None, deals: int | None = None, seed: int = 0,
+           play: str = "dd", worlds: int = DEFAULT_WORLDS) -> dict:
+    """Make, march and euchred rates and mean points of every call open to the hand, under
+    the play model (and, for rules/pimc, double dummy on the same deals beside them)."""
+    deals = deals or default_deals(play)
+    deck = rules.card_deck
+    if (up is None) == (turned_down is None):
+        raise UserError("give exactly one of --up (round 1) or --turned-down (round 2)")
+    if position not in (1, 2, 3, 4):
+        raise UserError(f"--seat must be 1-4 (positions from the dealer's left), got {position}")
+    hand = deck.parse_hand(hand_text)
+    ref_card = deck.parse_card(up if up is not None else turned_down)
+    if hand >> ref_card & 1:
+        raise UserError(f"card {deck.card_name(ref_card)!r} is both in the hand and turned up")
+    round_no = 1 if up is not None else 2
+    if round_no == 1 and ref_card == JOKER:
+        raise UserError("Benny as the upcard names no suit: there is no round 1 to advise on")
+    unseen = np.array(cards_of(deck.mask & ~hand & ~bit(ref_card)), dtype=np.int64)
+    seat = (ADVISE_DEALER + position) % 4
+    tables = compile_rules(rules)
+    tt = new_tt()
+    models = [play] if play == "dd" else [play, "dd"]
+    results = {}
+    for name in models:
+        out = np.full((deals, N_ROWS), -1, dtype=np.int8)
+        _advise_batch(tables, unseen, seed_to_u64(seed), seat, position, np.uint64(hand),
+                      ref_card, round_no, deals, model_id(name), worlds, tt, out)
+        results[name] = out
+    actions = []
+    for action, trump, alone, column in _actions(rules, round_no, position, ref_card):
+        entry = {"action": action, "suit": deck.suit_name(trump), "alone": alone}
+        entry |= _figures(tables, results[play][:, column].astype(np.int64), alone)
+        if play != "dd":
+            entry["dd"] = _figures(tables, results["dd"][:, column].astype(np.int64), alone)
+        actions.append(entry)
+    actions.sort(key=lambda a: -a["mean_points"])
+    return {"round": round_no, "seat": position, "deals": deals, "hand": deck.format_hand(hand),
+            ("up" if round_no == 1 else "turned_down"): deck.card_name(ref_card),
+            "play": play, "worlds": worlds if play == "pimc" else None, "actions": actions}

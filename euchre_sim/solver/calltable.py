@@ -1,0 +1,196 @@
+"""Whole-deal analyses on the solver: the `solve` table, and every call open in a deal.
+
+A deal's call table has one row per call (round, position, trump, alone; layout and which calls
+are open: `core.calls`): the makers' tricks under perfect play, -1 where that call is not open.
+Round 1 orders up the upcard's suit (the dealer takes it and discards the card best for the
+dealer's side, found by a search layer over the distinct discards that shares the table);
+round 2 names any other suit or no-trump.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..core.bits import one_bit
+from ..core.calls import N_ROWS, call_open, call_row, opening_leader, seats_in_play
+from ..core.jit import njit
+from ..core.ruletables import FLAG_LONE_LAST
+from .equivalence import candidates
+from .search import at_least, exact_tricks, new_work, shared_tt, to_power
+
+
+@njit
+def _team_tricks(tb, trump, hands_p, leader, active, team, exact, tt, work):
+    """Tricks of `team` (0 NS, 1 EW): exact, or (exact=False) a representative of its
+    scoring class, 0 | 1 (1-2) | 3 (3-4) | 5, found with two zero-window searches."""
+    if exact:
+        ns = exact_tricks(tb, trump, hands_p, leader, active, tt, work)
+        return ns if team == 0 else 5 - ns
+    if _team_at_least(tb, trump, hands_p, leader, active, team, 3, tt, work):
+        return 5 if _team_at_least(tb, trump, hands_p, leader, active, team, 5, tt, work) else 3
+    return 1 if _team_at_least(tb, trump, hands_p, leader, active, team, 1, tt, work) else 0
+
+
+@njit
+def _team_at_least(tb, trump, hands_p, leader, active, team, k, tt, work):
+    if team == 0:
+        return at_least(tb, trump, hands_p, leader, active, k, tt, work)
+    return not at_least(tb, trump, hands_p, leader, active, 6 - k, tt, work)
+
+
+@njit
+def _discards(tb, trump, hands_p, dealer, out):
+    """Distinct discards of the dealer's six cards, lowest power first (power bits).
+
+    Two cards adjacent in power among all cards in play leave equivalent hands: keep one."""
+    hand = hands_p[dealer]
+    live = hands_p[0] | hands_p[1] | hands_p[2] | hands_p[3]
+    return candidates(tb.layout[trump], hand, hand, live, out)
+
+
+@njit
+def _best_discard_at_least(tb, trump, hands_p, dealer, leader, active, k, cands, count, tt,
+                           work):
+    """Does some discard give the dealer's side at least k tricks?"""
+    for i in range(count):
+        b = one_bit(cands[i])
+        hands_p[dealer] &= ~b
+        hit = _team_at_least(tb, trump, hands_p, leader, active, dealer & 1, k, tt, work)
+        hands_p[dealer] |= b
+        if hit:
+            return True
+    return False
+
+
+@njit
+def _best_discard_tricks(tb, trump, hands_p, dealer, leader, active, exact, tt, work):
+    """Dealer's side tricks (exact or by class, as _team_tricks) when the dealer, holding
+    six cards, discards the card best for its side."""
+    team = dealer & 1
+    cands = np.empty(8, dtype=np.int64)
+    count = _discards(tb, trump, hands_p, dealer, cands)
+    if not exact:
+        if _best_discard_at_least(tb, trump, hands_p, dealer, leader, active, 3, cands, count,
+                                  tt, work):
+            return 5 if _best_discard_at_least(tb, trump, hands_p, dealer, leader, active, 5,
+                                               cands, count, tt, work) else 3
+        return 1 if _best_discard_at_least(tb, trump, hands_p, dealer, leader, active, 1, cands,
+                                           count, tt, work) else 0
+    best = -1
+    for i in range(count):
+        b = one_bit(cands[i])
+        hands_p[dealer] &= ~b
+        if best < 0:
+            best = _team_tricks(tb, trump, hands_p, leader, active, team, True, tt, work)
+        elif _team_at_least(tb, trump, hands_p, leader, active, team, best + 1, tt, work):
+            best = _team_tricks(tb, trump, hands_p, leader, active, team, True, tt, work)
+        hands_p[dealer] |= b
+        if best == 5:
+            break
+    return best
+
+
+@njit
+def analyze_deal(tb, hands, upcard, dealer, exact, only_pos, rounds, tt, work, out):
+    """Fill `out` (N_ROWS, the layout of `core.calls`) with the makers' tricks of every call
+    open in the deal (exact, or class representatives 0, 1, 3, 5 that score the same; see
+    _team_tricks), -1 where a call is not open.
+
+    only_pos: 0 for every seat, else just that position's calls; rounds: bit 1 round 1,
+    bit 2 round 2."""
+    flags = tb.flags
+    lone_last = flags[FLAG_LONE_LAST] != 0
+    out[:] = -1
+    dealer_team = dealer & 1
+    for round_no in range(1, 3):
+        if not rounds & round_no:
+            continue
+        for trump in range(5):
+            for alone_pos in range(0, 5):  # 0: partnership; 1-4: that position alone
+                if not _any_open(flags, round_no, trump, alone_pos, only_pos, upcard):
+                    continue
+                active, leader = seats_in_play(dealer, alone_pos, lone_last)
+                if round_no == 1 and (active >> dealer) & 1:
+                    with_up = hands.copy()
+                    with_up[dealer] |= one_bit(upcard)
+                    hp = to_power(tb, trump, with_up, active)
+                    dealer_tricks = _best_discard_tricks(tb, trump, hp, dealer, leader, active,
+                                                         exact, tt, work)
+                else:
+                    hp = to_power(tb, trump, hands, active)
+                    dealer_tricks = _team_tricks(tb, trump, hp, leader, active, dealer_team,
+                                                 exact, tt, work)
+                alone = 1 if alone_pos > 0 else 0
+                for pos in range(1, 5):
+                    if (alone and pos != alone_pos) or (only_pos and pos != only_pos) or \
+                            not call_open(flags, round_no, pos, trump, alone, upcard):
+                        continue
+                    seat = (dealer + pos) & 3
+                    tricks = dealer_tricks if (seat & 1) == dealer_team else 5 - dealer_tricks
+                    out[call_row(round_no, pos, trump, alone)] = tricks
+
+
+@njit
+def _any_open(flags, round_no, trump, alone_pos, only_pos, upcard):
+    """Is some call of this trump and way of playing (alone_pos 0: partnership) open to the
+    positions asked for?"""
+    for pos in range(1, 5):
+        if (alone_pos and pos != alone_pos) or (only_pos and pos != only_pos):
+            continue
+        if call_open(flags, round_no, pos, trump, 1 if alone_pos else 0, upcard):
+            return True
+    return False
+
+
+@njit
+def analyze_batch(tb, hands, upcards, dealer, exact, tt, out):
+    work = new_work()
+    for i in range(hands.shape[0]):
+        analyze_deal(tb, hands[i], upcards[i], dealer, exact, 0, 3, tt, work, out[i])
+
+
+@njit
+def _solve_table(tb, hands, dealer, n_trumps, lone_last, tt, out):
+    """Rows (trump, alone seat or -1, leader, NS tricks) for every trump and way of playing."""
+    work = new_work()
+    row = 0
+    for trump in range(n_trumps):
+        for alone in range(-1, 4):
+            active = 15
+            if alone >= 0:
+                active &= ~(1 << ((alone + 2) & 3))
+            leader = opening_leader(dealer, active, alone, lone_last)
+            hp = to_power(tb, trump, hands, active)
+            out[row, 0] = trump
+            out[row, 1] = alone
+            out[row, 2] = leader
+            out[row, 3] = exact_tricks(tb, trump, hp, leader, active, tt, work)
+            row += 1
+    return row
+
+
+def solve_table(rules, hands: list[int], dealer: int, tt=None) -> list[dict]:
+    """The `solve` table of one deal: a row per trump and way of playing (SPEC.md)."""
+    from ..core.ruletables import compile_rules
+    from ..core.seats import SEAT_NAMES
+
+    tt = tt if tt is not None else shared_tt()
+    out = np.zeros((25, 4), dtype=np.int64)
+    n_trumps = len(rules.trump_choices)
+    n = _solve_table(compile_rules(rules), np.array(hands, dtype=np.uint64), dealer, n_trumps,
+                     rules.lone_player_plays_last, tt, out)
+    deck = rules.card_deck
+    return [{"trump": deck.suit_name(int(t)), "alone": SEAT_NAMES[a] if a >= 0 else None,
+             "leader": SEAT_NAMES[int(leader)], "ns_tricks": int(ns), "ew_tricks": 5 - int(ns)}
+            for t, a, leader, ns in out[:n]]
+
+
+def analyze_deals(rules, hands: np.ndarray, upcards: np.ndarray, dealer: int = 0,
+                  exact: bool = True, tt=None) -> np.ndarray:
+    """Call tables (int8[n, N_ROWS], makers' tricks or -1) of a batch of deals."""
+    from ..core.ruletables import compile_rules
+
+    tt = tt if tt is not None else shared_tt()
+    out = np.zeros((hands.shape[0], N_ROWS), dtype=np.int8)
+    analyze_batch(compile_rules(rules), hands, upcards, dealer, exact, tt, out)
+    return out

@@ -1,0 +1,100 @@
+"""Python entry points to library kernels that only the tests call (solve one position, one
+trick, one random hand as a record, the deals `advise` samples)."""
+
+import numpy as np
+
+from euchre_sim.core import trick
+from euchre_sim.core.cards import bit, cards_of
+from euchre_sim.core.dealing import deal_one, seed_to_u64
+from euchre_sim.core.ruletables import compile_rules
+from euchre_sim.core.seats import SEAT_NAMES
+from euchre_sim.game.random_hands import CALL, PASS, play_key, random_hand
+from euchre_sim.sim.advise import ADVISE_DEALER, deal_around
+from euchre_sim.solver.search import at_least, exact_tricks, new_work, shared_tt, to_power
+
+
+def legal_mask(tables, trump: int, hand: int, led_suit: int) -> int:
+    """Legal cards of `hand` (led_suit -1 when leading)."""
+    return int(trick.legal_mask(tables, trump, np.uint64(hand), led_suit))
+
+
+def trick_winner(tables, trump: int, cards: list[int]) -> int:
+    """Position in `cards` of the winning card."""
+    return int(trick.trick_winner(tables, trump, np.array(cards, dtype=np.int64), len(cards)))
+
+
+def active_mask(active) -> int:
+    """Seat bit mask from four booleans."""
+    return sum(1 << s for s in range(4) if active[s])
+
+
+def solve(rules, hands: list[int], trump: int, leader: int, active=(True,) * 4, tt=None) -> int:
+    """NS tricks when all play perfectly; hands indexed by seat (sitting-out hands ignored)."""
+    tb = compile_rules(rules)
+    mask = active_mask(active)
+    power = to_power(tb, trump, np.array(hands, dtype=np.uint64), mask)
+    return int(exact_tricks(tb, trump, power, leader, mask, tt if tt is not None else shared_tt(),
+                            new_work()))
+
+
+def ns_at_least(tables, trump: int, hands: np.ndarray, leader: int, active: int, target: int,
+                tt) -> bool:
+    """Does NS take at least `target` tricks? (hands in card ids, `active` a seat mask)"""
+    power = to_power(tables, trump, hands, active)
+    return bool(at_least(tables, trump, power, leader, active, target, tt, new_work()))
+
+
+def sampled_deals(rules, hand_text: str, position: int, ref: str, deals: int,
+                  seed: int) -> list[list[int]]:
+    """The deals `advise` solves (hands by seat), for checking it against the solver."""
+    deck = rules.card_deck
+    hand = deck.parse_hand(hand_text)
+    ref_card = deck.parse_card(ref)
+    unseen = np.array(cards_of(deck.mask & ~hand & ~bit(ref_card)), dtype=np.int64)
+    seat = (ADVISE_DEALER + position) % 4
+    hands = np.zeros(4, dtype=np.uint64)
+    work = np.empty_like(unseen)
+    result = []
+    for i in range(deals):
+        deal_around(unseen, seed_to_u64(seed), i, seat, np.uint64(hand), hands, work)
+        result.append([int(h) for h in hands])
+    return result
+
+
+def random_hand_record(rules, seed: int, index: int) -> dict:
+    """One hand of the jitted random engine as a SPEC hand-history record."""
+    deck = rules.card_deck
+    dealer = index % 4
+    hands, upcard = deal_one(rules, seed, index, dealer)
+    work = np.array(hands, dtype=np.uint64)
+    bids = np.zeros((8, 5), dtype=np.int64)
+    plays = np.zeros((20, 2), dtype=np.int64)
+    out = np.zeros(8, dtype=np.int64)
+    key = np.uint64(play_key(seed_to_u64(seed), np.uint64(index)))
+    random_hand(compile_rules(rules), dealer, work, upcard, key, bids, plays, out)
+    n_bids, discard, defender, n_plays = (int(x) for x in out[:4])
+    record_bids = []
+    for seat, rnd, action, suit, alone in bids[:n_bids].tolist():
+        entry = {"seat": SEAT_NAMES[seat], "round": rnd,
+                 "action": ("pass", "order_up", "call")[action]}
+        if action == CALL:
+            entry["suit"] = deck.suit_name(suit)
+        if action != PASS:
+            entry["alone"] = bool(alone)
+        record_bids.append(entry)
+    tricks = []
+    n_active = n_plays // 5 if n_plays else 0
+    for t in range(5 if n_plays else 0):
+        chunk = plays[t * n_active:(t + 1) * n_active].tolist()
+        tricks.append({"leader": SEAT_NAMES[chunk[0][0]],
+                       "plays": [{"seat": SEAT_NAMES[s], "card": deck.card_name(c)}
+                                 for s, c in chunk]})
+    return {
+        "id": index, "dealer": SEAT_NAMES[dealer],
+        "hands": [deck.format_hand(h).split() for h in hands],
+        "upcard": deck.card_name(upcard), "bids": record_bids,
+        "discard": deck.card_name(discard) if discard >= 0 else None,
+        "defend_alone": SEAT_NAMES[defender] if defender >= 0 else None,
+        "tricks": tricks,
+        "points": {"NS": int(out[4]), "EW": int(out[5])},
+    }

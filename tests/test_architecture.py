@@ -1,0 +1,55 @@
+"""The package's shape: wings by job, imports running one way, no reaching into private names."""
+
+import ast
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parent.parent / "euchre_sim"
+# a wing may import its own modules and those of lower wings, never a higher one
+WINGS = ("core", "solver", "play", "game", "sim", "report")
+
+
+def _imports():
+    """(module path, wing, imported module's dotted name inside euchre_sim, names) for every
+    `from ... import` of the package's own modules."""
+    for path in sorted(PACKAGE.rglob("*.py")):
+        parts = path.relative_to(PACKAGE).with_suffix("").parts
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not isinstance(node, ast.ImportFrom):
+                continue
+            if node.level:
+                base = list(parts[:-node.level]) if node.level <= len(parts) else []
+                target = base + (node.module.split(".") if node.module else [])
+            elif node.module and node.module.split(".")[0] == "euchre_sim":
+                target = node.module.split(".")[1:]
+            else:
+                continue
+            yield path, parts[0], target, [a.name for a in node.names]
+
+
+def test_every_module_lives_in_a_wing():
+    loose = [p.name for p in PACKAGE.glob("*.py") if p.name != "__init__.py"]
+    assert loose == []
+    assert sorted(p.name for p in PACKAGE.iterdir() if p.is_dir() and p.name != "__pycache__") \
+        == sorted(WINGS)
+
+
+def test_imports_run_from_higher_wings_to_lower_ones():
+    upward = []
+    for path, wing, target, _ in _imports():
+        if target and target[0] in WINGS and WINGS.index(target[0]) > WINGS.index(wing):
+            upward.append(f"{path.relative_to(PACKAGE)} imports {'.'.join(target)}")
+    assert upward == []
+
+
+def test_no_module_imports_another_modules_private_names():
+    private = [f"{path.relative_to(PACKAGE)}: {name} from {'.'.join(target)}"
+               for path, _, target, names in _imports() for name in names
+               if name.startswith("_") and not name.startswith("__")]
+    assert private == []
+
+
+def test_the_check_sees_a_violation():
+    """The parser above finds relative imports across wings (so the two tests can fail)."""
+    found = {(path.name, ".".join(target)) for path, _, target, _ in _imports()}
+    assert ("calltable.py", "core.calls") in found
+    assert ("model_strategy.py", "play.playout") in found
