@@ -41,3 +41,16 @@ def play_options(command):
                         show_default=True,
                         help="Card play: dd (all hands visible), rules (conventional "
                         "player), pimc (sampled worlds).")(command)
+
+
+def bidding_options(command):
+    """--bidding BIDDER and --bidder-params FILE, passed on as `bidding` and `bidder_params`."""
+    from euchre_sim.bidding.params import BIDDERS
+
+    command = click.option("--bidder-params", "bidder_params", default=None, metavar="FILE",
+                           help="JSON weights and thresholds of the rules bidder "
+                           "(see README).")(command)
+    return click.option("--bidding", type=click.Choice(BIDDERS), default=None,
+                        help="Value pass against the calls where the auction reaches the "
+                        "seat, bid by dd (perfect information) or rules (point count)."
+                        )(command)

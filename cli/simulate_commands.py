@@ -8,7 +8,13 @@ import time
 import click
 
 from .app import cli
-from .options import play_options, rules_options, seed_option, workers_option
+from .options import (
+    bidding_options,
+    play_options,
+    rules_options,
+    seed_option,
+    workers_option,
+)
 
 
 def _progress(total: int, done: int, enabled: bool):
@@ -137,43 +143,89 @@ def simulate(deals: int, seed: int, ruleset, workers: int | None, out_dir: str, 
 @seed_option
 @rules_options
 @play_options
+@bidding_options
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def advise(hand: str, up: str | None, turned_down: str | None, seat: int, deals: int | None,
-           seed: int, ruleset, play: str, worlds: int, as_json: bool) -> None:
-    """Should this hand order up, call or go alone? Rates over random deals of the unseen cards.
+           seed: int, ruleset, play: str, worlds: int, bidding: str | None,
+           bidder_params: str | None, as_json: bool) -> None:
+    """Should this hand order up, call, go alone or pass? Figures over random deals of the
+    unseen cards (with --bidding: the deals where the auction reaches you, pass included).
 
-    Example: euchre-sim advise --hand "JS AS 9H 9D TC" --up 9S --seat 1
+    Example: euchre-sim advise --hand "JS AS 9H 9D TC" --up 9S --seat 1 --bidding dd
     """
     import json
 
+    if bidding is not None:
+        from euchre_sim.bidding.params import bidder_params as load_params
+        from euchre_sim.sim.auction_advice import advise_in_auction
+
+        result = advise_in_auction(ruleset, hand, seat, up, turned_down, deals, seed, bidding,
+                                   play, worlds, load_params(bidder_params))
+    else:
+        from euchre_sim.sim.advise import advise as run_advise
+
+        result = run_advise(ruleset, hand, seat, up, turned_down, deals, seed, play, worlds)
+    if as_json:
+        click.echo(json.dumps(result))
+        return
+    _print_advice(result, seat, play, worlds)
+
+
+def _action_label(a: dict) -> str:
+    if a["action"] == "pass":
+        return "pass"
+    return f"call {a['suit']}" if a["action"] == "call" else "order up"
+
+
+def _print_advice(result: dict, seat: int, play: str, worlds: int) -> None:
     from rich.console import Console
     from rich.table import Table
 
     from euchre_sim.play.models import DESCRIPTIONS
-    from euchre_sim.sim.advise import advise as run_advise
 
-    result = run_advise(ruleset, hand, seat, up, turned_down, deals, seed, play, worlds)
-    if as_json:
-        click.echo(json.dumps(result))
-        return
+    bidding = result.get("bidding")
     ref = f"upcard {result['up']}" if "up" in result else f"turned down {result['turned_down']}"
     model = play + (f", {worlds} worlds" if play == "pimc" else "")
-    table = Table(title=f"{result['hand']}, seat {seat}, {ref}: {result['deals']:,} deals, "
-                  f"{model}")
+    reached = (f" reaching you ({result['reached']:.0%} of deals), bidding {bidding}"
+               if bidding else "")
+    table = Table(title=f"{result['hand']}, seat {seat}, {ref}: {result['deals']:,} deals"
+                  f"{reached}, {model}")
     columns = ["action", "alone", "make", "march", "euchred", "mean points", "95% interval"]
-    if play != "dd":
-        columns += ["dd make", "dd mean points"]
+    columns += ["bidder's choice"] if bidding else (["dd make", "dd mean points"]
+                                                    if play != "dd" else [])
     for name in columns:
         table.add_column(name, justify="left" if name == "action" else "right")
     for a in result["actions"]:
-        label = f"{a['action']} {a['suit']}" if a["action"] == "call" else "order up"
         lo, hi = a["ci95"]
-        cells = [label, "yes" if a["alone"] else "no", f"{a['make_rate']:.1%}",
-                 f"{a['march_rate']:.1%}", f"{a['euchred_rate']:.1%}",
+        rates = ["-"] * 3 if a["make_rate"] is None else [
+            f"{a[key]:.1%}" for key in ("make_rate", "march_rate", "euchred_rate")]
+        cells = [_action_label(a), "yes" if a["alone"] else "no", *rates,
                  f"{a['mean_points']:+.3f}", f"{lo:+.3f} .. {hi:+.3f}"]
-        if play != "dd":
+        if bidding:
+            cells.append(f"{a['chosen_rate']:.1%}")
+        elif play != "dd":
             cells += [f"{a['dd']['make_rate']:.1%}", f"{a['dd']['mean_points']:+.3f}"]
         table.add_row(*cells)
-    Console(width=140).print(table)
+    console = Console(width=140)
+    console.print(table)
+    if bidding:
+        best = result["best"]
+        if best is None:
+            click.echo("Best: too close to call (the top two actions are within each other's "
+                       "95 % noise on these deals).")
+        else:
+            click.echo(f"Best: {_action_label(best)}{' alone' if best['alone'] else ''} "
+                       f"(ahead of the runner-up by {best['lead']:+.3f} ± "
+                       f"{1.96 * best['lead_se']:.3f} points, paired on the same deals).")
+        if result["after_pass"]:
+            after = Table(title="After you pass")
+            for name in ("then", "share", "mean points to you"):
+                after.add_column(name, justify="left" if name == "then" else "right")
+            for e in result["after_pass"]:
+                then = "passed out (redeal)" if e["action"] == "passed_out" else (
+                    f"round {e['round']}, seat {e['seat']}: {e['action'].replace('_', ' ')} "
+                    f"{e['suit']}{' alone' if e['alone'] else ''}")
+                after.add_row(then, f"{e['share']:.1%}", f"{e['mean_points']:+.3f}")
+            console.print(after)
     click.echo(f"Mean points go to your side (a euchre counts -2, -4 against a lone defender); "
                f"play: {DESCRIPTIONS[play]}.")

@@ -165,3 +165,131 @@ def hand_class_parts(hand: int, trump: int, round_no: int, ref_card, yooker: boo
     return {"T": t, "N": holding(by_suit[next_suit]) if next_suit is not None else None,
             "D": holding(by_suit[down_suit]) if down_suit is not None else None,
             "O": sorted(others), "ref": ref}
+
+
+def open_calls(rules, round_no: int, position: int, upcard: int) -> list[tuple[int, bool]]:
+    """(trump, alone) open to a position, read straight from the rules texts: round 1 orders up
+    the upcard's suit (not when Benny is turned up; Canadian loner: the dealer's partner only
+    alone); round 2 names another suit, or no-trump where allowed (Benny names no suit)."""
+    alones = (False, True) if rules.allow_alone else (False,)
+    if round_no == 1:
+        if upcard == JOKER:
+            return []
+        canadian = rules.canadian_loner and position == 2
+        return [(card_suit(upcard), alone) for alone in alones if alone or not canadian]
+    suits = [s for s in range(4) if upcard == JOKER or s != card_suit(upcard)]
+    if rules.no_trump:
+        suits.append(NO_TRUMP)
+    return [(s, alone) for s in suits for alone in alones]
+
+
+def call_points(rules, tricks: int, alone: bool) -> int:
+    """Points to the makers of a hand they took `tricks` of (both defenders playing)."""
+    if tricks < 3:
+        return -rules.euchre_points
+    if tricks < 5:
+        return 1
+    return rules.lone_march_points if alone else rules.march_points
+
+
+def dd_auction(rules, outcome, upcard: int, dealer: int = 0):
+    """The perfect-information auction by plain recursion: each seat in turn maximises its
+    side's points knowing every call's outcome (`outcome(round, position, trump, alone)`: the
+    makers' tricks) and that later seats do the same; a passed-out deal is worth 0; ties go to
+    passing, then partnership over alone, then the lower trump. Returns (the calls chosen at
+    every turn, (round, position, trump, alone) or None, and the NS value from each turn on)."""
+    turns = [(r, p) for r in (1, 2) for p in (1, 2, 3, 4)]
+    choices: list = [None] * 8
+    values = [0] * 9
+    for k in range(7, -1, -1):
+        round_no, position = turns[k]
+        side = 1 if (dealer + position) % 2 == 0 else -1  # NS points = side * my points
+        stuck = round_no == 2 and position == 4 and rules.stick_the_dealer
+        best, mine = None, None
+        if not stuck:
+            mine = side * values[k + 1]  # a pass: the rest of the auction
+        for trump, alone in open_calls(rules, round_no, position, upcard):
+            points = call_points(rules, outcome(round_no, position, trump, alone), alone)
+            if mine is None or points > mine:
+                best, mine = (round_no, position, trump, alone), points
+        choices[k] = best
+        values[k] = side * mine
+    return choices, values
+
+
+def _rank_from_top(rules, card: int, trump: int) -> int:
+    """0 for the best card of its suit (as it follows) in the deck, 1 for the next, ..."""
+    yooker = rules.yooker
+    suit = effective_suit(card, trump, yooker)
+    same = [c for c in rules.card_deck.cards if effective_suit(c, trump, yooker) == suit]
+    if trump != NO_TRUMP and suit == trump:
+        same.sort(key=lambda c: -trump_strength(c, trump, yooker))
+    else:
+        same.sort(key=lambda c: -card_rank(c))
+    return same.index(card)
+
+
+def rules_bidder_value(rules, params: dict, hand: list[int], trump: int) -> float:
+    """The conventional bidder's point count of a hand for a trump, from the README's table."""
+    if trump == NO_TRUMP:
+        value = 0.0
+        for c in hand:
+            rank = None if c == JOKER else _rank_from_top(rules, c, trump)
+            value += (params["nt_joker"] if c == JOKER else params["nt_ace"] if rank == 0
+                      else params["nt_king"] if rank == 1 else 0.0)
+        return value
+    trump_weights = [params["trump_1"], params["trump_2"], params["trump_3"], params["trump_4"]]
+    value = 0.0
+    trumps = [c for c in hand if effective_suit(c, trump, rules.yooker) == trump]
+    for c in trumps:
+        rank = _rank_from_top(rules, c, trump)
+        value += trump_weights[rank] if rank < 4 else params["trump_low"]
+    for c in hand:
+        if c not in trumps:
+            rank = _rank_from_top(rules, c, trump)
+            value += params["off_ace"] if rank == 0 else params["off_king"] if rank == 1 else 0
+    if trumps:
+        plain = {effective_suit(c, trump, rules.yooker) for c in hand if c not in trumps}
+        value += params["void"] * sum(1 for s in range(4) if s != trump and s not in plain)
+    return value
+
+
+def rules_bidder_choice(rules, params: dict, hand: list[int], upcard: int, round_no: int,
+                        position: int):
+    """The conventional bidder's call (round, position, trump, alone) or None, from the README."""
+    def weight(card: int, trump: int) -> float:
+        rank = _rank_from_top(rules, card, trump)
+        return [params["trump_1"], params["trump_2"], params["trump_3"],
+                params["trump_4"]][rank] if rank < 4 else params["trump_low"]
+
+    calls = open_calls(rules, round_no, position, upcard)
+    if round_no == 1:
+        if not calls:
+            return None
+        trump = card_suit(upcard)
+        if position == 4:
+            six = hand + [upcard]
+            partner = alone_value = max(rules_bidder_value(rules, params, six[:i] + six[i + 1:],
+                                                           trump) for i in range(6))
+        else:
+            alone_value = rules_bidder_value(rules, params, hand, trump)
+            share = params["upcard_partner"] if position == 2 else -params["upcard_opponent"]
+            partner = alone_value + share * weight(upcard, trump)
+        if (trump, True) in calls and alone_value >= params["alone"]:
+            return (1, position, trump, True)
+        if (trump, False) in calls and partner >= params[f"call_1_{position}"]:
+            return (1, position, trump, False)
+        return None
+    best = None
+    for trump in sorted({t for t, _ in calls}):
+        value = rules_bidder_value(rules, params, hand, trump)
+        threshold = params["nt_call"] if trump == NO_TRUMP else params[f"call_2_{position}"]
+        if best is None or value - threshold > best[0]:
+            best = (value - threshold, trump, value)
+    stuck = position == 4 and rules.stick_the_dealer
+    if best is None or (best[0] < 0 and not stuck):
+        return None
+    _, trump, value = best
+    alone_threshold = params["nt_alone"] if trump == NO_TRUMP else params["alone"]
+    alone = (trump, True) in calls and value >= alone_threshold
+    return (2, position, trump, alone)

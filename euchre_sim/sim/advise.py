@@ -7,6 +7,7 @@ Deal i of seed s shuffles the unseen cards with the counter-based generator of `
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 
@@ -59,7 +60,7 @@ def _advise_batch(tb, unseen, seed, seat, pos, hand, ref_card, rounds, count, mo
                        pos, rounds, tt, pimc_work, out[i])
 
 
-def _actions(rules: RuleSet, round_no: int, position: int, ref_card: int) -> list[tuple]:
+def call_actions(rules: RuleSet, round_no: int, position: int, ref_card: int) -> list[tuple]:
     """(action, trump, alone, call-table row) for every call open to the position."""
     action = "order_up" if round_no == 1 else "call"
     flags = compile_rules(rules).flags
@@ -67,16 +68,22 @@ def _actions(rules: RuleSet, round_no: int, position: int, ref_card: int) -> lis
             for trump, alone in open_calls(flags, round_no, position, ref_card)]
 
 
-def _figures(tables, tricks: np.ndarray, alone: bool) -> dict:
-    """Rates and mean points (with standard error and 95% interval) of makers' tricks."""
-    points = tables.score[int(alone), 0, tricks].astype(np.float64)
+def mean_figures(points: np.ndarray) -> dict:
+    """n, mean points, its standard error and 95% interval."""
+    points = points.astype(np.float64)
     n = len(points)
     mean = float(points.mean())
     se = float(points.std(ddof=1) / math.sqrt(n)) if n > 1 else float("nan")
-    return {"n": n, "make_rate": float((tricks >= 3).mean()),
+    return {"n": n, "mean_points": mean, "points_se": se, "ci95": [mean - 1.96 * se,
+                                                                    mean + 1.96 * se]}
+
+
+def figures(tables, tricks: np.ndarray, alone: bool) -> dict:
+    """Rates and mean points (with standard error and 95% interval) of makers' tricks."""
+    return {"make_rate": float((tricks >= 3).mean()),
             "march_rate": float((tricks == 5).mean()),
-            "euchred_rate": float((tricks < 3).mean()),
-            "mean_points": mean, "points_se": se, "ci95": [mean - 1.96 * se, mean + 1.96 * se]}
+            "euchred_rate": float((tricks < 3).mean())} | \
+        mean_figures(tables.score[int(alone), 0, tricks])
 
 
 def default_deals(play: str) -> int:
@@ -84,12 +91,20 @@ def default_deals(play: str) -> int:
     return 1_000 if play == "pimc" else 20_000
 
 
-def advise(rules: RuleSet, hand_text: str, position: int, up: str | None = None,
-           turned_down: str | None = None, deals: int | None = None, seed: int = 0,
-           play: str = "dd", worlds: int = DEFAULT_WORLDS) -> dict:
-    """Make, march and euchred rates and mean points of every call open to the hand, under
-    the play model (and, for rules/pimc, double dummy on the same deals beside them)."""
-    deals = deals or default_deals(play)
+class Question(NamedTuple):
+    """A hand to advise on, checked: cards as masks and ids, round, seat."""
+
+    hand: int
+    ref_card: int  # the upcard (round 1) or the turned-down card (round 2)
+    round_no: int
+    position: int
+    seat: int  # the seat at that position when N deals
+    unseen: np.ndarray  # the card ids dealt around the hand
+
+
+def parse_question(rules: RuleSet, hand_text: str, position: int, up: str | None,
+                   turned_down: str | None) -> Question:
+    """Check the hand, the upcard or turned-down card and the seat; one-line errors."""
     deck = rules.card_deck
     if (up is None) == (turned_down is None):
         raise UserError("give exactly one of --up (round 1) or --turned-down (round 2)")
@@ -103,24 +118,41 @@ def advise(rules: RuleSet, hand_text: str, position: int, up: str | None = None,
     if round_no == 1 and ref_card == JOKER:
         raise UserError("Benny as the upcard names no suit: there is no round 1 to advise on")
     unseen = np.array(cards_of(deck.mask & ~hand & ~bit(ref_card)), dtype=np.int64)
-    seat = (ADVISE_DEALER + position) % 4
+    return Question(hand, ref_card, round_no, position, (ADVISE_DEALER + position) % 4, unseen)
+
+
+def describe_question(rules: RuleSet, q: Question) -> dict:
+    """The question's fields of the JSON answer."""
+    deck = rules.card_deck
+    return {"round": q.round_no, "seat": q.position, "hand": deck.format_hand(q.hand),
+            ("up" if q.round_no == 1 else "turned_down"): deck.card_name(q.ref_card)}
+
+
+def advise(rules: RuleSet, hand_text: str, position: int, up: str | None = None,
+           turned_down: str | None = None, deals: int | None = None, seed: int = 0,
+           play: str = "dd", worlds: int = DEFAULT_WORLDS) -> dict:
+    """Make, march and euchred rates and mean points of every call open to the hand, under
+    the play model (and, for rules/pimc, double dummy on the same deals beside them)."""
+    deals = deals or default_deals(play)
+    deck = rules.card_deck
+    q = parse_question(rules, hand_text, position, up, turned_down)
     tables = compile_rules(rules)
     tt = new_tt()
     models = [play] if play == "dd" else [play, "dd"]
     results = {}
     for name in models:
         out = np.full((deals, N_ROWS), -1, dtype=np.int8)
-        _advise_batch(tables, unseen, seed_to_u64(seed), seat, position, np.uint64(hand),
-                      ref_card, round_no, deals, model_id(name), worlds, tt, out)
+        _advise_batch(tables, q.unseen, seed_to_u64(seed), q.seat, position, np.uint64(q.hand),
+                      q.ref_card, q.round_no, deals, model_id(name), worlds, tt, out)
         results[name] = out
     actions = []
-    for action, trump, alone, column in _actions(rules, round_no, position, ref_card):
+    for action, trump, alone, column in call_actions(rules, q.round_no, position, q.ref_card):
         entry = {"action": action, "suit": deck.suit_name(trump), "alone": alone}
-        entry |= _figures(tables, results[play][:, column].astype(np.int64), alone)
+        entry |= figures(tables, results[play][:, column].astype(np.int64), alone)
         if play != "dd":
-            entry["dd"] = _figures(tables, results["dd"][:, column].astype(np.int64), alone)
+            entry["dd"] = figures(tables, results["dd"][:, column].astype(np.int64), alone)
         actions.append(entry)
     actions.sort(key=lambda a: -a["mean_points"])
-    return {"round": round_no, "seat": position, "deals": deals, "hand": deck.format_hand(hand),
-            ("up" if round_no == 1 else "turned_down"): deck.card_name(ref_card),
-            "play": play, "worlds": worlds if play == "pimc" else None, "actions": actions}
+    return describe_question(rules, q) | {
+        "deals": deals, "play": play, "worlds": worlds if play == "pimc" else None,
+        "actions": actions}

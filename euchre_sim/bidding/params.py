@@ -1,0 +1,82 @@
+"""Bidder names and the conventional bidder's weights and thresholds: one data table.
+
+No Numba here (the CLI reads the names at start-up). `--bidder-params FILE` (JSON, a subset of
+the keys below) changes any of them; `bidder_params` returns the array the kernels read, in the
+order of `PARAMS`.
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+
+from ..core.errors import UserError
+
+BIDDERS = ("dd", "rules")
+BIDDER_DD, BIDDER_RULES = range(2)
+DESCRIPTIONS = {
+    "dd": "perfect-information auction: each seat takes the action best for its side, "
+          "seeing every hand and the auction's continuation",
+    "rules": "conventional bidder: a point count of the hand against seat thresholds",
+}
+
+# (key, default, meaning). Trump ranks count from the top of the trump suit in the rule set:
+# right bower, left bower, ace ... (Benny first when in play; Yooker: the power 3 first).
+PARAMS: list[tuple[str, float, str]] = [
+    ("trump_1", 3.0, "the highest trump"),
+    ("trump_2", 2.5, "the second trump"),
+    ("trump_3", 2.0, "the third trump"),
+    ("trump_4", 1.5, "the fourth trump"),
+    ("trump_low", 1.0, "any lower trump"),
+    ("off_ace", 1.0, "the top card (ace) of a plain suit"),
+    ("off_king", 0.3, "the second card (king) of a plain suit"),
+    ("void", 0.5, "each plain suit void, when holding a trump"),
+    ("upcard_partner", 0.5, "round 1, the dealer's partner: this share of the upcard's trump "
+                            "value is added (the dealer takes it)"),
+    ("upcard_opponent", 0.5, "round 1, the dealer's opponents: this share of the upcard's trump "
+                             "value is subtracted"),
+    ("nt_ace", 2.0, "no-trump: each ace"),
+    ("nt_king", 0.8, "no-trump: each king"),
+    ("nt_joker", 2.5, "no-trump: Benny"),
+    ("call_1_1", 6.0, "round 1, dealer's left: points to order up"),
+    ("call_1_2", 5.5, "round 1, dealer's partner: points to order up"),
+    ("call_1_3", 6.0, "round 1, dealer's right: points to order up"),
+    ("call_1_4", 5.5, "round 1, dealer (counting the upcard, less the worst card): to take it"),
+    ("call_2_1", 5.5, "round 2, dealer's left: points to name the best suit"),
+    ("call_2_2", 5.5, "round 2, dealer's partner: points to name the best suit"),
+    ("call_2_3", 5.5, "round 2, dealer's right: points to name the best suit"),
+    ("call_2_4", 5.0, "round 2, dealer: points to name the best suit"),
+    ("alone", 9.0, "points to go alone (any round and seat)"),
+    ("nt_call", 6.5, "no-trump points to call no-trump"),
+    ("nt_alone", 10.0, "no-trump points to call no-trump alone"),
+]
+INDEX = {key: i for i, (key, _, _) in enumerate(PARAMS)}
+
+
+def bidder_id(name: str) -> int:
+    return BIDDERS.index(name)
+
+
+def bidder_params(path: str | None = None) -> np.ndarray:
+    """The weights and thresholds (float64, in PARAMS order): defaults, changed by a JSON file
+    of {key: number}."""
+    values = np.array([default for _, default, _ in PARAMS], dtype=np.float64)
+    if path is None:
+        return values
+    try:
+        with open(path, encoding="utf-8") as handle:
+            given = json.load(handle)
+    except OSError as err:
+        raise UserError(f"cannot read bidder parameters {path!r}: {err.strerror}") from None
+    except ValueError as err:
+        raise UserError(f"bidder parameters {path!r} are not JSON: {err}") from None
+    if not isinstance(given, dict):
+        raise UserError(f"bidder parameters {path!r} must be a JSON object of key: number")
+    for key, value in given.items():
+        if key not in INDEX:
+            raise UserError(f"unknown bidder parameter {key!r} (see README: the rules bidder)")
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise UserError(f"bidder parameter {key!r} must be a number, got {value!r}")
+        values[INDEX[key]] = float(value)
+    return values

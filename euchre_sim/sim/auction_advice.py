@@ -1,0 +1,163 @@
+"""Advice at the seat's point of the auction (`advise --bidding B`): pass against every call.
+
+The deals are those the seat really faces: the unseen cards are dealt around the hand (as in
+`advise`) and a deal is kept only when every earlier turn passed under the bidder (round 2:
+all of round 1, the seat included, and the earlier seats of round 2). Rejection sampling on
+the counter-based generator: deal i of the seed is tried in order until enough are kept, and
+`reached` is the share kept. On each kept deal every action of the seat is valued in points to
+its side: a call by the call table's outcome (the solver's, or the play model's playout), a
+pass by the rest of the auction under the bidder (0 when the deal is passed out).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..bidding.auction import N_TURNS, auction_choices, first_call
+from ..bidding.params import bidder_id, bidder_params
+from ..core.calls import N_ROWS, may_pass, row_call
+from ..core.dealing import deal_key, seed_to_u64
+from ..core.errors import UserError
+from ..core.jit import njit
+from ..core.rules import RuleSet
+from ..core.ruletables import compile_rules
+from ..play.models import DEFAULT_WORLDS, MODEL_DD, model_id
+from ..play.pimc import new_pimc_work
+from ..play.playout import play_deal
+from ..solver.calltable import analyze_deal
+from ..solver.search import new_tt, new_work
+from .advise import (
+    ADVISE_DEALER,
+    call_actions,
+    deal_around,
+    default_deals,
+    describe_question,
+    figures,
+    mean_figures,
+    parse_question,
+)
+
+MAX_TRIES_PER_DEAL = 100  # rejection sampling gives up after deals x this many tries
+
+
+@njit
+def _reached_batch(bidder, tb, params, unseen, seed, seat, hand, ref_card, turn, count,
+                   max_tries, model, n_worlds, tt, calls, choices, values, indices):
+    """Keep up to `count` deals (of indices 0, 1, ...) that reach `turn` under the bidder:
+    their call tables, choices, auction values and indices. Returns (kept, tried)."""
+    hands = np.zeros(4, dtype=np.uint64)
+    work = np.empty_like(unseen)
+    solver_work = new_work()
+    pimc_work = new_pimc_work()
+    kept = 0
+    for i in range(max_tries):
+        if kept == count:
+            return kept, i
+        deal_around(unseen, seed, i, seat, hand, hands, work)
+        if model == MODEL_DD:
+            analyze_deal(tb, hands, ref_card, ADVISE_DEALER, False, 0, 3, tt, solver_work,
+                         calls[kept])
+        else:
+            play_deal(model, tb, hands, ref_card, ADVISE_DEALER, n_worlds,
+                      deal_key(seed, np.uint64(i)), 0, 3, tt, pimc_work, calls[kept])
+        auction_choices(bidder, tb, params, hands, ref_card, ADVISE_DEALER, calls[kept],
+                        choices[kept], values[kept])
+        called = first_call(choices[kept], 0)
+        if called < 0 or called >= turn:
+            indices[kept] = i
+            kept += 1
+    return kept, max_tries
+
+
+def reached_deals(rules: RuleSet, q, deals: int, seed: int, bidding: str, params: np.ndarray,
+                  play: str = "dd", worlds: int = DEFAULT_WORLDS) -> dict[str, np.ndarray]:
+    """The kept deals' call tables, choices, values and indices, and the number tried."""
+    turn = (q.round_no - 1) * 4 + q.position - 1
+    calls = np.full((deals, N_ROWS), -1, dtype=np.int8)
+    choices = np.zeros((deals, N_TURNS), dtype=np.int64)
+    values = np.zeros((deals, N_TURNS + 1), dtype=np.int64)
+    indices = np.zeros(deals, dtype=np.int64)
+    kept, tried = _reached_batch(bidder_id(bidding), compile_rules(rules), params, q.unseen,
+                                 seed_to_u64(seed), q.seat, np.uint64(q.hand), q.ref_card, turn,
+                                 deals, deals * MAX_TRIES_PER_DEAL, model_id(play), worlds,
+                                 new_tt(), calls, choices, values, indices)
+    return {"calls": calls[:kept], "choices": choices[:kept], "values": values[:kept],
+            "indices": indices[:kept], "tried": tried, "turn": turn}
+
+
+def _best(actions: list[dict], per_deal: list[np.ndarray]) -> dict | None:
+    """The best action when its paired lead over the runner-up is significant at 95 %."""
+    order = sorted(range(len(actions)), key=lambda i: -actions[i]["mean_points"])
+    if len(order) < 2:
+        return None
+    diff = (per_deal[order[0]] - per_deal[order[1]]).astype(np.float64)
+    se = diff.std(ddof=1) / math.sqrt(len(diff)) if len(diff) > 1 else math.inf
+    if diff.mean() - 1.96 * se <= 0:
+        return None
+    best = actions[order[0]]
+    return {"action": best["action"], "suit": best["suit"], "alone": best["alone"],
+            "lead": float(diff.mean()), "lead_se": float(se)}
+
+
+def _after_pass(rules: RuleSet, q, kept: dict, sign: int) -> list[dict]:
+    """Who called what after the seat passed, how often, and what it was worth to the seat."""
+    deck = rules.card_deck
+    turn, choices, values = kept["turn"], kept["choices"], kept["values"]
+    groups: dict[tuple, list[int]] = {}
+    for d in range(len(choices)):
+        k = first_call(choices[d], turn + 1)
+        if k < 0:
+            key = ("passed_out", None, None, None, False)
+        else:
+            round_no, pos, trump, alone = row_call(choices[d, k])
+            trump = q.ref_card >> 3 if round_no == 1 else trump
+            key = ("order_up" if round_no == 1 else "call", round_no, pos,
+                   deck.suit_name(trump), bool(alone))
+        groups.setdefault(key, []).append(sign * int(values[d, turn + 1]))
+    n = len(choices)
+    out = [{"action": action, "round": round_no, "seat": pos, "suit": suit, "alone": alone,
+            "share": len(points) / n, "mean_points": float(np.mean(points))}
+           for (action, round_no, pos, suit, alone), points in groups.items()]
+    return sorted(out, key=lambda e: -e["share"])
+
+
+def advise_in_auction(rules: RuleSet, hand_text: str, position: int, up: str | None = None,
+                      turned_down: str | None = None, deals: int | None = None,
+                      seed: int = 0, bidding: str = "dd", play: str = "dd",
+                      worlds: int = DEFAULT_WORLDS, params: np.ndarray | None = None) -> dict:
+    """Pass and every open call of the hand, over deals where the auction reaches the seat."""
+    deals = deals or default_deals(play)
+    params = bidder_params() if params is None else params
+    q = parse_question(rules, hand_text, position, up, turned_down)
+    kept = reached_deals(rules, q, deals, seed, bidding, params, play, worlds)
+    n = len(kept["calls"])
+    if n < 2:
+        raise UserError(f"the auction under --bidding {bidding} reached this seat on {n} of "
+                        f"{kept['tried']:,} deals: too few to advise")
+    tables = compile_rules(rules)
+    sign = 1 if q.seat % 2 == 0 else -1  # NS points -> the seat's side
+    turn = kept["turn"]
+    chosen = kept["choices"][:, turn]
+    actions, per_deal = [], []
+    pass_open = bool(may_pass(tables.flags, q.round_no, position))
+    if pass_open:
+        points = sign * kept["values"][:, turn + 1]
+        actions.append({"action": "pass", "suit": None, "alone": False,
+                        "chosen_rate": float((chosen < 0).mean()), "make_rate": None,
+                        "march_rate": None, "euchred_rate": None} | mean_figures(points))
+        per_deal.append(points)
+    for action, trump, alone, row in call_actions(rules, q.round_no, position, q.ref_card):
+        tricks = kept["calls"][:, row].astype(np.int64)
+        actions.append({"action": action, "suit": rules.card_deck.suit_name(trump),
+                        "alone": alone, "chosen_rate": float((chosen == row).mean())}
+                       | figures(tables, tricks, alone))
+        per_deal.append(tables.score[int(alone), 0, tricks].astype(np.int64))
+    best = _best(actions, per_deal)
+    order = sorted(range(len(actions)), key=lambda i: -actions[i]["mean_points"])
+    return describe_question(rules, q) | {
+        "deals": n, "tried": kept["tried"], "reached": n / kept["tried"], "bidding": bidding,
+        "play": play, "worlds": worlds if play == "pimc" else None, "best": best,
+        "actions": [actions[i] for i in order],
+        "after_pass": _after_pass(rules, q, kept, sign) if pass_open else []}
