@@ -92,18 +92,23 @@ def print_headline(out_dir: str) -> None:
 @click.option("--scheduler", default=None, metavar="tcp://HOST:PORT|local",
               help="Run the chunks on a Dask cluster ('local': a LocalCluster of --workers).")
 @play_options
+@bidding_options
 def simulate(deals: int, seed: int, ruleset, workers: int | None, out_dir: str, keep_deals: bool,
              chunk_size: int | None, resume: bool, no_progress: bool,
-             scheduler: str | None, play: str, worlds: int) -> None:
-    """Deal and solve DEALS random deals; write call and lone-hand win-rate tables (Parquet).
+             scheduler: str | None, play: str, worlds: int, bidding: str | None,
+             bidder_params: str | None) -> None:
+    """Deal and solve DEALS random deals; write call and lone-hand win-rate tables (Parquet);
+    with --bidding, also each deal's auction: decisions.parquet and auction.parquet.
 
-    Example: euchre-sim simulate --deals 100000 --seed 1 --out out/
+    Example: euchre-sim simulate --deals 100000 --seed 1 --out out/ --bidding dd
     """
+    from euchre_sim.bidding.params import bidder_params as load_params
     from euchre_sim.sim.parallel import default_workers
     from euchre_sim.sim.simulate import finish_run, is_complete, prepare_run, run_dask, run_local
 
+    params = tuple(float(x) for x in load_params(bidder_params))
     plan = prepare_run(out_dir, ruleset, seed, deals, chunk_size, keep_deals, resume, play,
-                       worlds)  # checks a resumed run is the same run
+                       worlds, bidding, params)  # checks a resumed run is the same run
     if resume and is_complete(out_dir):
         click.echo(f"run in {out_dir} is already complete", err=True)
         print_headline(out_dir)
@@ -127,8 +132,10 @@ def simulate(deals: int, seed: int, ruleset, workers: int | None, out_dir: str, 
     info = finish_run(plan, time.perf_counter() - start, n_workers,
                       engine=f"dask {scheduler}" if scheduler else "local")
     rate = (deals - done) / max(info["elapsed_seconds"], 1e-9)
+    written = "calls.parquet, summary.parquet" + (
+        ", decisions.parquet, auction.parquet" if bidding else "")
     click.echo(f"{deals:,} deals ({deals - done:,} this run, {rate:,.0f} deals/s) -> "
-               f"{out_dir}/calls.parquet, summary.parquet, run.json", err=True)
+               f"{out_dir}/{written}, run.json", err=True)
     print_headline(out_dir)
 
 

@@ -1,4 +1,5 @@
-"""The calls table's integer sums, keyed by one uint64 and merged bucket by bucket.
+"""Integer sums of simulation records and the rates they give; the calls and decisions
+tables' sums are keyed by one uint64 and merged bucket by bucket.
 
 gkey = (round - 1) << 61 | (seat - 1) << 59 | alone << 58 | hand_key (58 bits), so sorting
 by gkey sorts by round, seat, alone and class. A chunk stores its sums sorted, one Parquet row
@@ -10,14 +11,17 @@ bounded by the largest bucket (about 1/300 of the sums), not by the run.
 from __future__ import annotations
 
 import io
+from collections.abc import Iterable
 
 import numpy as np
+import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
 SUMS = ["n", "makes", "marches", "euchres", "points_sum", "points_sq"]
 BUCKET_SHIFT = 50
 N_BUCKETS = 1 << 12
+MERGE_BATCH = 16  # small aggregate files summed at a time
 
 
 def group_key(records: dict[str, np.ndarray]) -> np.ndarray:
@@ -57,16 +61,16 @@ def record_sums(records: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]
     return group_sums(group_key(records), call_values(records))
 
 
-def bucketed_parquet(keys: np.ndarray, sums: np.ndarray) -> bytes:
-    """Sorted sums as Parquet bytes with one row group per bucket (int32: one chunk's sums
-    are small; zstd level 1 keeps temporary files small at little cost)."""
+def bucketed_parquet(keys: np.ndarray, sums: np.ndarray, names: list[str] = SUMS) -> bytes:
+    """Sorted sums (columns `names`) as Parquet bytes with one row group per bucket (int32:
+    one chunk's sums are small; zstd level 1 keeps temporary files small at little cost)."""
     buffer = io.BytesIO()
-    schema = pa.schema([("gkey", pa.uint64())] + [(s, pa.int32()) for s in SUMS])
+    schema = pa.schema([("gkey", pa.uint64())] + [(s, pa.int32()) for s in names])
     with pq.ParquetWriter(buffer, schema, compression="zstd", compression_level=1,
                           use_dictionary=False) as writer:
         edges = np.searchsorted(keys, np.arange(N_BUCKETS + 1, dtype=np.uint64)
                                 << np.uint64(BUCKET_SHIFT))
-        columns = [keys] + [sums[:, i].astype(np.int32) for i in range(len(SUMS))]
+        columns = [keys] + [sums[:, i].astype(np.int32) for i in range(len(names))]
         for lo, hi in zip(edges[:-1], edges[1:], strict=True):
             if hi > lo:  # keys are sorted: each bucket is one slice
                 writer.write_table(pa.Table.from_arrays([pa.array(c[lo:hi]) for c in columns],
@@ -77,7 +81,8 @@ def bucketed_parquet(keys: np.ndarray, sums: np.ndarray) -> bytes:
 class ChunkSums:
     """The bucketed sums of every chunk, opened once: which row group holds which bucket."""
 
-    def __init__(self, paths: list[str]):
+    def __init__(self, paths: list[str], names: list[str] = SUMS):
+        self.names = names
         self.files = []
         self.rows: dict[int, int] = {}
         for path in paths:
@@ -110,10 +115,10 @@ class ChunkSums:
             if indices:
                 table = handle.read_row_groups(indices)
                 keys.append(table.column("gkey").to_numpy())
-                values.append(np.stack([table.column(s).to_numpy() for s in SUMS],
+                values.append(np.stack([table.column(s).to_numpy() for s in self.names],
                                        axis=1).astype(np.int64))
         if not keys:
-            return np.zeros(0, np.uint64), np.zeros((0, len(SUMS)), np.int64)
+            return np.zeros(0, np.uint64), np.zeros((0, len(self.names)), np.int64)
         return group_sums(np.concatenate(keys), np.concatenate(values))
 
 
@@ -123,3 +128,42 @@ def split_key(keys: np.ndarray) -> dict[str, np.ndarray]:
             "seat": (((keys >> np.uint64(59)) & np.uint64(3)) + np.uint64(1)).astype(np.int8),
             "alone": ((keys >> np.uint64(58)) & np.uint64(1)).astype(bool),
             "hand_key": keys & np.uint64((1 << 58) - 1)}
+
+
+def merge_frames(paths: Iterable[str], keys: list[str], names: list[str] = SUMS) -> pd.DataFrame:
+    """Sum the small chunk aggregates (columns `names` by `keys`) found at `paths`, a batch of
+    files at a time."""
+    total: pd.DataFrame | None = None
+    batch: list[pd.DataFrame] = []
+
+    def fold(frames: list[pd.DataFrame]) -> pd.DataFrame:
+        return pd.concat(frames, ignore_index=True).groupby(keys, sort=True)[names].sum() \
+            .reset_index()
+
+    for path in paths:
+        batch.append(pd.read_parquet(path))
+        if len(batch) == MERGE_BATCH:
+            total = fold(([total] if total is not None else []) + batch)
+            batch = []
+    if batch or total is None:
+        total = fold(([total] if total is not None else []) + batch)
+    return total
+
+
+def add_rates(frame: pd.DataFrame) -> pd.DataFrame:
+    """Rates, mean points and their standard errors from the integer sums."""
+    n = frame["n"].astype(np.float64)
+    out = frame.drop(columns=["makes", "marches", "euchres", "points_sum", "points_sq"])
+    for name, column in (("make", "makes"), ("march", "marches"), ("euchred", "euchres")):
+        p = frame[column] / n
+        out[f"{name}_rate"] = p
+        out[f"{name}_se"] = np.sqrt(p * (1 - p) / n)
+    out["mean_points"], out["points_se"] = mean_and_se(frame["points_sum"], frame["points_sq"],
+                                                       n)
+    return out
+
+
+def mean_and_se(total: pd.Series, squares: pd.Series, n: pd.Series) -> tuple:
+    """Mean and its standard error from a sum, a sum of squares and a count (NaN se at n=1)."""
+    var = (squares - total ** 2 / n) / (n - 1).where(n > 1)
+    return total / n, np.sqrt(var.clip(lower=0) / n)

@@ -9,10 +9,13 @@ from __future__ import annotations
 import io
 import os
 import shutil
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
 
+from ..bidding.auction import N_TURNS
+from ..bidding.params import bidder_id
 from ..core.calls import N_ROWS, row_call
 from ..core.cards import JOKER
 from ..core.dealing import deal_batch
@@ -24,8 +27,9 @@ from ..play.playout import play_deals
 from ..solver.calltable import analyze_batch
 from ..solver.search import shared_tt
 from .callsums import SUMS, bucketed_parquet, call_values, group_sums, record_sums
+from .decisions import DECISION_SUMS, auction_batch, contract_records, decision_sums
 from .handclass import class_features, class_key
-from .schema import SUMMARY_KEYS
+from .schema import AUCTION_KEYS, SUMMARY_KEYS
 
 SIM_DEALER = 0  # every simulated deal is dealt by N; tables use positions relative to it
 
@@ -71,7 +75,8 @@ RECORD_FIELDS = ["deal", "round", "seat", "trump", "alone", "hand_key", "trumps"
 def chunk_records(rules: RuleSet, seed: int, start: int, count: int, exact: bool,
                   play: str = "dd", worlds: int = DEFAULT_WORLDS
                   ) -> tuple[dict[str, np.ndarray], tuple]:
-    """Every open call of deals start..start+count-1 as columns, and the raw deals.
+    """Every open call of deals start..start+count-1 as columns, and the raw deals (hands,
+    upcards) with their call tables.
 
     exact=False gives maker_tricks as scoring-class representatives (0, 1, 3, 5): the same
     points and rates for fewer searches."""
@@ -87,28 +92,35 @@ def chunk_records(rules: RuleSet, seed: int, start: int, count: int, exact: bool
     records = {name: cols[i, :n] for i, name in enumerate(RECORD_FIELDS)}
     records["deal"] = records["deal"] + start
     records["hand_key"] = records["hand_key"].view(np.uint64)
-    return records, (hands, ups)
+    return records, (hands, ups, calls)
 
 
-def summary_sums(records: dict[str, np.ndarray]) -> pd.DataFrame:
-    """Integer sums by the summary's features (exact, so chunks add up in any order)."""
-    key = np.zeros(len(records["round"]), dtype=np.uint64)
-    for name, bits in _SUMMARY_BITS:
+def feature_sums(records: dict[str, np.ndarray], spec: list[tuple[str, int]],
+                 values: np.ndarray, names: list[str]) -> pd.DataFrame:
+    """Integer sums of `values` (columns `names`) by the small integer features of `spec`
+    ((column, bits) pairs), one row per combination present (exact: chunks add up in any
+    order)."""
+    key = np.zeros(len(values), dtype=np.uint64)
+    for name, bits in spec:
         key = (key << np.uint64(bits)) | records[name].astype(np.uint64)
-    keys, sums = group_sums(key, call_values(records))
+    keys, sums = group_sums(key, values)
     columns = {}
-    for name, bits in reversed(_SUMMARY_BITS):
+    for name, bits in reversed(spec):
         columns[name] = (keys & np.uint64((1 << bits) - 1)).astype(np.int8)
         keys = keys >> np.uint64(bits)
-    frame = pd.DataFrame({name: columns[name] for name in SUMMARY_KEYS})
+    frame = pd.DataFrame({name: columns[name] for name, _ in spec})
     frame["alone"] = frame["alone"].astype(bool)
-    for i, name in enumerate(SUMS):
+    for i, name in enumerate(names):
         frame[name] = sums[:, i]
     return frame
 
 
-_SUMMARY_BITS = [("round", 2), ("seat", 3), ("alone", 1), ("trumps", 4), ("right", 1),
-                 ("left", 1), ("aces", 3), ("voids", 3)]
+def summary_sums(records: dict[str, np.ndarray]) -> pd.DataFrame:
+    """Sums of every call record by the summary's features."""
+    return feature_sums(records, _SUMMARY_BITS, call_values(records), SUMS)
+
+
+_SUMMARY_BITS = list(zip(SUMMARY_KEYS, (2, 3, 1, 4, 1, 1, 3, 3), strict=True))  # (column, bits)
 
 
 def deal_frame(rules: RuleSet, start: int, hands: np.ndarray, ups: np.ndarray) -> pd.DataFrame:
@@ -146,25 +158,66 @@ def chunk_dir(out_dir: str, index: int) -> str:
     return os.path.join(out_dir, "chunks", f"{index:06d}")
 
 
-def compute_chunk(job: tuple) -> tuple[int, int, dict[str, bytes]]:
-    """Compute one chunk anywhere (a local process or a cluster worker).
+class ChunkJob(NamedTuple):
+    """Everything a chunk depends on (its result is a pure function of these)."""
 
-    job = (options, seed, index, start, count, keep_deals, play, worlds); returns (index,
+    options: dict  # the rule set's options
+    seed: int
+    index: int
+    start: int
+    count: int
+    keep_deals: bool
+    play: str
+    worlds: int
+    bidding: str | None = None  # with a bidder: decisions and auction tables too
+    bidder_params: tuple = ()  # the rules bidder's weights (PARAMS order)
+
+
+def compute_chunk(job: ChunkJob) -> tuple[int, int, dict[str, bytes]]:
+    """Compute one chunk anywhere (a local process or a cluster worker); returns (index,
     count, files) with the chunk's Parquet files as bytes, so workers need no shared file
     system."""
-    options, seed, index, start, count, keep_deals, play, worlds = job
-    rules = rules_from_dict(options)
-    records, (hands, ups) = chunk_records(rules, seed, start, count, keep_deals, play, worlds)
+    rules = rules_from_dict(job.options)
+    records, (hands, ups, calls) = chunk_records(rules, job.seed, job.start, job.count,
+                                                 job.keep_deals, job.play, job.worlds)
     frames = {"summary": summary_sums(records)}
-    if keep_deals:
-        frames["deals"] = deal_frame(rules, start, hands, ups)
+    if job.keep_deals:
+        frames["deals"] = deal_frame(rules, job.start, hands, ups)
         frames["outcomes"] = outcome_frame(rules, records)
     files = {"calls.parquet": bucketed_parquet(*record_sums(records))}
+    if job.bidding is not None:
+        frames["auction"], files["decisions.parquet"] = auction_sums(
+            rules, job.bidding, np.array(job.bidder_params, dtype=np.float64), hands, ups,
+            calls)
     for name, frame in frames.items():
         buffer = io.BytesIO()
         frame.to_parquet(buffer, index=False)
         files[f"{name}.parquet"] = buffer.getvalue()
-    return index, count, files
+    return job.index, job.count, files
+
+
+def auction_sums(rules: RuleSet, bidding: str, params: np.ndarray, hands: np.ndarray,
+                 ups: np.ndarray, calls: np.ndarray) -> tuple[pd.DataFrame, bytes]:
+    """The chunk's auctions under the bidder: contract sums by (round, seat, alone), round 0
+    for passed-out deals, and the decision sums as bucketed Parquet bytes."""
+    tables = compile_rules(rules)
+    count = len(ups)
+    choices = np.zeros((count, N_TURNS), dtype=np.int64)
+    values = np.zeros((count, N_TURNS + 1), dtype=np.int64)
+    auction_batch(bidder_id(bidding), tables, params, hands, ups, SIM_DEALER, calls, choices,
+                  values)
+    contracts = contract_records(tables, calls, choices, SIM_DEALER)
+    tricks = contracts["maker_tricks"]
+    made = tricks >= 0
+    addends = np.stack([np.ones(count, dtype=np.int64), made & (tricks >= 3), tricks == 5,
+                        made & (tricks < 3), contracts["points"],
+                        contracts["points"] ** 2], axis=1).astype(np.int64)
+    frame = feature_sums(contracts, _AUCTION_BITS, addends, SUMS)
+    keys, sums = decision_sums(tables, hands, ups, SIM_DEALER, calls, choices, values)
+    return frame, bucketed_parquet(keys, sums, DECISION_SUMS)
+
+
+_AUCTION_BITS = list(zip(AUCTION_KEYS, (2, 3, 1), strict=True))
 
 
 def store_chunk(out_dir: str, index: int, files: dict[str, bytes]) -> None:

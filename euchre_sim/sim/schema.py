@@ -3,11 +3,14 @@
 No Numba here: reading finished tables must not load the kernels.
 """
 
-OUTPUT_TABLES = ("calls", "summary")
+OUTPUT_TABLES = ("calls", "summary", "decisions", "auction")
 CALLS_KEYS = ["round", "seat", "alone", "hand_key"]  # a calls row's class
 SUMMARY_KEYS = ["round", "seat", "alone", "trumps", "right", "left", "aces", "voids"]
+DECISIONS_KEYS = ["round", "seat", "hand_key", "action", "suit", "alone"]
+AUCTION_KEYS = ["round", "seat", "alone"]  # the contract's maker; round 0: passed out
 
 
 def class_keys(table: str) -> list[str]:
     """The columns that name a class (a row) in output table `table`."""
-    return list(CALLS_KEYS if table == "calls" else SUMMARY_KEYS)
+    return list({"calls": CALLS_KEYS, "summary": SUMMARY_KEYS, "decisions": DECISIONS_KEYS,
+                 "auction": AUCTION_KEYS}[table])

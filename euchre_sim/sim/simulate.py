@@ -8,6 +8,7 @@ Files under the output folder:
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import shutil
@@ -18,15 +19,16 @@ import numpy as np
 import pandas as pd
 
 from .. import __version__
+from ..bidding.params import PARAMS
 from ..core.errors import UserError
 from ..core.rules import RuleSet
 from ..play.models import DEFAULT_WORLDS
-from .callsums import SUMS, ChunkSums, split_key
-from .chunk import chunk_dir, compute_chunk, store_chunk
-from .schema import SUMMARY_KEYS
+from .callsums import SUMS, ChunkSums, add_rates, merge_frames, split_key
+from .chunk import ChunkJob, chunk_dir, compute_chunk, store_chunk
+from .decisions import auction_facts, auction_table, decision_tables
+from .schema import AUCTION_KEYS, SUMMARY_KEYS
 
 MANIFEST = "manifest.json"
-_MERGE_BATCH = 16
 _MERGE_ROWS = 1_000_000
 
 
@@ -40,30 +42,45 @@ class RunPlan:
     keep_deals: bool
     play: str = "dd"
     worlds: int = DEFAULT_WORLDS
+    bidding: str | None = None
+    bidder_params: tuple = ()  # the rules bidder's weights; empty for other bidders
 
     @property
     def n_chunks(self) -> int:
         return (self.deals + self.chunk_size - 1) // self.chunk_size
 
-    def jobs(self) -> list[tuple]:
-        """compute_chunk arguments: (options, seed, index, start, count, keep_deals, play,
-        worlds)."""
+    def jobs(self) -> list[ChunkJob]:
         options = self.rules.options()
-        return [(options, self.seed, i, i * self.chunk_size,
-                 min(self.chunk_size, self.deals - i * self.chunk_size), self.keep_deals,
-                 self.play, self.worlds)
+        return [ChunkJob(options, self.seed, i, i * self.chunk_size,
+                         min(self.chunk_size, self.deals - i * self.chunk_size),
+                         self.keep_deals, self.play, self.worlds, self.bidding,
+                         self.bidder_params)
                 for i in range(self.n_chunks)]
 
-    def pending(self) -> list[tuple]:
-        return [job for job in self.jobs() if not os.path.isdir(chunk_dir(self.out_dir, job[2]))]
+    def pending(self) -> list[ChunkJob]:
+        return [job for job in self.jobs()
+                if not os.path.isdir(chunk_dir(self.out_dir, job.index))]
 
     def pending_deals(self) -> int:
-        return sum(job[4] for job in self.pending())
+        return sum(job.count for job in self.pending())
+
+    def identity(self) -> dict:
+        """What the run computes: a resumed run must match it exactly."""
+        return {"seed": self.seed, "deals": self.deals, "rules": self.rules.options(),
+                "keep_deals": self.keep_deals, "play": self.play, "worlds": self.pimc_worlds,
+                "bidding": self.bidding,
+                "bidder_params": self.named_params}
+
+    @property
+    def named_params(self) -> dict | None:
+        """The rules bidder's weights by name (None for other bidders)."""
+        if self.bidding != "rules":
+            return None
+        return {key: value for (key, _, _), value in zip(PARAMS, self.bidder_params,
+                                                          strict=True)}
 
     def manifest(self) -> dict:
-        return {"seed": self.seed, "deals": self.deals, "rules": self.rules.options(),
-                "chunk_size": self.chunk_size, "keep_deals": self.keep_deals,
-                "play": self.play, "worlds": self.pimc_worlds, "version": __version__}
+        return self.identity() | {"chunk_size": self.chunk_size, "version": __version__}
 
     @property
     def pimc_worlds(self) -> int | None:
@@ -81,11 +98,13 @@ def _write_json(path: str, data: dict) -> None:
 
 
 def prepare_run(out_dir: str, rules: RuleSet, seed: int, deals: int, chunk_size: int | None,
-                keep_deals: bool, resume: bool, play: str = "dd",
-                worlds: int = DEFAULT_WORLDS) -> RunPlan:
+                keep_deals: bool, resume: bool, play: str = "dd", worlds: int = DEFAULT_WORLDS,
+                bidding: str | None = None, bidder_params: tuple = ()) -> RunPlan:
     """Check the output folder and write (or check) the manifest."""
     if play != "pimc":
         worlds = DEFAULT_WORLDS  # unused: never a reason to refuse a resume
+    if bidding != "rules":
+        bidder_params = ()  # likewise
     manifest_path = os.path.join(out_dir, MANIFEST)
     exists = os.path.isdir(out_dir) and os.listdir(out_dir)
     if exists and not resume:
@@ -93,21 +112,19 @@ def prepare_run(out_dir: str, rules: RuleSet, seed: int, deals: int, chunk_size:
                         "a run there, or choose another folder)")
     if exists and not os.path.isfile(manifest_path):
         raise UserError(f"cannot resume in {out_dir!r}: it holds no {MANIFEST}")
+    plan = RunPlan(out_dir, rules, seed, deals, chunk_size or default_chunk_size(deals, play),
+                   keep_deals, play, worlds, bidding, tuple(bidder_params))
     if exists:
         with open(manifest_path, encoding="utf-8") as handle:
             old = json.load(handle)
-        for key, value in (("seed", seed), ("deals", deals), ("rules", rules.options()),
-                           ("keep_deals", keep_deals), ("play", play),
-                           ("worlds", worlds if play == "pimc" else None)):
+        for key, value in plan.identity().items():
             if old.get(key) != value:
                 raise UserError(f"cannot resume: the run in {out_dir!r} has a different "
                                 f"{key.replace('_', '-')} ({old.get(key)!r})")
         if chunk_size is not None and chunk_size != old["chunk_size"]:
             raise UserError(f"cannot resume: the run in {out_dir!r} uses --chunk-size "
                             f"{old['chunk_size']}")
-        return RunPlan(out_dir, rules, seed, deals, old["chunk_size"], keep_deals, play, worlds)
-    plan = RunPlan(out_dir, rules, seed, deals, chunk_size or default_chunk_size(deals, play),
-                   keep_deals, play, worlds)
+        return dataclasses.replace(plan, chunk_size=old["chunk_size"])
     os.makedirs(os.path.join(out_dir, "chunks"), exist_ok=True)
     _write_json(manifest_path, plan.manifest() | {"complete": False})
     return plan
@@ -190,40 +207,6 @@ def run_dask(plan: RunPlan, scheduler: str, workers: int,
             cluster.close()
 
 
-def _merge(paths: Iterable[str], keys: list[str]) -> pd.DataFrame:
-    """Sum the chunk aggregates found at `paths`, a batch at a time (bounded memory)."""
-    total: pd.DataFrame | None = None
-    batch: list[pd.DataFrame] = []
-
-    def fold(frames: list[pd.DataFrame]) -> pd.DataFrame:
-        return pd.concat(frames, ignore_index=True).groupby(keys, sort=True)[SUMS].sum() \
-            .reset_index()
-
-    for path in paths:
-        batch.append(pd.read_parquet(path))
-        if len(batch) == _MERGE_BATCH:
-            total = fold(([total] if total is not None else []) + batch)
-            batch = []
-    if batch or total is None:
-        total = fold(([total] if total is not None else []) + batch)
-    return total
-
-
-def add_rates(frame: pd.DataFrame) -> pd.DataFrame:
-    """Rates, mean points and their standard errors from the integer sums."""
-    n = frame["n"].astype(np.float64)
-    out = frame.drop(columns=["makes", "marches", "euchres", "points_sum", "points_sq"])
-    for name, column in (("make", "makes"), ("march", "marches"), ("euchred", "euchres")):
-        p = frame[column] / n
-        out[f"{name}_rate"] = p
-        out[f"{name}_se"] = np.sqrt(p * (1 - p) / n)
-    mean = frame["points_sum"] / n
-    var = (frame["points_sq"] - frame["points_sum"] ** 2 / n) / (n - 1).where(n > 1)
-    out["mean_points"] = mean
-    out["points_se"] = np.sqrt(var.clip(lower=0) / n)
-    return out
-
-
 def _stream_parquet(tables: Iterable, out: str, info: dict) -> None:
     """Write pyarrow tables (one schema) into one Parquet file carrying the run's facts under
     the metadata key `euchre_sim`; written under a temporary name, then renamed."""
@@ -248,11 +231,9 @@ def finish_run(plan: RunPlan, elapsed: float, workers: int, engine: str = "local
     missing = [c for c in chunks if not os.path.isdir(c)]
     if missing:
         raise UserError(f"{len(missing)} chunks are not finished; run again with --resume")
-    info = {"rules": plan.rules.options(), "seed": plan.seed, "deals": plan.deals,
-            "play": plan.play, "worlds": plan.pimc_worlds,
-            "version": __version__, "elapsed_seconds": round(elapsed, 3),
-            "workers": workers, "engine": engine, "chunk_size": plan.chunk_size,
-            "dealer": "N (seats are positions from the dealer's left)"}
+    info = plan.manifest() | {"elapsed_seconds": round(elapsed, 3), "workers": workers,
+                              "engine": engine,
+                              "dealer": "N (seats are positions from the dealer's left)"}
     import pyarrow as pa
     import pyarrow.parquet as pq
 
@@ -263,11 +244,18 @@ def finish_run(plan: RunPlan, elapsed: float, workers: int, engine: str = "local
         return [os.path.join(c, f"{name}.parquet") for c in chunks]
 
     _stream_parquet(_calls_tables(plan, parts("calls")), out("calls"), info)
-    summary = add_rates(_merge(parts("summary"), SUMMARY_KEYS))
+    summary = add_rates(merge_frames(parts("summary"), SUMMARY_KEYS))
     _stream_parquet([pa.Table.from_pandas(summary, preserve_index=False)], out("summary"), info)
     if plan.keep_deals:
         for name in ("deals", "outcomes"):  # streamed chunk by chunk, in deal order
             _stream_parquet((pq.read_table(p) for p in parts(name)), out(name), info)
+    if plan.bidding is not None:
+        auction = auction_table(merge_frames(parts("auction"), AUCTION_KEYS), plan.deals)
+        info["auction"] = auction_facts(auction, plan.deals)
+        _stream_parquet(decision_tables(plan.rules, parts("decisions"), _MERGE_ROWS),
+                        out("decisions"), info)
+        _stream_parquet([pa.Table.from_pandas(auction, preserve_index=False)], out("auction"),
+                        info)
     _write_json(os.path.join(plan.out_dir, "run.json"), info)
     _write_json(os.path.join(plan.out_dir, MANIFEST), plan.manifest() | {"complete": True})
     shutil.rmtree(os.path.join(plan.out_dir, "chunks"), ignore_errors=True)

@@ -1,0 +1,211 @@
+"""What the auction decides, deal by deal: decision and contract records of a chunk, summed.
+
+With `simulate --bidding B` every deal's auction is bid by B over the deal's call table
+(`bidding.auction`). At every turn the auction reaches (all earlier seats passed), each action
+open to the seat is a decision record: the seat's hand class, the action (pass, or a call's
+trump and alone), whether B chose it, its points to the seat's side when it is forced and the
+rest of the auction follows B, and its gain over passing on the same deal. The class reads
+the hand relative to the upcard (round 1) or the turned-down card (round 2: T is the
+turned-down suit, its bowers included; "down=Qt"), so pass and every call of a turn share it.
+The contract the auction reaches (or a pass-out) is a contract record.
+
+A decision's group key packs round, position, action and the class key into 64 bits, so the
+chunk sums use the bucketed storage and bounded merge of `callsums`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ..bidding.auction import N_TURNS, auction_choices, first_call
+from ..core.calls import call_open, call_row, may_pass, row_call
+from ..core.cards import JOKER
+from ..core.jit import njit
+from ..core.ruletables import NO_TRUMP
+from .callsums import group_sums, mean_and_se
+from .handclass import class_key
+
+DECISION_SUMS = ["n", "chosen", "points_sum", "points_sq", "gain_sum", "gain_sq"]
+ACTIONS = ("pass", "order_up", "call")
+_LOW56 = np.uint64((1 << 56) - 1)
+_ROUND2_BIT, _NT_BIT = 56, 57  # the class key's round-2 and no-trump bits (see handclass)
+
+
+@njit
+def auction_batch(bidder, tb, params, hands, ups, dealer, calls, choices, values):
+    """choices[i] and values[i] of every deal's auction (see bidding.auction)."""
+    for i in range(hands.shape[0]):
+        auction_choices(bidder, tb, params, hands[i], ups[i], dealer, calls[i], choices[i],
+                        values[i])
+
+
+@njit
+def _pack(round_no, pos, action, key):
+    """64-bit group key: round (1 bit), position (2), action (4), class key without its round
+    bit (57)."""
+    compact = (key & _LOW56) | (((key >> np.uint64(_NT_BIT)) & np.uint64(1)) << np.uint64(56))
+    return (np.uint64(round_no - 1) << np.uint64(63)) | (np.uint64(pos - 1) << np.uint64(61)) \
+        | (np.uint64(action) << np.uint64(57)) | compact
+
+
+@njit
+def _decision_records(tb, hands, ups, dealer, calls, choices, values, keys, cols):
+    """keys[n] and cols[n] (DECISION_SUMS addends) of every decision reached; returns n."""
+    flags = tb.flags
+    masks = np.zeros(5, dtype=np.uint64)
+    others = np.zeros(4, dtype=np.uint64)
+    n = 0
+    for d in range(hands.shape[0]):
+        up = ups[d]
+        for k in range(N_TURNS):
+            if k > 0 and choices[d, k - 1] >= 0:
+                break  # the auction ended before this turn
+            round_no = k // 4 + 1
+            pos = k % 4 + 1
+            if up == JOKER and round_no == 1:
+                continue  # Benny turned up: no round 1
+            seat = (dealer + pos) & 3
+            sign = 1 if (seat & 1) == 0 else -1
+            if up == JOKER:
+                key = class_key(tb, hands[d, seat], NO_TRUMP, 2, -1, masks, others)
+            else:
+                key = class_key(tb, hands[d, seat], up >> 3, round_no, up, masks, others)
+            can_pass = may_pass(flags, round_no, pos)
+            pass_points = sign * values[d, k + 1] if can_pass else 0
+            chosen = choices[d, k]
+            if can_pass:
+                keys[n] = _pack(round_no, pos, 0, key)
+                cols[n, 0] = 1
+                cols[n, 1] = 1 if chosen < 0 else 0
+                cols[n, 2] = pass_points
+                cols[n, 3] = pass_points * pass_points
+                cols[n, 4] = 0
+                cols[n, 5] = 0
+                n += 1
+            for trump in range(5):
+                for alone in range(2):
+                    if not call_open(flags, round_no, pos, trump, alone, up):
+                        continue
+                    row = call_row(round_no, pos, trump, alone)
+                    points = tb.score[alone, 0, calls[d, row]]
+                    gain = points - pass_points
+                    keys[n] = _pack(round_no, pos, 1 + trump * 2 + alone, key)
+                    cols[n, 0] = 1
+                    cols[n, 1] = 1 if chosen == row else 0
+                    cols[n, 2] = points
+                    cols[n, 3] = points * points
+                    cols[n, 4] = gain
+                    cols[n, 5] = gain * gain
+                    n += 1
+    return n
+
+
+def decision_sums(tables, hands, ups, dealer, calls, choices, values):
+    """(sorted unique group keys, summed DECISION_SUMS) of a batch of deals."""
+    size = hands.shape[0] * N_TURNS * 11
+    keys = np.zeros(size, dtype=np.uint64)
+    cols = np.zeros((size, len(DECISION_SUMS)), dtype=np.int64)
+    n = _decision_records(tables, hands, ups, dealer, calls, choices, values, keys, cols)
+    return group_sums(keys[:n], cols[:n])
+
+
+def contract_records(tables, calls, choices, dealer) -> dict[str, np.ndarray]:
+    """The contract of every deal: round, seat (position), alone, maker_tricks, points; a
+    passed-out deal has round 0, seat 0 and no tricks (maker_tricks -1)."""
+    count = len(choices)
+    out = {name: np.zeros(count, dtype=np.int64)
+           for name in ("round", "seat", "alone", "maker_tricks", "points")}
+    for d in range(count):
+        k = first_call(choices[d], 0)
+        if k < 0:
+            out["maker_tricks"][d] = -1
+            continue
+        row = choices[d, k]
+        round_no, pos, _, alone = (int(x) for x in row_call(row))
+        tricks = int(calls[d, row])
+        out["round"][d], out["seat"][d], out["alone"][d] = round_no, pos, alone
+        out["maker_tricks"][d] = tricks
+        out["points"][d] = int(tables.score[alone, 0, tricks])
+    return out
+
+
+def unpack_keys(gkeys: np.ndarray) -> dict[str, np.ndarray]:
+    """round, seat, action, suit id (-1: pass), alone and the class key from group keys."""
+    round_no = (gkeys >> np.uint64(63)).astype(np.int8) + 1
+    code = ((gkeys >> np.uint64(57)) & np.uint64(15)).astype(np.int64)
+    compact = gkeys & np.uint64((1 << 57) - 1)
+    hand_key = (compact & _LOW56) | (((compact >> np.uint64(56)) & np.uint64(1))
+                                     << np.uint64(_NT_BIT))
+    hand_key |= (round_no == 2).astype(np.uint64) << np.uint64(_ROUND2_BIT)
+    action = np.where(code == 0, 0, np.where(round_no == 1, 1, 2))
+    return {"round": round_no, "seat": (((gkeys >> np.uint64(61)) & np.uint64(3)) + 1)
+            .astype(np.int8), "action": action, "trump": np.where(code == 0, -1, (code - 1) // 2),
+            "alone": (code > 0) & ((code - 1) % 2 == 1), "hand_key": hand_key}
+
+
+def add_decision_rates(frame: pd.DataFrame) -> pd.DataFrame:
+    """chosen_rate, mean_points, points_se, gain, gain_se from the integer sums."""
+    n = frame["n"].astype(np.float64)
+    out = frame.drop(columns=DECISION_SUMS[1:])
+    out["chosen_rate"] = frame["chosen"] / n
+    out["mean_points"], out["points_se"] = mean_and_se(frame["points_sum"], frame["points_sq"],
+                                                       n)
+    out["gain"], out["gain_se"] = mean_and_se(frame["gain_sum"], frame["gain_sq"], n)
+    return out
+
+
+def decision_tables(rules, paths: list[str], max_rows: int):
+    """decisions.parquet tables, a batch of stored buckets at a time (bounded memory)."""
+    import pyarrow as pa
+
+    from .callsums import ChunkSums
+    from .handclass import KeyReader
+
+    read = KeyReader(rules)
+    deck = rules.card_deck
+    suit_names = np.array([None] + [deck.suit_name(s) for s in range(5)], dtype=object)
+    chunks = ChunkSums(paths, DECISION_SUMS)
+    for buckets in chunks.batches(max_rows):
+        keys, sums = chunks.read(buckets)
+        if not len(keys):
+            continue
+        columns = unpack_keys(keys)
+        frame = pd.DataFrame({"round": columns["round"], "seat": columns["seat"],
+                              "hand_key": columns["hand_key"],
+                              "action": np.array(ACTIONS, dtype=object)[columns["action"]],
+                              "suit": suit_names[columns["trump"] + 1],
+                              "alone": columns["alone"]})
+        for i, name in enumerate(DECISION_SUMS):
+            frame[name] = sums[:, i]
+        frame = add_decision_rates(frame)
+        if rules.stick_the_dealer:  # the stuck dealer cannot pass: no gain over passing
+            stuck = (frame["round"] == 2) & (frame["seat"] == 4)
+            frame.loc[stuck, ["gain", "gain_se"]] = np.nan
+        table = pa.Table.from_pandas(frame, preserve_index=False)
+        yield table.add_column(2, "hand", read.many(columns["hand_key"]))
+
+
+def auction_table(sums: pd.DataFrame, deals: int) -> pd.DataFrame:
+    """auction.parquet: who made trump (round, seat, alone; round 0 = passed out), how often
+    (share of deals) and how the contracts fared."""
+    from .callsums import add_rates
+
+    out = add_rates(sums)
+    out.insert(4, "share", out["n"] / deals)
+    passed = out["round"] == 0
+    rates = [c for c in out.columns if c.endswith("_rate") or c.endswith("_se")]
+    out.loc[passed, rates] = np.nan
+    return out
+
+
+def auction_facts(table: pd.DataFrame, deals: int) -> dict:
+    """Pass-out rate and mean points per deal to each position's side (for run.json)."""
+    called = table[table["round"] > 0]
+    totals = called["mean_points"] * called["n"]
+    per_seat = {}
+    for pos in range(1, 5):
+        same_side = (called["seat"] - pos) % 2 == 0
+        per_seat[str(pos)] = float((totals.where(same_side, -totals)).sum() / deals)
+    passed = table.loc[table["round"] == 0, "n"].sum()
+    return {"pass_out_rate": float(passed / deals), "points_per_deal": per_seat}
