@@ -61,15 +61,17 @@ def record_sums(records: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]
     return group_sums(group_key(records), call_values(records))
 
 
-def bucketed_parquet(keys: np.ndarray, sums: np.ndarray, names: list[str] = SUMS) -> bytes:
-    """Sorted sums (columns `names`) as Parquet bytes with one row group per bucket (int32:
-    one chunk's sums are small; zstd level 1 keeps temporary files small at little cost)."""
+def bucketed_parquet(keys: np.ndarray, sums: np.ndarray, names: list[str] = SUMS,
+                     shift: int = BUCKET_SHIFT) -> bytes:
+    """Sorted sums (columns `names`) as Parquet bytes with one row group per bucket (key >>
+    shift, below N_BUCKETS; int32: one chunk's sums are small; zstd level 1 keeps temporary
+    files small at little cost)."""
     buffer = io.BytesIO()
     schema = pa.schema([("gkey", pa.uint64())] + [(s, pa.int32()) for s in names])
     with pq.ParquetWriter(buffer, schema, compression="zstd", compression_level=1,
                           use_dictionary=False) as writer:
         edges = np.searchsorted(keys, np.arange(N_BUCKETS + 1, dtype=np.uint64)
-                                << np.uint64(BUCKET_SHIFT))
+                                << np.uint64(shift))
         columns = [keys] + [sums[:, i].astype(np.int32) for i in range(len(names))]
         for lo, hi in zip(edges[:-1], edges[1:], strict=True):
             if hi > lo:  # keys are sorted: each bucket is one slice
@@ -81,7 +83,7 @@ def bucketed_parquet(keys: np.ndarray, sums: np.ndarray, names: list[str] = SUMS
 class ChunkSums:
     """The bucketed sums of every chunk, opened once: which row group holds which bucket."""
 
-    def __init__(self, paths: list[str], names: list[str] = SUMS):
+    def __init__(self, paths: list[str], names: list[str] = SUMS, shift: int = BUCKET_SHIFT):
         self.names = names
         self.files = []
         self.rows: dict[int, int] = {}
@@ -90,7 +92,7 @@ class ChunkSums:
             groups = {}
             for i in range(handle.metadata.num_row_groups):
                 meta = handle.metadata.row_group(i)
-                bucket = int(meta.column(0).statistics.min) >> BUCKET_SHIFT
+                bucket = int(meta.column(0).statistics.min) >> shift
                 groups[bucket] = i
                 self.rows[bucket] = self.rows.get(bucket, 0) + meta.num_rows
             self.files.append((handle, groups))

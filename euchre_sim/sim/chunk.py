@@ -27,6 +27,7 @@ from ..play.playout import play_deals
 from ..solver.calltable import analyze_batch
 from ..solver.search import shared_tt
 from .callsums import SUMS, bucketed_parquet, call_values, group_sums, record_sums
+from .decisions import BUCKET_SHIFT as DECISIONS_BUCKET_SHIFT
 from .decisions import DECISION_SUMS, auction_batch, contract_records, decision_sums
 from .handclass import class_features, class_key
 from .schema import AUCTION_KEYS, SUMMARY_KEYS
@@ -214,7 +215,7 @@ def auction_sums(rules: RuleSet, bidding: str, params: np.ndarray, hands: np.nda
                         contracts["points"] ** 2], axis=1).astype(np.int64)
     frame = feature_sums(contracts, _AUCTION_BITS, addends, SUMS)
     keys, sums = decision_sums(tables, hands, ups, SIM_DEALER, calls, choices, values)
-    return frame, bucketed_parquet(keys, sums, DECISION_SUMS)
+    return frame, bucketed_parquet(keys, sums, DECISION_SUMS, DECISIONS_BUCKET_SHIFT)
 
 
 _AUCTION_BITS = list(zip(AUCTION_KEYS, (2, 3, 1), strict=True))

@@ -28,6 +28,7 @@ from .handclass import class_key
 
 DECISION_SUMS = ["n", "chosen", "points_sum", "points_sq", "gain_sum", "gain_sq"]
 ACTIONS = ("pass", "order_up", "call")
+BUCKET_SHIFT = 52  # buckets of the 64-bit keys: round, position, action, class fields
 _LOW56 = np.uint64((1 << 56) - 1)
 _ROUND2_BIT, _NT_BIT = 56, 57  # the class key's round-2 and no-trump bits (see handclass)
 
@@ -165,7 +166,7 @@ def decision_tables(rules, paths: list[str], max_rows: int):
     read = KeyReader(rules)
     deck = rules.card_deck
     suit_names = np.array([None] + [deck.suit_name(s) for s in range(5)], dtype=object)
-    chunks = ChunkSums(paths, DECISION_SUMS)
+    chunks = ChunkSums(paths, DECISION_SUMS, BUCKET_SHIFT)
     for buckets in chunks.batches(max_rows):
         keys, sums = chunks.read(buckets)
         if not len(keys):

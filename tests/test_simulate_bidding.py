@@ -1,0 +1,133 @@
+"""simulate --bidding: decisions and auction tables against a plain-Python auction on the same
+deals, identical however run, and resume."""
+
+import json
+from collections import defaultdict
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from euchre_sim.core.cards import cards_of
+from euchre_sim.core.dealing import deal_batch
+from euchre_sim.solver.calltable import analyze_deals
+
+from . import naive
+from .conftest import RULE_SETS
+from .helpers import run_cli
+from .test_bidding import DEFAULTS, _naive_outcome
+
+DEALS = 150
+CASES = [("standard", "dd"), ("online", "rules"), ("benny_nt", "dd"), ("yooker", "rules")]
+RULE_ARGS = {"standard": [], "online": ["--rules", "online"], "yooker": ["--rules", "yooker"],
+             "benny_nt": ["--rules", "online", "--set", "joker=true", "--set", "no_trump=true",
+                          "--set", "defend_alone=true", "--set", "canadian_loner=true",
+                          "--set", "lone_player_plays_last=true"]}
+
+
+def _naive_tables(rules, bidding, seed, deals):
+    """Decision sums by (round, seat, action, suit id, alone) and contract counts, from the
+    naive auction over the solver's call tables of the run's deals."""
+    hands, ups = deal_batch(rules, seed, 0, deals, 0)
+    calls = analyze_deals(rules, hands, ups, 0, exact=True)
+    decisions = defaultdict(lambda: np.zeros(4))  # n, chosen, points, gain
+    contracts = defaultdict(int)
+    for d in range(deals):
+        upcard = int(ups[d])
+        outcome = _naive_outcome(calls[d])
+        if bidding == "dd":
+            choices, values = naive.dd_auction(rules, outcome, upcard)
+        else:
+            choices = [naive.rules_bidder_choice(rules, DEFAULTS, cards_of(int(hands[d, p % 4])),
+                                                 upcard, r, p) for r in (1, 2) for p in range(1, 5)]
+            values = [0] * 9
+            for k in range(7, -1, -1):
+                c = choices[k]
+                if c is None:
+                    values[k] = values[k + 1]
+                else:
+                    pts = naive.call_points(rules, outcome(*c), c[3])
+                    values[k] = pts if c[1] % 2 == 0 else -pts  # N deals: positions 2, 4 are NS
+        for k in range(8):
+            round_no, pos = k // 4 + 1, k % 4 + 1
+            if round_no == 1 and upcard == 32:
+                continue
+            side = 1 if pos % 2 == 0 else -1
+            stuck = round_no == 2 and pos == 4 and rules.stick_the_dealer
+            pass_points = 0 if stuck else side * values[k + 1]
+            if not stuck:
+                decisions[(round_no, pos, "pass", None, False)] += [1, choices[k] is None,
+                                                                   pass_points, 0]
+            for trump, alone in naive.open_calls(rules, round_no, pos, upcard):
+                pts = naive.call_points(rules, outcome(round_no, pos, trump, alone), alone)
+                action = "order_up" if round_no == 1 else "call"
+                chosen = choices[k] == (round_no, pos, trump, alone)
+                decisions[(round_no, pos, action, trump, alone)] += [1, chosen, pts,
+                                                                     pts - pass_points]
+            if choices[k] is not None:
+                contracts[(round_no, pos, choices[k][3])] += 1
+                break
+        else:
+            contracts[(0, 0, False)] += 1
+    return decisions, contracts
+
+
+@pytest.mark.parametrize("name,bidding", CASES)
+def test_decisions_and_auction_match_a_naive_auction(tmp_path, name, bidding):
+    rules = RULE_SETS[name]
+    out = tmp_path / "run"
+    run_cli(["simulate", "--deals", str(DEALS), "--seed", "4", "--out", str(out), "--workers",
+             "1", "--no-progress", "--bidding", bidding] + RULE_ARGS[name])
+    decisions = pd.read_parquet(out / "decisions.parquet")
+    deck = rules.card_deck
+    decisions["suit_id"] = [-1 if pd.isna(s) else deck.parse_suit(s) for s in decisions["suit"]]
+    decisions["chosen"] = decisions["chosen_rate"] * decisions["n"]
+    decisions["points"] = decisions["mean_points"] * decisions["n"]
+    decisions["gains"] = decisions["gain"].fillna(decisions["mean_points"]) * decisions["n"]
+    got = decisions.groupby(["round", "seat", "action", "suit_id", "alone"])[
+        ["n", "chosen", "points", "gains"]].sum()
+    want, contracts = _naive_tables(rules, bidding, 4, DEALS)
+    assert len(got) == len(want)
+    for (round_no, pos, action, trump, alone), sums in want.items():
+        row = got.loc[(round_no, pos, action, -1 if trump is None else trump, alone)]
+        assert row.to_numpy() == pytest.approx(sums), (round_no, pos, action, trump, alone)
+    auction = pd.read_parquet(out / "auction.parquet")
+    assert {(int(r), int(s), bool(a)): int(n) for r, s, a, n in
+            auction[["round", "seat", "alone", "n"]].itertuples(index=False)} == contracts
+    info = json.loads((out / "run.json").read_text())
+    assert info["bidding"] == bidding
+    assert info["auction"]["pass_out_rate"] == contracts.get((0, 0, False), 0) / DEALS
+
+
+def test_bidding_tables_identical_whatever_workers_and_chunks(tmp_path):
+    runs = []
+    for workers, chunk in ((1, 500), (2, 170)):
+        out = tmp_path / f"w{workers}"
+        run_cli(["simulate", "--deals", "1000", "--seed", "8", "--out", str(out), "--workers",
+                 str(workers), "--chunk-size", str(chunk), "--no-progress", "--bidding", "rules"])
+        runs.append({name: pd.read_parquet(out / f"{name}.parquet")
+                     for name in ("decisions", "auction", "calls")})
+    for name in runs[0]:
+        pd.testing.assert_frame_equal(runs[0][name], runs[1][name])
+
+
+def test_resume_refuses_another_bidder(tmp_path):
+    out = tmp_path / "run"
+    run_cli(["simulate", "--deals", "200", "--seed", "1", "--out", str(out), "--no-progress",
+             "--bidding", "dd"])
+    bad = run_cli(["simulate", "--deals", "200", "--seed", "1", "--out", str(out),
+                   "--no-progress", "--bidding", "rules", "--resume"], code=2)
+    assert "different bidding" in bad.output
+
+
+def test_decision_classes_read_the_hand_against_the_turned_down_card(tmp_path):
+    """Round-2 decision rows of one class share the hand's holding in the turned-down suit."""
+    out = tmp_path / "run"
+    run_cli(["simulate", "--deals", "300", "--seed", "2", "--out", str(out), "--no-progress",
+             "--bidding", "dd"])
+    decisions = pd.read_parquet(out / "decisions.parquet")
+    round2 = decisions[decisions["round"] == 2]
+    assert round2["hand"].str.contains("down=").all()
+    assert round2["hand"].str.endswith("t").all()  # the turned-down card is of the T suit
+    per_class = round2.groupby(["seat", "hand_key"])["action"].agg(set)
+    assert per_class.map(lambda actions: "pass" in actions).mean() > 0.9
