@@ -7,6 +7,7 @@ import sys
 import click
 
 from euchre_sim.core.errors import UserError
+from euchre_sim.sim.schema import OUTPUT_TABLES
 
 from .app import cli
 
@@ -18,19 +19,22 @@ def _dir_argument(command):
 @cli.command()
 @_dir_argument
 @click.option("--table", "name", default="calls", show_default=True,
-              type=click.Choice(["calls", "summary"]))
+              type=click.Choice(OUTPUT_TABLES),
+              help="decisions and auction exist for runs with --bidding.")
 @click.option("--round", "round_no", type=click.IntRange(1, 2), help="Only round 1 or 2.")
 @click.option("--seat", type=click.IntRange(1, 4), help="Only this seat (1 = dealer's left).")
 @click.option("--trumps", type=click.IntRange(0, 6), help="Only hands with this many trumps.")
 @click.option("--alone/--partner", "alone", default=None, help="Only lone or partner calls.")
 @click.option("--hand", help="Only hand classes whose text contains this, e.g. 'T=RL'.")
+@click.option("--action", type=click.Choice(["pass", "order_up", "call"]),
+              help="decisions: only this action.")
 @click.option("--min-n", type=click.IntRange(min=1), default=1, show_default=True)
 @click.option("--sort", default="n", show_default=True, help="Column to sort by (descending).")
 @click.option("--ascending", is_flag=True, help="Sort ascending.")
 @click.option("--limit", type=click.IntRange(min=1), default=30, show_default=True)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON lines.")
-def table(out_dir: str, name: str, round_no, seat, trumps, alone, hand, min_n: int, sort: str,
-          ascending: bool, limit: int, as_json: bool) -> None:
+def table(out_dir: str, name: str, round_no, seat, trumps, alone, hand, action, min_n: int,
+          sort: str, ascending: bool, limit: int, as_json: bool) -> None:
     """Filter and sort a simulation's table; print it as a terminal table or JSON lines.
 
     Example: euchre-sim table out/ --round 1 --seat 1 --hand "T=RL" --sort make_rate
@@ -41,7 +45,7 @@ def table(out_dir: str, name: str, round_no, seat, trumps, alone, hand, min_n: i
     from euchre_sim.report.query import filter_table, load_table
 
     frame = filter_table(load_table(out_dir, name), round_no, seat, trumps, alone, hand,
-                         min_n, sort, not ascending).head(limit)
+                         min_n, sort, not ascending, action).head(limit)
     if as_json:
         frame = frame.drop(columns=["hand_key"], errors="ignore")
         for line in frame.to_json(orient="records", lines=True).splitlines():
@@ -57,9 +61,11 @@ def table(out_dir: str, name: str, round_no, seat, trumps, alone, hand, min_n: i
     Console(width=200).print(out)
 
 
-_HEADERS = {"round": "rnd", "seat": "seat", "alone": "alone", "hand": "hand",
-            "trumps": "trumps", "n": "n", "make_rate": "make", "march_rate": "march",
-            "euchred_rate": "euchred", "mean_points": "points", "points_se": "±se"}
+_HEADERS = {"round": "rnd", "seat": "seat", "hand": "hand", "action": "action", "suit": "suit",
+            "alone": "alone", "trumps": "trumps", "n": "n", "share": "share",
+            "chosen_rate": "chosen", "make_rate": "make", "march_rate": "march",
+            "euchred_rate": "euchred", "mean_points": "points", "points_se": "±se",
+            "gain": "gain", "gain_se": "gain ±se"}
 
 
 def _cell(value) -> str:
@@ -139,7 +145,7 @@ def _signed(value) -> str:
 @_dir_argument
 @click.option("--format", "fmt", type=click.Choice(["csv", "json"]), required=True)
 @click.option("--table", "name", default="calls", show_default=True,
-              type=click.Choice(["calls", "summary"]))
+              type=click.Choice(OUTPUT_TABLES))
 @click.option("--out", "out_path", type=click.Path(dir_okay=False), default=None,
               help="File to write (default: standard output).")
 def export(out_dir: str, fmt: str, name: str, out_path: str | None) -> None:

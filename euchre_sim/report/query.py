@@ -21,16 +21,19 @@ def load_table(out_dir: str, name: str = "calls") -> pd.DataFrame:
 
 def filter_table(frame: pd.DataFrame, round_no: int | None = None, seat: int | None = None,
                  trumps: int | None = None, alone: bool | None = None, hand: str | None = None,
-                 min_n: int = 1, sort: str | None = None, descending: bool = True) -> pd.DataFrame:
+                 min_n: int = 1, sort: str | None = None, descending: bool = True,
+                 action: str | None = None) -> pd.DataFrame:
     """Rows matching every filter given; `hand` matches a substring of the class text."""
     mask = frame["n"] >= min_n
     for column, value in (("round", round_no), ("seat", seat), ("trumps", trumps),
-                          ("alone", alone)):
+                          ("alone", alone), ("action", action)):
         if value is not None:
+            if column not in frame:
+                raise UserError(f"this table has no {column!r} column to filter on")
             mask &= frame[column] == value
     if hand is not None:
         if "hand" not in frame:
-            raise UserError("--hand filters the calls table only")
+            raise UserError("--hand filters the calls and decisions tables only")
         mask &= frame["hand"].str.contains(hand, regex=False)
     out = frame[mask]
     if sort is not None:
