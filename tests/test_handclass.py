@@ -8,10 +8,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from euchre_sim.core.cards import JOKER
+from euchre_sim.core.handclass import KeyReader, class_key
 from euchre_sim.core.rules import build_rules
 from euchre_sim.core.ruletables import compile_rules
 from euchre_sim.sim.chunk import chunk_records
-from euchre_sim.sim.handclass import KeyReader, class_key
 
 from .conftest import RULE_SETS
 from .naive import hand_class_parts

@@ -19,6 +19,7 @@ from ..bidding.params import bidder_id
 from ..core.calls import N_ROWS, row_call
 from ..core.cards import JOKER
 from ..core.dealing import deal_batch
+from ..core.handclass import class_features, class_key
 from ..core.jit import njit
 from ..core.rules import RuleSet, rules_from_dict
 from ..core.ruletables import compile_rules
@@ -29,7 +30,6 @@ from ..solver.search import shared_tt
 from .callsums import SUMS, bucketed_parquet, call_values, group_sums, record_sums
 from .decisions import BUCKET_SHIFT as DECISIONS_BUCKET_SHIFT
 from .decisions import DECISION_SUMS, auction_batch, contract_records, decision_sums
-from .handclass import class_features, class_key
 from .schema import AUCTION_KEYS, SUMMARY_KEYS
 
 SIM_DEALER = 0  # every simulated deal is dealt by N; tables use positions relative to it

@@ -5,12 +5,11 @@ With `simulate --bidding B` every deal's auction is bid by B over the deal's cal
 open to the seat is a decision record: the seat's hand class, the action (pass, or a call's
 trump and alone), whether B chose it, its points to the seat's side when it is forced and the
 rest of the auction follows B, and its gain over passing on the same deal. The class reads
-the hand relative to the upcard (round 1) or the turned-down card (round 2: T is the
-turned-down suit, its bowers included; "down=Qt"), so pass and every call of a turn share it.
+the hand against the upcard or the turned-down card (`bidding.decision_keys.turn_class`).
 The contract the auction reaches (or a pass-out) is a contract record.
 
-A decision's group key packs round, position, action and the class key into 64 bits, so the
-chunk sums use the bucketed storage and bounded merge of `callsums`.
+Decisions are summed by their 64-bit key (`bidding.decision_keys`), so the chunk sums use the
+bucketed storage and bounded merge of `callsums`.
 """
 
 from __future__ import annotations
@@ -19,18 +18,21 @@ import numpy as np
 import pandas as pd
 
 from ..bidding.auction import N_TURNS, auction_choices, first_call
+from ..bidding.decision_keys import (
+    PASS_CODE,
+    action_code,
+    decision_key,
+    split_decision_keys,
+    turn_class,
+)
 from ..core.calls import call_open, call_row, may_pass, row_call
 from ..core.cards import JOKER
 from ..core.jit import njit
-from ..core.ruletables import NO_TRUMP
 from .callsums import group_sums, mean_and_se
-from .handclass import class_key
 
 DECISION_SUMS = ["n", "chosen", "points_sum", "points_sq", "gain_sum", "gain_sq"]
 ACTIONS = ("pass", "order_up", "call")
 BUCKET_SHIFT = 52  # buckets of the 64-bit keys: round, position, action, class fields
-_LOW56 = np.uint64((1 << 56) - 1)
-_ROUND2_BIT, _NT_BIT = 56, 57  # the class key's round-2 and no-trump bits (see handclass)
 
 
 @njit
@@ -39,15 +41,6 @@ def auction_batch(bidder, tb, params, hands, ups, dealer, calls, choices, values
     for i in range(hands.shape[0]):
         auction_choices(bidder, tb, params, hands[i], ups[i], dealer, calls[i], choices[i],
                         values[i])
-
-
-@njit
-def _pack(round_no, pos, action, key):
-    """64-bit group key: round (1 bit), position (2), action (4), class key without its round
-    bit (57)."""
-    compact = (key & _LOW56) | (((key >> np.uint64(_NT_BIT)) & np.uint64(1)) << np.uint64(56))
-    return (np.uint64(round_no - 1) << np.uint64(63)) | (np.uint64(pos - 1) << np.uint64(61)) \
-        | (np.uint64(action) << np.uint64(57)) | compact
 
 
 @njit
@@ -68,15 +61,12 @@ def _decision_records(tb, hands, ups, dealer, calls, choices, values, keys, cols
                 continue  # Benny turned up: no round 1
             seat = (dealer + pos) & 3
             sign = 1 if (seat & 1) == 0 else -1
-            if up == JOKER:
-                key = class_key(tb, hands[d, seat], NO_TRUMP, 2, -1, masks, others)
-            else:
-                key = class_key(tb, hands[d, seat], up >> 3, round_no, up, masks, others)
+            key = turn_class(tb, hands[d, seat], up, round_no, masks, others)
             can_pass = may_pass(flags, round_no, pos)
             pass_points = sign * values[d, k + 1] if can_pass else 0
             chosen = choices[d, k]
             if can_pass:
-                keys[n] = _pack(round_no, pos, 0, key)
+                keys[n] = decision_key(round_no, pos, PASS_CODE, key)
                 cols[n, 0] = 1
                 cols[n, 1] = 1 if chosen < 0 else 0
                 cols[n, 2] = pass_points
@@ -91,7 +81,7 @@ def _decision_records(tb, hands, ups, dealer, calls, choices, values, keys, cols
                     row = call_row(round_no, pos, trump, alone)
                     points = tb.score[alone, 0, calls[d, row]]
                     gain = points - pass_points
-                    keys[n] = _pack(round_no, pos, 1 + trump * 2 + alone, key)
+                    keys[n] = decision_key(round_no, pos, action_code(trump, alone), key)
                     cols[n, 0] = 1
                     cols[n, 1] = 1 if chosen == row else 0
                     cols[n, 2] = points
@@ -131,20 +121,6 @@ def contract_records(tables, calls, choices, dealer) -> dict[str, np.ndarray]:
     return out
 
 
-def unpack_keys(gkeys: np.ndarray) -> dict[str, np.ndarray]:
-    """round, seat, action, suit id (-1: pass), alone and the class key from group keys."""
-    round_no = (gkeys >> np.uint64(63)).astype(np.int8) + 1
-    code = ((gkeys >> np.uint64(57)) & np.uint64(15)).astype(np.int64)
-    compact = gkeys & np.uint64((1 << 57) - 1)
-    hand_key = (compact & _LOW56) | (((compact >> np.uint64(56)) & np.uint64(1))
-                                     << np.uint64(_NT_BIT))
-    hand_key |= (round_no == 2).astype(np.uint64) << np.uint64(_ROUND2_BIT)
-    action = np.where(code == 0, 0, np.where(round_no == 1, 1, 2))
-    return {"round": round_no, "seat": (((gkeys >> np.uint64(61)) & np.uint64(3)) + 1)
-            .astype(np.int8), "action": action, "trump": np.where(code == 0, -1, (code - 1) // 2),
-            "alone": (code > 0) & ((code - 1) % 2 == 1), "hand_key": hand_key}
-
-
 def add_decision_rates(frame: pd.DataFrame) -> pd.DataFrame:
     """chosen_rate, mean_points, points_se, gain, gain_se from the integer sums."""
     n = frame["n"].astype(np.float64)
@@ -160,8 +136,8 @@ def decision_tables(rules, paths: list[str], max_rows: int):
     """decisions.parquet tables, a batch of stored buckets at a time (bounded memory)."""
     import pyarrow as pa
 
+    from ..core.handclass import KeyReader
     from .callsums import ChunkSums
-    from .handclass import KeyReader
 
     read = KeyReader(rules)
     deck = rules.card_deck
@@ -171,7 +147,7 @@ def decision_tables(rules, paths: list[str], max_rows: int):
         keys, sums = chunks.read(buckets)
         if not len(keys):
             continue
-        columns = unpack_keys(keys)
+        columns = split_decision_keys(keys)
         frame = pd.DataFrame({"round": columns["round"], "seat": columns["seat"],
                               "hand_key": columns["hand_key"],
                               "action": np.array(ACTIONS, dtype=object)[columns["action"]],

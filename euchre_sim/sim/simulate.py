@@ -267,7 +267,7 @@ def _calls_tables(plan: RunPlan, paths: list[str]):
     bounded memory whatever the run's size)."""
     import pyarrow as pa
 
-    from .handclass import KeyReader
+    from ..core.handclass import KeyReader
 
     read = KeyReader(plan.rules)
     chunks = ChunkSums(paths)

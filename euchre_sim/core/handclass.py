@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.bits import low_index, popcount
-from ..core.cards import JOKER
-from ..core.jit import njit
+from .bits import low_index, popcount
+from .cards import JOKER
+from .jit import njit
 
 _SHIFT_NEXT, _SHIFT_DOWN, _SHIFT_OTHER, _SHIFT_RANK, _SHIFT_REL = 10, 18, 26, 50, 54
 _BIT_ROUND2, _BIT_NT = 56, 57
@@ -106,7 +106,7 @@ def class_features(tb, trump, masks, out):
 
 def _slot_names(rules) -> dict[str, list[str]]:
     """Rank names by position in each kind of slot, for reading keys."""
-    from ..core.ruletables import suit_order
+    from .ruletables import suit_order
 
     deck = rules.card_deck
 

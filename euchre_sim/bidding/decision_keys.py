@@ -1,0 +1,71 @@
+"""A decision of the auction as one 64-bit key: the turn, the action and the hand's class.
+
+The class reads the hand against the upcard (round 1) or the turned-down card (round 2: the
+turned-down suit plays the part of trump in the key, its bowers included; with Benny turned
+up, against no-trump), so a seat's pass and every call it may make share one class. The key
+packs round (1 bit), position (2), action (4: 0 pass, 1 + trump * 2 + alone a call) and the
+class key without its round-2 bit (57): `simulate --bidding` sums decisions by it and the
+`table` bidder looks decisions up by it.
+"""
+
+import numpy as np
+
+from ..core.cards import JOKER
+from ..core.handclass import class_key
+from ..core.jit import njit
+from ..core.ruletables import NO_TRUMP
+
+_LOW56 = np.uint64((1 << 56) - 1)
+_ROUND2_BIT, _NT_BIT = 56, 57  # the class key's round-2 and no-trump bits (core.handclass)
+PASS_CODE = 0
+
+
+@njit
+def action_code(trump, alone):
+    """The 4-bit code of a call (pass is PASS_CODE)."""
+    return 1 + trump * 2 + alone
+
+
+@njit
+def turn_class(tb, hand, upcard, round_no, masks, others):
+    """The class key of a hand at a turn of the auction (see the module's docstring)."""
+    if upcard == JOKER:
+        return class_key(tb, hand, NO_TRUMP, 2, -1, masks, others)
+    return class_key(tb, hand, upcard >> 3, round_no, upcard, masks, others)
+
+
+@njit
+def decision_key(round_no, pos, code, key):
+    """The 64-bit key of a decision: turn, action code, class."""
+    compact = (key & _LOW56) | (((key >> np.uint64(_NT_BIT)) & np.uint64(1)) << np.uint64(56))
+    return (np.uint64(round_no - 1) << np.uint64(63)) | (np.uint64(pos - 1) << np.uint64(61)) \
+        | (np.uint64(code) << np.uint64(57)) | compact
+
+
+def split_decision_keys(keys: np.ndarray) -> dict[str, np.ndarray]:
+    """round, seat, action (0 pass, 1 order_up, 2 call), trump (-1: pass), alone and the class
+    key, from decision keys."""
+    round_no = (keys >> np.uint64(63)).astype(np.int8) + 1
+    code = ((keys >> np.uint64(57)) & np.uint64(15)).astype(np.int64)
+    compact = keys & np.uint64((1 << 57) - 1)
+    hand_key = (compact & _LOW56) | (((compact >> np.uint64(56)) & np.uint64(1))
+                                     << np.uint64(_NT_BIT))
+    hand_key |= (round_no == 2).astype(np.uint64) << np.uint64(_ROUND2_BIT)
+    return {"round": round_no,
+            "seat": (((keys >> np.uint64(61)) & np.uint64(3)) + 1).astype(np.int8),
+            "action": np.where(code == PASS_CODE, 0, np.where(round_no == 1, 1, 2)),
+            "trump": np.where(code == PASS_CODE, -1, (code - 1) // 2),
+            "alone": (code > PASS_CODE) & ((code - 1) % 2 == 1), "hand_key": hand_key}
+
+
+def join_decision_keys(round_no: np.ndarray, seat: np.ndarray, trump: np.ndarray,
+                       alone: np.ndarray, hand_key: np.ndarray) -> np.ndarray:
+    """Decision keys from table columns (trump -1 for a pass): the inverse of
+    split_decision_keys."""
+    code = np.where(trump < 0, PASS_CODE, 1 + trump * 2 + alone.astype(np.int64))
+    hand_key = hand_key.astype(np.uint64)
+    compact = (hand_key & _LOW56) | (((hand_key >> np.uint64(_NT_BIT)) & np.uint64(1))
+                                     << np.uint64(56))
+    return ((round_no.astype(np.uint64) - np.uint64(1)) << np.uint64(63)) \
+        | ((seat.astype(np.uint64) - np.uint64(1)) << np.uint64(61)) \
+        | (code.astype(np.uint64) << np.uint64(57)) | compact
