@@ -44,13 +44,18 @@ def play_options(command):
 
 
 def bidding_options(command):
-    """--bidding BIDDER and --bidder-params FILE, passed on as `bidding` and `bidder_params`."""
+    """--bidding BIDDER, --bidder-params FILE and --bidder-table DIR, passed on as `bidding`,
+    `bidder_params` and `bidder_table`."""
     from euchre_sim.bidding.params import BIDDERS
 
+    command = click.option("--bidder-table", "bidder_table", default=None, metavar="DIR",
+                           help="The table bidder's decisions: a finished simulate --bidding "
+                           "run.")(command)
     command = click.option("--bidder-params", "bidder_params", default=None, metavar="FILE",
                            help="JSON weights and thresholds of the rules bidder "
                            "(see README).")(command)
     return click.option("--bidding", type=click.Choice(BIDDERS), default=None,
                         help="Value pass against the calls where the auction reaches the "
-                        "seat, bid by dd (perfect information) or rules (point count)."
+                        "seat, bid by dd (perfect information), rules (point count) or table "
+                        "(a decisions table)."
                         )(command)

@@ -96,7 +96,7 @@ def print_headline(out_dir: str) -> None:
 def simulate(deals: int, seed: int, ruleset, workers: int | None, out_dir: str, keep_deals: bool,
              chunk_size: int | None, resume: bool, no_progress: bool,
              scheduler: str | None, play: str, worlds: int, bidding: str | None,
-             bidder_params: str | None) -> None:
+             bidder_params: str | None, bidder_table: str | None) -> None:
     """Deal and solve DEALS random deals; write call and lone-hand win-rate tables (Parquet);
     with --bidding, also each deal's auction: decisions.parquet and auction.parquet.
 
@@ -108,7 +108,7 @@ def simulate(deals: int, seed: int, ruleset, workers: int | None, out_dir: str, 
 
     params = tuple(float(x) for x in load_params(bidder_params))
     plan = prepare_run(out_dir, ruleset, seed, deals, chunk_size, keep_deals, resume, play,
-                       worlds, bidding, params)  # checks a resumed run is the same run
+                       worlds, bidding, params, bidder_table)  # a resumed run is the same run
     if resume and is_complete(out_dir):
         click.echo(f"run in {out_dir} is already complete", err=True)
         print_headline(out_dir)
@@ -154,7 +154,7 @@ def simulate(deals: int, seed: int, ruleset, workers: int | None, out_dir: str, 
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def advise(hand: str, up: str | None, turned_down: str | None, seat: int, deals: int | None,
            seed: int, ruleset, play: str, worlds: int, bidding: str | None,
-           bidder_params: str | None, as_json: bool) -> None:
+           bidder_params: str | None, bidder_table: str | None, as_json: bool) -> None:
     """Should this hand order up, call, go alone or pass? Figures over random deals of the
     unseen cards (with --bidding: the deals where the auction reaches you, pass included).
 
@@ -164,10 +164,15 @@ def advise(hand: str, up: str | None, turned_down: str | None, seat: int, deals:
 
     if bidding is not None:
         from euchre_sim.bidding.params import bidder_params as load_params
+        from euchre_sim.bidding.table import load_decision_table
         from euchre_sim.sim.auction_advice import advise_in_auction
 
+        if (bidding == "table") != (bidder_table is not None):
+            raise click.UsageError("--bidding table reads its decisions from --bidder-table "
+                                   "DIR (and only it does)")
+        table = load_decision_table(bidder_table, ruleset) if bidder_table else None
         result = advise_in_auction(ruleset, hand, seat, up, turned_down, deals, seed, bidding,
-                                   play, worlds, load_params(bidder_params))
+                                   play, worlds, load_params(bidder_params), table)
     else:
         from euchre_sim.sim.advise import advise as run_advise
 

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from euchre_sim.bidding.auction import auction_choices, first_call
 from euchre_sim.bidding.conventional import conventional_choice, hand_value
 from euchre_sim.bidding.params import BIDDER_DD, PARAMS, bidder_params
+from euchre_sim.bidding.table import empty_table
 from euchre_sim.core.calls import row_call
 from euchre_sim.core.cards import cards_of
 from euchre_sim.core.dealing import deal_one
@@ -49,7 +50,8 @@ def _auction(bidder, rules, hands, upcard, calls, params=None):
     choices = np.zeros(8, dtype=np.int64)
     values = np.zeros(9, dtype=np.int64)
     params = bidder_params() if params is None else params
-    auction_choices(bidder, compile_rules(rules), params, np.array(hands, dtype=np.uint64),
+    auction_choices(bidder, compile_rules(rules), params, empty_table(),
+                    np.array(hands, dtype=np.uint64),
                     upcard, 0, calls, choices, values)
     return choices, values
 
@@ -309,3 +311,76 @@ def test_first_call_helper():
     choices = np.array([-1, -1, 5, -1, 9, -1, -1, -1])
     assert first_call(choices, 0) == 2 and first_call(choices, 3) == 4
     assert first_call(choices, 5) == -1
+
+
+# ---- the table bidder ----
+
+def _naive_table_choice(rules, frame, hand, upcard, round_no, pos, min_n):
+    """The table bidder from the README: among open calls of the hand's class with n >= min_n,
+    the best gain when positive, else pass; no such call: the rules bidder."""
+    from euchre_sim.bidding.decision_keys import turn_class
+
+    tb = compile_rules(rules)
+    key = int(turn_class(tb, np.uint64(hand), upcard, round_no, np.zeros(5, np.uint64),
+                         np.zeros(4, np.uint64)))
+    key = key | (1 << 56) if round_no == 2 else key & ~(1 << 56)
+    rows = frame[(frame["round"] == round_no) & (frame["seat"] == pos)
+                 & (frame["hand_key"] == key) & (frame["action"] != "pass")
+                 & (frame["n"] >= min_n)]
+    stuck = round_no == 2 and pos == 4 and rules.stick_the_dealer
+    best = None
+    for row in rows.itertuples():
+        trump = rules.card_deck.parse_suit(row.suit)
+        if (trump, bool(row.alone)) not in naive.open_calls(rules, round_no, pos, upcard):
+            continue
+        score = row.mean_points if stuck else row.gain
+        if best is None or score > best[0]:
+            best = (score, (round_no, pos, trump, bool(row.alone)))
+    if best is None:
+        return naive.rules_bidder_choice(rules, DEFAULTS, cards_of(hand), upcard, round_no, pos)
+    return best[1] if stuck or best[0] > 0 else None
+
+
+@pytest.mark.parametrize("name", ["standard", "online"])
+def test_table_bidder_matches_its_naive_twin(tmp_path, name):
+    import pandas as pd
+
+    from euchre_sim.bidding.table import load_decision_table, table_choice
+
+    rules = RULE_SETS[name]
+    out = tmp_path / "rules_run"
+    run_cli(["simulate", "--deals", "3000", "--seed", "6", "--out", str(out), "--no-progress",
+             "--bidding", "rules", "--rules", name])
+    table = load_decision_table(str(out), rules)
+    frame = pd.read_parquet(out / "decisions.parquet")
+    tb = compile_rules(rules)
+    params = bidder_params()
+    min_n = DEFAULTS["table_min_n"]
+    seen = set()
+    for index in range(400):
+        hands, upcard = deal_one(rules, 77, index, 0)
+        for round_no in (1, 2):
+            for pos in (1, 2, 3, 4):
+                hand = hands[pos % 4]
+                got = _as_call(int(table_choice(tb, params, table, np.uint64(hand), upcard,
+                                                round_no, pos)), upcard)
+                want = _naive_table_choice(rules, frame, hand, upcard, round_no, pos, min_n)
+                assert got == want
+                seen.add(got is None)
+    assert seen == {True, False}
+
+
+def test_table_bidder_needs_a_table_of_the_same_rules(tmp_path):
+    out = tmp_path / "run"
+    run_cli(["simulate", "--deals", "300", "--seed", "6", "--out", str(out), "--no-progress",
+             "--bidding", "rules"])
+    bad = run_cli(["advise", "--hand", "JS AS 9H 9D TC", "--up", "9S", "--seat", "1",
+                   "--bidding", "table", "--bidder-table", str(out), "--rules", "online"],
+                  code=2)
+    assert "other rules" in bad.output
+    bad = run_cli(["advise", "--hand", "JS AS 9H 9D TC", "--up", "9S", "--seat", "1",
+                   "--bidding", "table"], code=2)
+    assert "--bidder-table" in bad.output
+    result = run_cli(["advise", "--hand", "JS AS 9H 9D TC", "--up", "9S", "--seat", "1",
+                      "--bidding", "table", "--bidder-table", str(out), "--deals", "100"])
+    assert "bidding table" in result.output

@@ -15,7 +15,8 @@ Ties go to passing, then to the partnership call over the lone one, then to the 
 from ..core.calls import call_open, call_row, may_pass, row_call
 from ..core.jit import njit
 from .conventional import conventional_choice
-from .params import BIDDER_DD
+from .params import BIDDER_DD, BIDDER_TABLE
+from .table import table_choice
 
 N_TURNS = 8
 
@@ -64,16 +65,19 @@ def _dd_choices(tb, calls, upcard, dealer, choices):
 
 
 @njit
-def auction_choices(bidder, tb, params, hands, upcard, dealer, calls, choices, values):
+def auction_choices(bidder, tb, params, table, hands, upcard, dealer, calls, choices, values):
     """Fill choices[0:8] (row or -1) under the bidder and values[0:9] (NS points of the auction
-    from each turn on; values[8] = 0)."""
+    from each turn on; values[8] = 0). `table`: the table bidder's decisions."""
     if bidder == BIDDER_DD:
         _dd_choices(tb, calls, upcard, dealer, choices)
     else:
         for k in range(N_TURNS):
             pos = turn_position(k)
-            choices[k] = conventional_choice(tb, params, hands[(dealer + pos) & 3], upcard,
-                                             turn_round(k), pos)
+            hand = hands[(dealer + pos) & 3]
+            if bidder == BIDDER_TABLE:
+                choices[k] = table_choice(tb, params, table, hand, upcard, turn_round(k), pos)
+            else:
+                choices[k] = conventional_choice(tb, params, hand, upcard, turn_round(k), pos)
     values[N_TURNS] = 0
     for k in range(N_TURNS - 1, -1, -1):
         values[k] = values[k + 1] if choices[k] < 0 else ns_points(tb, calls, choices[k], dealer)

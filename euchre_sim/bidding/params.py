@@ -13,12 +13,14 @@ import numpy as np
 
 from ..core.errors import UserError
 
-BIDDERS = ("dd", "rules")
-BIDDER_DD, BIDDER_RULES = range(2)
+BIDDERS = ("dd", "rules", "table")
+BIDDER_DD, BIDDER_RULES, BIDDER_TABLE = range(3)
 DESCRIPTIONS = {
     "dd": "perfect-information auction: each seat takes the action best for its side, "
           "seeing every hand and the auction's continuation",
     "rules": "conventional bidder: a point count of the hand against seat thresholds",
+    "table": "bids from a decisions table: the call with the best gain over passing in the "
+             "hand's class, where the class has enough deals (else the rules bidder)",
 }
 
 # (key, default, meaning). Trump ranks count from the top of the trump suit in the rule set:
@@ -50,6 +52,7 @@ PARAMS: list[tuple[str, float, str]] = [
     ("alone", 9.0, "points to go alone (any round and seat)"),
     ("nt_call", 6.5, "no-trump points to call no-trump"),
     ("nt_alone", 10.0, "no-trump points to call no-trump alone"),
+    ("table_min_n", 30.0, "table bidder: deals a class's call needs before its gain is trusted"),
 ]
 INDEX = {key: i for i, (key, _, _) in enumerate(PARAMS)}
 

@@ -17,6 +17,7 @@ import numpy as np
 
 from ..bidding.auction import N_TURNS, auction_choices, first_call
 from ..bidding.params import bidder_id, bidder_params
+from ..bidding.table import DecisionTable, empty_table
 from ..core.calls import N_ROWS, may_pass, row_call
 from ..core.dealing import deal_key, seed_to_u64
 from ..core.errors import UserError
@@ -43,7 +44,7 @@ MAX_TRIES_PER_DEAL = 100  # rejection sampling gives up after deals x this many 
 
 
 @njit
-def _reached_batch(bidder, tb, params, unseen, seed, seat, hand, ref_card, turn, count,
+def _reached_batch(bidder, tb, params, table, unseen, seed, seat, hand, ref_card, turn, count,
                    max_tries, model, n_worlds, tt, calls, choices, values, indices):
     """Keep up to `count` deals (of indices 0, 1, ...) that reach `turn` under the bidder:
     their call tables, choices, auction values and indices. Returns (kept, tried)."""
@@ -62,7 +63,7 @@ def _reached_batch(bidder, tb, params, unseen, seed, seat, hand, ref_card, turn,
         else:
             play_deal(model, tb, hands, ref_card, ADVISE_DEALER, n_worlds,
                       deal_key(seed, np.uint64(i)), 0, 3, tt, pimc_work, calls[kept])
-        auction_choices(bidder, tb, params, hands, ref_card, ADVISE_DEALER, calls[kept],
+        auction_choices(bidder, tb, params, table, hands, ref_card, ADVISE_DEALER, calls[kept],
                         choices[kept], values[kept])
         called = first_call(choices[kept], 0)
         if called < 0 or called >= turn:
@@ -72,14 +73,16 @@ def _reached_batch(bidder, tb, params, unseen, seed, seat, hand, ref_card, turn,
 
 
 def reached_deals(rules: RuleSet, q, deals: int, seed: int, bidding: str, params: np.ndarray,
-                  play: str = "dd", worlds: int = DEFAULT_WORLDS) -> dict[str, np.ndarray]:
+                  play: str = "dd", worlds: int = DEFAULT_WORLDS,
+                  table: DecisionTable | None = None) -> dict[str, np.ndarray]:
     """The kept deals' call tables, choices, values and indices, and the number tried."""
     turn = (q.round_no - 1) * 4 + q.position - 1
     calls = np.full((deals, N_ROWS), -1, dtype=np.int8)
     choices = np.zeros((deals, N_TURNS), dtype=np.int64)
     values = np.zeros((deals, N_TURNS + 1), dtype=np.int64)
     indices = np.zeros(deals, dtype=np.int64)
-    kept, tried = _reached_batch(bidder_id(bidding), compile_rules(rules), params, q.unseen,
+    kept, tried = _reached_batch(bidder_id(bidding), compile_rules(rules), params,
+                                 table or empty_table(), q.unseen,
                                  seed_to_u64(seed), q.seat, np.uint64(q.hand), q.ref_card, turn,
                                  deals, deals * MAX_TRIES_PER_DEAL, model_id(play), worlds,
                                  new_tt(), calls, choices, values, indices)
@@ -126,12 +129,13 @@ def _after_pass(rules: RuleSet, q, kept: dict, sign: int) -> list[dict]:
 def advise_in_auction(rules: RuleSet, hand_text: str, position: int, up: str | None = None,
                       turned_down: str | None = None, deals: int | None = None,
                       seed: int = 0, bidding: str = "dd", play: str = "dd",
-                      worlds: int = DEFAULT_WORLDS, params: np.ndarray | None = None) -> dict:
+                      worlds: int = DEFAULT_WORLDS, params: np.ndarray | None = None,
+                      table: DecisionTable | None = None) -> dict:
     """Pass and every open call of the hand, over deals where the auction reaches the seat."""
     deals = deals or default_deals(play)
     params = bidder_params() if params is None else params
     q = parse_question(rules, hand_text, position, up, turned_down)
-    kept = reached_deals(rules, q, deals, seed, bidding, params, play, worlds)
+    kept = reached_deals(rules, q, deals, seed, bidding, params, play, worlds, table)
     n = len(kept["calls"])
     if n < 2:
         raise UserError(f"the auction under --bidding {bidding} reached this seat on {n} of "

@@ -16,6 +16,7 @@ import pandas as pd
 
 from ..bidding.auction import N_TURNS
 from ..bidding.params import bidder_id
+from ..bidding.table import DecisionTable, empty_table
 from ..core.calls import N_ROWS, row_call
 from ..core.cards import JOKER
 from ..core.dealing import deal_batch
@@ -172,6 +173,7 @@ class ChunkJob(NamedTuple):
     worlds: int
     bidding: str | None = None  # with a bidder: decisions and auction tables too
     bidder_params: tuple = ()  # the rules bidder's weights (PARAMS order)
+    decision_table: DecisionTable | None = None  # the table bidder's decisions
 
 
 def compute_chunk(job: ChunkJob) -> tuple[int, int, dict[str, bytes]]:
@@ -188,8 +190,8 @@ def compute_chunk(job: ChunkJob) -> tuple[int, int, dict[str, bytes]]:
     files = {"calls.parquet": bucketed_parquet(*record_sums(records))}
     if job.bidding is not None:
         frames["auction"], files["decisions.parquet"] = auction_sums(
-            rules, job.bidding, np.array(job.bidder_params, dtype=np.float64), hands, ups,
-            calls)
+            rules, job.bidding, np.array(job.bidder_params, dtype=np.float64),
+            job.decision_table or empty_table(), hands, ups, calls)
     for name, frame in frames.items():
         buffer = io.BytesIO()
         frame.to_parquet(buffer, index=False)
@@ -197,16 +199,17 @@ def compute_chunk(job: ChunkJob) -> tuple[int, int, dict[str, bytes]]:
     return job.index, job.count, files
 
 
-def auction_sums(rules: RuleSet, bidding: str, params: np.ndarray, hands: np.ndarray,
-                 ups: np.ndarray, calls: np.ndarray) -> tuple[pd.DataFrame, bytes]:
+def auction_sums(rules: RuleSet, bidding: str, params: np.ndarray, table: DecisionTable,
+                 hands: np.ndarray, ups: np.ndarray, calls: np.ndarray
+                 ) -> tuple[pd.DataFrame, bytes]:
     """The chunk's auctions under the bidder: contract sums by (round, seat, alone), round 0
     for passed-out deals, and the decision sums as bucketed Parquet bytes."""
     tables = compile_rules(rules)
     count = len(ups)
     choices = np.zeros((count, N_TURNS), dtype=np.int64)
     values = np.zeros((count, N_TURNS + 1), dtype=np.int64)
-    auction_batch(bidder_id(bidding), tables, params, hands, ups, SIM_DEALER, calls, choices,
-                  values)
+    auction_batch(bidder_id(bidding), tables, params, table, hands, ups, SIM_DEALER, calls,
+                  choices, values)
     contracts = contract_records(tables, calls, choices, SIM_DEALER)
     tricks = contracts["maker_tricks"]
     made = tricks >= 0

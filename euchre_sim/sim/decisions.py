@@ -36,11 +36,11 @@ BUCKET_SHIFT = 52  # buckets of the 64-bit keys: round, position, action, class 
 
 
 @njit
-def auction_batch(bidder, tb, params, hands, ups, dealer, calls, choices, values):
+def auction_batch(bidder, tb, params, table, hands, ups, dealer, calls, choices, values):
     """choices[i] and values[i] of every deal's auction (see bidding.auction)."""
     for i in range(hands.shape[0]):
-        auction_choices(bidder, tb, params, hands[i], ups[i], dealer, calls[i], choices[i],
-                        values[i])
+        auction_choices(bidder, tb, params, table, hands[i], ups[i], dealer, calls[i],
+                        choices[i], values[i])
 
 
 @njit

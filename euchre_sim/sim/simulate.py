@@ -13,13 +13,14 @@ import json
 import os
 import shutil
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 
 from .. import __version__
 from ..bidding.params import PARAMS
+from ..bidding.table import DecisionTable, load_decision_table, table_digest
 from ..core.errors import UserError
 from ..core.rules import RuleSet
 from ..play.models import DEFAULT_WORLDS
@@ -43,7 +44,9 @@ class RunPlan:
     play: str = "dd"
     worlds: int = DEFAULT_WORLDS
     bidding: str | None = None
-    bidder_params: tuple = ()  # the rules bidder's weights; empty for other bidders
+    bidder_params: tuple = ()  # the bidder's weights (rules, table); empty for dd
+    bidder_table: str | None = None  # the table bidder's decisions: a finished run's folder
+    decision_table: DecisionTable | None = field(default=None, compare=False)
 
     @property
     def n_chunks(self) -> int:
@@ -54,7 +57,7 @@ class RunPlan:
         return [ChunkJob(options, self.seed, i, i * self.chunk_size,
                          min(self.chunk_size, self.deals - i * self.chunk_size),
                          self.keep_deals, self.play, self.worlds, self.bidding,
-                         self.bidder_params)
+                         self.bidder_params, self.decision_table)
                 for i in range(self.n_chunks)]
 
     def pending(self) -> list[ChunkJob]:
@@ -68,13 +71,21 @@ class RunPlan:
         """What the run computes: a resumed run must match it exactly."""
         return {"seed": self.seed, "deals": self.deals, "rules": self.rules.options(),
                 "keep_deals": self.keep_deals, "play": self.play, "worlds": self.pimc_worlds,
-                "bidding": self.bidding,
-                "bidder_params": self.named_params}
+                "bidding": self.bidding, "bidder_params": self.named_params,
+                "bidder_table": self.table_source}
+
+    @property
+    def table_source(self) -> dict | None:
+        """The table bidder's decisions: folder and the sha256 of its decisions.parquet."""
+        if self.bidder_table is None:
+            return None
+        return {"dir": os.path.abspath(self.bidder_table),
+                "sha256": table_digest(self.bidder_table)}
 
     @property
     def named_params(self) -> dict | None:
-        """The rules bidder's weights by name (None for other bidders)."""
-        if self.bidding != "rules":
+        """The bidder's weights by name (None for the dd bidder, which has none)."""
+        if not self.bidder_params:
             return None
         return {key: value for (key, _, _), value in zip(PARAMS, self.bidder_params,
                                                           strict=True)}
@@ -99,12 +110,17 @@ def _write_json(path: str, data: dict) -> None:
 
 def prepare_run(out_dir: str, rules: RuleSet, seed: int, deals: int, chunk_size: int | None,
                 keep_deals: bool, resume: bool, play: str = "dd", worlds: int = DEFAULT_WORLDS,
-                bidding: str | None = None, bidder_params: tuple = ()) -> RunPlan:
+                bidding: str | None = None, bidder_params: tuple = (),
+                bidder_table: str | None = None) -> RunPlan:
     """Check the output folder and write (or check) the manifest."""
     if play != "pimc":
         worlds = DEFAULT_WORLDS  # unused: never a reason to refuse a resume
-    if bidding != "rules":
+    if bidding not in ("rules", "table"):
         bidder_params = ()  # likewise
+    if (bidding == "table") != (bidder_table is not None):
+        raise UserError("--bidding table reads its decisions from --bidder-table DIR (and "
+                        "only it does)")
+    table = load_decision_table(bidder_table, rules) if bidder_table is not None else None
     manifest_path = os.path.join(out_dir, MANIFEST)
     exists = os.path.isdir(out_dir) and os.listdir(out_dir)
     if exists and not resume:
@@ -113,7 +129,7 @@ def prepare_run(out_dir: str, rules: RuleSet, seed: int, deals: int, chunk_size:
     if exists and not os.path.isfile(manifest_path):
         raise UserError(f"cannot resume in {out_dir!r}: it holds no {MANIFEST}")
     plan = RunPlan(out_dir, rules, seed, deals, chunk_size or default_chunk_size(deals, play),
-                   keep_deals, play, worlds, bidding, tuple(bidder_params))
+                   keep_deals, play, worlds, bidding, tuple(bidder_params), bidder_table, table)
     if exists:
         with open(manifest_path, encoding="utf-8") as handle:
             old = json.load(handle)
