@@ -384,3 +384,19 @@ def test_table_bidder_needs_a_table_of_the_same_rules(tmp_path):
     result = run_cli(["advise", "--hand", "JS AS 9H 9D TC", "--up", "9S", "--seat", "1",
                       "--bidding", "table", "--bidder-table", str(out), "--deals", "100"])
     assert "bidding table" in result.output
+
+
+def test_class_regret_by_hand():
+    import pandas as pd
+
+    from euchre_sim.report.query import class_regret
+
+    frame = pd.DataFrame({
+        "round": [1, 1, 1, 1, 1], "seat": [1, 1, 1, 2, 2], "hand_key": [7, 7, 7, 9, 9],
+        "n": [100, 100, 100, 50, 50], "chosen_rate": [0.5, 0.5, 0.0, 1.0, 0.0],
+        "mean_points": [0.2, 1.0, -2.0, 0.5, 0.4]})
+    # class 7: best 1.0, mix 0.5 * 0.2 + 0.5 * 1.0 = 0.6 -> 0.4 over 100 deals;
+    # class 9: best 0.5, mix 0.5 -> 0 over 50 deals: (0.4 * 100 + 0) / 150
+    assert class_regret(frame)["regret"] == pytest.approx(40 / 150)
+    assert class_regret(frame, min_n=60) == {"classes": 1, "decisions": 100,
+                                             "regret": pytest.approx(0.4)}

@@ -68,3 +68,20 @@ def pooled(frame: pd.DataFrame) -> dict:
 def headline(out_dir: str) -> pd.DataFrame:
     """Make rate and mean points by round, seat and trumps, with partner and alone."""
     return rollup(load_table(out_dir, "summary"), ["round", "seat", "trumps", "alone"])
+
+
+def class_regret(decisions: pd.DataFrame, min_n: int = 1) -> dict:
+    """How far a bidder is from the best action class by class: over the classes of a
+    decisions table whose every action has at least `min_n` deals, the n-weighted mean of
+    (best action's mean points - the bidder's mix of actions' mean points). 0: no class would
+    gain by another fixed action against the same continuation (a policy-iteration fixed
+    point)."""
+    keys = ["round", "seat", "hand_key"]
+    frame = decisions.assign(mix=decisions["chosen_rate"] * decisions["mean_points"])
+    per_class = frame.groupby(keys).agg(n=("n", "max"), n_min=("n", "min"),
+                                        best=("mean_points", "max"), chosen=("mix", "sum"))
+    per_class = per_class[per_class["n_min"] >= min_n]
+    deals = int(per_class["n"].sum())
+    regret = per_class["best"] - per_class["chosen"]
+    return {"classes": len(per_class), "decisions": deals,
+            "regret": float((regret * per_class["n"]).sum() / deals) if deals else None}
