@@ -20,6 +20,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
+from euchre_sim.core.cards import JOKER  # noqa: E402
 from euchre_sim.core.dealing import deal_batch, deal_key, seed_to_u64  # noqa: E402
 from euchre_sim.core.jit import njit  # noqa: E402
 from euchre_sim.core.rules import build_rules  # noqa: E402
@@ -41,11 +42,11 @@ def _play_hands(model, tb, hands, ups, n_worlds, seed, tt, out):
     pw = new_pimc_work()
     for i in range(hands.shape[0]):
         up = ups[i]
-        if up == 32:  # Benny turned up: no round 1
+        if up == JOKER:  # Benny turned up: no round 1
             out[i] = -1
             continue
         out[i] = played_call(model, tb, hands[i], up, DEALER, 1, up >> 3, (DEALER + 1) & 3, 0,
-                              n_worlds, deal_key(seed, np.uint64(i)), tt, pw)
+                             0, n_worlds, deal_key(seed, np.uint64(i)), tt, pw)
 
 
 def measure(tb, model, hands, ups, worlds, runs):

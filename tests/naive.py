@@ -183,21 +183,37 @@ def open_calls(rules, round_no: int, position: int, upcard: int) -> list[tuple[i
     return [(s, alone) for s in suits for alone in alones]
 
 
-def call_points(rules, tricks: int, alone: bool) -> int:
-    """Points to the makers of a hand they took `tricks` of (both defenders playing)."""
+def call_points(rules, tricks: int, alone: bool, defender_alone: bool = False) -> int:
+    """Points to the makers of a hand they took `tricks` of."""
     if tricks < 3:
-        return -rules.euchre_points
+        return -(rules.lone_defence_points if defender_alone else rules.euchre_points)
     if tricks < 5:
         return 1
     return rules.lone_march_points if alone else rules.march_points
 
 
+def dd_defence(rules, outcome, call) -> int:
+    """Points to the makers of `call` once the defenders, seeing everything, decide whether
+    one defends alone (asked from the dealer's left; `outcome(*call, j)`: the makers' tricks
+    against defender j alone): the later one goes alone when that costs the makers, the
+    earlier one when that costs them more than what follows its pass."""
+    alone = call[3]
+    value = call_points(rules, outcome(*call), alone)
+    if not rules.defend_alone:
+        return value
+    for j in (1, 0):
+        lone = call_points(rules, outcome(*call, j), alone, True)
+        value = min(value, lone)
+    return value
+
+
 def dd_auction(rules, outcome, upcard: int, dealer: int = 0):
     """The perfect-information auction by plain recursion: each seat in turn maximises its
-    side's points knowing every call's outcome (`outcome(round, position, trump, alone)`: the
-    makers' tricks) and that later seats do the same; a passed-out deal is worth 0; ties go to
-    passing, then partnership over alone, then the lower trump. Returns (the calls chosen at
-    every turn, (round, position, trump, alone) or None, and the NS value from each turn on)."""
+    side's points knowing every call's outcome (`outcome(round, position, trump, alone[, j])`:
+    the makers' tricks, against lone defender j when given) and that later seats do the same;
+    a passed-out deal is worth 0; ties go to passing, then partnership over alone, then the
+    lower trump. Returns (the calls chosen at every turn, (round, position, trump, alone) or
+    None, and the NS value from each turn on)."""
     turns = [(r, p) for r in (1, 2) for p in (1, 2, 3, 4)]
     choices: list = [None] * 8
     values = [0] * 9
@@ -209,7 +225,7 @@ def dd_auction(rules, outcome, upcard: int, dealer: int = 0):
         if not stuck:
             mine = side * values[k + 1]  # a pass: the rest of the auction
         for trump, alone in open_calls(rules, round_no, position, upcard):
-            points = call_points(rules, outcome(round_no, position, trump, alone), alone)
+            points = dd_defence(rules, outcome, (round_no, position, trump, alone))
             if mine is None or points > mine:
                 best, mine = (round_no, position, trump, alone), points
         choices[k] = best
@@ -293,3 +309,24 @@ def rules_bidder_choice(rules, params: dict, hand: list[int], upcard: int, round
     alone_threshold = params["nt_alone"] if trump == NO_TRUMP else params["alone"]
     alone = (trump, True) in calls and value >= alone_threshold
     return (2, position, trump, alone)
+
+
+def rules_defence(rules, params: dict, hand_at, upcard: int, outcome, call):
+    """(points to the makers, lone defender j or None) of `call` when the conventional
+    defenders decide, from the dealer's left: alone when the hand (the dealer's with the upcard
+    taken and its cheapest card dropped) is worth params["defend_alone"] for the trump named.
+    `hand_at(position)`: that position's dealt cards."""
+    round_no, position, trump, alone = call
+    if rules.defend_alone:
+        for j in (0, 1):
+            d_pos = (2 if position % 2 else 1) + 2 * j
+            hand = hand_at(d_pos)
+            if round_no == 1 and d_pos == 4:
+                six = hand + [upcard]
+                value = max(rules_bidder_value(rules, params, six[:i] + six[i + 1:], trump)
+                            for i in range(6))
+            else:
+                value = rules_bidder_value(rules, params, hand, trump)
+            if value >= params["defend_alone"]:
+                return call_points(rules, outcome(*call, j), alone, True), j
+    return call_points(rules, outcome(*call), alone), None

@@ -38,9 +38,12 @@ def _as_call(row: int, upcard: int):
 
 
 def _naive_outcome(calls):
-    """outcome(round, position, trump, alone) read from a call table by its documented layout."""
-    def outcome(round_no, pos, trump, alone):
+    """outcome(round, position, trump, alone[, j]) read from a call table by its documented
+    layout (j: against lone defender j)."""
+    def outcome(round_no, pos, trump, alone, j=None):
         row = (pos - 1) * 2 + alone if round_no == 1 else 8 + ((pos - 1) * 5 + trump) * 2 + alone
+        if j is not None:
+            row = 48 + row * 2 + j
         assert calls[row] >= 0, "the call table misses an open call"
         return int(calls[row])
     return outcome
@@ -49,10 +52,11 @@ def _naive_outcome(calls):
 def _auction(bidder, rules, hands, upcard, calls, params=None):
     choices = np.zeros(8, dtype=np.int64)
     values = np.zeros(9, dtype=np.int64)
+    contracts = np.zeros((48, 3), dtype=np.int64)
     params = bidder_params() if params is None else params
     auction_choices(bidder, compile_rules(rules), params, empty_table(),
-                    np.array(hands, dtype=np.uint64),
-                    upcard, 0, calls, choices, values)
+                    np.array(hands, dtype=np.uint64), upcard, 0, calls, contracts, choices,
+                    values)
     return choices, values
 
 
@@ -62,7 +66,7 @@ def test_dd_auction_matches_naive_backward_induction(name):
     for index in range(25):
         hands, upcard = deal_one(rules, 41, index, 0)
         calls = analyze_deals(rules, np.array([hands], dtype=np.uint64),
-                              np.array([upcard]), 0, exact=True)[0]
+                              np.array([upcard]), 0, exact=True, defence=True)[0]
         choices, values = _auction(BIDDER_DD, rules, hands, upcard, calls)
         want_choices, want_values = naive.dd_auction(rules, _naive_outcome(calls), upcard)
         assert [_as_call(int(c), upcard) for c in choices] == want_choices
@@ -72,7 +76,7 @@ def test_dd_auction_matches_naive_backward_induction(name):
 def test_dd_auction_on_random_outcomes_of_every_rule_set():
     """Any outcomes (not only solver ones): ties, stuck dealers and lone calls exercised."""
     @given(st.sampled_from(sorted(RULE_SETS)), st.integers(0, 10_000),
-           st.lists(st.integers(0, 5), min_size=48, max_size=48))
+           st.lists(st.integers(0, 5), min_size=144, max_size=144))
     def check(name, index, tricks):
         rules = RULE_SETS[name]
         hands, upcard = deal_one(rules, 5, index, 0)
@@ -400,3 +404,32 @@ def test_class_regret_by_hand():
     assert class_regret(frame)["regret"] == pytest.approx(40 / 150)
     assert class_regret(frame, min_n=60) == {"classes": 1, "decisions": 100,
                                              "regret": pytest.approx(0.4)}
+
+
+def test_lone_defence_rows_against_the_solver():
+    """Defend alone (004_baf3b20d3e4ad955.txt): a defender may play alone, its partner out;
+    the call table's lone-defence rows hold the makers' tricks then, solved independently
+    (round 2: no discard; the opening leader is the dealer's left or the next seat in play, the
+    lone maker's left under "lone player plays last")."""
+    from .kernels import solve
+
+    rules = RULE_SETS["benny_nt"]
+    assert rules.defend_alone and rules.lone_player_plays_last
+    for index in range(6):
+        hands, upcard = deal_one(rules, 13, index, 0)
+        calls = analyze_deals(rules, np.array([hands], dtype=np.uint64), np.array([upcard]), 0,
+                              exact=True, defence=True)[0]
+        for pos in (1, 2, 3, 4):
+            for trump, alone in naive.open_calls(rules, 2, pos, upcard):
+                for j in (0, 1):
+                    defender = (2 if pos % 2 else 1) + 2 * j
+                    active = [True] * 4
+                    active[(defender + 2) % 4] = False  # positions = seats: N deals
+                    if alone:
+                        active[(pos + 2) % 4] = False
+                    start = (pos + 1) % 4 if alone else 1
+                    leader = next(s % 4 for s in range(start, start + 4) if active[s % 4])
+                    ns = solve(rules, hands, trump, leader, active)
+                    want = ns if pos % 2 == 0 else 5 - ns
+                    row = 48 + (8 + ((pos - 1) * 5 + trump) * 2 + alone) * 2 + j
+                    assert calls[row] == want, (index, pos, trump, alone, j)

@@ -18,7 +18,8 @@ from .helpers import run_cli
 from .test_bidding import DEFAULTS, _naive_outcome
 
 DEALS = 150
-CASES = [("standard", "dd"), ("online", "rules"), ("benny_nt", "dd"), ("yooker", "rules")]
+CASES = [("standard", "dd"), ("online", "rules"), ("benny_nt", "dd"), ("benny_nt", "rules"),
+         ("yooker", "rules")]
 RULE_ARGS = {"standard": [], "online": ["--rules", "online"], "yooker": ["--rules", "yooker"],
              "benny_nt": ["--rules", "online", "--set", "joker=true", "--set", "no_trump=true",
                           "--set", "defend_alone=true", "--set", "canadian_loner=true",
@@ -26,28 +27,39 @@ RULE_ARGS = {"standard": [], "online": ["--rules", "online"], "yooker": ["--rule
 
 
 def _naive_tables(rules, bidding, seed, deals):
-    """Decision sums by (round, seat, action, suit id, alone) and contract counts, from the
-    naive auction over the solver's call tables of the run's deals."""
+    """Decision sums by (round, seat, action, suit id, alone) and contract counts by (round,
+    seat, alone, defended), from the naive auction over the solver's call tables of the run's
+    deals (N deals: positions 2 and 4 are NS)."""
     hands, ups = deal_batch(rules, seed, 0, deals, 0)
-    calls = analyze_deals(rules, hands, ups, 0, exact=True)
+    calls = analyze_deals(rules, hands, ups, 0, exact=True, defence=True)
     decisions = defaultdict(lambda: np.zeros(4))  # n, chosen, points, gain
     contracts = defaultdict(int)
     for d in range(deals):
         upcard = int(ups[d])
         outcome = _naive_outcome(calls[d])
+
+        def hand_at(pos, d=d):
+            return cards_of(int(hands[d, pos % 4]))
+
+        def resolved(call, outcome=outcome, hand_at=hand_at, upcard=upcard):
+            """(points to the makers, lone defender j or None) of a call."""
+            if bidding == "dd":
+                points = naive.dd_defence(rules, outcome, call)
+                if points == naive.call_points(rules, outcome(*call), call[3]):
+                    return points, None
+                return points, 0  # some defender went alone (which one: not needed here)
+            return naive.rules_defence(rules, DEFAULTS, hand_at, upcard, outcome, call)
+
         if bidding == "dd":
             choices, values = naive.dd_auction(rules, outcome, upcard)
         else:
-            choices = [naive.rules_bidder_choice(rules, DEFAULTS, cards_of(int(hands[d, p % 4])),
-                                                 upcard, r, p) for r in (1, 2) for p in range(1, 5)]
+            choices = [naive.rules_bidder_choice(rules, DEFAULTS, hand_at(p), upcard, r, p)
+                       for r in (1, 2) for p in range(1, 5)]
             values = [0] * 9
             for k in range(7, -1, -1):
                 c = choices[k]
-                if c is None:
-                    values[k] = values[k + 1]
-                else:
-                    pts = naive.call_points(rules, outcome(*c), c[3])
-                    values[k] = pts if c[1] % 2 == 0 else -pts  # N deals: positions 2, 4 are NS
+                pts = resolved(c)[0] if c is not None else None
+                values[k] = values[k + 1] if c is None else (pts if c[1] % 2 == 0 else -pts)
         for k in range(8):
             round_no, pos = k // 4 + 1, k % 4 + 1
             if round_no == 1 and upcard == 32:
@@ -59,16 +71,17 @@ def _naive_tables(rules, bidding, seed, deals):
                 decisions[(round_no, pos, "pass", None, False)] += [1, choices[k] is None,
                                                                    pass_points, 0]
             for trump, alone in naive.open_calls(rules, round_no, pos, upcard):
-                pts = naive.call_points(rules, outcome(round_no, pos, trump, alone), alone)
+                call = (round_no, pos, trump, alone)
+                pts = resolved(call)[0]
                 action = "order_up" if round_no == 1 else "call"
-                chosen = choices[k] == (round_no, pos, trump, alone)
-                decisions[(round_no, pos, action, trump, alone)] += [1, chosen, pts,
+                decisions[(round_no, pos, action, trump, alone)] += [1, choices[k] == call, pts,
                                                                      pts - pass_points]
             if choices[k] is not None:
-                contracts[(round_no, pos, choices[k][3])] += 1
+                defended = resolved(choices[k])[1] is not None
+                contracts[(round_no, pos, choices[k][3], defended)] += 1
                 break
         else:
-            contracts[(0, 0, False)] += 1
+            contracts[(0, 0, False, False)] += 1
     return decisions, contracts
 
 
@@ -92,11 +105,12 @@ def test_decisions_and_auction_match_a_naive_auction(tmp_path, name, bidding):
         row = got.loc[(round_no, pos, action, -1 if trump is None else trump, alone)]
         assert row.to_numpy() == pytest.approx(sums), (round_no, pos, action, trump, alone)
     auction = pd.read_parquet(out / "auction.parquet")
-    assert {(int(r), int(s), bool(a)): int(n) for r, s, a, n in
-            auction[["round", "seat", "alone", "n"]].itertuples(index=False)} == contracts
+    assert {(int(r), int(s), bool(a), bool(f)): int(n) for r, s, a, f, n in
+            auction[["round", "seat", "alone", "defended", "n"]].itertuples(index=False)} \
+        == contracts
     info = json.loads((out / "run.json").read_text())
     assert info["bidding"] == bidding
-    assert info["auction"]["pass_out_rate"] == contracts.get((0, 0, False), 0) / DEALS
+    assert info["auction"]["pass_out_rate"] == contracts.get((0, 0, False, False), 0) / DEALS
 
 
 def test_bidding_tables_identical_whatever_workers_and_chunks(tmp_path):

@@ -1,10 +1,12 @@
 """The auction of a deal over its call table: each turn's choice under a bidder, and its value.
 
-Turns are k = 0..7: round k // 4 + 1, position k % 4 + 1 (1 = dealer's left). A choice is a
-row of the deal's call table (`core.calls`: the makers' tricks of every open call, from the
-solver or a play model) or -1 for a pass. The value of the auction from turn k on is the points
-to NS of the first call at or after k (0 when every later seat passes: the deal is redealt), so
-a pass at turn k is worth the value from k + 1: an auction costs table lookups.
+Turns are k = 0..7: round k // 4 + 1, position k % 4 + 1 (1 = dealer's left). Where the rules
+let a defender play alone, each call's outcome first takes the defenders' decision
+(`resolve_contracts`). A choice is a row of the deal's call table (`core.calls`: the makers'
+tricks of every open call, from the solver or a play model) or -1 for a pass. The value of the
+auction from turn k on is the points to NS of the first call at or after k (0 when every later
+seat passes: the deal is redealt), so a pass at turn k is worth the value from k + 1: an
+auction costs table lookups.
 
 The `dd` bidder is the perfect-information auction: by backward induction each seat takes the
 action best for its side, knowing the outcome of every call and that later seats do the same.
@@ -12,13 +14,23 @@ Ties go to passing, then to the partnership call over the lone one, then to the 
 (clubs, diamonds, hearts, spades, no-trump): nobody bids when bidding changes nothing.
 """
 
-from ..core.calls import call_open, call_row, may_pass, row_call
+from ..core.calls import (
+    N_CALLS,
+    call_open,
+    call_row,
+    defence_open,
+    defence_row,
+    defender_position,
+    may_pass,
+    row_call,
+)
 from ..core.jit import njit
-from .conventional import conventional_choice
-from .params import BIDDER_DD, BIDDER_TABLE
+from .conventional import conventional_choice, dealer_value, hand_value
+from .params import BIDDER_DD, BIDDER_TABLE, INDEX
 from .table import table_choice
 
 N_TURNS = 8
+_DEFEND_ALONE = INDEX["defend_alone"]
 
 
 @njit
@@ -32,15 +44,59 @@ def turn_position(k):
 
 
 @njit
-def ns_points(tb, calls, row, dealer):
-    """Points to NS when the call of `row` is made and played (the call table's outcome)."""
-    _, pos, _, alone = row_call(row)
-    points = tb.score[alone, 0, calls[row]]
+def resolve_contracts(bidder, tb, params, hands, upcard, dealer, calls, contracts):
+    """contracts[row] = (points to the makers, makers' tricks, lone defender's position or 0)
+    of every open call once the defenders have decided, under the bidder, whether one of them
+    defends alone (only where the rules allow it); tricks -1 for a call not open.
+
+    The dd defenders see the outcomes: the later one defends alone when that lowers the
+    makers' points, the earlier one when that lowers them below what follows its pass (ties:
+    both defend). The rules (and table) defenders go alone, the earlier first, when their hand
+    is worth `defend_alone` for the trump named."""
+    flags = tb.flags
+    for row in range(N_CALLS):
+        tricks = calls[row]
+        contracts[row, 1] = tricks
+        contracts[row, 2] = 0
+        if tricks < 0:
+            contracts[row, 0] = 0
+            continue
+        round_no, pos, trump, alone = row_call(row)
+        if round_no == 1:
+            trump = upcard >> 3
+        contracts[row, 0] = tb.score[alone, 0, tricks]
+        if not defence_open(flags):
+            continue
+        for step in range(2):
+            j = 1 - step if bidder == BIDDER_DD else step
+            lone_tricks = calls[defence_row(row, j)]
+            points = tb.score[alone, 1, lone_tricks]
+            d_pos = defender_position(pos, j)
+            if bidder == BIDDER_DD:
+                take = points < contracts[row, 0]
+            else:
+                hand = hands[(dealer + d_pos) & 3]
+                value = dealer_value(tb, params, hand, upcard, trump) \
+                    if round_no == 1 and d_pos == 4 else hand_value(tb, params, hand, trump)
+                take = value >= params[_DEFEND_ALONE]
+            if take:
+                contracts[row, 0] = points
+                contracts[row, 1] = lone_tricks
+                contracts[row, 2] = d_pos
+                if bidder != BIDDER_DD:
+                    break
+
+
+@njit
+def ns_points(contracts, row, dealer):
+    """Points to NS when the call of `row` is made (its resolved contract)."""
+    pos = row_call(row)[1]
+    points = contracts[row, 0]
     return points if ((dealer + pos) & 1) == 0 else -points
 
 
 @njit
-def _dd_choices(tb, calls, upcard, dealer, choices):
+def _dd_choices(tb, contracts, upcard, dealer, choices):
     flags = tb.flags
     value = 0  # NS points of the auction from the turn after this one
     for k in range(N_TURNS - 1, -1, -1):
@@ -55,7 +111,7 @@ def _dd_choices(tb, calls, upcard, dealer, choices):
                 if not call_open(flags, round_no, pos, trump, alone, upcard):
                     continue
                 row = call_row(round_no, pos, trump, alone)
-                mine = tb.score[alone, 0, calls[row]]
+                mine = contracts[row, 0]
                 if not have or mine > best_value:
                     best = row
                     best_value = mine
@@ -65,11 +121,14 @@ def _dd_choices(tb, calls, upcard, dealer, choices):
 
 
 @njit
-def auction_choices(bidder, tb, params, table, hands, upcard, dealer, calls, choices, values):
-    """Fill choices[0:8] (row or -1) under the bidder and values[0:9] (NS points of the auction
-    from each turn on; values[8] = 0). `table`: the table bidder's decisions."""
+def auction_choices(bidder, tb, params, table, hands, upcard, dealer, calls, contracts, choices,
+                    values):
+    """Resolve the contracts (see resolve_contracts) and fill choices[0:8] (row or -1) under
+    the bidder and values[0:9] (NS points of the auction from each turn on; values[8] = 0).
+    `table`: the table bidder's decisions."""
+    resolve_contracts(bidder, tb, params, hands, upcard, dealer, calls, contracts)
     if bidder == BIDDER_DD:
-        _dd_choices(tb, calls, upcard, dealer, choices)
+        _dd_choices(tb, contracts, upcard, dealer, choices)
     else:
         for k in range(N_TURNS):
             pos = turn_position(k)
@@ -80,7 +139,7 @@ def auction_choices(bidder, tb, params, table, hands, upcard, dealer, calls, cho
                 choices[k] = conventional_choice(tb, params, hand, upcard, turn_round(k), pos)
     values[N_TURNS] = 0
     for k in range(N_TURNS - 1, -1, -1):
-        values[k] = values[k + 1] if choices[k] < 0 else ns_points(tb, calls, choices[k], dealer)
+        values[k] = values[k + 1] if choices[k] < 0 else ns_points(contracts, choices[k], dealer)
 
 
 @njit

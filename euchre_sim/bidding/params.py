@@ -50,6 +50,8 @@ PARAMS: list[tuple[str, float, str]] = [
     ("call_2_3", 5.5, "round 2, dealer's right: points to name the best suit"),
     ("call_2_4", 5.0, "round 2, dealer: points to name the best suit"),
     ("alone", 9.0, "points to go alone (any round and seat)"),
+    ("defend_alone", 9.0, "points of a defender's hand for the trump named to defend alone "
+                          "(defend_alone rules)"),
     ("nt_call", 6.5, "no-trump points to call no-trump"),
     ("nt_alone", 10.0, "no-trump points to call no-trump alone"),
     ("table_min_n", 30.0, "table bidder: deals a class's call needs before its gain is trusted"),

@@ -3,8 +3,10 @@
 A call is (round, position, trump, alone). Positions are 1-4 from the dealer's left (4 is the
 dealer); round 1 orders up the upcard's suit, round 2 names another suit or no-trump (trump 4).
 A deal's call table has one row per call, in the layout of `call_row`:
-  rows 0-7    round 1: (position - 1) * 2 + alone;
-  rows 8-47   round 2: 8 + ((position - 1) * 5 + trump) * 2 + alone.
+  rows 0-7     round 1: (position - 1) * 2 + alone;
+  rows 8-47    round 2: 8 + ((position - 1) * 5 + trump) * 2 + alone;
+and, where defending alone is on, one row per call and lone defender (`defence_row`):
+  rows 48-143  48 + call row * 2 + j, j = 0 for the defender nearer the dealer's left.
 This module is the one place that says which calls the rules open (`call_open`): the engine,
 the solver's call table, the playouts, the random-hand engine and `advise` all ask it.
 """
@@ -16,13 +18,18 @@ from .jit import njit
 from .ruletables import (
     FLAG_ALLOW_ALONE,
     FLAG_CANADIAN,
+    FLAG_DEFEND_ALONE,
     FLAG_NO_TRUMP,
     FLAG_STICK,
     NO_TRUMP,
 )
 
 ROUND1_ROWS = 8  # (position 1-4) x (alone 0/1)
-N_ROWS = ROUND1_ROWS + 4 * 5 * 2  # + round 2: position x trump (4 suits, NT) x alone
+N_CALLS = ROUND1_ROWS + 4 * 5 * 2  # + round 2: position x trump (4 suits, NT) x alone
+N_ROWS = N_CALLS * 3  # + each call against either defender alone
+# what a call table holds (a bit mask): round 1, round 2, the lone-defence rows
+ROUND_1, ROUND_2, WITH_DEFENCE = 1, 2, 4
+BOTH_ROUNDS = ROUND_1 | ROUND_2
 N_TRUMPS = 5  # trump ids 0-3 (suits) and 4 (no-trump)
 
 
@@ -56,6 +63,25 @@ def call_row(round_no, pos, trump, alone):
 
 
 @njit
+def defence_row(row, j):
+    """Row of the call `row` (below N_CALLS) against lone defender j (0: the defender nearer
+    the dealer's left, 1: the other)."""
+    return N_CALLS + row * 2 + j
+
+
+@njit
+def defender_position(maker_pos, j):
+    """Position of the maker's defender j (0: nearer the dealer's left)."""
+    return (2 if maker_pos & 1 else 1) + 2 * j
+
+
+@njit
+def defence_open(flags):
+    """May a defender play alone (asked after trump is fixed, from the dealer's left)?"""
+    return flags[FLAG_DEFEND_ALONE] != 0
+
+
+@njit
 def row_call(row):
     """(round, position, trump, alone) of a call-table row; trump is -1 in round 1 (the upcard's
     suit)."""
@@ -83,11 +109,15 @@ def opening_leader(dealer, active, loner, lone_last):
 
 
 @njit
-def seats_in_play(dealer, alone_pos, lone_last):
-    """(active seat mask, opening leader) when position alone_pos (0: nobody) goes alone."""
+def seats_in_play(dealer, alone_pos, defender_pos, lone_last):
+    """(active seat mask, opening leader) when position alone_pos makes trump alone and
+    position defender_pos defends alone (0: nobody); a lone defender leaves the leader rule
+    as it is."""
     active = 15
     loner = -1
     if alone_pos > 0:
         loner = (dealer + alone_pos) & 3
         active &= ~(1 << ((loner + 2) & 3))
+    if defender_pos > 0:
+        active &= ~(1 << ((dealer + defender_pos + 2) & 3))
     return active, opening_leader(dealer, active, loner, lone_last)

@@ -16,7 +16,17 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.bits import one_bit
-from ..core.calls import N_ROWS, call_open, call_row, seats_in_play
+from ..core.calls import (
+    BOTH_ROUNDS,
+    N_ROWS,
+    WITH_DEFENCE,
+    call_open,
+    call_row,
+    defence_open,
+    defence_row,
+    defender_position,
+    seats_in_play,
+)
 from ..core.dealing import deal_key
 from ..core.jit import njit
 from ..core.ruletables import FLAG_LONE_LAST
@@ -65,10 +75,12 @@ def _play_out(model, tb, lay, hands, st, pm, n_worlds, key, tt, pw):
 
 
 @njit
-def played_call(model, tb, hands, upcard, dealer, round_no, trump, maker, alone_pos,
+def played_call(model, tb, hands, upcard, dealer, round_no, trump, maker, alone_pos, def_pos,
                  n_worlds, key, tt, pw):
-    """Makers' tricks when `maker` calls `trump` (round 1: orders up) and the model plays."""
-    active, leader = seats_in_play(dealer, alone_pos, tb.flags[FLAG_LONE_LAST] != 0)
+    """Makers' tricks when `maker` calls `trump` (round 1: orders up), position def_pos
+    defends alone (0: nobody) and the model plays. A dealer who sits out (its partner alone)
+    holds the upcard out of play."""
+    active, leader = seats_in_play(dealer, alone_pos, def_pos, tb.flags[FLAG_LONE_LAST] != 0)
     lay = tb.layout[trump]
     take_up = round_no == 1 and (active >> dealer) & 1
     held = hands.copy()
@@ -80,8 +92,8 @@ def played_call(model, tb, hands, upcard, dealer, round_no, trump, maker, alone_
     else:
         known_out = one_bit(tb.power_bit[trump, upcard])
     hp = to_power(tb, trump, held, active)
-    st, pm = new_state(trump, dealer, maker, 1 if alone_pos else 0, 0, active, leader, up,
-                        known_out)
+    st, pm = new_state(trump, dealer, maker, 1 if alone_pos else 0, 1 if def_pos else 0, active,
+                       leader, up, known_out)
     if take_up:
         d = choose_discard(model, tb, lay, hp, st, pm, n_worlds, key, tt, pw)
         hp[dealer] &= ~one_bit(d)
@@ -94,6 +106,7 @@ def play_deal(model, tb, hands, upcard, dealer, n_worlds, key, only_pos, rounds,
     """Fill `out` (N_ROWS, as solver.calltable.analyze_deal) with the makers' tricks of every call
     open in the deal, each hand played out by the model."""
     flags = tb.flags
+    defence = defence_open(flags) and (rounds & WITH_DEFENCE) != 0
     out[:] = -1
     for round_no in range(1, 3):
         if not rounds & round_no:
@@ -105,22 +118,28 @@ def play_deal(model, tb, hands, upcard, dealer, n_worlds, key, only_pos, rounds,
                 for alone in range(2):
                     if not call_open(flags, round_no, pos, trump, alone, upcard):
                         continue
-                    row = call_row(round_no, pos, trump, alone)
-                    out[row] = played_call(model, tb, hands, upcard, dealer, round_no, trump,
-                                           (dealer + pos) & 3, pos if alone else 0, n_worlds,
-                                           deal_key(key, np.uint64(row)), tt, pw)
+                    base = call_row(round_no, pos, trump, alone)
+                    for j in range(-1, 2 if defence else 0):  # -1: both defend
+                        row = base if j < 0 else defence_row(base, j)
+                        def_pos = 0 if j < 0 else defender_position(pos, j)
+                        out[row] = played_call(model, tb, hands, upcard, dealer, round_no,
+                                               trump, (dealer + pos) & 3, pos if alone else 0,
+                                               def_pos, n_worlds, deal_key(key, np.uint64(row)),
+                                               tt, pw)
 
 
 @njit
-def _play_batch(model, tb, hands, upcards, dealer, n_worlds, seed, start, tt, out):
+def _play_batch(model, tb, hands, upcards, dealer, n_worlds, seed, start, parts, tt, out):
     pw = new_pimc_work()
     for i in range(hands.shape[0]):
         key = deal_key(seed, np.uint64(start + i))
-        play_deal(model, tb, hands[i], upcards[i], dealer, n_worlds, key, 0, 3, tt, pw, out[i])
+        play_deal(model, tb, hands[i], upcards[i], dealer, n_worlds, key, 0, parts, tt, pw,
+                  out[i])
 
 
 def play_deals(rules, model: str, hands: np.ndarray, upcards: np.ndarray, seed: int, start: int,
-               n_worlds: int = DEFAULT_WORLDS, dealer: int = 0, tt=None) -> np.ndarray:
+               n_worlds: int = DEFAULT_WORLDS, dealer: int = 0, tt=None,
+               defence: bool = False) -> np.ndarray:
     """Call tables (int8[n, N_ROWS], makers' tricks or -1) of deals start.. played out by
     the model ("rules" or "pimc"; "dd" plays out with the solver's choices)."""
     from ..core.dealing import seed_to_u64
@@ -129,5 +148,6 @@ def play_deals(rules, model: str, hands: np.ndarray, upcards: np.ndarray, seed: 
     tt = tt if tt is not None else shared_tt()
     out = np.zeros((hands.shape[0], N_ROWS), dtype=np.int8)
     _play_batch(model_id(model), compile_rules(rules), hands, upcards, dealer, n_worlds,
-                seed_to_u64(seed), np.uint64(start), tt, out)
+                seed_to_u64(seed), np.uint64(start),
+                BOTH_ROUNDS | (WITH_DEFENCE if defence else 0), tt, out)
     return out

@@ -78,12 +78,17 @@ def mean_figures(points: np.ndarray) -> dict:
                                                                     mean + 1.96 * se]}
 
 
-def figures(tables, tricks: np.ndarray, alone: bool) -> dict:
-    """Rates and mean points (with standard error and 95% interval) of makers' tricks."""
+def rates(tricks: np.ndarray) -> dict:
+    """Make, march and euchred rates of makers' tricks."""
     return {"make_rate": float((tricks >= 3).mean()),
             "march_rate": float((tricks == 5).mean()),
-            "euchred_rate": float((tricks < 3).mean())} | \
-        mean_figures(tables.score[int(alone), 0, tricks])
+            "euchred_rate": float((tricks < 3).mean())}
+
+
+def figures(tables, tricks: np.ndarray, alone: bool) -> dict:
+    """Rates and mean points (with standard error and 95% interval) of makers' tricks, both
+    defenders playing."""
+    return rates(tricks) | mean_figures(tables.score[int(alone), 0, tricks])
 
 
 def default_deals(play: str) -> int:

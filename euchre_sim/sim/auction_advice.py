@@ -5,8 +5,9 @@ The deals are those the seat really faces: the unseen cards are dealt around the
 all of round 1, the seat included, and the earlier seats of round 2). Rejection sampling on
 the counter-based generator: deal i of the seed is tried in order until enough are kept, and
 `reached` is the share kept. On each kept deal every action of the seat is valued in points to
-its side: a call by the call table's outcome (the solver's, or the play model's playout), a
-pass by the rest of the auction under the bidder (0 when the deal is passed out).
+its side: a call by the call table's outcome (the solver's, or the play model's playout) after
+the defenders' decision to defend alone where the rules allow it, a pass by the rest of the
+auction under the bidder (0 when the deal is passed out).
 """
 
 from __future__ import annotations
@@ -18,12 +19,12 @@ import numpy as np
 from ..bidding.auction import N_TURNS, auction_choices, first_call
 from ..bidding.params import bidder_id, bidder_params
 from ..bidding.table import DecisionTable, empty_table
-from ..core.calls import N_ROWS, may_pass, row_call
+from ..core.calls import BOTH_ROUNDS, N_CALLS, N_ROWS, WITH_DEFENCE, may_pass, row_call
 from ..core.dealing import deal_key, seed_to_u64
 from ..core.errors import UserError
 from ..core.jit import njit
 from ..core.rules import RuleSet
-from ..core.ruletables import compile_rules
+from ..core.ruletables import FLAG_DEFEND_ALONE, compile_rules
 from ..play.models import DEFAULT_WORLDS, MODEL_DD, model_id
 from ..play.pimc import new_pimc_work
 from ..play.playout import play_deal
@@ -35,19 +36,21 @@ from .advise import (
     deal_around,
     default_deals,
     describe_question,
-    figures,
     mean_figures,
     parse_question,
+    rates,
 )
 
 MAX_TRIES_PER_DEAL = 100  # rejection sampling gives up after deals x this many tries
+PARTS = BOTH_ROUNDS | WITH_DEFENCE  # a pass is valued by the auction of both rounds
 
 
 @njit
 def _reached_batch(bidder, tb, params, table, unseen, seed, seat, hand, ref_card, turn, count,
-                   max_tries, model, n_worlds, tt, calls, choices, values, indices):
+                   max_tries, model, n_worlds, tt, calls, contracts, choices, values, indices):
     """Keep up to `count` deals (of indices 0, 1, ...) that reach `turn` under the bidder:
-    their call tables, choices, auction values and indices. Returns (kept, tried)."""
+    their call tables, resolved contracts, choices, auction values and indices. Returns
+    (kept, tried)."""
     hands = np.zeros(4, dtype=np.uint64)
     work = np.empty_like(unseen)
     solver_work = new_work()
@@ -58,13 +61,13 @@ def _reached_batch(bidder, tb, params, table, unseen, seed, seat, hand, ref_card
             return kept, i
         deal_around(unseen, seed, i, seat, hand, hands, work)
         if model == MODEL_DD:
-            analyze_deal(tb, hands, ref_card, ADVISE_DEALER, False, 0, 3, tt, solver_work,
+            analyze_deal(tb, hands, ref_card, ADVISE_DEALER, False, 0, PARTS, tt, solver_work,
                          calls[kept])
         else:
             play_deal(model, tb, hands, ref_card, ADVISE_DEALER, n_worlds,
-                      deal_key(seed, np.uint64(i)), 0, 3, tt, pimc_work, calls[kept])
+                      deal_key(seed, np.uint64(i)), 0, PARTS, tt, pimc_work, calls[kept])
         auction_choices(bidder, tb, params, table, hands, ref_card, ADVISE_DEALER, calls[kept],
-                        choices[kept], values[kept])
+                        contracts[kept], choices[kept], values[kept])
         called = first_call(choices[kept], 0)
         if called < 0 or called >= turn:
             indices[kept] = i
@@ -78,6 +81,7 @@ def reached_deals(rules: RuleSet, q, deals: int, seed: int, bidding: str, params
     """The kept deals' call tables, choices, values and indices, and the number tried."""
     turn = (q.round_no - 1) * 4 + q.position - 1
     calls = np.full((deals, N_ROWS), -1, dtype=np.int8)
+    contracts = np.zeros((deals, N_CALLS, 3), dtype=np.int64)
     choices = np.zeros((deals, N_TURNS), dtype=np.int64)
     values = np.zeros((deals, N_TURNS + 1), dtype=np.int64)
     indices = np.zeros(deals, dtype=np.int64)
@@ -85,8 +89,9 @@ def reached_deals(rules: RuleSet, q, deals: int, seed: int, bidding: str, params
                                  table or empty_table(), q.unseen,
                                  seed_to_u64(seed), q.seat, np.uint64(q.hand), q.ref_card, turn,
                                  deals, deals * MAX_TRIES_PER_DEAL, model_id(play), worlds,
-                                 new_tt(), calls, choices, values, indices)
-    return {"calls": calls[:kept], "choices": choices[:kept], "values": values[:kept],
+                                 new_tt(), calls, contracts, choices, values, indices)
+    return {"calls": calls[:kept], "contracts": contracts[:kept], "choices": choices[:kept],
+            "values": values[:kept],
             "indices": indices[:kept], "tried": tried, "turn": turn}
 
 
@@ -153,11 +158,13 @@ def advise_in_auction(rules: RuleSet, hand_text: str, position: int, up: str | N
                         "march_rate": None, "euchred_rate": None} | mean_figures(points))
         per_deal.append(points)
     for action, trump, alone, row in call_actions(rules, q.round_no, position, q.ref_card):
-        tricks = kept["calls"][:, row].astype(np.int64)
+        points, tricks, defender = (kept["contracts"][:, row, i] for i in range(3))
         actions.append({"action": action, "suit": rules.card_deck.suit_name(trump),
                         "alone": alone, "chosen_rate": float((chosen == row).mean())}
-                       | figures(tables, tricks, alone))
-        per_deal.append(tables.score[int(alone), 0, tricks].astype(np.int64))
+                       | rates(tricks) | mean_figures(points))
+        if tables.flags[FLAG_DEFEND_ALONE]:
+            actions[-1]["defended_alone_rate"] = float((defender > 0).mean())
+        per_deal.append(points)
     best = _best(actions, per_deal)
     order = sorted(range(len(actions)), key=lambda i: -actions[i]["mean_points"])
     return describe_question(rules, q) | {

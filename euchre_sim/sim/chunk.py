@@ -17,7 +17,7 @@ import pandas as pd
 from ..bidding.auction import N_TURNS
 from ..bidding.params import bidder_id
 from ..bidding.table import DecisionTable, empty_table
-from ..core.calls import N_ROWS, row_call
+from ..core.calls import BOTH_ROUNDS, N_CALLS, N_ROWS, WITH_DEFENCE, row_call
 from ..core.cards import JOKER
 from ..core.dealing import deal_batch
 from ..core.handclass import class_features, class_key
@@ -45,7 +45,7 @@ def _records(tb, hands, ups, dealer, calls, cols):
     n = 0
     for d in range(hands.shape[0]):
         up = ups[d]
-        for row in range(calls.shape[1]):
+        for row in range(N_CALLS):  # both defenders playing (lone defence: decisions)
             tricks = calls[d, row]
             if tricks < 0:
                 continue
@@ -75,7 +75,7 @@ RECORD_FIELDS = ["deal", "round", "seat", "trump", "alone", "hand_key", "trumps"
 
 
 def chunk_records(rules: RuleSet, seed: int, start: int, count: int, exact: bool,
-                  play: str = "dd", worlds: int = DEFAULT_WORLDS
+                  play: str = "dd", worlds: int = DEFAULT_WORLDS, defence: bool = False
                   ) -> tuple[dict[str, np.ndarray], tuple]:
     """Every open call of deals start..start+count-1 as columns, and the raw deals (hands,
     upcards) with their call tables.
@@ -86,10 +86,12 @@ def chunk_records(rules: RuleSet, seed: int, start: int, count: int, exact: bool
     hands, ups = deal_batch(rules, seed, start, count, SIM_DEALER)
     if play == "dd":
         calls = np.zeros((count, N_ROWS), dtype=np.int8)
-        analyze_batch(tables, hands, ups, SIM_DEALER, exact, shared_tt(), calls)
+        parts = BOTH_ROUNDS | (WITH_DEFENCE if defence else 0)
+        analyze_batch(tables, hands, ups, SIM_DEALER, exact, parts, shared_tt(), calls)
     else:
-        calls = play_deals(rules, play, hands, ups, seed, start, worlds, SIM_DEALER, shared_tt())
-    cols = np.zeros((len(RECORD_FIELDS), count * N_ROWS), dtype=np.int64)
+        calls = play_deals(rules, play, hands, ups, seed, start, worlds, SIM_DEALER, shared_tt(),
+                           defence)
+    cols = np.zeros((len(RECORD_FIELDS), count * N_CALLS), dtype=np.int64)
     n = _records(tables, hands, ups, SIM_DEALER, calls, cols)
     records = {name: cols[i, :n] for i, name in enumerate(RECORD_FIELDS)}
     records["deal"] = records["deal"] + start
@@ -111,7 +113,9 @@ def feature_sums(records: dict[str, np.ndarray], spec: list[tuple[str, int]],
         columns[name] = (keys & np.uint64((1 << bits) - 1)).astype(np.int8)
         keys = keys >> np.uint64(bits)
     frame = pd.DataFrame({name: columns[name] for name, _ in spec})
-    frame["alone"] = frame["alone"].astype(bool)
+    for flag in ("alone", "defended"):
+        if flag in frame:
+            frame[flag] = frame[flag].astype(bool)
     for i, name in enumerate(names):
         frame[name] = sums[:, i]
     return frame
@@ -182,7 +186,8 @@ def compute_chunk(job: ChunkJob) -> tuple[int, int, dict[str, bytes]]:
     system."""
     rules = rules_from_dict(job.options)
     records, (hands, ups, calls) = chunk_records(rules, job.seed, job.start, job.count,
-                                                 job.keep_deals, job.play, job.worlds)
+                                                 job.keep_deals, job.play, job.worlds,
+                                                 defence=job.bidding is not None)
     frames = {"summary": summary_sums(records)}
     if job.keep_deals:
         frames["deals"] = deal_frame(rules, job.start, hands, ups)
@@ -208,20 +213,21 @@ def auction_sums(rules: RuleSet, bidding: str, params: np.ndarray, table: Decisi
     count = len(ups)
     choices = np.zeros((count, N_TURNS), dtype=np.int64)
     values = np.zeros((count, N_TURNS + 1), dtype=np.int64)
+    resolved = np.zeros((count, N_CALLS, 3), dtype=np.int64)
     auction_batch(bidder_id(bidding), tables, params, table, hands, ups, SIM_DEALER, calls,
-                  choices, values)
-    contracts = contract_records(tables, calls, choices, SIM_DEALER)
+                  resolved, choices, values)
+    contracts = contract_records(resolved, choices)
     tricks = contracts["maker_tricks"]
     made = tricks >= 0
     addends = np.stack([np.ones(count, dtype=np.int64), made & (tricks >= 3), tricks == 5,
                         made & (tricks < 3), contracts["points"],
                         contracts["points"] ** 2], axis=1).astype(np.int64)
     frame = feature_sums(contracts, _AUCTION_BITS, addends, SUMS)
-    keys, sums = decision_sums(tables, hands, ups, SIM_DEALER, calls, choices, values)
+    keys, sums = decision_sums(tables, hands, ups, SIM_DEALER, resolved, choices, values)
     return frame, bucketed_parquet(keys, sums, DECISION_SUMS, DECISIONS_BUCKET_SHIFT)
 
 
-_AUCTION_BITS = list(zip(AUCTION_KEYS, (2, 3, 1), strict=True))
+_AUCTION_BITS = list(zip(AUCTION_KEYS, (2, 3, 1, 1), strict=True))
 
 
 def store_chunk(out_dir: str, index: int, files: dict[str, bytes]) -> None:

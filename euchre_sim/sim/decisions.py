@@ -6,7 +6,8 @@ open to the seat is a decision record: the seat's hand class, the action (pass, 
 trump and alone), whether B chose it, its points to the seat's side when it is forced and the
 rest of the auction follows B, and its gain over passing on the same deal. The class reads
 the hand against the upcard or the turned-down card (`bidding.decision_keys.turn_class`).
-The contract the auction reaches (or a pass-out) is a contract record.
+The contract the auction reaches (or a pass-out) is a contract record. Where defending alone is
+on, a call's points are those after the defenders' decision under B.
 
 Decisions are summed by their 64-bit key (`bidding.decision_keys`), so the chunk sums use the
 bucketed storage and bounded merge of `callsums`.
@@ -36,15 +37,16 @@ BUCKET_SHIFT = 52  # buckets of the 64-bit keys: round, position, action, class 
 
 
 @njit
-def auction_batch(bidder, tb, params, table, hands, ups, dealer, calls, choices, values):
-    """choices[i] and values[i] of every deal's auction (see bidding.auction)."""
+def auction_batch(bidder, tb, params, table, hands, ups, dealer, calls, contracts, choices,
+                  values):
+    """contracts[i], choices[i] and values[i] of every deal's auction (bidding.auction)."""
     for i in range(hands.shape[0]):
         auction_choices(bidder, tb, params, table, hands[i], ups[i], dealer, calls[i],
-                        choices[i], values[i])
+                        contracts[i], choices[i], values[i])
 
 
 @njit
-def _decision_records(tb, hands, ups, dealer, calls, choices, values, keys, cols):
+def _decision_records(tb, hands, ups, dealer, contracts, choices, values, keys, cols):
     """keys[n] and cols[n] (DECISION_SUMS addends) of every decision reached; returns n."""
     flags = tb.flags
     masks = np.zeros(5, dtype=np.uint64)
@@ -79,7 +81,7 @@ def _decision_records(tb, hands, ups, dealer, calls, choices, values, keys, cols
                     if not call_open(flags, round_no, pos, trump, alone, up):
                         continue
                     row = call_row(round_no, pos, trump, alone)
-                    points = tb.score[alone, 0, calls[d, row]]
+                    points = contracts[d, row, 0]
                     gain = points - pass_points
                     keys[n] = decision_key(round_no, pos, action_code(trump, alone), key)
                     cols[n, 0] = 1
@@ -92,21 +94,21 @@ def _decision_records(tb, hands, ups, dealer, calls, choices, values, keys, cols
     return n
 
 
-def decision_sums(tables, hands, ups, dealer, calls, choices, values):
+def decision_sums(tables, hands, ups, dealer, contracts, choices, values):
     """(sorted unique group keys, summed DECISION_SUMS) of a batch of deals."""
     size = hands.shape[0] * N_TURNS * 11
     keys = np.zeros(size, dtype=np.uint64)
     cols = np.zeros((size, len(DECISION_SUMS)), dtype=np.int64)
-    n = _decision_records(tables, hands, ups, dealer, calls, choices, values, keys, cols)
+    n = _decision_records(tables, hands, ups, dealer, contracts, choices, values, keys, cols)
     return group_sums(keys[:n], cols[:n])
 
 
-def contract_records(tables, calls, choices, dealer) -> dict[str, np.ndarray]:
-    """The contract of every deal: round, seat (position), alone, maker_tricks, points; a
-    passed-out deal has round 0, seat 0 and no tricks (maker_tricks -1)."""
+def contract_records(contracts, choices) -> dict[str, np.ndarray]:
+    """The contract of every deal: round, seat (position), alone, defended (a lone defender),
+    maker_tricks, points; a passed-out deal has round 0, seat 0 and maker_tricks -1."""
     count = len(choices)
     out = {name: np.zeros(count, dtype=np.int64)
-           for name in ("round", "seat", "alone", "maker_tricks", "points")}
+           for name in ("round", "seat", "alone", "defended", "maker_tricks", "points")}
     for d in range(count):
         k = first_call(choices[d], 0)
         if k < 0:
@@ -114,10 +116,11 @@ def contract_records(tables, calls, choices, dealer) -> dict[str, np.ndarray]:
             continue
         row = choices[d, k]
         round_no, pos, _, alone = (int(x) for x in row_call(row))
-        tricks = int(calls[d, row])
+        points, tricks, defender = (int(x) for x in contracts[d, row])
         out["round"][d], out["seat"][d], out["alone"][d] = round_no, pos, alone
+        out["defended"][d] = defender > 0
         out["maker_tricks"][d] = tricks
-        out["points"][d] = int(tables.score[alone, 0, tricks])
+        out["points"][d] = points
     return out
 
 

@@ -7,7 +7,7 @@ OUTPUT_TABLES = ("calls", "summary", "decisions", "auction")
 CALLS_KEYS = ["round", "seat", "alone", "hand_key"]  # a calls row's class
 SUMMARY_KEYS = ["round", "seat", "alone", "trumps", "right", "left", "aces", "voids"]
 DECISIONS_KEYS = ["round", "seat", "hand_key", "action", "suit", "alone"]
-AUCTION_KEYS = ["round", "seat", "alone"]  # the contract's maker; round 0: passed out
+AUCTION_KEYS = ["round", "seat", "alone", "defended"]  # the contract; round 0: passed out
 
 
 def class_keys(table: str) -> list[str]:

@@ -12,7 +12,17 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.bits import one_bit
-from ..core.calls import N_ROWS, call_open, call_row, opening_leader, seats_in_play
+from ..core.calls import (
+    BOTH_ROUNDS,
+    N_ROWS,
+    WITH_DEFENCE,
+    call_open,
+    call_row,
+    defence_open,
+    defence_row,
+    opening_leader,
+    seats_in_play,
+)
 from ..core.jit import njit
 from ..core.ruletables import FLAG_LONE_LAST
 from .equivalence import candidates
@@ -94,12 +104,14 @@ def _best_discard_tricks(tb, trump, hands_p, dealer, leader, active, exact, tt, 
 def analyze_deal(tb, hands, upcard, dealer, exact, only_pos, rounds, tt, work, out):
     """Fill `out` (N_ROWS, the layout of `core.calls`) with the makers' tricks of every call
     open in the deal (exact, or class representatives 0, 1, 3, 5 that score the same; see
-    _team_tricks), -1 where a call is not open.
+    _team_tricks), -1 where a call is not open; with defending alone on, also against each
+    lone defender.
 
-    only_pos: 0 for every seat, else just that position's calls; rounds: bit 1 round 1,
-    bit 2 round 2."""
+    only_pos: 0 for every seat, else just that position's calls; rounds: what to fill
+    (ROUND_1, ROUND_2, WITH_DEFENCE of `core.calls`)."""
     flags = tb.flags
     lone_last = flags[FLAG_LONE_LAST] != 0
+    defence = defence_open(flags) and (rounds & WITH_DEFENCE) != 0
     out[:] = -1
     dealer_team = dealer & 1
     for round_no in range(1, 3):
@@ -107,46 +119,59 @@ def analyze_deal(tb, hands, upcard, dealer, exact, only_pos, rounds, tt, work, o
             continue
         for trump in range(5):
             for alone_pos in range(0, 5):  # 0: partnership; 1-4: that position alone
-                if not _any_open(flags, round_no, trump, alone_pos, only_pos, upcard):
-                    continue
-                active, leader = seats_in_play(dealer, alone_pos, lone_last)
-                if round_no == 1 and (active >> dealer) & 1:
-                    with_up = hands.copy()
-                    with_up[dealer] |= one_bit(upcard)
-                    hp = to_power(tb, trump, with_up, active)
-                    dealer_tricks = _best_discard_tricks(tb, trump, hp, dealer, leader, active,
-                                                         exact, tt, work)
-                else:
-                    hp = to_power(tb, trump, hands, active)
-                    dealer_tricks = _team_tricks(tb, trump, hp, leader, active, dealer_team,
-                                                 exact, tt, work)
-                alone = 1 if alone_pos > 0 else 0
-                for pos in range(1, 5):
-                    if (alone and pos != alone_pos) or (only_pos and pos != only_pos) or \
-                            not call_open(flags, round_no, pos, trump, alone, upcard):
+                for def_pos in range(0, 5 if defence else 1):  # 0: both defenders play
+                    if not _any_written(flags, round_no, trump, alone_pos, def_pos, only_pos,
+                                        upcard):
                         continue
-                    seat = (dealer + pos) & 3
-                    tricks = dealer_tricks if (seat & 1) == dealer_team else 5 - dealer_tricks
-                    out[call_row(round_no, pos, trump, alone)] = tricks
+                    active, leader = seats_in_play(dealer, alone_pos, def_pos, lone_last)
+                    if round_no == 1 and (active >> dealer) & 1:
+                        with_up = hands.copy()
+                        with_up[dealer] |= one_bit(upcard)
+                        hp = to_power(tb, trump, with_up, active)
+                        dealer_tricks = _best_discard_tricks(tb, trump, hp, dealer, leader,
+                                                             active, exact, tt, work)
+                    else:
+                        hp = to_power(tb, trump, hands, active)
+                        dealer_tricks = _team_tricks(tb, trump, hp, leader, active,
+                                                     dealer_team, exact, tt, work)
+                    alone = 1 if alone_pos > 0 else 0
+                    for pos in range(1, 5):
+                        if not _written(flags, round_no, pos, trump, alone_pos, def_pos,
+                                        only_pos, upcard):
+                            continue
+                        seat = (dealer + pos) & 3
+                        tricks = dealer_tricks if (seat & 1) == dealer_team \
+                            else 5 - dealer_tricks
+                        row = call_row(round_no, pos, trump, alone)
+                        if def_pos:
+                            row = defence_row(row, (def_pos - 1) // 2)
+                        out[row] = tricks
 
 
 @njit
-def _any_open(flags, round_no, trump, alone_pos, only_pos, upcard):
-    """Is some call of this trump and way of playing (alone_pos 0: partnership) open to the
-    positions asked for?"""
+def _written(flags, round_no, pos, trump, alone_pos, def_pos, only_pos, upcard):
+    """Does the way of playing (alone_pos, def_pos: 0 or a position) give position pos's open
+    call a row to fill?"""
+    if (alone_pos and pos != alone_pos) or (only_pos and pos != only_pos):
+        return False
+    if def_pos and (pos - def_pos) % 2 == 0:
+        return False  # a lone defender sits on the other side
+    return call_open(flags, round_no, pos, trump, 1 if alone_pos else 0, upcard)
+
+
+@njit
+def _any_written(flags, round_no, trump, alone_pos, def_pos, only_pos, upcard):
     for pos in range(1, 5):
-        if (alone_pos and pos != alone_pos) or (only_pos and pos != only_pos):
-            continue
-        if call_open(flags, round_no, pos, trump, 1 if alone_pos else 0, upcard):
+        if _written(flags, round_no, pos, trump, alone_pos, def_pos, only_pos, upcard):
             return True
     return False
 
 
 @njit
-def analyze_batch(tb, hands, upcards, dealer, exact, tt, out):
+def analyze_batch(tb, hands, upcards, dealer, exact, parts, tt, out):
     work = new_work()
     for i in range(hands.shape[0]):
-        analyze_deal(tb, hands[i], upcards[i], dealer, exact, 0, 3, tt, work, out[i])
+        analyze_deal(tb, hands[i], upcards[i], dealer, exact, 0, parts, tt, work, out[i])
 
 
 @njit
@@ -186,11 +211,13 @@ def solve_table(rules, hands: list[int], dealer: int, tt=None) -> list[dict]:
 
 
 def analyze_deals(rules, hands: np.ndarray, upcards: np.ndarray, dealer: int = 0,
-                  exact: bool = True, tt=None) -> np.ndarray:
-    """Call tables (int8[n, N_ROWS], makers' tricks or -1) of a batch of deals."""
+                  exact: bool = True, tt=None, defence: bool = False) -> np.ndarray:
+    """Call tables (int8[n, N_ROWS], makers' tricks or -1) of a batch of deals; `defence`:
+    with the lone-defence rows where the rules allow them."""
     from ..core.ruletables import compile_rules
 
     tt = tt if tt is not None else shared_tt()
     out = np.zeros((hands.shape[0], N_ROWS), dtype=np.int8)
-    analyze_batch(compile_rules(rules), hands, upcards, dealer, exact, tt, out)
+    analyze_batch(compile_rules(rules), hands, upcards, dealer, exact,
+                  BOTH_ROUNDS | (WITH_DEFENCE if defence else 0), tt, out)
     return out
