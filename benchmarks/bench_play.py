@@ -26,7 +26,7 @@ from euchre_sim.core.jit import njit  # noqa: E402
 from euchre_sim.core.rules import build_rules  # noqa: E402
 from euchre_sim.core.ruletables import compile_rules  # noqa: E402
 from euchre_sim.play.models import model_id  # noqa: E402
-from euchre_sim.play.pimc import new_pimc_work  # noqa: E402
+from euchre_sim.play.pimc import inference_of, new_pimc_work  # noqa: E402
 from euchre_sim.play.playout import played_call  # noqa: E402
 from euchre_sim.solver.search import new_tt  # noqa: E402
 
@@ -39,7 +39,7 @@ DEALER = 0
 
 @njit
 def _play_hands(model, tb, hands, ups, n_worlds, seed, tt, out):
-    pw = new_pimc_work()
+    pw = new_pimc_work(inference_of())
     for i in range(hands.shape[0]):
         up = ups[i]
         if up == JOKER:  # Benny turned up: no round 1

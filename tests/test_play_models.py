@@ -13,6 +13,7 @@ from euchre_sim.core.ruletables import compile_rules
 from euchre_sim.game.engine import HandState
 from euchre_sim.game.model_strategy import ModelStrategy, state_arrays
 from euchre_sim.game.strategies import TrumpCountStrategy
+from euchre_sim.play.pimc import inference_of
 from euchre_sim.play.playout import play_deals
 from euchre_sim.play.state import (
     P_KNOWN_OUT,
@@ -29,7 +30,11 @@ from euchre_sim.solver.calltable import analyze_deals
 
 from .conftest import RULE_SETS
 
-ALONE_OF_ROW = np.arange(48) % 2
+# the call table's layout (core.calls): 48 calls, then each call against either lone defender
+ALONE_OF_ROW = np.concatenate([np.arange(48) % 2, np.repeat(np.arange(48) % 2, 2)])
+DEFENDED_OF_ROW = (np.arange(144) >= 48).astype(np.int64)
+
+NO_INFERENCE = inference_of()[:3]  # worlds from what was seen only
 
 
 def _states_in_play(rules, seed, stop_at):
@@ -91,7 +96,8 @@ def test_sampled_worlds_are_consistent_with_the_information_set(name, seed, stop
     world = np.zeros(4, dtype=np.uint64)
     cards = np.zeros(64, dtype=np.int64)
     for k in range(3):
-        sample_world(lay, hands, st_, pm, seat, np.uint64((key + k) % 2**64), cards, world)
+        sample_world(state.tables, lay, hands, st_, pm, seat, np.uint64((key + k) % 2**64),
+                     cards, world, NO_INFERENCE)
         _check_world(rules, state, hands, st_, pm, seat, world)
 
 
@@ -140,7 +146,8 @@ def test_worlds_spread_unseen_cards_evenly_without_voids():
     counts = np.zeros((4, 64))
     n = 3000
     for k in range(n):
-        sample_world(lay, hands, st_, pm, seat, np.uint64(k), cards, world)
+        sample_world(state.tables, lay, hands, st_, pm, seat, np.uint64(k), cards, world,
+                     NO_INFERENCE)
         for s in range(4):
             for p in range(64):
                 counts[s, p] += int(world[s]) >> p & 1
@@ -162,13 +169,15 @@ def test_double_dummy_play_with_the_true_world_scores_as_the_solver(name):
     rules = RULE_SETS[name]
     tb = compile_rules(rules)
     hands, ups = deal_batch(rules, 17, 0, 6)
-    solved = analyze_deals(rules, hands, ups, exact=True)
-    played = play_deals(rules, "dd", hands, ups, seed=17, start=0)
+    solved = analyze_deals(rules, hands, ups, exact=True, defence=True)
+    played = play_deals(rules, "dd", hands, ups, seed=17, start=0, defence=True)
     assert ((solved >= 0) == (played >= 0)).all()
+    assert (solved[:, 48:] >= 0).any() == rules.defend_alone
     open_ = solved >= 0
     alone = np.broadcast_to(ALONE_OF_ROW, solved.shape)
-    want = tb.score[alone, 0, np.where(open_, solved, 0)]
-    got = tb.score[alone, 0, np.where(open_, played, 0)]
+    defended = np.broadcast_to(DEFENDED_OF_ROW, solved.shape)
+    want = tb.score[alone, defended, np.where(open_, solved, 0)]
+    got = tb.score[alone, defended, np.where(open_, played, 0)]
     assert (want[open_] == got[open_]).all()
 
 

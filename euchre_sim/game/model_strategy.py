@@ -13,7 +13,7 @@ import numpy as np
 
 from ..core.cards import cards_of
 from ..play.models import DEFAULT_WORLDS, model_id
-from ..play.pimc import new_pimc_work
+from ..play.pimc import inference_of, new_pimc_work
 from ..play.playout import choose_card, choose_discard
 from ..play.state import S_DISCARD, new_state, play_card
 from ..solver.search import new_tt
@@ -65,7 +65,7 @@ class ModelStrategy:
         self.rng = rng
         self.worlds = worlds
         self.tt = new_tt()
-        self.work = new_pimc_work()
+        self.work = new_pimc_work(inference_of())
 
     def bid(self, state, options):
         return self.bidder.bid(state, options)

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..bidding.params import bidder_params
+from ..bidding.table import DecisionTable, empty_table
 from ..core.bits import one_bit
 from ..core.dealing import deal_key
 from ..core.jit import njit
@@ -50,11 +52,23 @@ _ZERO = np.uint64(0)
 MAX_CANDIDATES = 8
 
 
+def inference_of(bidder: int = -1, params: np.ndarray | None = None,
+                 table: DecisionTable | None = None) -> tuple:
+    """What a PIMC player's worlds infer from (see `worlds`): the bidder (-1: nothing, only
+    what was seen), its parameters and decision table, and counters (worlds asked, found by
+    inference, fallen back)."""
+    params = bidder_params() if params is None else params
+    return (params, table if table is not None else empty_table(), np.zeros(3, np.int64),
+            np.array([bidder + 1], dtype=np.int64))
+
+
 @njit
-def new_pimc_work():
-    """Buffers of one PIMC player: solver work, a world, card list, candidates, sums."""
+def new_pimc_work(inference):
+    """Buffers of one PIMC player: solver work, a world, card list, candidates, sums, and what
+    its worlds infer from (`inference_of`)."""
     return (new_work(), np.zeros(4, dtype=np.uint64), np.zeros(64, dtype=np.int64),
-            np.zeros(MAX_CANDIDATES, dtype=np.int64), np.zeros(MAX_CANDIDATES, dtype=np.int64))
+            np.zeros(MAX_CANDIDATES, dtype=np.int64), np.zeros(MAX_CANDIDATES, dtype=np.int64),
+            inference)
 
 
 @njit
@@ -154,14 +168,15 @@ def _best_over_worlds(tb, lay, hands, st, pm, seat, discard, n, n_worlds, key, t
                       preferred, tt, pw):
     """The candidate (of pw's list, n long) with the best total points for `seat`'s side over
     the worlds: the seat's sampled worlds, or the true deal alone."""
-    work, wh, cards, cands, sums = pw
+    work, wh, cards, cands, sums, inference = pw
     sums[:n] = 0
     tt.stats[4] += 1
     for w in range(1 if true_world else n_worlds):
         if true_world:
             wh[:] = hands
         else:
-            sample_world(lay, hands, st, pm, seat, deal_key(key, np.uint64(w)), cards, wh)
+            sample_world(tb, lay, hands, st, pm, seat, deal_key(key, np.uint64(w)), cards, wh,
+                         inference[:3])
         for i in range(n):
             if discard:
                 sums[i] += _discard_points(tb, wh, st, seat, cands[i], tt, work)

@@ -33,13 +33,16 @@ from ..core.ruletables import FLAG_LONE_LAST
 from ..solver.search import shared_tt, to_power
 from .conventional import conventional_card, conventional_discard
 from .models import DEFAULT_WORLDS, MODEL_CONVENTIONAL, MODEL_DD, model_id
-from .pimc import new_pimc_work, pimc_card, pimc_discard
+from .pimc import inference_of, new_pimc_work, pimc_card, pimc_discard
 from .state import (
     S_DECISIONS,
     S_DISCARD,
+    S_INFER,
     S_MAKER_TRICKS,
+    S_MAKER_TURN,
     S_TRICKS,
     S_TURN,
+    S_UPCARD,
     TRICKS_PER_HAND,
     new_state,
     play_card,
@@ -94,6 +97,9 @@ def played_call(model, tb, hands, upcard, dealer, round_no, trump, maker, alone_
     hp = to_power(tb, trump, held, active)
     st, pm = new_state(trump, dealer, maker, 1 if alone_pos else 0, 1 if def_pos else 0, active,
                        leader, up, known_out)
+    st[S_UPCARD] = upcard
+    st[S_MAKER_TURN] = (round_no - 1) * 4 + ((maker - dealer - 1) & 3)
+    st[S_INFER] = pw[5][3][0]
     if take_up:
         d = choose_discard(model, tb, lay, hp, st, pm, n_worlds, key, tt, pw)
         hp[dealer] &= ~one_bit(d)
@@ -129,8 +135,9 @@ def play_deal(model, tb, hands, upcard, dealer, n_worlds, key, only_pos, rounds,
 
 
 @njit
-def _play_batch(model, tb, hands, upcards, dealer, n_worlds, seed, start, parts, tt, out):
-    pw = new_pimc_work()
+def _play_batch(model, tb, hands, upcards, dealer, n_worlds, seed, start, parts, inference, tt,
+                out):
+    pw = new_pimc_work(inference)
     for i in range(hands.shape[0]):
         key = deal_key(seed, np.uint64(start + i))
         play_deal(model, tb, hands[i], upcards[i], dealer, n_worlds, key, 0, parts, tt, pw,
@@ -139,7 +146,7 @@ def _play_batch(model, tb, hands, upcards, dealer, n_worlds, seed, start, parts,
 
 def play_deals(rules, model: str, hands: np.ndarray, upcards: np.ndarray, seed: int, start: int,
                n_worlds: int = DEFAULT_WORLDS, dealer: int = 0, tt=None,
-               defence: bool = False) -> np.ndarray:
+               defence: bool = False, inference: tuple | None = None) -> np.ndarray:
     """Call tables (int8[n, N_ROWS], makers' tricks or -1) of deals start.. played out by
     the model ("rules" or "pimc"; "dd" plays out with the solver's choices)."""
     from ..core.dealing import seed_to_u64
@@ -149,5 +156,6 @@ def play_deals(rules, model: str, hands: np.ndarray, upcards: np.ndarray, seed: 
     out = np.zeros((hands.shape[0], N_ROWS), dtype=np.int8)
     _play_batch(model_id(model), compile_rules(rules), hands, upcards, dealer, n_worlds,
                 seed_to_u64(seed), np.uint64(start),
-                BOTH_ROUNDS | (WITH_DEFENCE if defence else 0), tt, out)
+                BOTH_ROUNDS | (WITH_DEFENCE if defence else 0), inference or inference_of(),
+                tt, out)
     return out

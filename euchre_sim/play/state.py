@@ -24,12 +24,17 @@ _ZERO = np.uint64(0)
 
 # integer fields
 (S_TRUMP, S_DEALER, S_MAKER, S_MAKER_ALONE, S_DEFENDER_ALONE, S_ACTIVE, S_N_ACTIVE, S_TURN,
- S_POS, S_WBIT, S_WSEAT, S_MAKER_TRICKS, S_TRICKS, S_UP, S_DISCARD, S_DECISIONS) = range(16)
-N_ST = 16
+ S_POS, S_WBIT, S_WSEAT, S_MAKER_TRICKS, S_TRICKS, S_UP, S_DISCARD, S_DECISIONS,
+ S_UPCARD, S_MAKER_TURN, S_INFER) = range(19)
+N_ST = 19
+# S_UPCARD: the card turned up (a card id); S_MAKER_TURN: the auction turn (0-7) of the call;
+# S_INFER: 0, or 1 + the bidder whose auction and discard the worlds must agree with
 # public card sets: all cards played (the current trick's too), the current trick, the led
-# suit's bits, cards known to be out of play (a turned-down upcard), shown voids by seat
+# suit's bits, cards known to be out of play (a turned-down upcard), shown voids by seat, the
+# cards each seat has played
 P_PLAYED, P_TRICK, P_LED, P_KNOWN_OUT, P_VOID = range(5)
-N_PM = P_VOID + 4
+P_BY = P_VOID + 4
+N_PM = P_BY + 4
 TRICKS_PER_HAND = 5
 
 
@@ -51,6 +56,7 @@ def new_state(trump, dealer, maker, maker_alone, defender_alone, active, leader,
     st[S_WSEAT] = -1
     st[S_UP] = up
     st[S_DISCARD] = -1
+    st[S_UPCARD] = -1
     pm[P_KNOWN_OUT] = known_out
     return st, pm
 
@@ -95,6 +101,7 @@ def play_card(lay, hands, st, pm, p):
     b = one_bit(p)
     hands[seat] &= ~b
     pm[P_PLAYED] |= b
+    pm[P_BY + seat] |= b
     pm[P_TRICK] |= b
     if st[S_POS] == 0:
         pm[P_LED] = lay[p]

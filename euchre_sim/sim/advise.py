@@ -19,7 +19,7 @@ from ..core.jit import njit
 from ..core.rules import RuleSet
 from ..core.ruletables import compile_rules
 from ..play.models import DEFAULT_WORLDS, MODEL_DD, model_id
-from ..play.pimc import new_pimc_work
+from ..play.pimc import inference_of, new_pimc_work
 from ..play.playout import play_deal
 from ..solver.calltable import analyze_deal
 from ..solver.search import new_tt, new_work
@@ -45,12 +45,12 @@ def deal_around(unseen, seed, index, seat, hand, hands, work):
 
 @njit
 def _advise_batch(tb, unseen, seed, seat, pos, hand, ref_card, rounds, count, model, n_worlds,
-                  tt, out):
+                  inference, tt, out):
     """Call tables of the sampled deals: solved (model dd) or played out by the model."""
     hands = np.zeros(4, dtype=np.uint64)
     work = np.empty_like(unseen)
     solver_work = new_work()
-    pimc_work = new_pimc_work()
+    pimc_work = new_pimc_work(inference)
     for i in range(count):
         deal_around(unseen, seed, i, seat, hand, hands, work)
         if model == MODEL_DD:
@@ -148,7 +148,8 @@ def advise(rules: RuleSet, hand_text: str, position: int, up: str | None = None,
     for name in models:
         out = np.full((deals, N_ROWS), -1, dtype=np.int8)
         _advise_batch(tables, q.unseen, seed_to_u64(seed), q.seat, position, np.uint64(q.hand),
-                      q.ref_card, q.round_no, deals, model_id(name), worlds, tt, out)
+                      q.ref_card, q.round_no, deals, model_id(name), worlds, inference_of(), tt,
+                      out)
         results[name] = out
     actions = []
     for action, trump, alone, column in call_actions(rules, q.round_no, position, q.ref_card):

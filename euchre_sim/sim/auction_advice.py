@@ -26,7 +26,7 @@ from ..core.jit import njit
 from ..core.rules import RuleSet
 from ..core.ruletables import FLAG_DEFEND_ALONE, compile_rules
 from ..play.models import DEFAULT_WORLDS, MODEL_DD, model_id
-from ..play.pimc import new_pimc_work
+from ..play.pimc import inference_of, new_pimc_work
 from ..play.playout import play_deal
 from ..solver.calltable import analyze_deal
 from ..solver.search import new_tt, new_work
@@ -47,14 +47,15 @@ PARTS = BOTH_ROUNDS | WITH_DEFENCE  # a pass is valued by the auction of both ro
 
 @njit
 def _reached_batch(bidder, tb, params, table, unseen, seed, seat, hand, ref_card, turn, count,
-                   max_tries, model, n_worlds, tt, calls, contracts, choices, values, indices):
+                   max_tries, model, n_worlds, inference, tt, calls, contracts, choices, values,
+                   indices):
     """Keep up to `count` deals (of indices 0, 1, ...) that reach `turn` under the bidder:
     their call tables, resolved contracts, choices, auction values and indices. Returns
     (kept, tried)."""
     hands = np.zeros(4, dtype=np.uint64)
     work = np.empty_like(unseen)
     solver_work = new_work()
-    pimc_work = new_pimc_work()
+    pimc_work = new_pimc_work(inference)
     kept = 0
     for i in range(max_tries):
         if kept == count:
@@ -85,14 +86,15 @@ def reached_deals(rules: RuleSet, q, deals: int, seed: int, bidding: str, params
     choices = np.zeros((deals, N_TURNS), dtype=np.int64)
     values = np.zeros((deals, N_TURNS + 1), dtype=np.int64)
     indices = np.zeros(deals, dtype=np.int64)
-    kept, tried = _reached_batch(bidder_id(bidding), compile_rules(rules), params,
-                                 table or empty_table(), q.unseen,
+    bidder = bidder_id(bidding)
+    table = table or empty_table()
+    kept, tried = _reached_batch(bidder, compile_rules(rules), params, table, q.unseen,
                                  seed_to_u64(seed), q.seat, np.uint64(q.hand), q.ref_card, turn,
                                  deals, deals * MAX_TRIES_PER_DEAL, model_id(play), worlds,
-                                 new_tt(), calls, contracts, choices, values, indices)
+                                 inference_of(bidder, params, table), new_tt(), calls,
+                                 contracts, choices, values, indices)
     return {"calls": calls[:kept], "contracts": contracts[:kept], "choices": choices[:kept],
-            "values": values[:kept],
-            "indices": indices[:kept], "tried": tried, "turn": turn}
+            "values": values[:kept], "indices": indices[:kept], "tried": tried, "turn": turn}
 
 
 def _best(actions: list[dict], per_deal: list[np.ndarray]) -> dict | None:

@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from ..bidding.auction import N_TURNS
-from ..bidding.params import bidder_id
+from ..bidding.params import bidder_id, bidder_params
 from ..bidding.table import DecisionTable, empty_table
 from ..core.calls import BOTH_ROUNDS, N_CALLS, N_ROWS, WITH_DEFENCE, row_call
 from ..core.cards import JOKER
@@ -25,6 +25,7 @@ from ..core.jit import njit
 from ..core.rules import RuleSet, rules_from_dict
 from ..core.ruletables import compile_rules
 from ..play.models import DEFAULT_WORLDS
+from ..play.pimc import inference_of
 from ..play.playout import play_deals
 from ..solver.calltable import analyze_batch
 from ..solver.search import shared_tt
@@ -75,13 +76,14 @@ RECORD_FIELDS = ["deal", "round", "seat", "trump", "alone", "hand_key", "trumps"
 
 
 def chunk_records(rules: RuleSet, seed: int, start: int, count: int, exact: bool,
-                  play: str = "dd", worlds: int = DEFAULT_WORLDS, defence: bool = False
-                  ) -> tuple[dict[str, np.ndarray], tuple]:
+                  play: str = "dd", worlds: int = DEFAULT_WORLDS, defence: bool = False,
+                  inference: tuple | None = None) -> tuple[dict[str, np.ndarray], tuple]:
     """Every open call of deals start..start+count-1 as columns, and the raw deals (hands,
     upcards) with their call tables.
 
     exact=False gives maker_tricks as scoring-class representatives (0, 1, 3, 5): the same
-    points and rates for fewer searches."""
+    points and rates for fewer searches. defence: with the lone-defence rows; inference: what
+    PIMC's worlds infer from (`play.pimc.inference_of`)."""
     tables = compile_rules(rules)
     hands, ups = deal_batch(rules, seed, start, count, SIM_DEALER)
     if play == "dd":
@@ -90,7 +92,7 @@ def chunk_records(rules: RuleSet, seed: int, start: int, count: int, exact: bool
         analyze_batch(tables, hands, ups, SIM_DEALER, exact, parts, shared_tt(), calls)
     else:
         calls = play_deals(rules, play, hands, ups, seed, start, worlds, SIM_DEALER, shared_tt(),
-                           defence)
+                           defence, inference)
     cols = np.zeros((len(RECORD_FIELDS), count * N_CALLS), dtype=np.int64)
     n = _records(tables, hands, ups, SIM_DEALER, calls, cols)
     records = {name: cols[i, :n] for i, name in enumerate(RECORD_FIELDS)}
@@ -185,9 +187,12 @@ def compute_chunk(job: ChunkJob) -> tuple[int, int, dict[str, bytes]]:
     count, files) with the chunk's Parquet files as bytes, so workers need no shared file
     system."""
     rules = rules_from_dict(job.options)
+    params = np.array(job.bidder_params or bidder_params(), dtype=np.float64)
+    table = job.decision_table or empty_table()
+    inference = inference_of(bidder_id(job.bidding), params, table) if job.bidding else None
     records, (hands, ups, calls) = chunk_records(rules, job.seed, job.start, job.count,
                                                  job.keep_deals, job.play, job.worlds,
-                                                 defence=job.bidding is not None)
+                                                 job.bidding is not None, inference)
     frames = {"summary": summary_sums(records)}
     if job.keep_deals:
         frames["deals"] = deal_frame(rules, job.start, hands, ups)
@@ -195,8 +200,7 @@ def compute_chunk(job: ChunkJob) -> tuple[int, int, dict[str, bytes]]:
     files = {"calls.parquet": bucketed_parquet(*record_sums(records))}
     if job.bidding is not None:
         frames["auction"], files["decisions.parquet"] = auction_sums(
-            rules, job.bidding, np.array(job.bidder_params, dtype=np.float64),
-            job.decision_table or empty_table(), hands, ups, calls)
+            rules, job.bidding, params, table, hands, ups, calls)
     for name, frame in frames.items():
         buffer = io.BytesIO()
         frame.to_parquet(buffer, index=False)
