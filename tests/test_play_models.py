@@ -339,3 +339,51 @@ def test_pimc_with_the_true_world_picks_a_card_of_best_value_mid_trick(name, see
     best = max(values.values()) if seat % 2 == maker_team else min(values.values())
     chosen = ModelStrategy("dd", TrumpCountStrategy(), random.Random(0)).play(state, seat)
     assert values[chosen] == best
+
+
+@given(name=st.sampled_from(["standard", "online", "benny_nt", "deck28", "yooker"]),
+       seed=st.integers(0, 10_000), stop_at=st.integers(0, 12), key=st.integers(0, 2**64 - 1))
+def test_inferred_worlds_agree_with_the_auction_under_the_rules_bidder(name, seed, stop_at, key):
+    """With inference on, a world found by it has every other seat in play that bid before the
+    call passing, and the maker calling, under the rules bidder (checked by its naive twin,
+    each seat's played cards put back; the dealer, whose discard the world hides, is left
+    out); and it is still consistent with everything seen."""
+    from euchre_sim.bidding.params import BIDDER_RULES, PARAMS
+    from euchre_sim.play.state import P_BY, S_INFER, S_MAKER_TURN, S_UPCARD
+
+    from . import naive
+
+    rules = RULE_SETS[name]
+    state = _states_in_play(rules, seed, stop_at)
+    hands, st_, pm = state_arrays(state)
+    offset = 4 if state.bids[0].round == 2 else 0  # Benny turned up: the bids start in round 2
+    st_[S_UPCARD] = state.upcard
+    st_[S_MAKER_TURN] = offset + len(state.bids) - 1
+    st_[S_INFER] = 1 + BIDDER_RULES
+    inference = inference_of(BIDDER_RULES)
+    seat = int(st_[S_TURN])
+    tb = state.tables
+    lay = tb.layout[state.trump]
+    world = np.zeros(4, dtype=np.uint64)
+    cards = np.zeros(64, dtype=np.int64)
+    params = {k: v for k, v, _ in PARAMS}
+    for k in range(2):
+        found = int(inference[2][1])
+        sample_world(tb, lay, hands, st_, pm, seat, np.uint64((key + k) % 2**64), cards, world,
+                     inference[:3])
+        _check_world(rules, state, hands, st_, pm, seat, world)
+        if int(inference[2][1]) == found:
+            continue  # fell back to the plain world
+        for turn, bid in enumerate(state.bids):
+            s = bid.seat
+            if s in (seat, state.dealer) or s in state.out:
+                continue
+            held = int(world[s]) | int(pm[P_BY + s])
+            cards_held = [int(tb.power_card[state.trump, p]) for p in range(64) if held >> p & 1]
+            pos = (s - state.dealer - 1) % 4 + 1
+            want = None if bid.action == "pass" else (bid.round, pos, state.trump, bid.alone)
+            got = naive.rules_bidder_choice(rules, params, cards_held, state.upcard, bid.round,
+                                            pos)
+            assert got == want, (turn, bid)
+    asked, found, fallen = (int(x) for x in inference[2])
+    assert asked == found + fallen == 2

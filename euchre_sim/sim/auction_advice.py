@@ -78,8 +78,10 @@ def _reached_batch(bidder, tb, params, table, unseen, seed, seat, hand, ref_card
 
 def reached_deals(rules: RuleSet, q, deals: int, seed: int, bidding: str, params: np.ndarray,
                   play: str = "dd", worlds: int = DEFAULT_WORLDS,
-                  table: DecisionTable | None = None) -> dict[str, np.ndarray]:
-    """The kept deals' call tables, choices, values and indices, and the number tried."""
+                  table: DecisionTable | None = None, infer: bool = True
+                  ) -> dict[str, np.ndarray]:
+    """The kept deals' call tables, choices, values and indices, and the number tried; with
+    `infer` PIMC's worlds agree with the auction under the bidder and with the discard."""
     turn = (q.round_no - 1) * 4 + q.position - 1
     calls = np.full((deals, N_ROWS), -1, dtype=np.int8)
     contracts = np.zeros((deals, N_CALLS, 3), dtype=np.int64)
@@ -88,13 +90,15 @@ def reached_deals(rules: RuleSet, q, deals: int, seed: int, bidding: str, params
     indices = np.zeros(deals, dtype=np.int64)
     bidder = bidder_id(bidding)
     table = table or empty_table()
+    inference = inference_of(bidder, params, table) if infer else inference_of()
     kept, tried = _reached_batch(bidder, compile_rules(rules), params, table, q.unseen,
                                  seed_to_u64(seed), q.seat, np.uint64(q.hand), q.ref_card, turn,
                                  deals, deals * MAX_TRIES_PER_DEAL, model_id(play), worlds,
-                                 inference_of(bidder, params, table), new_tt(), calls,
+                                 inference, new_tt(), calls,
                                  contracts, choices, values, indices)
     return {"calls": calls[:kept], "contracts": contracts[:kept], "choices": choices[:kept],
-            "values": values[:kept], "indices": indices[:kept], "tried": tried, "turn": turn}
+            "values": values[:kept], "indices": indices[:kept], "tried": tried, "turn": turn,
+            "worlds": inference[2]}
 
 
 def _best(actions: list[dict], per_deal: list[np.ndarray]) -> dict | None:
@@ -109,6 +113,12 @@ def _best(actions: list[dict], per_deal: list[np.ndarray]) -> dict | None:
     best = actions[order[0]]
     return {"action": best["action"], "suit": best["suit"], "alone": best["alone"],
             "lead": float(diff.mean()), "lead_se": float(se)}
+
+
+def _inference_facts(counters: np.ndarray) -> dict:
+    """How PIMC's worlds were found: by inference, or falling back to what was seen."""
+    asked, found, fallen = (int(x) for x in counters)
+    return {"worlds_asked": asked, "found_by_inference": found, "fell_back": fallen}
 
 
 def _after_pass(rules: RuleSet, q, kept: dict, sign: int) -> list[dict]:
@@ -137,12 +147,12 @@ def advise_in_auction(rules: RuleSet, hand_text: str, position: int, up: str | N
                       turned_down: str | None = None, deals: int | None = None,
                       seed: int = 0, bidding: str = "dd", play: str = "dd",
                       worlds: int = DEFAULT_WORLDS, params: np.ndarray | None = None,
-                      table: DecisionTable | None = None) -> dict:
+                      table: DecisionTable | None = None, infer: bool = True) -> dict:
     """Pass and every open call of the hand, over deals where the auction reaches the seat."""
     deals = deals or default_deals(play)
     params = bidder_params() if params is None else params
     q = parse_question(rules, hand_text, position, up, turned_down)
-    kept = reached_deals(rules, q, deals, seed, bidding, params, play, worlds, table)
+    kept = reached_deals(rules, q, deals, seed, bidding, params, play, worlds, table, infer)
     n = len(kept["calls"])
     if n < 2:
         raise UserError(f"the auction under --bidding {bidding} reached this seat on {n} of "
@@ -172,5 +182,6 @@ def advise_in_auction(rules: RuleSet, hand_text: str, position: int, up: str | N
     return describe_question(rules, q) | {
         "deals": n, "tried": kept["tried"], "reached": n / kept["tried"], "bidding": bidding,
         "play": play, "worlds": worlds if play == "pimc" else None, "best": best,
+        "inference": _inference_facts(kept["worlds"]) if play == "pimc" else None,
         "actions": [actions[i] for i in order],
         "after_pass": _after_pass(rules, q, kept, sign) if pass_open else []}
