@@ -155,6 +155,55 @@ def test_resume_after_kill_gives_identical_tables(base_run, tmp_path):
         pd.testing.assert_frame_equal(a[name], b[name])
 
 
+def _living(processes) -> list:
+    """The processes still running (a zombie waiting for its reaper has ended)."""
+    import psutil
+
+    alive = []
+    for process in processes:
+        try:
+            if process.status() != psutil.STATUS_ZOMBIE:
+                alive.append(process)
+        except psutil.NoSuchProcess:
+            pass
+    return alive
+
+
+def test_workers_exit_when_the_parent_is_killed(tmp_path):
+    """kill -9 of simulate leaves no worker running; --resume then finishes the run with the
+    tables of an uninterrupted one."""
+    import psutil
+
+    out = tmp_path / "orphaned"
+
+    def args(folder):
+        return ["simulate", "--deals", "20000", "--seed", "3", "--out", str(folder),
+                "--workers", "2", "--chunk-size", "1000", "--no-progress"]
+
+    proc = subprocess.Popen([sys.executable, "-m", "euchre_sim_cli", *args(out)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _wait_for_chunks(proc, out / "chunks", 1)
+    workers = psutil.Process(proc.pid).children(recursive=True)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    try:
+        assert workers
+        deadline = time.time() + 10
+        while _living(workers) and time.time() < deadline:
+            time.sleep(0.1)
+        assert _living(workers) == []
+    finally:
+        for worker in _living(workers):  # never leave an orphan behind a failed test
+            worker.kill()
+    assert not (out / "calls.parquet").exists()
+    run([*args(out), "--resume"])
+    run(args(tmp_path / "whole"))
+    a, b = tables(tmp_path / "whole"), tables(out)
+    assert sorted(a) == ["calls", "summary"]
+    for name in a:
+        pd.testing.assert_frame_equal(a[name], b[name])
+
+
 def _check_advise_against_the_solver(rules, hand, position, down, deals=40, seed=5):
     """Every action's mean points equal the solver's on the deals advise sampled."""
     deck = rules.card_deck
