@@ -50,6 +50,21 @@ def test_models_play_the_same_deals_and_compare_joins_them(runs):
     assert lines[0]["kind"] == "overall" and len(lines) > 1
 
 
+@pytest.mark.parametrize("model,named", [
+    ("dd", "dd: double dummy: every seat sees every hand and plays perfectly"),
+    ("rules", "rules: conventional player: own hand and cards played only"),
+    ("pimc", "pimc: perfect-information Monte Carlo over sampled worlds, 5 worlds"),
+])
+def test_plot_title_names_the_runs_play_model(runs, tmp_path, model, named):
+    from PIL import Image
+
+    png = tmp_path / "plot.png"
+    run(["plot", str(runs / model), "--out", str(png), "--round", "2"])
+    with Image.open(png) as image:
+        title = image.text["Title"]
+    assert title == f"Round 2 (name another suit), {named} — seat 1 = dealer's left, 4 = dealer"
+
+
 def test_simulate_resume_refuses_another_play_model(runs, tmp_path):
     out = tmp_path / "r"
     run(["simulate", "--deals", "20", "--out", str(out), "--no-progress", "--workers", "1",
