@@ -270,6 +270,13 @@ def test_bad_input_one_line_exit_2(args, culprit):
     assert len(result.output.strip().splitlines()) == 1
 
 
+def test_plot_into_a_missing_folder_is_one_line_exit_2(base_run, tmp_path):
+    png = tmp_path / "missing" / "x.png"
+    result = run(["plot", str(base_run), "--out", str(png)], code=2)
+    assert str(png) in result.output and "Traceback" not in result.output
+    assert len(result.output.strip().splitlines()) == 1 and not png.parent.exists()
+
+
 def test_ctrl_c_reports_one_line_and_resume_finishes(tmp_path):
     out = tmp_path / "interrupted"
     args = [sys.executable, "-m", "euchre_sim_cli", "simulate", "--deals", "3000", "--seed", "3",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..core.errors import UserError
 from ..play.models import describe_model
 from .query import load_run, load_table, rollup
 
@@ -49,5 +50,9 @@ def plot_heatmaps(out_dir: str, path: str, round_no: int = 1) -> None:
     model = describe_model(info.get("play", "dd"), info.get("worlds"))
     title = f"Round {round_no} ({call}), {model} — seat 1 = dealer's left, 4 = dealer"
     fig.suptitle(title)
-    fig.savefig(path, dpi=90, metadata={"Title": title})
-    plt.close(fig)
+    try:
+        fig.savefig(path, dpi=90, metadata={"Title": title})
+    except OSError as err:  # a missing folder, no permission: the user's to fix
+        raise UserError(f"cannot write {path!r}: {err.strerror}") from None
+    finally:
+        plt.close(fig)
