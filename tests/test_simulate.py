@@ -1,5 +1,6 @@
 """simulate: exact counts, trump distribution, identical tables however run, resume, advise."""
 
+import io
 import json
 import os
 import signal
@@ -90,6 +91,33 @@ def _outcome_rows(base_run, round_no: int, deals_below: int):
         leader = next(s for s in (1, 2, 3, 0) if active[s])  # N deals
         yield (row, [deck.parse_hand(deal[s]) for s in "NESW"], deck.parse_card(deal["upcard"]),
                maker, active, leader)
+
+
+def scoring_class(tricks: int) -> str:
+    """What the makers' tricks score by the rules: euchred (0-2), made (3-4) or marched (5)."""
+    return "euchred" if tricks < 3 else "marched" if tricks == 5 else "made"
+
+
+def test_default_path_gives_the_exact_count_paths_tables(ruleset):
+    """simulate without --keep-deals finds each call's scoring class with zero-window searches
+    (and a shortcut over the dealer's discards), keeping a representative count of tricks;
+    with --keep-deals it counts tricks exactly. On the same deals every call must land in the
+    same class and score the same points, and the chunk's tables must be identical."""
+    from euchre_sim.sim.chunk import chunk_records, compute_chunk
+
+    fast, _ = chunk_records(ruleset, 21, 0, 150, exact=False)
+    exact, _ = chunk_records(ruleset, 21, 0, 150, exact=True)
+    assert len(exact["deal"]) > 150
+    for name in fast:
+        if name != "maker_tricks":
+            assert (fast[name] == exact[name]).all(), name
+    assert [scoring_class(t) for t in fast["maker_tricks"]] == \
+        [scoring_class(t) for t in exact["maker_tricks"]]
+    job = (ruleset.options(), 21, 0, 0, 150, False, "dd", 50)
+    (_, _, default), (_, _, kept) = compute_chunk(job), compute_chunk(job[:5] + (True,) + job[6:])
+    for name in ("calls.parquet", "summary.parquet"):
+        pd.testing.assert_frame_equal(pd.read_parquet(io.BytesIO(default[name])),
+                                      pd.read_parquet(io.BytesIO(kept[name])))
 
 
 def test_outcomes_match_the_solver(base_run):

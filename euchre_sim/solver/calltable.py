@@ -93,8 +93,9 @@ def _best_discard_tricks(tb, trump, hands_p, dealer, leader, active, exact, tt, 
 @njit
 def analyze_deal(tb, hands, upcard, dealer, exact, only_pos, rounds, tt, work, out):
     """Fill `out` (N_ROWS, the layout of `core.calls`) with the makers' tricks of every call
-    open in the deal (exact, or class representatives 0, 1, 3, 5 that score the same; see
-    _team_tricks), -1 where a call is not open.
+    open in the deal (exact, or representatives that score the same: 0, 1, 3, 5 for the
+    dealer's side, see _team_tricks, so 5, 4, 2, 0 for the other), -1 where a call is not
+    open.
 
     only_pos: 0 for every seat, else just that position's calls; rounds: bit 1 round 1,
     bit 2 round 2."""
