@@ -16,6 +16,7 @@ from euchre_sim.sim.handclass import KeyReader, class_features, class_key
 
 from . import naive
 from .conftest import RULE_SETS
+from .helpers import class_text_parts
 from .naive import hand_class_parts
 
 
@@ -61,13 +62,6 @@ def test_round_two_turned_down_relation():
     assert "D=K" in read(_key(rules, "JH AH KS 9C QC", "H", 2, "AS"))
 
 
-def _parse_text(text: str) -> dict:
-    parts = dict(p.split("=", 1) for p in text.replace("NT ", "").split())
-    ref = next((f"{k}={v}" for k, v in parts.items() if k in ("up", "down")), None)
-    return {"T": parts["T"], "N": parts.get("N"), "D": parts.get("D"),
-            "O": sorted(parts["O"].split("/")), "ref": ref}
-
-
 @given(name=st.sampled_from(sorted(RULE_SETS)), seed=st.integers(0, 2**32),
        round_no=st.sampled_from([1, 2]))
 def test_class_key_matches_the_naive_reading_of_the_hand(name, seed, round_no):
@@ -91,7 +85,7 @@ def test_class_key_matches_the_naive_reading_of_the_hand(name, seed, round_no):
                              masks, others))
         expected = hand_class_parts(hand, trump, round_no, None if ref == JOKER else ref,
                                     rules.yooker, deck)
-        assert _parse_text(read(key)) == expected
+        assert class_text_parts(read(key)) == expected
 
 
 @given(name=st.sampled_from(sorted(RULE_SETS)), data=st.data())

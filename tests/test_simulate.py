@@ -19,8 +19,11 @@ from euchre_sim.core.ruletables import make_points
 from euchre_sim.sim.advise import advise
 from euchre_sim_cli.main import cli
 
+from . import naive
+from .helpers import class_text_parts
 from .helpers import run_cli as run
 from .kernels import sampled_deals, solve
+from .naive import hand_class_parts
 
 DEALS = 400
 
@@ -51,10 +54,71 @@ def test_round_two_counts_three_suits_per_deal(base_run):
     assert (r2 == 3 * DEALS).all()
 
 
-def test_rates_add_up_and_points_follow_from_them(base_run):
+FEATURES = ["trumps", "right", "left", "aces", "voids"]
+MEASURES = ["n", "make_rate", "make_se", "march_rate", "march_se", "euchred_rate",
+            "euchred_se", "mean_points", "points_se"]
+
+
+@pytest.fixture(scope="module")
+def naive_outcomes(base_run) -> pd.DataFrame:
+    """Every kept outcome (exact tricks, checked against the solver below) with the maker's
+    position from the dealer (N deals: E is 1 ... N is 4), and the class and features of the
+    maker's five dealt cards read by tests/naive.py."""
+    deck = build_rules("standard").card_deck
+    deals = pd.read_parquet(base_run / "deals.parquet").set_index("deal")
+    rows = []
+    for row in pd.read_parquet(base_run / "outcomes.parquet").itertuples(index=False):
+        deal = deals.loc[row.deal]
+        hand, trump = deck.parse_hand(deal[row.maker]), deck.parse_suit(row.trump)
+        parts = hand_class_parts(hand, trump, row.round, deck.parse_card(deal["upcard"]),
+                                 False, deck)
+        rows.append({"round": row.round, "seat": "NESW".index(row.maker) or 4,
+                     "alone": row.alone, "hand": _class_id(parts),
+                     **dict(zip(FEATURES, naive.class_features(hand, trump, False), strict=True)),
+                     "tricks": row.maker_tricks, "points": row.points})
+    return pd.DataFrame(rows)
+
+
+def _class_id(parts: dict) -> tuple:
+    return parts["T"], parts["N"], parts["D"], tuple(parts["O"]), parts["ref"]
+
+
+def _rates(outcomes: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
+    """Counts, rates with sqrt(p(1-p)/n), mean points with sd/sqrt(n), by `keys`."""
+    frame = outcomes.assign(make=outcomes["tricks"] >= 3, march=outcomes["tricks"] == 5,
+                            euchred=outcomes["tricks"] < 3)
+    out = frame.groupby(keys).agg(n=("points", "size"), make_rate=("make", "mean"),
+                                  march_rate=("march", "mean"),
+                                  euchred_rate=("euchred", "mean"),
+                                  mean_points=("points", "mean"), sd=("points", "std"))
+    for name in ("make", "march", "euchred"):
+        p = out[f"{name}_rate"]
+        out[f"{name}_se"] = np.sqrt(p * (1 - p) / out["n"])
+    out["points_se"] = out["sd"] / np.sqrt(out["n"])
+    return out[MEASURES]
+
+
+def _assert_same_rows(table: pd.DataFrame, want: pd.DataFrame, keys: list[str]) -> None:
+    got = table.set_index(keys).sort_index()
+    assert got.index.tolist() == want.index.tolist()
+    assert (got["n"].to_numpy() == want["n"].to_numpy()).all()
+    np.testing.assert_allclose(got[MEASURES].to_numpy(np.float64),
+                               want[MEASURES].to_numpy(np.float64), rtol=1e-9, atol=1e-12)
+
+
+def test_calls_table_is_the_outcomes_grouped_by_class(base_run, naive_outcomes):
+    """calls.parquet row by row against the outcomes grouped by the naive class (the hand
+    text read back into parts) and the naive trump count."""
+    keys = ["round", "seat", "alone", "hand", "trumps"]
     calls = pd.read_parquet(base_run / "calls.parquet")
-    assert np.allclose(calls["make_rate"] + calls["euchred_rate"], 1.0)
-    assert (calls["march_rate"] <= calls["make_rate"] + 1e-12).all()
+    calls["hand"] = [_class_id(class_text_parts(text)) for text in calls["hand"]]
+    _assert_same_rows(calls, _rates(naive_outcomes, keys).sort_index(), keys)
+
+
+def test_summary_table_is_the_outcomes_grouped_by_features(base_run, naive_outcomes):
+    keys = ["round", "seat", "alone", *FEATURES]
+    summary = pd.read_parquet(base_run / "summary.parquet")
+    _assert_same_rows(summary, _rates(naive_outcomes, keys).sort_index(), keys)
 
 
 def test_trump_counts_follow_the_hypergeometric_law(base_run):
