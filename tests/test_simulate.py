@@ -14,6 +14,7 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
+from euchre_sim.core.cards import cards_of
 from euchre_sim.core.rules import build_rules
 from euchre_sim.core.ruletables import make_points
 from euchre_sim.sim.advise import advise
@@ -141,20 +142,33 @@ def test_identical_tables_for_workers_and_chunk_sizes(base_run, tmp_path):
 
 
 def _outcome_rows(base_run, round_no: int, deals_below: int):
-    """(row, hands by seat, upcard, maker seat, seats in play, leader) of kept outcomes."""
+    """(row, hands by seat, upcard, maker seat) of kept outcomes."""
     deck = build_rules("standard").card_deck
     deals = pd.read_parquet(base_run / "deals.parquet").set_index("deal")
     outcomes = pd.read_parquet(base_run / "outcomes.parquet")
     rows = outcomes[(outcomes["round"] == round_no) & (outcomes["deal"] < deals_below)]
     for _, row in rows.iterrows():
         deal = deals.loc[row["deal"]]
-        maker = "NESW".index(row["maker"])
-        active = [True] * 4
-        if row["alone"]:
-            active[(maker + 2) % 4] = False
-        leader = next(s for s in (1, 2, 3, 0) if active[s])  # N deals
         yield (row, [deck.parse_hand(deal[s]) for s in "NESW"], deck.parse_card(deal["upcard"]),
-               maker, active, leader)
+               "NESW".index(row["maker"]))
+
+
+def solved_maker_tricks(rules, hands: list[int], trump: int, maker: int, alone: bool,
+                        upcard: int | None = None) -> int:
+    """The makers' tricks of one call of a deal N dealt, one exact solve per position: the
+    dealer's left leads (the next seat in play when it sits out); in round 1 (`upcard` given)
+    the dealer, unless it sits out, takes the upcard and keeps the discard best for NS."""
+    active = [True] * 4
+    if alone:
+        active[(maker + 2) % 4] = False
+    leader = next(s for s in (1, 2, 3, 0) if active[s])
+    if upcard is None or not active[0]:
+        ns = solve(rules, hands, trump, leader, active)
+    else:
+        six = hands[0] | 1 << upcard
+        ns = max(solve(rules, [six & ~(1 << c)] + hands[1:], trump, leader, active)
+                 for c in cards_of(six))
+    return ns if maker % 2 == 0 else 5 - ns
 
 
 def scoring_class(tricks: int) -> str:
@@ -187,9 +201,10 @@ def test_default_path_gives_the_exact_count_paths_tables(ruleset):
 def test_outcomes_match_the_solver(base_run):
     rules = build_rules("standard")
     deck = rules.card_deck
-    for row, hands, _, maker, active, leader in _outcome_rows(base_run, 2, 5):
-        ns = solve(rules, hands, deck.parse_suit(row["trump"]), leader, active)
-        assert row["maker_tricks"] == (ns if maker % 2 == 0 else 5 - ns)
+    for row, hands, _, maker in _outcome_rows(base_run, 2, 5):
+        assert row["maker_tricks"] == solved_maker_tricks(rules, hands,
+                                                          deck.parse_suit(row["trump"]), maker,
+                                                          row["alone"])
         assert row["points"] == make_points(rules, row["maker_tricks"], row["alone"], False)
 
 
@@ -296,47 +311,52 @@ def test_workers_exit_when_the_parent_is_killed(tmp_path):
         pd.testing.assert_frame_equal(a[name], b[name])
 
 
-def _check_advise_against_the_solver(rules, hand, position, down, deals=40, seed=5):
-    """Every action's mean points equal the solver's on the deals advise sampled."""
+def _check_advise_against_the_solver(rules, hand, position, down=None, up=None, deals=40,
+                                     seed=5):
+    """Every action's rates, mean points and standard error equal those of the deals advise
+    sampled, each solved one position at a time (round 1: every discard of the dealer's)."""
     deck = rules.card_deck
-    result = advise(rules, hand, position, turned_down=down, deals=deals, seed=seed)
-    sampled = sampled_deals(rules, hand, position, down, deals, seed)
+    result = advise(rules, hand, position, up=up, turned_down=down, deals=deals, seed=seed)
+    sampled = sampled_deals(rules, hand, position, up or down, deals, seed)
     seat = position % 4  # N deals
+    upcard = deck.parse_card(up) if up else None
     for action in result["actions"]:
         trump = deck.parse_suit(action["suit"])
-        active = [True] * 4
-        if action["alone"]:
-            active[(seat + 2) % 4] = False
-        leader = next(s for s in (1, 2, 3, 0) if active[s])
-        points = []
-        for hands in sampled:
-            ns = solve(rules, hands, trump, leader, active)
-            tricks = ns if seat % 2 == 0 else 5 - ns
-            points.append(make_points(rules, tricks, action["alone"], False))
+        tricks = np.array([solved_maker_tricks(rules, hands, trump, seat, action["alone"],
+                                               upcard) for hands in sampled])
+        points = [make_points(rules, t, action["alone"], False) for t in tricks]
+        assert action["n"] == deals
+        assert action["make_rate"] == pytest.approx(np.mean(tricks >= 3))
+        assert action["march_rate"] == pytest.approx(np.mean(tricks == 5))
+        assert action["euchred_rate"] == pytest.approx(np.mean(tricks < 3))
         assert action["mean_points"] == pytest.approx(np.mean(points))
+        assert action["points_se"] == pytest.approx(np.std(points, ddof=1) / np.sqrt(deals))
     return result
 
 
 def test_advise_agrees_with_the_solver_on_its_own_deals():
-    _check_advise_against_the_solver(build_rules("standard"), "JS AS 9H 9D TC", 3, "QC")
+    _check_advise_against_the_solver(build_rules("standard"), "JS AS 9H 9D TC", 3, down="QC")
 
 
 def test_benny_turned_down_under_no_trump_opens_every_suit_and_no_trump():
     """Online rules (004_baf3b20d3e4ad955.txt): Benny turned up names no suit, so round 2 may
     name any of the four suits, or no-trump where it is on: ten calls, with partner and alone."""
     rules = build_rules("standard", ["joker=true", "no_trump=true"])
-    result = _check_advise_against_the_solver(rules, "JS AS 9H 9D TC", 1, "JK", deals=30)
+    result = _check_advise_against_the_solver(rules, "JS AS 9H 9D TC", 1, down="JK", deals=30)
     calls = sorted((a["suit"], a["alone"]) for a in result["actions"])
     assert calls == sorted((suit, alone) for suit in ("C", "D", "H", "S", "NT")
                            for alone in (False, True))
 
 
-def test_advise_pinned_hand_orders_up_near_even():
-    rules = build_rules("standard")
-    result = advise(rules, "JS AS 9H 9D TC", 1, up="9S", deals=4000, seed=1)
+def test_advise_pinned_hand_figures_are_the_solvers_on_its_deals():
+    """README's pinned hand, JS AS 9H 9D TC with 9S up at seat 1: both order-ups' figures
+    over 4,000 sampled deals are those of the deals solved one by one (each of the dealer's
+    six discards), and by them ordering up with partner is the best call."""
+    result = _check_advise_against_the_solver(build_rules("standard"), "JS AS 9H 9D TC", 1,
+                                              up="9S", deals=4000, seed=1)
     best = result["actions"][0]
     assert best["action"] == "order_up" and not best["alone"]
-    assert -0.1 < best["mean_points"] < 0.2
+    assert best["mean_points"] > result["actions"][1]["mean_points"]
 
 
 @pytest.mark.parametrize("args,culprit", [
@@ -391,12 +411,6 @@ def test_round_one_outcomes_take_the_dealers_best_discard(base_run):
     rules = build_rules("standard")
     rows = list(_outcome_rows(base_run, 1, 4))
     assert len(rows) == 4 * 8
-    for row, hands, up, maker, active, leader in rows:
-        trump = up >> 3
-        if not active[0]:  # the dealer sits out: no pickup
-            ns = solve(rules, hands, trump, leader, active)
-        else:
-            six = hands[0] | 1 << up
-            ns = max(solve(rules, [six & ~(1 << c)] + hands[1:], trump, leader, active)
-                     for c in range(33) if six >> c & 1)  # N (NS) discards best for NS
-        assert row["maker_tricks"] == (ns if maker % 2 == 0 else 5 - ns)
+    for row, hands, up, maker in rows:
+        assert row["maker_tricks"] == solved_maker_tricks(rules, hands, up >> 3, maker,
+                                                          row["alone"], up)
