@@ -44,25 +44,21 @@ def _progress(total: int, done: int, enabled: bool):
 
 
 def print_headline(out_dir: str) -> None:
-    import json
-    import os
-
     from rich.console import Console
     from rich.table import Table
 
-    from euchre_sim.play.models import DESCRIPTIONS
-    from euchre_sim.report.query import headline
+    from euchre_sim.play.models import describe_model
+    from euchre_sim.report.query import headline, load_run
 
     frame = headline(out_dir)
-    with open(os.path.join(out_dir, "run.json"), encoding="utf-8") as handle:
-        play = json.load(handle).get("play", "dd")
+    info = load_run(out_dir)
+    model = describe_model(info.get("play", "dd"), info.get("worlds"))
     console = Console()
     for round_no, title in ((1, "Round 1: order up"), (2, "Round 2: name a suit")):
         part = frame[frame["round"] == round_no]
         if part.empty:
             continue
-        table = Table(title=f"{title} — make rate / mean points ({play}: "
-                      f"{DESCRIPTIONS[play]})")
+        table = Table(title=f"{title} — make rate / mean points ({model})")
         table.add_column("seat")
         table.add_column("trumps")
         table.add_column("n", justify="right")

@@ -87,3 +87,12 @@ def run_cli(args: list[str], code: int = 0):
     result = CliRunner().invoke(cli, args)
     assert result.exit_code == code, result.output
     return result
+
+
+def class_text_parts(text: str) -> dict:
+    """A class's readable text ('T=RA N=- O=Q9/K up=9') as the parts naive.hand_class_parts
+    gives."""
+    parts = dict(p.split("=", 1) for p in text.replace("NT ", "").split())
+    ref = next((f"{k}={v}" for k, v in parts.items() if k in ("up", "down")), None)
+    return {"T": parts["T"], "N": parts.get("N"), "D": parts.get("D"),
+            "O": sorted(parts["O"].split("/")), "ref": ref}

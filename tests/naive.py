@@ -3,7 +3,9 @@
 from euchre_sim.core.cards import JOKER, card_rank, card_suit, cards_of
 
 JACK = 4  # rank index of the jack in the French deck (7 8 9 T J Q K A)
+ACE = 7
 YOOKER_THREE = 2  # rank index of the 3 in the Yooker deck (1 2 3 4 5 6)
+YOOKER_SIX = 5
 NO_TRUMP = 4
 
 
@@ -330,3 +332,23 @@ def rules_defence(rules, params: dict, hand_at, upcard: int, outcome, call):
             if value >= params["defend_alone"]:
                 return call_points(rules, outcome(*call, j), alone, True), j
     return call_points(rules, outcome(*call), alone), None
+def class_features(hand: int, trump: int, yooker: bool) -> tuple[int, int, int, int, int]:
+    """(trumps, right, left, off-suit aces, voids) read from the cards: trumps counts the
+    bowers and Benny (in no-trump, Benny alone); right is the jack of trump (Yooker: the 3 of
+    the power shape, its top card); left the jack of the same colour; an off-suit ace is the top
+    plain card (Yooker: the 6) of a suit other than trump; a void a suit other than trump that
+    the hand cannot follow."""
+    cards = [c for c in cards_of(hand) if c != JOKER]
+    if trump == NO_TRUMP:
+        trumps = len(cards_of(hand)) - len(cards)
+    else:
+        trumps = sum(effective_suit(c, trump, yooker) == trump for c in cards_of(hand))
+    top = YOOKER_THREE if yooker else JACK
+    right = trump != NO_TRUMP and any(card_suit(c) == trump and card_rank(c) == top
+                                      for c in cards)
+    left = any(is_left_bower(c, trump, yooker) for c in cards)
+    ace = YOOKER_SIX if yooker else ACE
+    others = [s for s in range(4) if s != trump]
+    aces = sum(card_suit(c) in others and card_rank(c) == ace for c in cards)
+    voids = sum(all(effective_suit(c, trump, yooker) != s for c in cards) for s in others)
+    return trumps, int(right), int(left), aces, voids

@@ -120,3 +120,17 @@ def test_cluster_plays_out_with_a_play_model_like_the_local_engine(cluster, tmp_
     assert result.exit_code == 0, result.output
     for name, frame in _tables(tmp_path / "dask").items():
         pd.testing.assert_frame_equal(frame, _tables(tmp_path / "local")[name])
+
+
+def test_threads_of_one_worker_sharing_the_table_give_the_local_engines_tables(tmp_path):
+    """A LocalCluster of one worker process with two threads runs two chunks at once: the
+    GIL-free kernels share the process's transposition table without a lock, and the tables
+    must still be the local engine's."""
+    deals, chunk = 3000, 100
+    plan = prepare_run(str(tmp_path / "threads"), build_rules("standard"), 11, deals, chunk,
+                       False, False)
+    run_dask(plan, "local", 1, lambda count: None, threads=2)
+    finish_run(plan, 1.0, 1, engine="dask local")
+    local = _local(tmp_path, deals, chunk)
+    for name, frame in _tables(tmp_path / "threads").items():
+        pd.testing.assert_frame_equal(frame, local[name])

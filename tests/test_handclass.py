@@ -1,4 +1,5 @@
-"""Hand classes: suit symmetry, and the two readers of class keys agree on every rule set."""
+"""Hand classes: suit symmetry, the two readers of class keys agree on every rule set, and keys
+and features match their naive twins read from the cards."""
 
 import random
 
@@ -8,12 +9,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from euchre_sim.core.cards import JOKER
-from euchre_sim.core.handclass import KeyReader, class_key
+from euchre_sim.core.handclass import KeyReader, class_features, class_key
 from euchre_sim.core.rules import build_rules
 from euchre_sim.core.ruletables import compile_rules
 from euchre_sim.sim.chunk import chunk_records
 
+from . import naive
 from .conftest import RULE_SETS
+from .helpers import class_text_parts
 from .naive import hand_class_parts
 
 
@@ -59,13 +62,6 @@ def test_round_two_turned_down_relation():
     assert "D=K" in read(_key(rules, "JH AH KS 9C QC", "H", 2, "AS"))
 
 
-def _parse_text(text: str) -> dict:
-    parts = dict(p.split("=", 1) for p in text.replace("NT ", "").split())
-    ref = next((f"{k}={v}" for k, v in parts.items() if k in ("up", "down")), None)
-    return {"T": parts["T"], "N": parts.get("N"), "D": parts.get("D"),
-            "O": sorted(parts["O"].split("/")), "ref": ref}
-
-
 @given(name=st.sampled_from(sorted(RULE_SETS)), seed=st.integers(0, 2**32),
        round_no=st.sampled_from([1, 2]))
 def test_class_key_matches_the_naive_reading_of_the_hand(name, seed, round_no):
@@ -89,4 +85,20 @@ def test_class_key_matches_the_naive_reading_of_the_hand(name, seed, round_no):
                              masks, others))
         expected = hand_class_parts(hand, trump, round_no, None if ref == JOKER else ref,
                                     rules.yooker, deck)
-        assert _parse_text(read(key)) == expected
+        assert class_text_parts(read(key)) == expected
+
+
+@given(name=st.sampled_from(sorted(RULE_SETS)), data=st.data())
+def test_class_features_match_the_naive_reading_of_the_cards(name, data):
+    rules = RULE_SETS[name]
+    cards = data.draw(st.lists(st.sampled_from(rules.card_deck.cards), min_size=5, max_size=5,
+                               unique=True), label="hand")
+    trump = data.draw(st.sampled_from(rules.trump_choices), label="trump")
+    hand = sum(1 << c for c in cards)
+    tables = compile_rules(rules)
+    masks = np.zeros(5, dtype=np.uint64)
+    others = np.zeros(4, dtype=np.uint64)
+    class_key(tables, np.uint64(hand), trump, 1, -1, masks, others)  # fills the holdings
+    out = np.zeros(5, dtype=np.int64)
+    class_features(tables, trump, masks, out)
+    assert tuple(out.tolist()) == naive.class_features(hand, trump, rules.yooker)

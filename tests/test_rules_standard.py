@@ -145,10 +145,22 @@ def test_game_is_to_ten_points():
 
 
 def test_a_complete_hand_scores_both_sides():
+    """N orders up clubs (W deals, takes the AC, discards the 9H); each seat then plays its
+    lowest legal card id (clubs, diamonds, hearts, spades; 9 upwards). Worked by hand from the
+    rules (clubs trump: JS is the left bower and a club; JD stays a diamond):
+      1. N 9C, E TC, S KC, W QC: trump led, KC highest: S (NS 1);
+      2. S 9D, W TD, N JD, E AD: AD: E (EW 1);
+      3. E TH, S KD (no heart), W AC (no heart, trumps), N JH: W (EW 2);
+      4. W JS (left bower), N AH, E QH, S TS (no trump among them): W (EW 3);
+      5. W AS, N KS, E 9S, S QS: W (EW 4).
+    The makers (NS) take 1 trick: euchred, 2 points to EW."""
     state = new_hand(R)
     bid(state, "order_up")
     state.discard(R.card_deck.parse_card("9H"))
     play_out(state)
     assert state.phase == "done"
-    assert sum(state.team_tricks()) == 5
-    assert sorted(state.points())[0] == 0
+    played = [" ".join(R.card_deck.card_name(c) for _, c in t.plays) for t in state.tricks]
+    assert played == ["9C TC KC QC", "9D TD JD AD", "TH KD AC JH", "JS AH QH TS", "AS KS 9S QS"]
+    assert ["NESW"[t.winner] for t in state.tricks] == ["S", "E", "W", "W", "W"]
+    assert state.team_tricks() == [1, 4]
+    assert state.points() == [0, 2]

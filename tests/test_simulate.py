@@ -1,5 +1,6 @@
 """simulate: exact counts, trump distribution, identical tables however run, resume, advise."""
 
+import io
 import json
 import os
 import signal
@@ -13,13 +14,17 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
+from euchre_sim.core.cards import cards_of
 from euchre_sim.core.rules import build_rules
 from euchre_sim.core.ruletables import make_points
 from euchre_sim.sim.advise import advise
 from euchre_sim_cli.main import cli
 
+from . import naive
+from .helpers import class_text_parts
 from .helpers import run_cli as run
 from .kernels import sampled_deals, solve
+from .naive import hand_class_parts
 
 DEALS = 400
 
@@ -50,10 +55,71 @@ def test_round_two_counts_three_suits_per_deal(base_run):
     assert (r2 == 3 * DEALS).all()
 
 
-def test_rates_add_up_and_points_follow_from_them(base_run):
+FEATURES = ["trumps", "right", "left", "aces", "voids"]
+MEASURES = ["n", "make_rate", "make_se", "march_rate", "march_se", "euchred_rate",
+            "euchred_se", "mean_points", "points_se"]
+
+
+@pytest.fixture(scope="module")
+def naive_outcomes(base_run) -> pd.DataFrame:
+    """Every kept outcome (exact tricks, checked against the solver below) with the maker's
+    position from the dealer (N deals: E is 1 ... N is 4), and the class and features of the
+    maker's five dealt cards read by tests/naive.py."""
+    deck = build_rules("standard").card_deck
+    deals = pd.read_parquet(base_run / "deals.parquet").set_index("deal")
+    rows = []
+    for row in pd.read_parquet(base_run / "outcomes.parquet").itertuples(index=False):
+        deal = deals.loc[row.deal]
+        hand, trump = deck.parse_hand(deal[row.maker]), deck.parse_suit(row.trump)
+        parts = hand_class_parts(hand, trump, row.round, deck.parse_card(deal["upcard"]),
+                                 False, deck)
+        rows.append({"round": row.round, "seat": "NESW".index(row.maker) or 4,
+                     "alone": row.alone, "hand": _class_id(parts),
+                     **dict(zip(FEATURES, naive.class_features(hand, trump, False), strict=True)),
+                     "tricks": row.maker_tricks, "points": row.points})
+    return pd.DataFrame(rows)
+
+
+def _class_id(parts: dict) -> tuple:
+    return parts["T"], parts["N"], parts["D"], tuple(parts["O"]), parts["ref"]
+
+
+def _rates(outcomes: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
+    """Counts, rates with sqrt(p(1-p)/n), mean points with sd/sqrt(n), by `keys`."""
+    frame = outcomes.assign(make=outcomes["tricks"] >= 3, march=outcomes["tricks"] == 5,
+                            euchred=outcomes["tricks"] < 3)
+    out = frame.groupby(keys).agg(n=("points", "size"), make_rate=("make", "mean"),
+                                  march_rate=("march", "mean"),
+                                  euchred_rate=("euchred", "mean"),
+                                  mean_points=("points", "mean"), sd=("points", "std"))
+    for name in ("make", "march", "euchred"):
+        p = out[f"{name}_rate"]
+        out[f"{name}_se"] = np.sqrt(p * (1 - p) / out["n"])
+    out["points_se"] = out["sd"] / np.sqrt(out["n"])
+    return out[MEASURES]
+
+
+def _assert_same_rows(table: pd.DataFrame, want: pd.DataFrame, keys: list[str]) -> None:
+    got = table.set_index(keys).sort_index()
+    assert got.index.tolist() == want.index.tolist()
+    assert (got["n"].to_numpy() == want["n"].to_numpy()).all()
+    np.testing.assert_allclose(got[MEASURES].to_numpy(np.float64),
+                               want[MEASURES].to_numpy(np.float64), rtol=1e-9, atol=1e-12)
+
+
+def test_calls_table_is_the_outcomes_grouped_by_class(base_run, naive_outcomes):
+    """calls.parquet row by row against the outcomes grouped by the naive class (the hand
+    text read back into parts) and the naive trump count."""
+    keys = ["round", "seat", "alone", "hand", "trumps"]
     calls = pd.read_parquet(base_run / "calls.parquet")
-    assert np.allclose(calls["make_rate"] + calls["euchred_rate"], 1.0)
-    assert (calls["march_rate"] <= calls["make_rate"] + 1e-12).all()
+    calls["hand"] = [_class_id(class_text_parts(text)) for text in calls["hand"]]
+    _assert_same_rows(calls, _rates(naive_outcomes, keys).sort_index(), keys)
+
+
+def test_summary_table_is_the_outcomes_grouped_by_features(base_run, naive_outcomes):
+    keys = ["round", "seat", "alone", *FEATURES]
+    summary = pd.read_parquet(base_run / "summary.parquet")
+    _assert_same_rows(summary, _rates(naive_outcomes, keys).sort_index(), keys)
 
 
 def test_trump_counts_follow_the_hypergeometric_law(base_run):
@@ -76,28 +142,69 @@ def test_identical_tables_for_workers_and_chunk_sizes(base_run, tmp_path):
 
 
 def _outcome_rows(base_run, round_no: int, deals_below: int):
-    """(row, hands by seat, upcard, maker seat, seats in play, leader) of kept outcomes."""
+    """(row, hands by seat, upcard, maker seat) of kept outcomes."""
     deck = build_rules("standard").card_deck
     deals = pd.read_parquet(base_run / "deals.parquet").set_index("deal")
     outcomes = pd.read_parquet(base_run / "outcomes.parquet")
     rows = outcomes[(outcomes["round"] == round_no) & (outcomes["deal"] < deals_below)]
     for _, row in rows.iterrows():
         deal = deals.loc[row["deal"]]
-        maker = "NESW".index(row["maker"])
-        active = [True] * 4
-        if row["alone"]:
-            active[(maker + 2) % 4] = False
-        leader = next(s for s in (1, 2, 3, 0) if active[s])  # N deals
         yield (row, [deck.parse_hand(deal[s]) for s in "NESW"], deck.parse_card(deal["upcard"]),
-               maker, active, leader)
+               "NESW".index(row["maker"]))
+
+
+def solved_maker_tricks(rules, hands: list[int], trump: int, maker: int, alone: bool,
+                        upcard: int | None = None) -> int:
+    """The makers' tricks of one call of a deal N dealt, one exact solve per position: the
+    dealer's left leads (the next seat in play when it sits out); in round 1 (`upcard` given)
+    the dealer, unless it sits out, takes the upcard and keeps the discard best for NS."""
+    active = [True] * 4
+    if alone:
+        active[(maker + 2) % 4] = False
+    leader = next(s for s in (1, 2, 3, 0) if active[s])
+    if upcard is None or not active[0]:
+        ns = solve(rules, hands, trump, leader, active)
+    else:
+        six = hands[0] | 1 << upcard
+        ns = max(solve(rules, [six & ~(1 << c)] + hands[1:], trump, leader, active)
+                 for c in cards_of(six))
+    return ns if maker % 2 == 0 else 5 - ns
+
+
+def scoring_class(tricks: int) -> str:
+    """What the makers' tricks score by the rules: euchred (0-2), made (3-4) or marched (5)."""
+    return "euchred" if tricks < 3 else "marched" if tricks == 5 else "made"
+
+
+def test_default_path_gives_the_exact_count_paths_tables(ruleset):
+    """simulate without --keep-deals finds each call's scoring class with zero-window searches
+    (and a shortcut over the dealer's discards), keeping a representative count of tricks;
+    with --keep-deals it counts tricks exactly. On the same deals every call must land in the
+    same class and score the same points, and the chunk's tables must be identical."""
+    from euchre_sim.sim.chunk import chunk_records, compute_chunk
+
+    fast, _ = chunk_records(ruleset, 21, 0, 150, exact=False)
+    exact, _ = chunk_records(ruleset, 21, 0, 150, exact=True)
+    assert len(exact["deal"]) > 150
+    for name in fast:
+        if name != "maker_tricks":
+            assert (fast[name] == exact[name]).all(), name
+    assert [scoring_class(t) for t in fast["maker_tricks"]] == \
+        [scoring_class(t) for t in exact["maker_tricks"]]
+    job = (ruleset.options(), 21, 0, 0, 150, False, "dd", 50)
+    (_, _, default), (_, _, kept) = compute_chunk(job), compute_chunk(job[:5] + (True,) + job[6:])
+    for name in ("calls.parquet", "summary.parquet"):
+        pd.testing.assert_frame_equal(pd.read_parquet(io.BytesIO(default[name])),
+                                      pd.read_parquet(io.BytesIO(kept[name])))
 
 
 def test_outcomes_match_the_solver(base_run):
     rules = build_rules("standard")
     deck = rules.card_deck
-    for row, hands, _, maker, active, leader in _outcome_rows(base_run, 2, 5):
-        ns = solve(rules, hands, deck.parse_suit(row["trump"]), leader, active)
-        assert row["maker_tricks"] == (ns if maker % 2 == 0 else 5 - ns)
+    for row, hands, _, maker in _outcome_rows(base_run, 2, 5):
+        assert row["maker_tricks"] == solved_maker_tricks(rules, hands,
+                                                          deck.parse_suit(row["trump"]), maker,
+                                                          row["alone"])
         assert row["points"] == make_points(rules, row["maker_tricks"], row["alone"], False)
 
 
@@ -155,47 +262,101 @@ def test_resume_after_kill_gives_identical_tables(base_run, tmp_path):
         pd.testing.assert_frame_equal(a[name], b[name])
 
 
-def _check_advise_against_the_solver(rules, hand, position, down, deals=40, seed=5):
-    """Every action's mean points equal the solver's on the deals advise sampled."""
+def _living(processes) -> list:
+    """The processes still running (a zombie waiting for its reaper has ended)."""
+    import psutil
+
+    alive = []
+    for process in processes:
+        try:
+            if process.status() != psutil.STATUS_ZOMBIE:
+                alive.append(process)
+        except psutil.NoSuchProcess:
+            pass
+    return alive
+
+
+def test_workers_exit_when_the_parent_is_killed(tmp_path):
+    """kill -9 of simulate leaves no worker running; --resume then finishes the run with the
+    tables of an uninterrupted one."""
+    import psutil
+
+    out = tmp_path / "orphaned"
+
+    def args(folder):
+        return ["simulate", "--deals", "20000", "--seed", "3", "--out", str(folder),
+                "--workers", "2", "--chunk-size", "1000", "--no-progress"]
+
+    proc = subprocess.Popen([sys.executable, "-m", "euchre_sim_cli", *args(out)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _wait_for_chunks(proc, out / "chunks", 1)
+    workers = psutil.Process(proc.pid).children(recursive=True)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    try:
+        assert workers
+        deadline = time.time() + 10
+        while _living(workers) and time.time() < deadline:
+            time.sleep(0.1)
+        assert _living(workers) == []
+    finally:
+        for worker in _living(workers):  # never leave an orphan behind a failed test
+            worker.kill()
+    assert not (out / "calls.parquet").exists()
+    run([*args(out), "--resume"])
+    run(args(tmp_path / "whole"))
+    a, b = tables(tmp_path / "whole"), tables(out)
+    assert sorted(a) == ["calls", "summary"]
+    for name in a:
+        pd.testing.assert_frame_equal(a[name], b[name])
+
+
+def _check_advise_against_the_solver(rules, hand, position, down=None, up=None, deals=40,
+                                     seed=5):
+    """Every action's rates, mean points and standard error equal those of the deals advise
+    sampled, each solved one position at a time (round 1: every discard of the dealer's)."""
     deck = rules.card_deck
-    result = advise(rules, hand, position, turned_down=down, deals=deals, seed=seed)
-    sampled = sampled_deals(rules, hand, position, down, deals, seed)
+    result = advise(rules, hand, position, up=up, turned_down=down, deals=deals, seed=seed)
+    sampled = sampled_deals(rules, hand, position, up or down, deals, seed)
     seat = position % 4  # N deals
+    upcard = deck.parse_card(up) if up else None
     for action in result["actions"]:
         trump = deck.parse_suit(action["suit"])
-        active = [True] * 4
-        if action["alone"]:
-            active[(seat + 2) % 4] = False
-        leader = next(s for s in (1, 2, 3, 0) if active[s])
-        points = []
-        for hands in sampled:
-            ns = solve(rules, hands, trump, leader, active)
-            tricks = ns if seat % 2 == 0 else 5 - ns
-            points.append(make_points(rules, tricks, action["alone"], False))
+        tricks = np.array([solved_maker_tricks(rules, hands, trump, seat, action["alone"],
+                                               upcard) for hands in sampled])
+        points = [make_points(rules, t, action["alone"], False) for t in tricks]
+        assert action["n"] == deals
+        assert action["make_rate"] == pytest.approx(np.mean(tricks >= 3))
+        assert action["march_rate"] == pytest.approx(np.mean(tricks == 5))
+        assert action["euchred_rate"] == pytest.approx(np.mean(tricks < 3))
         assert action["mean_points"] == pytest.approx(np.mean(points))
+        assert action["points_se"] == pytest.approx(np.std(points, ddof=1) / np.sqrt(deals))
     return result
 
 
 def test_advise_agrees_with_the_solver_on_its_own_deals():
-    _check_advise_against_the_solver(build_rules("standard"), "JS AS 9H 9D TC", 3, "QC")
+    _check_advise_against_the_solver(build_rules("standard"), "JS AS 9H 9D TC", 3, down="QC")
 
 
 def test_benny_turned_down_under_no_trump_opens_every_suit_and_no_trump():
     """Online rules (004_baf3b20d3e4ad955.txt): Benny turned up names no suit, so round 2 may
     name any of the four suits, or no-trump where it is on: ten calls, with partner and alone."""
     rules = build_rules("standard", ["joker=true", "no_trump=true"])
-    result = _check_advise_against_the_solver(rules, "JS AS 9H 9D TC", 1, "JK", deals=30)
+    result = _check_advise_against_the_solver(rules, "JS AS 9H 9D TC", 1, down="JK", deals=30)
     calls = sorted((a["suit"], a["alone"]) for a in result["actions"])
     assert calls == sorted((suit, alone) for suit in ("C", "D", "H", "S", "NT")
                            for alone in (False, True))
 
 
-def test_advise_pinned_hand_orders_up_near_even():
-    rules = build_rules("standard")
-    result = advise(rules, "JS AS 9H 9D TC", 1, up="9S", deals=4000, seed=1)
+def test_advise_pinned_hand_figures_are_the_solvers_on_its_deals():
+    """README's pinned hand, JS AS 9H 9D TC with 9S up at seat 1: both order-ups' figures
+    over 4,000 sampled deals are those of the deals solved one by one (each of the dealer's
+    six discards), and by them ordering up with partner is the best call."""
+    result = _check_advise_against_the_solver(build_rules("standard"), "JS AS 9H 9D TC", 1,
+                                              up="9S", deals=4000, seed=1)
     best = result["actions"][0]
     assert best["action"] == "order_up" and not best["alone"]
-    assert -0.1 < best["mean_points"] < 0.2
+    assert best["mean_points"] > result["actions"][1]["mean_points"]
 
 
 @pytest.mark.parametrize("args,culprit", [
@@ -221,6 +382,13 @@ def test_bad_input_one_line_exit_2(args, culprit):
     assert len(result.output.strip().splitlines()) == 1
 
 
+def test_plot_into_a_missing_folder_is_one_line_exit_2(base_run, tmp_path):
+    png = tmp_path / "missing" / "x.png"
+    result = run(["plot", str(base_run), "--out", str(png)], code=2)
+    assert str(png) in result.output and "Traceback" not in result.output
+    assert len(result.output.strip().splitlines()) == 1 and not png.parent.exists()
+
+
 def test_ctrl_c_reports_one_line_and_resume_finishes(tmp_path):
     out = tmp_path / "interrupted"
     args = [sys.executable, "-m", "euchre_sim_cli", "simulate", "--deals", "3000", "--seed", "3",
@@ -243,12 +411,6 @@ def test_round_one_outcomes_take_the_dealers_best_discard(base_run):
     rules = build_rules("standard")
     rows = list(_outcome_rows(base_run, 1, 4))
     assert len(rows) == 4 * 8
-    for row, hands, up, maker, active, leader in rows:
-        trump = up >> 3
-        if not active[0]:  # the dealer sits out: no pickup
-            ns = solve(rules, hands, trump, leader, active)
-        else:
-            six = hands[0] | 1 << up
-            ns = max(solve(rules, [six & ~(1 << c)] + hands[1:], trump, leader, active)
-                     for c in range(33) if six >> c & 1)  # N (NS) discards best for NS
-        assert row["maker_tricks"] == (ns if maker % 2 == 0 else 5 - ns)
+    for row, hands, up, maker in rows:
+        assert row["maker_tricks"] == solved_maker_tricks(rules, hands, up >> 3, maker,
+                                                          row["alone"], up)

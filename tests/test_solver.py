@@ -115,3 +115,22 @@ def test_benny_takes_a_trick_in_no_trump():
     deck = rules.card_deck
     hands = deck.parse_deal("N:JK 9C 9D 9H 9S/AC AD AH AS KC/KD KH KS QC QD/QH QS JC JD JH")
     assert solve(rules, hands, trump=4, leader=1) >= 1
+
+
+@pytest.mark.parametrize("name", sorted(RULE_SETS))
+def test_a_torn_table_entry_is_never_used(name):
+    """Threads sharing the table can leave a slot holding the first word of one write beside
+    the second word of another. In a 16-slot table, where the solves of two deals write every
+    slot, the first words of one deal's table beside the second words of the other's must
+    still solve the first deal exactly (brute force)."""
+    rules = RULE_SETS[name]
+    for index in range(0, 8, 2):
+        hands, _ = deal_one(rules, 99, index)
+        others, _ = deal_one(rules, 99, index + 1)
+        trump = rules.trump_choices[index % len(rules.trump_choices)]
+        torn, other = new_tt(4), new_tt(4)
+        solve(rules, hands, trump, 1, tt=torn)
+        solve(rules, others, trump, 1, tt=other)
+        torn.table[:, 1] = other.table[:, 1]
+        assert solve(rules, hands, trump, 1, tt=torn) == \
+            brute_force_ns_tricks(hands, trump, 1, [True] * 4, rules.yooker)

@@ -1,5 +1,7 @@
 """The shipped strategies drive every rule set end to end, legally and reproducibly."""
 
+from math import comb
+
 import pytest
 
 from euchre_sim.game.history import replay_record, state_to_record
@@ -26,9 +28,14 @@ def test_self_play_is_reproducible_from_the_seed():
 
 
 def test_rule_player_beats_random_player():
+    """A sign test: were the players equally strong, each game would be a fair coin, and NS
+    would win `wins` or more of 20 with probability sum(C(20, k), k >= wins) / 2^20; that
+    must be below 0.001 (18 wins or more)."""
     rules = RULE_SETS["standard"]
     finals = {}
     for hand in play_games(rules, 20, seed=1, strategy_names=("rules", "random")):
         finals[hand.game] = hand.score_after
     wins = sum(ns > ew for ns, ew in finals.values())
-    assert wins >= 15
+    games = len(finals)
+    assert games == 20
+    assert sum(comb(games, k) for k in range(wins, games + 1)) / 2**games < 0.001

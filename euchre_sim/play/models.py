@@ -12,3 +12,9 @@ DESCRIPTIONS = {
 
 def model_id(name: str) -> int:
     return PLAY_MODELS.index(name)
+
+
+def describe_model(name: str, worlds: int | None = None) -> str:
+    """The model for a title: 'rules: conventional player: ...'; PIMC with its worlds."""
+    text = f"{name}: {DESCRIPTIONS[name]}"
+    return f"{text}, {worlds} worlds" if worlds else text

@@ -8,38 +8,17 @@ the standard errors the tables already hold.
 from __future__ import annotations
 
 import json
-import os
 
 import numpy as np
 import pandas as pd
 
 from ..core.errors import UserError
 from ..sim.schema import class_keys
-from .query import load_table, pooled
+from .query import load_run, load_table, pooled
 
 SORTS = ("points", "make_rate", "z")
 _SORT_COLUMNS = {"points": "mean_points_diff", "make_rate": "make_rate_diff", "z": "z"}
 _MEASURES = ["n", "make_rate", "mean_points", "points_se"]
-
-
-def load_run(out_dir: str) -> dict:
-    """The run.json of a finished run; a missing folder or an unfinished run is a UserError."""
-    if not os.path.isdir(out_dir):
-        raise UserError(f"no run folder {out_dir!r}")
-    path = os.path.join(out_dir, "run.json")
-    if not os.path.isfile(path):
-        if os.path.isfile(os.path.join(out_dir, "manifest.json")):
-            raise UserError(f"{out_dir!r} is an unfinished run (finish it with "
-                            "'euchre-sim simulate ... --resume')")
-        raise UserError(f"no run.json in {out_dir!r} (run 'euchre-sim simulate' first)")
-    try:
-        with open(path, encoding="utf-8") as handle:
-            info = json.load(handle)
-    except (OSError, ValueError) as err:
-        raise UserError(f"cannot read {path!r}: {err}") from None
-    if not isinstance(info, dict) or "rules" not in info:
-        raise UserError(f"{path!r} is not a simulation's run.json")
-    return info
 
 
 def check_comparable(info_a: dict, info_b: dict) -> list[str]:

@@ -4,16 +4,20 @@ from __future__ import annotations
 
 import numpy as np
 
-from .query import load_table, rollup
+from ..core.errors import UserError
+from ..play.models import describe_model
+from .query import load_run, load_table, rollup
 
 
 def plot_heatmaps(out_dir: str, path: str, round_no: int = 1) -> None:
+    """Write the PNG; its title (also the PNG's Title text) names the run's play model."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     data = rollup(load_table(out_dir, "summary"), ["round", "seat", "alone", "trumps", "aces"])
+    info = load_run(out_dir)
     data = data[data["round"] == round_no]
     from matplotlib.colors import Normalize, TwoSlopeNorm
 
@@ -42,7 +46,13 @@ def plot_heatmaps(out_dir: str, path: str, round_no: int = 1) -> None:
             ax.set_xticks(range(max_aces + 1))
             ax.set_yticks(range(max_trumps + 1))
         fig.colorbar(image, ax=axes[row, :], shrink=0.8, label=label)
-    title = "order up the upcard" if round_no == 1 else "name another suit"
-    fig.suptitle(f"Round {round_no} ({title}), double dummy — seat 1 = dealer's left, 4 = dealer")
-    fig.savefig(path, dpi=90)
-    plt.close(fig)
+    call = "order up the upcard" if round_no == 1 else "name another suit"
+    model = describe_model(info.get("play", "dd"), info.get("worlds"))
+    title = f"Round {round_no} ({call}), {model} — seat 1 = dealer's left, 4 = dealer"
+    fig.suptitle(title)
+    try:
+        fig.savefig(path, dpi=90, metadata={"Title": title})
+    except OSError as err:  # a missing folder, no permission: the user's to fix
+        raise UserError(f"cannot write {path!r}: {err.strerror}") from None
+    finally:
+        plt.close(fig)

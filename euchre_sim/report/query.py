@@ -1,13 +1,35 @@
-"""Reading finished simulation tables: load, filter, sort, and pool rows (n-weighted)."""
+"""Reading finished simulation runs: their facts (run.json) and tables; filter, sort, and pool
+rows (n-weighted)."""
 
 from __future__ import annotations
 
+import json
 import os
 
 import pandas as pd
 
 from ..core.errors import UserError
 from ..sim.schema import OUTPUT_TABLES
+
+
+def load_run(out_dir: str) -> dict:
+    """The run.json of a finished run; a missing folder or an unfinished run is a UserError."""
+    if not os.path.isdir(out_dir):
+        raise UserError(f"no run folder {out_dir!r}")
+    path = os.path.join(out_dir, "run.json")
+    if not os.path.isfile(path):
+        if os.path.isfile(os.path.join(out_dir, "manifest.json")):
+            raise UserError(f"{out_dir!r} is an unfinished run (finish it with "
+                            "'euchre-sim simulate ... --resume')")
+        raise UserError(f"no run.json in {out_dir!r} (run 'euchre-sim simulate' first)")
+    try:
+        with open(path, encoding="utf-8") as handle:
+            info = json.load(handle)
+    except (OSError, ValueError) as err:
+        raise UserError(f"cannot read {path!r}: {err}") from None
+    if not isinstance(info, dict) or "rules" not in info:
+        raise UserError(f"{path!r} is not a simulation's run.json")
+    return info
 
 
 def load_table(out_dir: str, name: str = "calls") -> pd.DataFrame:

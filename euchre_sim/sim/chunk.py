@@ -81,9 +81,9 @@ def chunk_records(rules: RuleSet, seed: int, start: int, count: int, exact: bool
     """Every open call of deals start..start+count-1 as columns, and the raw deals (hands,
     upcards) with their call tables.
 
-    exact=False gives maker_tricks as scoring-class representatives (0, 1, 3, 5): the same
-    points and rates for fewer searches. defence: with the lone-defence rows; inference: what
-    PIMC's worlds infer from (`play.pimc.inference_of`)."""
+    exact=False gives maker_tricks as representatives of their scoring class (euchred, made,
+    marched; see analyze_deal): the same points and rates for fewer searches. defence: with the
+    lone-defence rows; inference: what PIMC's worlds infer from (`play.pimc.inference_of`)."""
     tables = compile_rules(rules)
     hands, ups = deal_batch(rules, seed, start, count, SIM_DEALER)
     if play == "dd":

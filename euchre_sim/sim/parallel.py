@@ -2,16 +2,59 @@
 
 from __future__ import annotations
 
+import ctypes
 import os
 import signal
+import sys
+import threading
+import time
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 
+_PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
+_POLL_SECONDS = 0.5
+
 
 def worker_pool(workers: int) -> ProcessPoolExecutor:
-    """Worker processes that leave Ctrl-C to the parent (which reports it in one line)."""
-    return ProcessPoolExecutor(max_workers=workers, initializer=signal.signal,
-                               initargs=(signal.SIGINT, signal.SIG_IGN))
+    """Worker processes that leave Ctrl-C to the parent (which reports it in one line) and
+    exit when the parent dies, even by kill -9."""
+    return ProcessPoolExecutor(max_workers=workers, initializer=_init_worker,
+                               initargs=(os.getpid(),))
+
+
+def _init_worker(creator: int) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _exit_with_parent(creator)
+
+
+def _exit_with_parent(creator: int) -> None:
+    """End this process when its parent dies. On Linux the kernel sends SIGTERM when the
+    thread that forked us ends (PR_SET_PDEATHSIG); since that follows a thread, not the
+    process, a daemon thread also polls the parent pid and exits when it changes (portable).
+    `creator` is the process that asked for us: our parent, unless a fork server started us."""
+    parent = os.getppid()
+    if sys.platform.startswith("linux"):
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
+    if parent != creator and not _alive(creator):  # it died before we were watching
+        os._exit(1)
+    threading.Thread(target=_watch_parent, args=(parent,), daemon=True,
+                     name="exit-with-parent").start()
+
+
+def _watch_parent(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(_POLL_SECONDS)
+    os._exit(1)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)  # no signal sent: only asks whether the pid exists
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # exists, owned by someone else
+        pass
+    return True
 
 
 def default_workers() -> int:

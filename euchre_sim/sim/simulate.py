@@ -187,9 +187,10 @@ def run_local(plan: RunPlan, workers: int, on_done: Callable[[int], None]) -> No
 
 
 def run_dask(plan: RunPlan, scheduler: str, workers: int,
-             on_done: Callable[[int], None]) -> None:
+             on_done: Callable[[int], None], threads: int = 1) -> None:
     """Run the pending chunks as tasks on a Dask cluster: `tcp://HOST:PORT`, or `local` for a
-    LocalCluster of `workers` processes. Chunks are pure, so a lost worker's tasks are just
+    LocalCluster of `workers` processes of `threads` threads each (chunks on threads of one
+    process share its transposition table). Chunks are pure, so a lost worker's tasks are just
     computed again elsewhere; results come back as bytes and are stored here."""
     try:
         from dask.base import tokenize
@@ -200,8 +201,8 @@ def run_dask(plan: RunPlan, scheduler: str, workers: int,
     cluster = None
     try:
         if scheduler == "local":
-            cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                   dashboard_address=None)
+            cluster = LocalCluster(n_workers=workers, threads_per_worker=threads,
+                                   processes=True, dashboard_address=None)
             client = Client(cluster)
         else:
             try:

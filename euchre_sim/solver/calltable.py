@@ -103,9 +103,9 @@ def _best_discard_tricks(tb, trump, hands_p, dealer, leader, active, exact, tt, 
 @njit
 def analyze_deal(tb, hands, upcard, dealer, exact, only_pos, rounds, tt, work, out):
     """Fill `out` (N_ROWS, the layout of `core.calls`) with the makers' tricks of every call
-    open in the deal (exact, or class representatives 0, 1, 3, 5 that score the same; see
-    _team_tricks), -1 where a call is not open; with defending alone on, also against each
-    lone defender.
+    open in the deal (exact, or representatives that score the same: 0, 1, 3, 5 for the
+    dealer's side, see _team_tricks, so 5, 4, 2, 0 for the other), -1 where a call is not
+    open; with defending alone on, also against each lone defender.
 
     only_pos: 0 for every seat, else just that position's calls; rounds: what to fill
     (ROUND_1, ROUND_2, WITH_DEFENCE of `core.calls`)."""

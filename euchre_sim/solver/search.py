@@ -37,11 +37,17 @@ _SEAT, _POS, _LED, _WBIT, _WSEAT, _ALPHA, _BETA, _BEST, _IDX, _NMV, _WON, _A0, _
 
 
 class SolverTT(NamedTuple):
-    """Transposition table (open addressing, always replace) and counters."""
+    """Transposition table (open addressing, always replace) and counters.
 
-    table: np.ndarray  # uint64[size, 2]: key, (trump + 1) | lo << 8 | hi << 16
-    stats: np.ndarray  # int64[5]: boundary nodes, table hits, all nodes, searches, and
-    # PIMC decisions that solved sampled worlds
+    An entry is two words written one after the other, and threads of one process (a Dask
+    worker's) share the table without a lock, so a reader may see one word of one entry and
+    one of another. Entries are therefore stored lockless (Hyatt): word 0 is key ^ meta, word 1
+    is meta, and a probe accepts an entry only if the two words XOR to its key: a torn entry
+    fails that check (but for a 2^-64 coincidence) and counts as a miss."""
+
+    table: np.ndarray  # uint64[size, 2]: key ^ meta, meta = (trump + 1) | lo << 8 | hi << 16
+    stats: np.ndarray  # int64[5] (threads may lose counts): boundary nodes, table hits, all
+    # nodes, searches, and PIMC decisions that solved sampled worlds
 
 
 def new_tt(bits: int = TT_BITS) -> SolverTT:
@@ -220,7 +226,7 @@ def _enter(lay, trump, hands, active, table, stats, ints, masks, moves, d, seat,
         lo = 0
         hi = n
         meta = table[slot, 1]
-        if table[slot, 0] == key and np.int64(meta & np.uint64(0xFF)) == trump + 1:
+        if (table[slot, 0] ^ meta) == key and np.int64(meta & np.uint64(0xFF)) == trump + 1:
             stats[1] += 1
             lo = np.int64((meta >> np.uint64(8)) & np.uint64(0xFF))
             hi = np.int64((meta >> np.uint64(16)) & np.uint64(0xFF))
@@ -332,9 +338,10 @@ def search_at(lay, trump, hands, seat, pos, led, wbit, wseat, tmask, active, n_a
                     lo = v
                     hi = v
                 slot = ints[d, _SLOT]
-                table[slot, 0] = masks[d, 2]
-                table[slot, 1] = np.uint64(trump + 1) | (np.uint64(lo) << np.uint64(8)) | \
+                meta = np.uint64(trump + 1) | (np.uint64(lo) << np.uint64(8)) | \
                     (np.uint64(hi) << np.uint64(16))
+                table[slot, 0] = masks[d, 2] ^ meta
+                table[slot, 1] = meta
             if d == 0:
                 return v
             d -= 1
