@@ -181,7 +181,7 @@ def test_default_path_gives_the_exact_count_paths_tables(ruleset):
     (and a shortcut over the dealer's discards), keeping a representative count of tricks;
     with --keep-deals it counts tricks exactly. On the same deals every call must land in the
     same class and score the same points, and the chunk's tables must be identical."""
-    from euchre_sim.sim.chunk import chunk_records, compute_chunk
+    from euchre_sim.sim.chunk import ChunkJob, chunk_records, compute_chunk
 
     fast, _ = chunk_records(ruleset, 21, 0, 150, exact=False)
     exact, _ = chunk_records(ruleset, 21, 0, 150, exact=True)
@@ -191,8 +191,8 @@ def test_default_path_gives_the_exact_count_paths_tables(ruleset):
             assert (fast[name] == exact[name]).all(), name
     assert [scoring_class(t) for t in fast["maker_tricks"]] == \
         [scoring_class(t) for t in exact["maker_tricks"]]
-    job = (ruleset.options(), 21, 0, 0, 150, False, "dd", 50)
-    (_, _, default), (_, _, kept) = compute_chunk(job), compute_chunk(job[:5] + (True,) + job[6:])
+    job = ChunkJob(ruleset.options(), 21, 0, 0, 150, False, "dd", 50)
+    (_, _, default), (_, _, kept) = compute_chunk(job), compute_chunk(job._replace(keep_deals=True))
     for name in ("calls.parquet", "summary.parquet"):
         pd.testing.assert_frame_equal(pd.read_parquet(io.BytesIO(default[name])),
                                       pd.read_parquet(io.BytesIO(kept[name])))

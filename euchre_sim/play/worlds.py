@@ -188,25 +188,10 @@ def _inferred_world(tb, lay, hands, st, pm, seat, key, cards, out, inference):
     params, table, counters = inference
     counters[0] += 1
     dealer = st[S_DEALER]
-    active = st[S_ACTIVE]
-    hidden = unseen_by(lay, hands, st, pm, seat)
-    up = st[S_UP]
-    infer_discard = up >= 0 and seat != dealer and (active >> dealer) & 1
-    fixed = np.zeros(4, dtype=np.uint64)
-    fixed[seat] = hands[seat]
-    if up >= 0 and seat != dealer and hidden & one_bit(up):
-        fixed[dealer] = one_bit(up)
-        hidden &= ~one_bit(up)
-    n = 0
-    m = hidden
-    while m:
-        cards[n] = low_index(m)
-        m &= m - _ONE
-        n += 1
-    room = np.zeros(4, dtype=np.int64)
-    for s in range(4):
-        if s != seat and (active >> s) & 1:
-            room[s] = popcount(hands[s]) - popcount(fixed[s])
+    infer_discard = st[S_UP] >= 0 and seat != dealer and (st[S_ACTIVE] >> dealer) & 1
+    fixed = np.zeros(5, dtype=np.uint64)
+    room = np.zeros(5, dtype=np.int64)
+    n = _known(lay, hands, st, pm, seat, cards, fixed, room)
     if infer_discard:
         room[dealer] += 1  # the discard, sampled with the dealer's cards
     for attempt in range(MAX_INFERRED):
@@ -237,14 +222,12 @@ def _inferred_world(tb, lay, hands, st, pm, seat, key, cards, out, inference):
 
 
 @njit
-def _plain_world(lay, hands, st, pm, seat, key, cards, out):
-    """A world from what `seat` has seen (hands, voids, the upcard), nothing else."""
+def _known(lay, hands, st, pm, seat, cards, fixed, room):
+    """What every world keeps: fixed[s] (the seat's own hand, the upcard in the dealer's hand
+    while unplayed) and room[s] (cards still to deal to each seat in play); the unseen cards
+    to deal are listed in cards[:n]. Returns n."""
     dealer = st[S_DEALER]
-    active = st[S_ACTIVE]
     hidden = unseen_by(lay, hands, st, pm, seat)
-    room = np.zeros(5, dtype=np.int64)
-    voids = np.zeros(5, dtype=np.uint64)
-    fixed = np.zeros(5, dtype=np.uint64)
     fixed[seat] = hands[seat]
     up = st[S_UP]
     if up >= 0 and seat != dealer and hidden & one_bit(up):
@@ -256,13 +239,23 @@ def _plain_world(lay, hands, st, pm, seat, key, cards, out):
         cards[n] = low_index(m)
         m &= m - _ONE
         n += 1
-    placed = 0
     for s in range(4):
-        if s != seat and (active >> s) & 1:
+        if s != seat and (st[S_ACTIVE] >> s) & 1:
             room[s] = popcount(hands[s]) - popcount(fixed[s])
+    return n
+
+
+@njit
+def _plain_world(lay, hands, st, pm, seat, key, cards, out):
+    """A world from what `seat` has seen (hands, voids, the upcard), nothing else."""
+    room = np.zeros(5, dtype=np.int64)
+    voids = np.zeros(5, dtype=np.uint64)
+    fixed = np.zeros(5, dtype=np.uint64)
+    n = _known(lay, hands, st, pm, seat, cards, fixed, room)
+    for s in range(4):
+        if s != seat:
             voids[s] = pm[P_VOID + s]
-            placed += room[s]
-    room[OUT] = n - placed
+    room[OUT] = n - room[:4].sum()
     for attempt in range(MAX_REJECTS):
         shuffle(deal_key(key, np.uint64(attempt)), cards, n)
         k = 0
