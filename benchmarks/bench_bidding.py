@@ -9,7 +9,7 @@ Prints JSON:
 - policy iteration: simulate --bidding rules, then --bidding table reading the previous run,
   ITERATIONS times (a new seed each run): per run the class regret of the bidder (n-weighted
   gap between the best action of a class and the bidder's mix, over classes whose actions all
-  have >= 100 deals), the pass-out rate and the dealer side's points per deal.
+  have >= 20 deals), the pass-out rate and the dealer side's points per deal.
 BENCH_DEALS sets the simulated deals (default 50,000).
 """
 
@@ -90,7 +90,7 @@ def policy_iteration(rules, tmp: str) -> list[dict]:
         info = simulate(rules, out, 100 + i, DEALS, bidding, previous)
         if previous is not None:
             load_decision_table(previous, rules)  # the table it read (checked to load)
-        regret = class_regret(pd.read_parquet(os.path.join(out, "decisions.parquet")), 100)
+        regret = class_regret(pd.read_parquet(os.path.join(out, "decisions.parquet")), 20)
         rows.append({"iteration": i, "bidding": bidding, "class_regret": regret["regret"],
                      "classes": regret["classes"],
                      "pass_out_rate": info["auction"]["pass_out_rate"],

@@ -69,6 +69,8 @@ _HEADERS = {"round": "rnd", "seat": "seat", "hand": "hand", "action": "action", 
 
 
 def _cell(value) -> str:
+    if value is None:
+        return "-"
     if isinstance(value, float):
         return f"{value:.3f}"
     return str(value)
@@ -78,12 +80,13 @@ def _cell(value) -> str:
 @click.argument("dir_a", metavar="DIR_A", type=click.Path(file_okay=False))
 @click.argument("dir_b", metavar="DIR_B", type=click.Path(file_okay=False))
 @click.option("--table", "name", default="calls", show_default=True,
-              type=click.Choice(["calls", "summary"]))
+              type=click.Choice(OUTPUT_TABLES))
 @click.option("--min-n", type=click.IntRange(min=1), default=30, show_default=True,
               help="Only classes with at least this many calls in both runs.")
 @click.option("--by", default="points", show_default=True,
-              type=click.Choice(["points", "make_rate", "z"]),
-              help="Sort by the absolute difference of mean points or make rate, or by |z|.")
+              type=click.Choice(["points", "make_rate", "chosen_rate", "z"]),
+              help="Sort by the absolute difference of mean points, make rate or the bidder's "
+                   "chosen rate (decisions), or by |z|.")
 @click.option("--limit", type=click.IntRange(min=1), default=20, show_default=True)
 @click.option("--json", "as_json", is_flag=True,
               help="Print JSON lines: the overall object (kind 'overall'), then one per row.")
@@ -119,9 +122,13 @@ def compare(dir_a: str, dir_b: str, name: str, min_n: int, by: str, limit: int,
                f"{_signed(a['mean_points'])} | B n={b['n']} make {_cell(b['make_rate'])} points "
                f"{_signed(b['mean_points'])} | B - A: make {_signed(head['make_rate_diff'])} "
                f"points {_signed(head['mean_points_diff'])}")
-    columns = {"n_a": "n A", "n_b": "n B", "make_rate_a": "make A", "make_rate_b": "make B",
-               "make_rate_diff": "Δmake", "mean_points_a": "points A",
-               "mean_points_b": "points B", "mean_points_diff": "Δpoints", "z": "z"}
+    columns = {"n_a": "n A", "n_b": "n B"}
+    for field, word in (("make_rate", "make"), ("chosen_rate", "chosen"),
+                        ("mean_points", "points")):
+        if f"{field}_a" in frame:
+            columns |= {f"{field}_a": f"{word} A", f"{field}_b": f"{word} B",
+                        f"{field}_diff": f"Δ{word}"}
+    columns["z"] = "z"
     labels = [c for c in frame.columns if c not in columns and not c.startswith("points_se")]
     out = Table(title=f"{name}: top {len(frame)} of {head['joined']} classes with n >= {min_n} "
                       f"in both (sorted by |{'z' if by == 'z' else 'Δ' + by}|)")

@@ -352,3 +352,26 @@ def class_features(hand: int, trump: int, yooker: bool) -> tuple[int, int, int, 
     aces = sum(card_suit(c) in others and card_rank(c) == ace for c in cards)
     voids = sum(all(effective_suit(c, trump, yooker) != s for c in cards) for s in others)
     return trumps, int(right), int(left), aces, voids
+
+
+def call_label(rules, hand: list[int], upcard: int, round_no: int, trump: int) -> str:
+    """The suit a call names, as the decisions table reads it against the upcard or the
+    turned-down card: up, next (the same colour), other1, other2 ... (the remaining suits in
+    the class key's order: by the mask of their cards' ranks from the top, 1 << rank, larger
+    first, ties in suit order), NT."""
+    if round_no == 1:
+        return "up"
+    if trump == NO_TRUMP:
+        return "NT"
+    ref = NO_TRUMP if upcard == JOKER else card_suit(upcard)
+    nxt = None if ref == NO_TRUMP or rules.yooker else same_colour_suit(ref)
+    if trump == nxt:
+        return "next"
+
+    def holding(suit: int) -> int:
+        return sum(1 << _rank_from_top(rules, c, ref) for c in hand
+                   if c != JOKER and effective_suit(c, ref, rules.yooker) == suit)
+
+    others = sorted((s for s in range(4) if s not in (ref, nxt)),
+                    key=lambda s: -holding(s))
+    return f"other{others.index(trump) + 1}"

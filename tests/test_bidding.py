@@ -333,13 +333,14 @@ def _naive_table_choice(rules, frame, hand, upcard, round_no, pos, min_n):
                  & (frame["n"] >= min_n)]
     stuck = round_no == 2 and pos == 4 and rules.stick_the_dealer
     best = None
-    for row in rows.itertuples():
-        trump = rules.card_deck.parse_suit(row.suit)
-        if (trump, bool(row.alone)) not in naive.open_calls(rules, round_no, pos, upcard):
+    for trump, alone in naive.open_calls(rules, round_no, pos, upcard):
+        label = naive.call_label(rules, cards_of(hand), upcard, round_no, trump)
+        row = rows[(rows["suit"] == label) & (rows["alone"] == alone)]
+        if len(row) == 0:
             continue
-        score = row.mean_points if stuck else row.gain
+        score = row["mean_points"].iloc[0] if stuck else row["gain"].iloc[0]
         if best is None or score > best[0]:
-            best = (score, (round_no, pos, trump, bool(row.alone)))
+            best = (score, (round_no, pos, trump, alone))
     if best is None:
         return naive.rules_bidder_choice(rules, DEFAULTS, cards_of(hand), upcard, round_no, pos)
     return best[1] if stuck or best[0] > 0 else None

@@ -141,3 +141,43 @@ def test_errors_are_one_line_exit_2(runs, tmp_path):
 def test_import_does_not_load_numba():
     code = "import sys, euchre_sim.report.compare; assert 'numba' not in sys.modules"
     subprocess.run([sys.executable, "-c", code], check=True, capture_output=True)
+
+
+@pytest.fixture(scope="module")
+def bidding_runs(tmp_path_factory):
+    """The same 300 deals bid by dd and by the rules bidder."""
+    root = tmp_path_factory.mktemp("compare_bidding")
+    for bidding in ("dd", "rules"):
+        run(["simulate", "--deals", "300", "--seed", "3", "--out", str(root / bidding),
+             "--no-progress", "--workers", "1", "--bidding", bidding])
+    return root
+
+
+def test_compare_decisions_joins_turn_class_and_action(bidding_runs):
+    result = run(["compare", str(bidding_runs / "dd"), str(bidding_runs / "rules"), "--json",
+                  "--table", "decisions", "--min-n", "2", "--by", "chosen_rate",
+                  "--limit", "100000"])
+    lines = [json.loads(line) for line in result.stdout.splitlines()]
+    head, got = lines[0], pd.DataFrame(lines[1:])
+    assert head["a"]["make_rate"] is None  # decisions hold no make rate
+    a = pd.read_parquet(bidding_runs / "dd" / "decisions.parquet")
+    b = pd.read_parquet(bidding_runs / "rules" / "decisions.parquet")
+    keys = ["round", "seat", "hand", "action", "suit", "alone"]
+    a["suit"], b["suit"] = a["suit"].fillna("-"), b["suit"].fillna("-")
+    want = a[a["n"] >= 2].merge(b[b["n"] >= 2], on=keys, suffixes=("_a", "_b"))
+    assert len(got) == len(want) > 50
+    got["suit"] = got["suit"].fillna("-")
+    merged = got.merge(want, on=keys, suffixes=("", "_want"))
+    assert len(merged) == len(want)
+    for field in ("chosen_rate", "mean_points"):
+        for side in ("a", "b"):
+            np.testing.assert_allclose(merged[f"{field}_{side}"],
+                                       merged[f"{field}_{side}_want"], atol=1e-12)
+        np.testing.assert_allclose(merged[f"{field}_diff"],
+                                   merged[f"{field}_b_want"] - merged[f"{field}_a_want"],
+                                   atol=1e-9)
+    size = got["chosen_rate_diff"].abs().to_numpy()
+    assert (np.diff(size) <= 0).all()
+    bad = run(["compare", str(bidding_runs / "dd"), str(bidding_runs / "rules"), "--table",
+               "decisions", "--by", "make_rate"], code=2)
+    assert "no make rate" in bad.output

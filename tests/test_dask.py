@@ -134,3 +134,23 @@ def test_threads_of_one_worker_sharing_the_table_give_the_local_engines_tables(t
     local = _local(tmp_path, deals, chunk)
     for name, frame in _tables(tmp_path / "threads").items():
         pd.testing.assert_frame_equal(frame, local[name])
+
+
+def test_bidding_on_the_cluster_gives_the_local_engines_tables(cluster, tmp_path):
+    """simulate --bidding table: the decision table travels with every chunk to the workers."""
+    address, _ = cluster
+    first = tmp_path / "rules"
+    CliRunner().invoke(cli, ["simulate", "--deals", "600", "--seed", "4", "--out", str(first),
+                             "--workers", "1", "--no-progress", "--bidding", "rules"])
+    runs = {}
+    for name, extra in (("local", ["--workers", "1"]), ("dask", ["--scheduler", address])):
+        out = tmp_path / name
+        result = CliRunner().invoke(cli, ["simulate", "--deals", "900", "--seed", "5", "--out",
+                                          str(out), "--chunk-size", "300", "--no-progress",
+                                          "--bidding", "table", "--bidder-table", str(first),
+                                          *extra])
+        assert result.exit_code == 0, result.output
+        runs[name] = {t: pd.read_parquet(out / f"{t}.parquet")
+                      for t in ("calls", "decisions", "auction")}
+    for table in runs["local"]:
+        pd.testing.assert_frame_equal(runs["local"][table], runs["dask"][table])

@@ -27,7 +27,7 @@ RULE_ARGS = {"standard": [], "online": ["--rules", "online"], "yooker": ["--rule
 
 
 def _naive_tables(rules, bidding, seed, deals):
-    """Decision sums by (round, seat, action, suit id, alone) and contract counts by (round,
+    """Decision sums by (round, seat, action, suit label, alone) and contract counts by (round,
     seat, alone, defended), from the naive auction over the solver's call tables of the run's
     deals (N deals: positions 2 and 4 are NS)."""
     hands, ups = deal_batch(rules, seed, 0, deals, 0)
@@ -68,13 +68,14 @@ def _naive_tables(rules, bidding, seed, deals):
             stuck = round_no == 2 and pos == 4 and rules.stick_the_dealer
             pass_points = 0 if stuck else side * values[k + 1]
             if not stuck:
-                decisions[(round_no, pos, "pass", None, False)] += [1, choices[k] is None,
-                                                                   pass_points, 0]
+                decisions[(round_no, pos, "pass", "-", False)] += [1, choices[k] is None,
+                                                                  pass_points, 0]
             for trump, alone in naive.open_calls(rules, round_no, pos, upcard):
                 call = (round_no, pos, trump, alone)
                 pts = resolved(call)[0]
                 action = "order_up" if round_no == 1 else "call"
-                decisions[(round_no, pos, action, trump, alone)] += [1, choices[k] == call, pts,
+                label = naive.call_label(rules, hand_at(pos), upcard, round_no, trump)
+                decisions[(round_no, pos, action, label, alone)] += [1, choices[k] == call, pts,
                                                                      pts - pass_points]
             if choices[k] is not None:
                 defended = resolved(choices[k])[1] is not None
@@ -92,18 +93,17 @@ def test_decisions_and_auction_match_a_naive_auction(tmp_path, name, bidding):
     run_cli(["simulate", "--deals", str(DEALS), "--seed", "4", "--out", str(out), "--workers",
              "1", "--no-progress", "--bidding", bidding] + RULE_ARGS[name])
     decisions = pd.read_parquet(out / "decisions.parquet")
-    deck = rules.card_deck
-    decisions["suit_id"] = [-1 if pd.isna(s) else deck.parse_suit(s) for s in decisions["suit"]]
+    decisions["suit_label"] = decisions["suit"].fillna("-")
     decisions["chosen"] = decisions["chosen_rate"] * decisions["n"]
     decisions["points"] = decisions["mean_points"] * decisions["n"]
     decisions["gains"] = decisions["gain"].fillna(decisions["mean_points"]) * decisions["n"]
-    got = decisions.groupby(["round", "seat", "action", "suit_id", "alone"])[
+    got = decisions.groupby(["round", "seat", "action", "suit_label", "alone"])[
         ["n", "chosen", "points", "gains"]].sum()
     want, contracts = _naive_tables(rules, bidding, 4, DEALS)
     assert len(got) == len(want)
-    for (round_no, pos, action, trump, alone), sums in want.items():
-        row = got.loc[(round_no, pos, action, -1 if trump is None else trump, alone)]
-        assert row.to_numpy() == pytest.approx(sums), (round_no, pos, action, trump, alone)
+    for (round_no, pos, action, label, alone), sums in want.items():
+        row = got.loc[(round_no, pos, action, label, alone)]
+        assert row.to_numpy() == pytest.approx(sums), (round_no, pos, action, label, alone)
     auction = pd.read_parquet(out / "auction.parquet")
     assert {(int(r), int(s), bool(a), bool(f)): int(n) for r, s, a, f, n in
             auction[["round", "seat", "alone", "defended", "n"]].itertuples(index=False)} \

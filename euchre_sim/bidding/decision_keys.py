@@ -2,33 +2,58 @@
 
 The class reads the hand against the upcard (round 1) or the turned-down card (round 2: the
 turned-down suit plays the part of trump in the key, its bowers included; with Benny turned
-up, against no-trump), so a seat's pass and every call it may make share one class. The key
-packs round (1 bit), position (2), action (4: 0 pass, 1 + trump * 2 + alone a call) and the
-class key without its round-2 bit (57): `simulate --bidding` sums decisions by it and the
-`table` bidder looks decisions up by it.
+up, against no-trump), so a seat's pass and every call it may make share one class. The suit
+a call names is read against the same card, so that suit-swapped twins share their decisions:
+`up` (round 1: the upcard's suit), `next` (the turned-down card's colour), `other1` ...
+(the remaining suits in the class key's canonical order) and `NT`. The key packs round
+(1 bit), position (2), action (4: 0 pass, 1 + suit * 2 + alone a call, suit the index of its
+label) and the class key without its round-2 bit (57): `simulate --bidding` sums decisions by
+it and the `table` bidder looks decisions up by it.
 """
 
 import numpy as np
 
 from ..core.cards import JOKER
-from ..core.handclass import class_key
+from ..core.handclass import class_key, other_suits
 from ..core.jit import njit
 from ..core.ruletables import NO_TRUMP
 
 _LOW56 = np.uint64((1 << 56) - 1)
 _ROUND2_BIT, _NT_BIT = 56, 57  # the class key's round-2 and no-trump bits (core.handclass)
 PASS_CODE = 0
+SUIT_LABELS = ("up", "next", "other1", "other2", "other3", "other4", "NT")
+_UP, _NEXT, _OTHER, _NT = 0, 1, 2, 6
 
 
 @njit
-def action_code(trump, alone):
-    """The 4-bit code of a call (pass is PASS_CODE)."""
-    return 1 + trump * 2 + alone
+def action_code(suit, alone):
+    """The 4-bit code of a call naming the suit of label index `suit` (pass is PASS_CODE)."""
+    return 1 + suit * 2 + alone
+
+
+@njit
+def relative_suit(tb, masks, upcard, round_no, trump):
+    """The label index (SUIT_LABELS) of a trump named at a turn; `masks`: the hand's holdings
+    as turn_class leaves them."""
+    if round_no == 1:
+        return _UP
+    if trump == NO_TRUMP:
+        return _NT
+    ref = NO_TRUMP if upcard == JOKER else upcard >> 3
+    nxt = tb.next_suit[ref]
+    if trump == nxt:
+        return _NEXT
+    suits = np.empty(4, dtype=np.int64)
+    for i in range(other_suits(masks, ref, nxt, -1, suits)):
+        if suits[i] == trump:
+            return _OTHER + i
+    return -1
 
 
 @njit
 def turn_class(tb, hand, upcard, round_no, masks, others):
-    """The class key of a hand at a turn of the auction (see the module's docstring)."""
+    """The class key of a hand at a turn of the auction (see the module's docstring); leaves
+    the hand's holdings in `masks` for relative_suit."""
     if upcard == JOKER:
         return class_key(tb, hand, NO_TRUMP, 2, -1, masks, others)
     return class_key(tb, hand, upcard >> 3, round_no, upcard, masks, others)
@@ -43,8 +68,8 @@ def decision_key(round_no, pos, code, key):
 
 
 def split_decision_keys(keys: np.ndarray) -> dict[str, np.ndarray]:
-    """round, seat, action (0 pass, 1 order_up, 2 call), trump (-1: pass), alone and the class
-    key, from decision keys."""
+    """round, seat, action (0 pass, 1 order_up, 2 call), suit (label index; -1: pass), alone
+    and the class key, from decision keys."""
     round_no = (keys >> np.uint64(63)).astype(np.int8) + 1
     code = ((keys >> np.uint64(57)) & np.uint64(15)).astype(np.int64)
     compact = keys & np.uint64((1 << 57) - 1)
@@ -54,15 +79,15 @@ def split_decision_keys(keys: np.ndarray) -> dict[str, np.ndarray]:
     return {"round": round_no,
             "seat": (((keys >> np.uint64(61)) & np.uint64(3)) + 1).astype(np.int8),
             "action": np.where(code == PASS_CODE, 0, np.where(round_no == 1, 1, 2)),
-            "trump": np.where(code == PASS_CODE, -1, (code - 1) // 2),
+            "suit": np.where(code == PASS_CODE, -1, (code - 1) // 2),
             "alone": (code > PASS_CODE) & ((code - 1) % 2 == 1), "hand_key": hand_key}
 
 
-def join_decision_keys(round_no: np.ndarray, seat: np.ndarray, trump: np.ndarray,
+def join_decision_keys(round_no: np.ndarray, seat: np.ndarray, suit: np.ndarray,
                        alone: np.ndarray, hand_key: np.ndarray) -> np.ndarray:
-    """Decision keys from table columns (trump -1 for a pass): the inverse of
+    """Decision keys from table columns (suit: label index, -1 for a pass): the inverse of
     split_decision_keys."""
-    code = np.where(trump < 0, PASS_CODE, 1 + trump * 2 + alone.astype(np.int64))
+    code = np.where(suit < 0, PASS_CODE, 1 + suit * 2 + alone.astype(np.int64))
     hand_key = hand_key.astype(np.uint64)
     compact = (hand_key & _LOW56) | (((hand_key >> np.uint64(_NT_BIT)) & np.uint64(1))
                                      << np.uint64(56))

@@ -21,7 +21,14 @@ from ..core.calls import call_open, call_row, may_pass
 from ..core.errors import UserError
 from ..core.jit import njit
 from .conventional import conventional_choice
-from .decision_keys import action_code, decision_key, join_decision_keys, turn_class
+from .decision_keys import (
+    SUIT_LABELS,
+    action_code,
+    decision_key,
+    join_decision_keys,
+    relative_suit,
+    turn_class,
+)
 from .params import INDEX
 
 _MIN_N = INDEX["table_min_n"]
@@ -67,10 +74,9 @@ def load_decision_table(out_dir: str, rules) -> DecisionTable:
                         "their hand classes do not apply")
     frame = pd.read_parquet(path, columns=["round", "seat", "hand_key", "suit", "alone", "n",
                                            "mean_points", "gain"])
-    deck = rules.card_deck
-    trump = np.array([-1 if pd.isna(s) else deck.parse_suit(s) for s in frame["suit"]],
-                     dtype=np.int64)
-    keys = join_decision_keys(frame["round"].to_numpy(), frame["seat"].to_numpy(), trump,
+    label = {name: i for i, name in enumerate(SUIT_LABELS)}
+    suit = np.array([-1 if pd.isna(s) else label[s] for s in frame["suit"]], dtype=np.int64)
+    keys = join_decision_keys(frame["round"].to_numpy(), frame["seat"].to_numpy(), suit,
                               frame["alone"].to_numpy(), frame["hand_key"].to_numpy())
     order = np.argsort(keys)
     return DecisionTable(keys[order], frame["gain"].to_numpy(np.float64)[order],
@@ -98,7 +104,8 @@ def table_choice(tb, params, table, hand, upcard, round_no, pos):
         for alone in range(2):
             if not call_open(flags, round_no, pos, trump, alone, upcard):
                 continue
-            i = _find(table.keys, decision_key(round_no, pos, action_code(trump, alone), key))
+            code = action_code(relative_suit(tb, masks, upcard, round_no, trump), alone)
+            i = _find(table.keys, decision_key(round_no, pos, code, key))
             if i < 0 or table.n[i] < params[_MIN_N]:
                 continue
             score = table.gain[i] if can_pass else table.mean[i]

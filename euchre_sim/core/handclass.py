@@ -37,6 +37,23 @@ def _suit_masks(tb, hand, trump, masks):
 
 
 @njit
+def other_suits(masks, trump, nxt, down_suit, suits):
+    """suits[:n] = the suits a class key holds as an unordered set (not trump, its next suit
+    or a cross turned-down suit) in its canonical order: by the holding's mask of ranks from
+    the top (bit 0 the best card), larger first, ties in suit order; returns n."""
+    n = 0
+    for s in range(4):
+        if s != trump and s != nxt and s != down_suit:
+            j = n
+            while j > 0 and masks[suits[j - 1]] < masks[s]:
+                suits[j] = suits[j - 1]
+                j -= 1
+            suits[j] = s
+            n += 1
+    return n
+
+
+@njit
 def class_key(tb, hand, trump, round_no, ref_card, masks, others):
     """Key of `hand` (card ids) for `trump`; ref_card: upcard (round 1) or turned-down card
     (round 2; -1 when none). Fills `masks` with the per-suit holdings."""
@@ -60,18 +77,10 @@ def class_key(tb, hand, trump, round_no, ref_card, masks, others):
                 rel = REL_CROSS
                 down_suit = ref_suit
                 key |= masks[ref_suit] << np.uint64(_SHIFT_DOWN)
-    n_others = 0
-    for s in range(4):
-        if s != trump and s != nxt and s != down_suit:
-            others[n_others] = masks[s]
-            n_others += 1
-    for i in range(1, n_others):  # unordered: sort descending
-        v = others[i]
-        j = i
-        while j > 0 and others[j - 1] < v:
-            others[j] = others[j - 1]
-            j -= 1
-        others[j] = v
+    suits = np.empty(4, dtype=np.int64)
+    n_others = other_suits(masks, trump, nxt, down_suit, suits)
+    for i in range(n_others):
+        others[i] = masks[suits[i]]
     for i in range(min(n_others, 3)):
         key |= others[i] << np.uint64(_SHIFT_OTHER + 8 * i)
     if n_others == 4:  # no-trump after Benny was turned up: the unused N slot takes the 4th

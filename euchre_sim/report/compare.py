@@ -1,8 +1,8 @@
 """Comparing two finished simulation runs class by class (e.g. double dummy against a play model).
 
 Both runs' tables are joined on their class columns; each joined row carries both runs' counts,
-make rates and mean points, the differences B - A, and a z-score of the points difference from
-the standard errors the tables already hold.
+rates (make rate; the bidder's chosen rate in decisions) and mean points, the differences B - A,
+and a z-score of the points difference from the standard errors the tables already hold.
 """
 
 from __future__ import annotations
@@ -16,9 +16,11 @@ from ..core.errors import UserError
 from ..sim.schema import class_keys
 from .query import load_run, load_table, pooled
 
-SORTS = ("points", "make_rate", "z")
-_SORT_COLUMNS = {"points": "mean_points_diff", "make_rate": "make_rate_diff", "z": "z"}
-_MEASURES = ["n", "make_rate", "mean_points", "points_se"]
+SORTS = ("points", "make_rate", "chosen_rate", "z")
+_SORT_COLUMNS = {"points": "mean_points_diff", "make_rate": "make_rate_diff",
+                 "chosen_rate": "chosen_rate_diff", "z": "z"}
+RATES = ("make_rate", "chosen_rate")  # compared where a table has them
+_LABELS = {"calls": ["hand", "trumps"], "decisions": ["hand"]}  # fixed by the key: from A
 
 
 def check_comparable(info_a: dict, info_b: dict) -> list[str]:
@@ -62,24 +64,28 @@ def join_runs(frame_a: pd.DataFrame, frame_b: pd.DataFrame, name: str,
     missing (n = 1) or both are zero.
     """
     keys = class_keys(name)
-    labels = ["hand", "trumps"] if name == "calls" else []  # fixed by the key: taken from A
-    a = frame_a.loc[frame_a["n"] >= min_n, keys + labels + _MEASURES]
-    b = frame_b.loc[frame_b["n"] >= min_n, keys + _MEASURES]
+    labels = _LABELS.get(name, [])
+    rates = [r for r in RATES if r in frame_a and r in frame_b]
+    measures = ["n", *rates, "mean_points", "points_se"]
+    a = frame_a.loc[frame_a["n"] >= min_n, keys + labels + measures]
+    b = frame_b.loc[frame_b["n"] >= min_n, keys + measures]
     out = a.merge(b, on=keys, how="inner", suffixes=("_a", "_b"), sort=True)
-    out["make_rate_diff"] = out["make_rate_b"] - out["make_rate_a"]
-    out["mean_points_diff"] = out["mean_points_b"] - out["mean_points_a"]
+    for field in (*rates, "mean_points"):
+        out[f"{field}_diff"] = out[f"{field}_b"] - out[f"{field}_a"]
     se = np.sqrt(out["points_se_a"] ** 2 + out["points_se_b"] ** 2)
     out["z"] = out["mean_points_diff"] / se.where(se > 0)
-    order = keys + labels + ["n_a", "n_b", "make_rate_a", "make_rate_b", "make_rate_diff",
-                             "mean_points_a", "mean_points_b", "mean_points_diff",
-                             "points_se_a", "points_se_b", "z"]
-    return out[order].reset_index(drop=True)
+    order = keys + labels + ["n_a", "n_b"]
+    for field in (*rates, "mean_points"):
+        order += [f"{field}_a", f"{field}_b", f"{field}_diff"]
+    return out[order + ["points_se_a", "points_se_b", "z"]].reset_index(drop=True)
 
 
 def sort_rows(joined: pd.DataFrame, by: str = "points") -> pd.DataFrame:
     """Largest absolute difference (or |z|) first; ties keep class order; NaN z last."""
     if by not in SORTS:
         raise UserError(f"unknown sort {by!r} (one of {', '.join(SORTS)})")
+    if _SORT_COLUMNS[by] not in joined:
+        raise UserError(f"this table has no {by.replace('_', ' ')} to sort by")
     size = joined[_SORT_COLUMNS[by]].abs()
     return joined.loc[size.sort_values(ascending=False, kind="stable",
                                        na_position="last").index]

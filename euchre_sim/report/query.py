@@ -79,11 +79,13 @@ def rollup(frame: pd.DataFrame, by: list[str]) -> pd.DataFrame:
 
 
 def pooled(frame: pd.DataFrame) -> dict:
-    """n-weighted make rate and mean points over every row (None where there are none)."""
-    row = rollup(frame, []).iloc[0] if len(frame) else None
+    """n-weighted make rate and mean points over every row (None where there are none, or
+    where the table has no make rate)."""
+    has_rate = "make_rate" in frame
+    row = rollup(frame if has_rate else frame.assign(make_rate=0.0), []).iloc[0] \
+        if len(frame) else None
     n = int(row["n"]) if row is not None else 0
-    return {"n": n,
-            "make_rate": float(row["make_rate"]) if n else None,
+    return {"n": n, "make_rate": float(row["make_rate"]) if n and has_rate else None,
             "mean_points": float(row["mean_points"]) if n else None}
 
 

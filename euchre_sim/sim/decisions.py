@@ -21,8 +21,10 @@ import pandas as pd
 from ..bidding.auction import N_TURNS, auction_choices, first_call
 from ..bidding.decision_keys import (
     PASS_CODE,
+    SUIT_LABELS,
     action_code,
     decision_key,
+    relative_suit,
     split_decision_keys,
     turn_class,
 )
@@ -83,7 +85,8 @@ def _decision_records(tb, hands, ups, dealer, contracts, choices, values, keys, 
                     row = call_row(round_no, pos, trump, alone)
                     points = contracts[d, row, 0]
                     gain = points - pass_points
-                    keys[n] = decision_key(round_no, pos, action_code(trump, alone), key)
+                    code = action_code(relative_suit(tb, masks, up, round_no, trump), alone)
+                    keys[n] = decision_key(round_no, pos, code, key)
                     cols[n, 0] = 1
                     cols[n, 1] = 1 if chosen == row else 0
                     cols[n, 2] = points
@@ -143,8 +146,7 @@ def decision_tables(rules, paths: list[str], max_rows: int):
     from .callsums import ChunkSums
 
     read = KeyReader(rules)
-    deck = rules.card_deck
-    suit_names = np.array([None] + [deck.suit_name(s) for s in range(5)], dtype=object)
+    suit_names = np.array((None, *SUIT_LABELS), dtype=object)
     chunks = ChunkSums(paths, DECISION_SUMS, BUCKET_SHIFT)
     for buckets in chunks.batches(max_rows):
         keys, sums = chunks.read(buckets)
@@ -154,7 +156,7 @@ def decision_tables(rules, paths: list[str], max_rows: int):
         frame = pd.DataFrame({"round": columns["round"], "seat": columns["seat"],
                               "hand_key": columns["hand_key"],
                               "action": np.array(ACTIONS, dtype=object)[columns["action"]],
-                              "suit": suit_names[columns["trump"] + 1],
+                              "suit": suit_names[columns["suit"] + 1],
                               "alone": columns["alone"]})
         for i, name in enumerate(DECISION_SUMS):
             frame[name] = sums[:, i]
