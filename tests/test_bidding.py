@@ -12,7 +12,7 @@ from euchre_sim.bidding.conventional import conventional_choice, hand_value
 from euchre_sim.bidding.params import BIDDER_DD, PARAMS, bidder_params
 from euchre_sim.bidding.table import empty_table
 from euchre_sim.core.calls import row_call
-from euchre_sim.core.cards import cards_of
+from euchre_sim.core.cards import JOKER, cards_of
 from euchre_sim.core.dealing import deal_one
 from euchre_sim.core.errors import UserError
 from euchre_sim.core.rules import build_rules
@@ -320,25 +320,32 @@ def test_first_call_helper():
 # ---- the table bidder ----
 
 def _naive_table_choice(rules, frame, hand, upcard, round_no, pos, min_n):
-    """The table bidder from the README: among open calls of the hand's class with n >= min_n,
-    the best gain when positive, else pass; no such call: the rules bidder."""
+    """The table bidder from the README: for each open call, the hand's class row when it has
+    min_n deals, else the rows of the hand's features pooled (n-weighted) when they have;
+    among those, the best gain when positive, else pass; none found: the rules bidder."""
     from euchre_sim.bidding.decision_keys import turn_class
 
     tb = compile_rules(rules)
     key = int(turn_class(tb, np.uint64(hand), upcard, round_no, np.zeros(5, np.uint64),
                          np.zeros(4, np.uint64)))
-    key = key | (1 << 56) if round_no == 2 else key & ~(1 << 56)
-    rows = frame[(frame["round"] == round_no) & (frame["seat"] == pos)
-                 & (frame["hand_key"] == key) & (frame["action"] != "pass")
-                 & (frame["n"] >= min_n)]
+    ref = naive.NO_TRUMP if upcard == JOKER else upcard >> 3
+    feats = naive.class_features(hand, ref, rules.yooker)
+    turn = frame[(frame["round"] == round_no) & (frame["seat"] == pos)
+                 & (frame["action"] != "pass")]
     stuck = round_no == 2 and pos == 4 and rules.stick_the_dealer
     best = None
     for trump, alone in naive.open_calls(rules, round_no, pos, upcard):
         label = naive.call_label(rules, cards_of(hand), upcard, round_no, trump)
-        row = rows[(rows["suit"] == label) & (rows["alone"] == alone)]
-        if len(row) == 0:
-            continue
-        score = row["mean_points"].iloc[0] if stuck else row["gain"].iloc[0]
+        rows = turn[(turn["suit"] == label) & (turn["alone"] == alone)]
+        mine = rows[rows["hand_key"] == key]
+        if len(mine) == 0 or mine["n"].iloc[0] < min_n:
+            mine = rows[(rows[["trumps", "right", "left", "aces", "voids"]].to_numpy()
+                         == np.array(feats)).all(axis=1)]
+            if mine["n"].sum() < min_n:
+                continue
+        n = mine["n"].sum()
+        score = ((mine["mean_points"] * mine["n"]).sum() if stuck
+                 else (mine["gain"].fillna(0) * mine["n"]).sum()) / n
         if best is None or score > best[0]:
             best = (score, (round_no, pos, trump, alone))
     if best is None:

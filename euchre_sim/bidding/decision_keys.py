@@ -14,7 +14,7 @@ it and the `table` bidder looks decisions up by it.
 import numpy as np
 
 from ..core.cards import JOKER
-from ..core.handclass import class_key, other_suits
+from ..core.handclass import class_features, class_key, other_suits
 from ..core.jit import njit
 from ..core.ruletables import NO_TRUMP
 
@@ -67,6 +67,45 @@ def decision_key(round_no, pos, code, key):
         | (np.uint64(code) << np.uint64(57)) | compact
 
 
+@njit
+def turn_features(tb, masks, upcard, feats):
+    """The hand's summary features (core.handclass.class_features: trumps, right, left, aces,
+    voids) read against the same card as turn_class; `masks` as turn_class leaves them."""
+    class_features(tb, NO_TRUMP if upcard == JOKER else upcard >> 3, masks, feats)
+
+
+@njit
+def pack_features(feats):
+    """The features as one 12-bit number: trumps (4 bits), right, left, aces (3), voids (3)."""
+    return (feats[0] << 8) | (feats[1] << 7) | (feats[2] << 6) | (feats[3] << 3) | feats[4]
+
+
+_FEATURE_BITS = {"trumps": (8, 15), "right": (7, 1), "left": (6, 1), "aces": (3, 7),
+                 "voids": (0, 7)}  # name: (shift, mask), as pack_features lays them out
+FEATURE_NAMES = tuple(_FEATURE_BITS)
+
+
+def unpack_features(packed: np.ndarray) -> dict[str, np.ndarray]:
+    """trumps, right, left, aces, voids from pack_features numbers."""
+    return {name: (packed >> shift) & mask for name, (shift, mask) in _FEATURE_BITS.items()}
+
+
+def pack_feature_columns(columns) -> np.ndarray:
+    """pack_features of table columns (a mapping of the five feature names to arrays)."""
+    packed = np.zeros(len(columns["trumps"]), dtype=np.int64)
+    for name, (shift, _) in _FEATURE_BITS.items():
+        packed |= np.asarray(columns[name], dtype=np.int64) << shift
+    return packed
+
+
+@njit
+def feature_key(round_no, pos, code, packed):
+    """The key of a decision by the hand's features instead of its class (the table bidder's
+    coarser fallback)."""
+    return (np.uint64(round_no - 1) << np.uint64(63)) | (np.uint64(pos - 1) << np.uint64(61)) \
+        | (np.uint64(code) << np.uint64(57)) | np.uint64(packed)
+
+
 def split_decision_keys(keys: np.ndarray) -> dict[str, np.ndarray]:
     """round, seat, action (0 pass, 1 order_up, 2 call), suit (label index; -1: pass), alone
     and the class key, from decision keys."""
@@ -84,13 +123,17 @@ def split_decision_keys(keys: np.ndarray) -> dict[str, np.ndarray]:
 
 
 def join_decision_keys(round_no: np.ndarray, seat: np.ndarray, suit: np.ndarray,
-                       alone: np.ndarray, hand_key: np.ndarray) -> np.ndarray:
-    """Decision keys from table columns (suit: label index, -1 for a pass): the inverse of
-    split_decision_keys."""
+                       alone: np.ndarray, hand_key: np.ndarray | None = None,
+                       packed_features: np.ndarray | None = None) -> np.ndarray:
+    """Decision keys from table columns (suit: label index, -1 for a pass) and the class key
+    (the inverse of split_decision_keys), or feature keys from packed features."""
     code = np.where(suit < 0, PASS_CODE, 1 + suit * 2 + alone.astype(np.int64))
-    hand_key = hand_key.astype(np.uint64)
-    compact = (hand_key & _LOW56) | (((hand_key >> np.uint64(_NT_BIT)) & np.uint64(1))
+    if hand_key is not None:
+        hand_key = hand_key.astype(np.uint64)
+        low = (hand_key & _LOW56) | (((hand_key >> np.uint64(_NT_BIT)) & np.uint64(1))
                                      << np.uint64(56))
+    else:
+        low = packed_features.astype(np.uint64)
     return ((round_no.astype(np.uint64) - np.uint64(1)) << np.uint64(63)) \
         | ((seat.astype(np.uint64) - np.uint64(1)) << np.uint64(61)) \
-        | (code.astype(np.uint64) << np.uint64(57)) | compact
+        | (code.astype(np.uint64) << np.uint64(57)) | low

@@ -1,11 +1,13 @@
 """The `table` bidder: bids read from a `decisions.parquet` of an earlier `simulate --bidding`.
 
-At its turn a seat looks up its hand's class (`decision_keys.turn_class`) and every call open
-to it. Among the calls whose class has at least `table_min_n` deals it takes the one with the
-largest mean gain over passing, when that gain is positive, else it passes (a stuck dealer
-takes the largest mean points). When no open call of the class has enough deals, the
-conventional bidder decides. Simulating again with the table of the last run is policy
-iteration: each table values actions against the auction of the bidder that wrote it.
+At its turn a seat looks up every call open to it, by its hand's class
+(`decision_keys.turn_class`) where that class has at least `table_min_n` deals of the call,
+else by the hand's summary features (trumps, right, left, aces, voids: the classes pooled)
+where those have. Among the calls found it takes the one with the largest mean gain over
+passing, when that gain is positive, else it passes (a stuck dealer takes the largest mean
+points). When no open call is found, the conventional bidder decides. Simulating again with
+the table of the last run is policy iteration: each table values actions against the auction
+of the bidder that wrote it.
 """
 
 from __future__ import annotations
@@ -22,12 +24,17 @@ from ..core.errors import UserError
 from ..core.jit import njit
 from .conventional import conventional_choice
 from .decision_keys import (
+    FEATURE_NAMES,
     SUIT_LABELS,
     action_code,
     decision_key,
+    feature_key,
     join_decision_keys,
+    pack_feature_columns,
+    pack_features,
     relative_suit,
     turn_class,
+    turn_features,
 )
 from .params import INDEX
 
@@ -35,18 +42,28 @@ _MIN_N = INDEX["table_min_n"]
 
 
 class DecisionTable(NamedTuple):
-    """A decisions table as sorted keys and their figures (arrays only: Numba reads it)."""
+    """A decisions table as sorted keys and their figures, by class and by features (arrays
+    only: Numba reads it)."""
 
-    keys: np.ndarray  # uint64, sorted decision keys
+    keys: np.ndarray  # uint64, sorted decision keys (decision_keys.decision_key)
     gain: np.ndarray  # float64, mean gain over passing (NaN where the seat cannot pass)
     mean: np.ndarray  # float64, mean points to the seat's side
     n: np.ndarray  # int64, deals
+    feature_keys: np.ndarray  # the same by features (decision_keys.feature_key)
+    feature_gain: np.ndarray
+    feature_mean: np.ndarray
+    feature_n: np.ndarray
 
 
 def empty_table() -> DecisionTable:
     """The table of bidders that read none."""
-    return DecisionTable(np.zeros(0, np.uint64), np.zeros(0), np.zeros(0),
-                         np.zeros(0, np.int64))
+    none = (np.zeros(0, np.uint64), np.zeros(0), np.zeros(0), np.zeros(0, np.int64))
+    return DecisionTable(*none, *none)
+
+
+def _sorted(keys: np.ndarray, gain: np.ndarray, mean: np.ndarray, n: np.ndarray) -> tuple:
+    order = np.argsort(keys)
+    return keys[order], gain[order], mean[order], n[order]
 
 
 def table_digest(out_dir: str) -> str:
@@ -73,15 +90,25 @@ def load_decision_table(out_dir: str, rules) -> DecisionTable:
         raise UserError(f"the decisions in {out_dir!r} were simulated under other rules: "
                         "their hand classes do not apply")
     frame = pd.read_parquet(path, columns=["round", "seat", "hand_key", "suit", "alone", "n",
-                                           "mean_points", "gain"])
+                                           "mean_points", "gain", *FEATURE_NAMES])
     label = {name: i for i, name in enumerate(SUIT_LABELS)}
-    suit = np.array([-1 if pd.isna(s) else label[s] for s in frame["suit"]], dtype=np.int64)
-    keys = join_decision_keys(frame["round"].to_numpy(), frame["seat"].to_numpy(), suit,
-                              frame["alone"].to_numpy(), frame["hand_key"].to_numpy())
-    order = np.argsort(keys)
-    return DecisionTable(keys[order], frame["gain"].to_numpy(np.float64)[order],
-                         frame["mean_points"].to_numpy(np.float64)[order],
-                         frame["n"].to_numpy(np.int64)[order])
+    frame["suit_index"] = [-1 if pd.isna(s) else label[s] for s in frame["suit"]]
+    keys = join_decision_keys(frame["round"].to_numpy(), frame["seat"].to_numpy(),
+                              frame["suit_index"].to_numpy(), frame["alone"].to_numpy(),
+                              frame["hand_key"].to_numpy())
+    by_class = _sorted(keys, frame["gain"].to_numpy(np.float64),
+                       frame["mean_points"].to_numpy(np.float64), frame["n"].to_numpy(np.int64))
+    weighted = frame.assign(gains=frame["gain"].fillna(0) * frame["n"],
+                            points=frame["mean_points"] * frame["n"])
+    sums = weighted.groupby(["round", "seat", "suit_index", "alone", *FEATURE_NAMES])[
+        ["n", "gains", "points"]].sum().reset_index()
+    feature_keys = join_decision_keys(sums["round"].to_numpy(), sums["seat"].to_numpy(),
+                                      sums["suit_index"].to_numpy(), sums["alone"].to_numpy(),
+                                      packed_features=pack_feature_columns(sums))
+    n = sums["n"].to_numpy(np.int64)
+    by_features = _sorted(feature_keys, sums["gains"].to_numpy(np.float64) / n,
+                          sums["points"].to_numpy(np.float64) / n, n)
+    return DecisionTable(*by_class, *by_features)
 
 
 @njit
@@ -97,6 +124,9 @@ def table_choice(tb, params, table, hand, upcard, round_no, pos):
     masks = np.zeros(5, dtype=np.uint64)
     others = np.zeros(4, dtype=np.uint64)
     key = turn_class(tb, hand, upcard, round_no, masks, others)
+    feats = np.zeros(5, dtype=np.int64)
+    turn_features(tb, masks, upcard, feats)
+    packed = pack_features(feats)
     can_pass = may_pass(flags, round_no, pos)
     best = -1
     best_score = -1e18
@@ -106,9 +136,13 @@ def table_choice(tb, params, table, hand, upcard, round_no, pos):
                 continue
             code = action_code(relative_suit(tb, masks, upcard, round_no, trump), alone)
             i = _find(table.keys, decision_key(round_no, pos, code, key))
-            if i < 0 or table.n[i] < params[_MIN_N]:
-                continue
-            score = table.gain[i] if can_pass else table.mean[i]
+            if i >= 0 and table.n[i] >= params[_MIN_N]:
+                score = table.gain[i] if can_pass else table.mean[i]
+            else:
+                i = _find(table.feature_keys, feature_key(round_no, pos, code, packed))
+                if i < 0 or table.feature_n[i] < params[_MIN_N]:
+                    continue
+                score = table.feature_gain[i] if can_pass else table.feature_mean[i]
             if score > best_score:
                 best = call_row(round_no, pos, trump, alone)
                 best_score = score

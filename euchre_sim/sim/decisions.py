@@ -2,7 +2,8 @@
 
 With `simulate --bidding B` every deal's auction is bid by B over the deal's call table
 (`bidding.auction`). At every turn the auction reaches (all earlier seats passed), each action
-open to the seat is a decision record: the seat's hand class, the action (pass, or a call's
+open to the seat is a decision record: the seat's hand class (and its summary features:
+trumps, right, left, aces, voids, read against the same card), the action (pass, or a call's
 trump and alone), whether B chose it, its points to the seat's side when it is forced and the
 rest of the auction follows B, and its gain over passing on the same deal. The class reads
 the hand against the upcard or the turned-down card (`bidding.decision_keys.turn_class`).
@@ -24,16 +25,20 @@ from ..bidding.decision_keys import (
     SUIT_LABELS,
     action_code,
     decision_key,
+    pack_features,
     relative_suit,
     split_decision_keys,
     turn_class,
+    turn_features,
+    unpack_features,
 )
 from ..core.calls import call_open, call_row, may_pass, row_call
 from ..core.cards import JOKER
 from ..core.jit import njit
 from .callsums import group_sums, mean_and_se
 
-DECISION_SUMS = ["n", "chosen", "points_sum", "points_sq", "gain_sum", "gain_sq"]
+# features_sum: the class's packed features times n (every record of a class has the same)
+DECISION_SUMS = ["n", "chosen", "points_sum", "points_sq", "gain_sum", "gain_sq", "features_sum"]
 ACTIONS = ("pass", "order_up", "call")
 BUCKET_SHIFT = 52  # buckets of the 64-bit keys: round, position, action, class fields
 
@@ -53,6 +58,7 @@ def _decision_records(tb, hands, ups, dealer, contracts, choices, values, keys, 
     flags = tb.flags
     masks = np.zeros(5, dtype=np.uint64)
     others = np.zeros(4, dtype=np.uint64)
+    feats = np.zeros(5, dtype=np.int64)
     n = 0
     for d in range(hands.shape[0]):
         up = ups[d]
@@ -66,6 +72,8 @@ def _decision_records(tb, hands, ups, dealer, contracts, choices, values, keys, 
             seat = (dealer + pos) & 3
             sign = 1 if (seat & 1) == 0 else -1
             key = turn_class(tb, hands[d, seat], up, round_no, masks, others)
+            turn_features(tb, masks, up, feats)
+            packed = pack_features(feats)
             can_pass = may_pass(flags, round_no, pos)
             pass_points = sign * values[d, k + 1] if can_pass else 0
             chosen = choices[d, k]
@@ -77,6 +85,7 @@ def _decision_records(tb, hands, ups, dealer, contracts, choices, values, keys, 
                 cols[n, 3] = pass_points * pass_points
                 cols[n, 4] = 0
                 cols[n, 5] = 0
+                cols[n, 6] = packed
                 n += 1
             for trump in range(5):
                 for alone in range(2):
@@ -93,6 +102,7 @@ def _decision_records(tb, hands, ups, dealer, contracts, choices, values, keys, 
                     cols[n, 3] = points * points
                     cols[n, 4] = gain
                     cols[n, 5] = gain * gain
+                    cols[n, 6] = packed
                     n += 1
     return n
 
@@ -131,6 +141,9 @@ def add_decision_rates(frame: pd.DataFrame) -> pd.DataFrame:
     """chosen_rate, mean_points, points_se, gain, gain_se from the integer sums."""
     n = frame["n"].astype(np.float64)
     out = frame.drop(columns=DECISION_SUMS[1:])
+    packed = (frame["features_sum"] // frame["n"]).to_numpy(np.int64)
+    for name, column in unpack_features(packed).items():
+        out[name] = column.astype(np.int8)
     out["chosen_rate"] = frame["chosen"] / n
     out["mean_points"], out["points_se"] = mean_and_se(frame["points_sum"], frame["points_sq"],
                                                        n)
