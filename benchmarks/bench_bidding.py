@@ -7,9 +7,10 @@ Prints JSON:
   reaches it) and for the dealer in round 1 (rejection sampling), beside plain advise on the
   same hand as the yardstick;
 - policy iteration: simulate --bidding rules, then --bidding table reading the previous run,
-  ITERATIONS times (a new seed each run): per run the class regret of the bidder (n-weighted
-  gap between the best action of a class and the bidder's mix, over classes whose actions all
-  have >= 20 deals), the pass-out rate and the dealer side's points per deal.
+  ITERATIONS times (a new seed each run): per run the class regret of the bidder by summary
+  features (n-weighted gap between the best action of a feature class and the bidder's mix,
+  over classes whose actions all have >= 100 deals), the pass-out rate and the dealer side's
+  points per deal.
 BENCH_DEALS sets the simulated deals (default 50,000).
 """
 
@@ -34,6 +35,7 @@ RUNS = 3
 ITERATIONS = 4
 DEALS = int(os.environ.get("BENCH_DEALS", "50000"))
 PARAMS = tuple(float(x) for x in bidder_params())
+FEATURES = ("trumps", "right", "left", "aces", "voids")
 
 
 def simulate(rules, out: str, seed: int, deals: int, bidding=None, table_dir=None) -> dict:
@@ -90,9 +92,10 @@ def policy_iteration(rules, tmp: str) -> list[dict]:
         info = simulate(rules, out, 100 + i, DEALS, bidding, previous)
         if previous is not None:
             load_decision_table(previous, rules)  # the table it read (checked to load)
-        regret = class_regret(pd.read_parquet(os.path.join(out, "decisions.parquet")), 20)
-        rows.append({"iteration": i, "bidding": bidding, "class_regret": regret["regret"],
-                     "classes": regret["classes"],
+        decisions = pd.read_parquet(os.path.join(out, "decisions.parquet"))
+        regret = class_regret(decisions, 100, FEATURES)
+        rows.append({"iteration": i, "bidding": bidding, "feature_class_regret": regret["regret"],
+                     "feature_classes": regret["classes"],
                      "pass_out_rate": info["auction"]["pass_out_rate"],
                      "dealer_side_points_per_deal": info["auction"]["points_per_deal"]["4"]})
         previous = out

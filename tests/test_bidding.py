@@ -404,7 +404,9 @@ def test_class_regret_by_hand():
     from euchre_sim.report.query import class_regret
 
     frame = pd.DataFrame({
-        "round": [1, 1, 1, 1, 1], "seat": [1, 1, 1, 2, 2], "hand_key": [7, 7, 7, 9, 9],
+        "round": [1] * 5, "seat": [1, 1, 1, 2, 2], "hand_key": [7, 7, 7, 9, 9],
+        "trumps": [2, 2, 2, 2, 2], "action": ["pass", "order_up", "order_up", "pass", "order_up"],
+        "suit": [None, "up", "up", None, "up"], "alone": [False, False, True, False, False],
         "n": [100, 100, 100, 50, 50], "chosen_rate": [0.5, 0.5, 0.0, 1.0, 0.0],
         "mean_points": [0.2, 1.0, -2.0, 0.5, 0.4]})
     # class 7: best 1.0, mix 0.5 * 0.2 + 0.5 * 1.0 = 0.6 -> 0.4 over 100 deals;
@@ -412,32 +414,12 @@ def test_class_regret_by_hand():
     assert class_regret(frame)["regret"] == pytest.approx(40 / 150)
     assert class_regret(frame, min_n=60) == {"classes": 1, "decisions": 100,
                                              "regret": pytest.approx(0.4)}
-
-
-def test_lone_defence_rows_against_the_solver():
-    """Defend alone (004_baf3b20d3e4ad955.txt): a defender may play alone, its partner out;
-    the call table's lone-defence rows hold the makers' tricks then, solved independently
-    (round 2: no discard; the opening leader is the dealer's left or the next seat in play, the
-    lone maker's left under "lone player plays last")."""
-    from .kernels import solve
-
-    rules = RULE_SETS["benny_nt"]
-    assert rules.defend_alone and rules.lone_player_plays_last
-    for index in range(6):
-        hands, upcard = deal_one(rules, 13, index, 0)
-        calls = analyze_deals(rules, np.array([hands], dtype=np.uint64), np.array([upcard]), 0,
-                              exact=True, defence=True)[0]
-        for pos in (1, 2, 3, 4):
-            for trump, alone in naive.open_calls(rules, 2, pos, upcard):
-                for j in (0, 1):
-                    defender = (2 if pos % 2 else 1) + 2 * j
-                    active = [True] * 4
-                    active[(defender + 2) % 4] = False  # positions = seats: N deals
-                    if alone:
-                        active[(pos + 2) % 4] = False
-                    start = (pos + 1) % 4 if alone else 1
-                    leader = next(s % 4 for s in range(start, start + 4) if active[s % 4])
-                    ns = solve(rules, hands, trump, leader, active)
-                    want = ns if pos % 2 == 0 else 5 - ns
-                    row = 48 + (8 + ((pos - 1) * 5 + trump) * 2 + alone) * 2 + j
-                    assert calls[row] == want, (index, pos, trump, alone, j)
+    # pooled by trumps, seat 1 and seat 2 stay apart (seat is part of the class) -> the same
+    assert class_regret(frame, by=("trumps",))["regret"] == pytest.approx(40 / 150)
+    # one seat: classes 7 and 9 pool into one feature class (n-weighted per action):
+    # pass (0.2*100 + 0.5*50)/150 = 0.3, chosen (50 + 50)/150; order up (100 + 20)/150 = 0.8,
+    # chosen 50/150; alone -2.0 over 100, chosen 0: best 0.8, mix 2/3*0.3 + 1/3*0.8 = 0.4667
+    one_seat = frame.assign(seat=1)
+    got = class_regret(one_seat, by=("trumps",))
+    assert got["classes"] == 1 and got["decisions"] == 150
+    assert got["regret"] == pytest.approx(0.8 - (2 / 3 * 0.3 + 1 / 3 * 0.8))

@@ -94,16 +94,24 @@ def headline(out_dir: str) -> pd.DataFrame:
     return rollup(load_table(out_dir, "summary"), ["round", "seat", "trumps", "alone"])
 
 
-def class_regret(decisions: pd.DataFrame, min_n: int = 1) -> dict:
+def class_regret(decisions: pd.DataFrame, min_n: int = 1,
+                 by: tuple[str, ...] = ("hand_key",)) -> dict:
     """How far a bidder is from the best action class by class: over the classes of a
-    decisions table whose every action has at least `min_n` deals, the n-weighted mean of
-    (best action's mean points - the bidder's mix of actions' mean points). 0: no class would
-    gain by another fixed action against the same continuation (a policy-iteration fixed
-    point)."""
-    keys = ["round", "seat", "hand_key"]
-    frame = decisions.assign(mix=decisions["chosen_rate"] * decisions["mean_points"])
-    per_class = frame.groupby(keys).agg(n=("n", "max"), n_min=("n", "min"),
-                                        best=("mean_points", "max"), chosen=("mix", "sum"))
+    decisions table (round, seat and `by`: the hand class, or e.g. the summary features, its
+    rows pooled n-weighted) whose every action has at least `min_n` deals, the n-weighted mean
+    of (best action's mean points - the bidder's mix of actions' mean points). 0: no class
+    would gain by another fixed action against the same continuation (a policy-iteration
+    fixed point)."""
+    keys = ["round", "seat", *by]
+    actions = keys + ["action", "suit", "alone"]
+    frame = decisions.assign(suit=decisions["suit"].fillna("-"),
+                             chosen=decisions["chosen_rate"] * decisions["n"],
+                             points=decisions["mean_points"] * decisions["n"])
+    pooled_rows = frame.groupby(actions)[["n", "chosen", "points"]].sum().reset_index()
+    pooled_rows["mean"] = pooled_rows["points"] / pooled_rows["n"]
+    pooled_rows["mix"] = pooled_rows["chosen"] / pooled_rows["n"] * pooled_rows["mean"]
+    per_class = pooled_rows.groupby(keys).agg(n=("n", "max"), n_min=("n", "min"),
+                                              best=("mean", "max"), chosen=("mix", "sum"))
     per_class = per_class[per_class["n_min"] >= min_n]
     deals = int(per_class["n"].sum())
     regret = per_class["best"] - per_class["chosen"]
