@@ -74,26 +74,30 @@ def turn_features(tb, masks, upcard, feats):
     class_features(tb, NO_TRUMP if upcard == JOKER else upcard >> 3, masks, feats)
 
 
+FEATURE_NAMES = ("trumps", "right", "left", "aces", "voids")  # core.handclass.class_features
+_FEATURE_SHIFTS = (8, 7, 6, 3, 0)  # packed: trumps 4 bits, right, left, aces 3, voids 3
+_FEATURE_MASKS = (15, 1, 1, 7, 7)
+
+
 @njit
 def pack_features(feats):
-    """The features as one 12-bit number: trumps (4 bits), right, left, aces (3), voids (3)."""
-    return (feats[0] << 8) | (feats[1] << 7) | (feats[2] << 6) | (feats[3] << 3) | feats[4]
-
-
-_FEATURE_BITS = {"trumps": (8, 15), "right": (7, 1), "left": (6, 1), "aces": (3, 7),
-                 "voids": (0, 7)}  # name: (shift, mask), as pack_features lays them out
-FEATURE_NAMES = tuple(_FEATURE_BITS)
+    """The five features as one 12-bit number (layout: _FEATURE_SHIFTS)."""
+    packed = 0
+    for i in range(5):
+        packed |= feats[i] << _FEATURE_SHIFTS[i]
+    return packed
 
 
 def unpack_features(packed: np.ndarray) -> dict[str, np.ndarray]:
     """trumps, right, left, aces, voids from pack_features numbers."""
-    return {name: (packed >> shift) & mask for name, (shift, mask) in _FEATURE_BITS.items()}
+    return {name: (packed >> shift) & mask for name, shift, mask
+            in zip(FEATURE_NAMES, _FEATURE_SHIFTS, _FEATURE_MASKS, strict=True)}
 
 
 def pack_feature_columns(columns) -> np.ndarray:
     """pack_features of table columns (a mapping of the five feature names to arrays)."""
     packed = np.zeros(len(columns["trumps"]), dtype=np.int64)
-    for name, (shift, _) in _FEATURE_BITS.items():
+    for name, shift in zip(FEATURE_NAMES, _FEATURE_SHIFTS, strict=True):
         packed |= np.asarray(columns[name], dtype=np.int64) << shift
     return packed
 
