@@ -10,7 +10,14 @@ import click
 from euchre_sim.core.errors import UserError
 
 from .app import cli
-from .options import json_option, rules_options, seed_option
+from .options import (
+    bidding_options,
+    json_option,
+    play_options,
+    rules_options,
+    seed_option,
+    workers_option,
+)
 
 
 @cli.command()
@@ -139,3 +146,65 @@ def _read_lines(file: str) -> list[str]:
     except UnicodeDecodeError:
         raise UserError(f"cannot read {file!r}: not UTF-8 text") from None
 
+
+
+@cli.command()
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), required=True,
+              help="Folder for odds.parquet (and the simulation, unless --from).")
+@click.option("--from", "from_dir", type=click.Path(file_okay=False), default=None,
+              help="Take the hand results from this finished simulate --bidding run.")
+@click.option("--deals", type=click.IntRange(min=1), default=100_000, show_default=True,
+              help="Deals to simulate (without --from).")
+@seed_option
+@rules_options
+@play_options
+@bidding_options
+@workers_option
+@json_option
+def odds(out_dir: str, from_dir: str | None, deals: int, seed: int, ruleset, play: str,
+         worlds: int, bidding: str | None, bidder_params: str | None, bidder_table: str | None,
+         workers: int | None, as_json: bool) -> None:
+    """The chance of winning the game from every score, for either side dealing next.
+
+    Simulates DEALS deals with the auction (--bidding, default rules) into --out, or reads
+    --from a finished simulate --bidding run, and solves the game by dynamic programming over
+    one hand's result. Writes odds.parquet (us, them, we_deal, p_win, p_win_se).
+
+    Example: euchre-sim odds --out odds/ --deals 200000 --bidding rules
+    """
+    import os
+
+    from euchre_sim.report.query import run_odds
+
+    from .simulate_commands import run_simulation
+
+    if from_dir is None:
+        run_simulation(deals, seed, ruleset, workers, out_dir, False, None, False, True, None,
+                       play, worlds, bidding or "rules", bidder_params, bidder_table)
+    info, table = run_odds(from_dir or out_dir)
+    os.makedirs(out_dir, exist_ok=True)
+    table.to_parquet(os.path.join(out_dir, "odds.parquet"), index=False)
+    if as_json:
+        for line in table.to_json(orient="records", lines=True).splitlines():
+            click.echo(line)
+        return
+    _print_odds(table, info)
+
+
+def _print_odds(table, info: dict) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    target = int(table["us"].max())
+    console = Console(width=160)
+    for we_deal in (True, False):
+        part = table[table["we_deal"] == we_deal].set_index(["us", "them"])["p_win"]
+        out = Table(title=f"P(win) when {'we' if we_deal else 'they'} deal next "
+                          f"(rows: our score, columns: theirs; {info['deals']:,} deals, "
+                          f"bidding {info['bidding']}, play {info['play']})")
+        out.add_column("us \\ them", justify="right")
+        for b in range(target):
+            out.add_column(str(b), justify="right")
+        for a in range(target):
+            out.add_row(str(a), *[f"{part[(a, b)]:.0%}" for b in range(target)])
+        console.print(out)

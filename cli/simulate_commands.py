@@ -98,6 +98,17 @@ def simulate(deals: int, seed: int, ruleset, workers: int | None, out_dir: str, 
 
     Example: euchre-sim simulate --deals 100000 --seed 1 --out out/ --bidding dd
     """
+    run_simulation(deals, seed, ruleset, workers, out_dir, keep_deals, chunk_size, resume,
+                   no_progress, scheduler, play, worlds, bidding, bidder_params, bidder_table)
+    print_headline(out_dir)
+
+
+def run_simulation(deals: int, seed: int, ruleset, workers: int | None, out_dir: str,
+                   keep_deals: bool, chunk_size: int | None, resume: bool, no_progress: bool,
+                   scheduler: str | None, play: str, worlds: int, bidding: str | None,
+                   bidder_params: str | None, bidder_table: str | None) -> None:
+    """simulate's work: plan (or resume), run the chunks, write the tables; Ctrl-C keeps
+    what is finished."""
     from euchre_sim.bidding.params import bidder_params as load_params
     from euchre_sim.sim.parallel import default_workers
     from euchre_sim.sim.simulate import finish_run, is_complete, prepare_run, run_dask, run_local
@@ -107,7 +118,6 @@ def simulate(deals: int, seed: int, ruleset, workers: int | None, out_dir: str, 
                        worlds, bidding, params, bidder_table)  # a resumed run is the same run
     if resume and is_complete(out_dir):
         click.echo(f"run in {out_dir} is already complete", err=True)
-        print_headline(out_dir)
         return
     n_workers = workers or default_workers()
     start = time.perf_counter()
@@ -132,7 +142,6 @@ def simulate(deals: int, seed: int, ruleset, workers: int | None, out_dir: str, 
         ", decisions.parquet, auction.parquet" if bidding else "")
     click.echo(f"{deals:,} deals ({deals - done:,} this run, {rate:,.0f} deals/s) -> "
                f"{out_dir}/{written}, run.json", err=True)
-    print_headline(out_dir)
 
 
 @cli.command()

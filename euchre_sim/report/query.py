@@ -117,3 +117,18 @@ def class_regret(decisions: pd.DataFrame, min_n: int = 1,
     regret = per_class["best"] - per_class["chosen"]
     return {"classes": len(per_class), "decisions": deals,
             "regret": float((regret * per_class["n"]).sum() / deals) if deals else None}
+
+
+def run_odds(run_dir: str) -> tuple[dict, pd.DataFrame]:
+    """(run.json, the odds table) of a finished `simulate --bidding` run: the chance of
+    winning the game from every score (`game.odds`), from its auction table."""
+    from ..core.rules import rules_from_dict
+    from ..game.odds import odds_table, results_from_auction
+
+    info = load_run(run_dir)
+    if not info.get("bidding"):
+        raise UserError(f"{run_dir!r} was simulated without --bidding: it has no auction to "
+                        "take a hand's results from")
+    rules = rules_from_dict(info["rules"])
+    results = results_from_auction(load_table(run_dir, "auction"), rules)
+    return info, odds_table(results, rules.target)

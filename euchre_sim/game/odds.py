@@ -1,0 +1,126 @@
+"""The odds of winning a game from any score, by dynamic programming over one hand's result.
+
+A hand's result, for the side that deals it, is one of: the dealing side scores k, the other
+side scores k, or the deal is passed out (redealt by the next dealer, nobody scores). The deal
+passes left every hand, so the dealing side alternates. With the result's distribution D (from
+a `simulate --bidding` run's auction table) the chance p(a, b, d) that a side at score a wins
+against b, d saying whether it deals next, satisfies
+
+  p(a, b, d) = sum_k P(we score k) p(a + k, b, not d) + P(they score k) p(a, b + k, not d)
+               + P(passed) p(a, b, not d),
+
+with p = 1 once a side reaches the target and 0 once the other does. Scores only grow, so the
+states are solved from high scores down; the pass-out terms tie p(a, b, True) and
+p(a, b, False) into a 2 x 2 linear system solved exactly. Standard errors come from the
+multinomial uncertainty of D by the delta method (a numerical Jacobian: the DP is tiny).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+import pandas as pd
+
+from ..core.rules import RuleSet
+
+
+class HandResults(NamedTuple):
+    """Counts of one hand's results, for the dealing side."""
+
+    dealer: np.ndarray  # int64[k]: deals where the dealing side scored k points
+    other: np.ndarray  # int64[k]: deals where the other side scored k points
+    passed: int  # deals passed out
+
+    @property
+    def deals(self) -> int:
+        return int(self.dealer.sum() + self.other.sum() + self.passed)
+
+
+def results_from_auction(auction: pd.DataFrame, rules: RuleSet) -> HandResults:
+    """The hand results of an auction table (sim.decisions.auction_table: contracts by round,
+    seat, alone, defended with n and make/march/euchred rates; round 0 passed out). N deals,
+    so positions 2 and 4 are the dealing side."""
+    size = 1 + max(rules.march_points, rules.lone_march_points, rules.euchre_points,
+                   rules.lone_defence_points, 1)
+    dealer = np.zeros(size, dtype=np.int64)
+    other = np.zeros(size, dtype=np.int64)
+    passed = 0
+    for row in auction.itertuples(index=False):
+        n = int(row.n)
+        if row.round == 0:
+            passed += n
+            continue
+        marches = round(row.march_rate * n)
+        euchres = round(row.euchred_rate * n)
+        made = n - marches - euchres
+        makers, defenders = (dealer, other) if row.seat % 2 == 0 else (other, dealer)
+        makers[1] += made
+        makers[rules.lone_march_points if row.alone else rules.march_points] += marches
+        defenders[rules.lone_defence_points if row.defended else rules.euchre_points] += euchres
+    return HandResults(dealer, other, passed)
+
+
+def _solve(dealer: np.ndarray, other: np.ndarray, passed: float, target: int) -> np.ndarray:
+    """p[a, b, d] for scores 0..target (row and column `target`: the game is over) from the
+    result's probabilities."""
+    p = np.zeros((target + 1, target + 1, 2))
+    p[target, :, :] = 1.0
+    p[target, target, :] = np.nan  # both at the target cannot happen
+
+    def value(a: int, b: int, d: int) -> float:
+        if a >= target:
+            return 1.0
+        if b >= target:
+            return 0.0
+        return p[a, b, d]
+
+    for a in range(target - 1, -1, -1):
+        for b in range(target - 1, -1, -1):
+            q = [0.0, 0.0]
+            for d in (0, 1):  # d = 1: we deal this hand, so "dealer" results are ours
+                ours, theirs = (dealer, other) if d else (other, dealer)
+                for k in range(1, len(ours)):
+                    q[d] += ours[k] * value(a + k, b, 1 - d) + theirs[k] * value(a, b + k, 1 - d)
+            # p1 = q1 + r p0, p0 = q0 + r p1
+            p[a, b, 1] = (q[1] + passed * q[0]) / (1 - passed * passed)
+            p[a, b, 0] = (q[0] + passed * q[1]) / (1 - passed * passed)
+    return p
+
+
+def _probabilities(results: HandResults) -> np.ndarray:
+    """The multinomial's cell probabilities: dealer k >= 1, other k >= 1, passed."""
+    counts = np.concatenate([results.dealer[1:], results.other[1:], [results.passed]])
+    return counts / counts.sum()
+
+
+def _from_cells(cells: np.ndarray, size: int, target: int) -> np.ndarray:
+    dealer = np.concatenate([[0.0], cells[:size - 1]])
+    other = np.concatenate([[0.0], cells[size - 1:2 * size - 2]])
+    return _solve(dealer, other, float(cells[-1]), target)
+
+
+def win_odds(results: HandResults, target: int) -> tuple[np.ndarray, np.ndarray]:
+    """(p[a, b, d], its standard error) for a, b in 0..target, d = 1 when the side deals next."""
+    size = len(results.dealer)
+    cells = _probabilities(results)
+    p = _from_cells(cells, size, target)
+    cov = (np.diag(cells) - np.outer(cells, cells)) / results.deals
+    step = 1e-6
+    jacobian = np.stack([(_from_cells(cells + step * np.eye(len(cells))[i], size, target) - p)
+                         / step for i in range(len(cells))], axis=-1)
+    var = np.einsum("...i,ij,...j->...", jacobian, cov, jacobian)
+    return p, np.sqrt(np.clip(var, 0, None))
+
+
+def odds_table(results: HandResults, target: int) -> pd.DataFrame:
+    """odds.parquet: us, them, we_deal, p_win, p_win_se for every score below the target and
+    the target itself (p_win 1 or 0)."""
+    p, se = win_odds(results, target)
+    rows = [(a, b, bool(d), p[a, b, d], se[a, b, d])
+            for a in range(target + 1) for b in range(target + 1) for d in (1, 0)
+            if not (a == target and b == target)]
+    frame = pd.DataFrame(rows, columns=["us", "them", "we_deal", "p_win", "p_win_se"])
+    frame["us"] = frame["us"].astype(np.int16)
+    frame["them"] = frame["them"].astype(np.int16)
+    return frame

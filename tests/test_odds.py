@@ -1,0 +1,101 @@
+"""Game-win odds by score: the dynamic programme against plain Monte-Carlo games on the same
+hand results, symmetry, the target, monotonicity, the delta-method error by hand, and the CLI."""
+
+import json
+import random
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from euchre_sim.core.rules import build_rules
+from euchre_sim.game.odds import HandResults, odds_table, results_from_auction, win_odds
+
+from .helpers import run_cli
+
+# a made-up but Euchre-like hand: the dealing side scores 1 (40 %), 2 (12 %), 4 (2 %);
+# the other side 1 (20 %), 2 (18 %), 4 (1 %); 7 % passed out
+RESULTS = HandResults(np.array([0, 400, 120, 0, 20]), np.array([0, 200, 180, 0, 10]), 70)
+
+
+def _naive_game(results, target, us, them, we_deal, rng):
+    """One game played hand by hand, each result drawn from the counts; does 'us' win?"""
+    outcomes = ([("dealer", k, c) for k, c in enumerate(results.dealer) if c]
+                + [("other", k, c) for k, c in enumerate(results.other) if c]
+                + [("passed", 0, results.passed)])
+    weights = [c for _, _, c in outcomes]
+    while us < target and them < target:
+        side, k, _ = rng.choices(outcomes, weights)[0]
+        if side != "passed":
+            ours = (side == "dealer") == we_deal
+            us, them = (us + k, them) if ours else (us, them + k)
+        we_deal = not we_deal
+    return us >= target
+
+
+@pytest.mark.parametrize("us,them,we_deal", [(0, 0, True), (0, 0, False), (8, 9, True),
+                                             (9, 8, False), (5, 2, True)])
+def test_dynamic_programme_agrees_with_played_games(us, them, we_deal):
+    p, _ = win_odds(RESULTS, 10)
+    rng = random.Random(us * 100 + them * 10 + we_deal)
+    games = 20_000
+    wins = sum(_naive_game(RESULTS, 10, us, them, we_deal, rng) for _ in range(games))
+    mc = wins / games
+    se = max((mc * (1 - mc) / games) ** 0.5, 1e-3)
+    assert abs(p[us, them, int(we_deal)] - mc) < 4.5 * se
+
+
+def test_the_two_sides_chances_add_up_and_the_target_decides():
+    p, _ = win_odds(RESULTS, 10)
+    for a in range(10):
+        for b in range(10):
+            assert p[a, b, 1] + p[b, a, 0] == pytest.approx(1.0)
+        assert (p[10, a, :] == 1).all() and (p[a, 10, :] == 0).all()
+    assert (np.diff(p[:10, :10, :], axis=0) >= -1e-12).all()  # more points, better odds
+    assert (np.diff(p[:10, :10, :], axis=1) <= 1e-12).all()
+
+
+def test_standard_error_by_the_delta_method_by_hand():
+    """Target 1: p(deal) = (D + r O) / (1 - r^2) with D, O the chances that the dealing or
+    the other side scores and r a pass-out; the error follows from its gradient."""
+    _, se = win_odds(RESULTS, 1)
+    n = RESULTS.deals
+    cells = np.concatenate([RESULTS.dealer[1:], RESULTS.other[1:], [RESULTS.passed]]) / n
+    d, o, r = cells[:4].sum(), cells[4:8].sum(), cells[8]
+    grad = np.concatenate([np.full(4, 1 / (1 - r * r)), np.full(4, r / (1 - r * r)),
+                           [o / (1 - r * r) + 2 * r * (d + r * o) / (1 - r * r) ** 2]])
+    cov = (np.diag(cells) - np.outer(cells, cells)) / n
+    assert se[0, 0, 1] == pytest.approx(np.sqrt(grad @ cov @ grad), rel=1e-3)
+
+
+def test_hand_results_from_an_auction_table_by_hand():
+    rules = build_rules("online", ["defend_alone=true"])
+    auction = pd.DataFrame({
+        "round": [0, 1, 2, 1], "seat": [0, 4, 1, 3], "alone": [False, False, True, True],
+        "defended": [False, False, False, True], "n": [5, 10, 4, 2],
+        "make_rate": [np.nan, 0.8, 0.5, 0.0], "march_rate": [np.nan, 0.2, 0.25, 0.0],
+        "euchred_rate": [np.nan, 0.2, 0.5, 1.0]})
+    got = results_from_auction(auction, rules)
+    # seat 4 (dealing side): 6 made (1), 2 marched (2), 2 euchred (the other side 2);
+    # seat 1 alone: 1 made (1 to the other side), 1 lone march (4), 2 euchred (dealer side 2);
+    # seat 3 alone, defended alone: 2 euchred (the dealer side scores lone_defence_points 4)
+    assert list(got.dealer) == [0, 6, 2 + 2, 0, 2]
+    assert list(got.other) == [0, 1, 2, 0, 1]
+    assert got.passed == 5
+
+
+def test_odds_command(tmp_path):
+    plain = tmp_path / "plain"
+    run_cli(["simulate", "--deals", "300", "--seed", "1", "--out", str(plain), "--no-progress"])
+    bad = run_cli(["odds", "--out", str(tmp_path / "o1"), "--from", str(plain)], code=2)
+    assert "without --bidding" in bad.output
+    out = tmp_path / "odds"
+    result = run_cli(["odds", "--out", str(out), "--deals", "400", "--seed", "2", "--json"])
+    lines = [json.loads(line) for line in result.stdout.splitlines()]
+    table = pd.read_parquet(out / "odds.parquet")
+    assert len(lines) == len(table) == 11 * 11 * 2 - 2
+    assert {"us", "them", "we_deal", "p_win", "p_win_se"} <= set(table.columns)
+    assert json.loads((out / "run.json").read_text())["bidding"] == "rules"
+    pd.testing.assert_frame_equal(odds_table(results_from_auction(
+        pd.read_parquet(out / "auction.parquet"), build_rules("standard")), 10), table,
+        check_dtype=False)
