@@ -156,10 +156,17 @@ def run_simulation(deals: int, seed: int, ruleset, workers: int | None, out_dir:
 @rules_options
 @play_options
 @bidding_options
+@click.option("--score", default=None, metavar="US-THEM",
+              help="With --bidding: the game's score, e.g. 8-9; adds each action's chance "
+                   "of winning the game.")
+@click.option("--odds", "odds_dir", type=click.Path(file_okay=False), default=None,
+              help="With --score: a folder with odds.parquet (euchre-sim odds); default: "
+                   "solve the odds from fresh deals bid the same way.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def advise(hand: str, up: str | None, turned_down: str | None, seat: int, deals: int | None,
            seed: int, ruleset, play: str, worlds: int, bidding: str | None,
-           bidder_params: str | None, bidder_table: str | None, as_json: bool) -> None:
+           bidder_params: str | None, bidder_table: str | None, score: str | None,
+           odds_dir: str | None, as_json: bool) -> None:
     """Should this hand order up, call, go alone or pass? Figures over random deals of the
     unseen cards (with --bidding: the deals where the auction reaches you, pass included).
 
@@ -177,15 +184,45 @@ def advise(hand: str, up: str | None, turned_down: str | None, seat: int, deals:
                                    "DIR (and only it does)")
         table = load_decision_table(bidder_table, ruleset) if bidder_table else None
         result = advise_in_auction(ruleset, hand, seat, up, turned_down, deals, seed, bidding,
-                                   play, worlds, load_params(bidder_params), table)
+                                   play, worlds, load_params(bidder_params), table,
+                                   score=_parse_score(score), odds=_read_odds(odds_dir))
     else:
         from euchre_sim.sim.advise import advise as run_advise
 
+        if score is not None:
+            raise click.UsageError("--score needs --bidding (the game goes on after a pass)")
         result = run_advise(ruleset, hand, seat, up, turned_down, deals, seed, play, worlds)
     if as_json:
         click.echo(json.dumps(result))
         return
     _print_advice(result, seat, play, worlds)
+
+
+def _parse_score(text: str | None) -> tuple[int, int] | None:
+    """'8-9' -> (8, 9)."""
+    if text is None:
+        return None
+    parts = text.replace(":", "-").split("-")
+    if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
+        raise click.UsageError(f"--score must look like US-THEM, e.g. 8-9, got {text!r}")
+    return int(parts[0]), int(parts[1])
+
+
+def _read_odds(odds_dir: str | None):
+    """p[us, them, we_deal] of an odds.parquet (None: none given)."""
+    if odds_dir is None:
+        return None
+    import os
+
+    import pandas as pd
+
+    from euchre_sim.core.errors import UserError
+    from euchre_sim.sim.auction_advice import odds_array
+
+    path = os.path.join(odds_dir, "odds.parquet")
+    if not os.path.isfile(path):
+        raise UserError(f"no odds.parquet in {odds_dir!r} (run 'euchre-sim odds' first)")
+    return odds_array(pd.read_parquet(path))
 
 
 def _action_label(a: dict) -> str:
@@ -210,6 +247,8 @@ def _print_advice(result: dict, seat: int, play: str, worlds: int) -> None:
     columns = ["action", "alone", "make", "march", "euchred", "mean points", "95% interval"]
     columns += ["bidder's choice"] if bidding else (["dd make", "dd mean points"]
                                                     if play != "dd" else [])
+    if "score" in result:
+        columns.append("P(win game)")
     for name in columns:
         table.add_column(name, justify="left" if name == "action" else "right")
     for a in result["actions"]:
@@ -222,6 +261,8 @@ def _print_advice(result: dict, seat: int, play: str, worlds: int) -> None:
             cells.append(f"{a['chosen_rate']:.1%}")
         elif play != "dd":
             cells += [f"{a['dd']['make_rate']:.1%}", f"{a['dd']['mean_points']:+.3f}"]
+        if "score" in result:
+            cells.append(f"{a['p_win']:.1%} ± {1.96 * a['p_win_se']:.1%}")
         table.add_row(*cells)
     console = Console(width=140)
     console.print(table)
@@ -234,6 +275,13 @@ def _print_advice(result: dict, seat: int, play: str, worlds: int) -> None:
             click.echo(f"Best: {_action_label(best)}{' alone' if best['alone'] else ''} "
                        f"(ahead of the runner-up by {best['lead']:+.3f} ± "
                        f"{1.96 * best['lead_se']:.3f} points, paired on the same deals).")
+        if "score" in result:
+            game = result["best_for_game"]
+            label = _action_label(game) + (" alone" if game["alone"] else "")
+            score = f"{result['score']['us']}-{result['score']['them']}"
+            click.echo(f"At {score}, best for the game: {label}"
+                       + (" — not the best for points." if result["game_differs"] else
+                          " (also the best for points)."))
         if result["after_pass"]:
             after = Table(title="After you pass")
             for name in ("then", "share", "mean points to you"):

@@ -99,3 +99,35 @@ def test_odds_command(tmp_path):
     pd.testing.assert_frame_equal(odds_table(results_from_auction(
         pd.read_parquet(out / "auction.parquet"), build_rules("standard")), 10), table,
         check_dtype=False)
+
+
+def test_at_nine_all_a_call_wins_the_game_exactly_when_it_is_made():
+    """At 9-9 in a game to 10 any made call ends the game for the makers and any euchre for
+    the defenders, so a call's chance of winning is its make rate, whatever the odds table."""
+    from euchre_sim.sim.auction_advice import advise_in_auction
+
+    rules = build_rules("standard")
+    result = advise_in_auction(rules, "JS AS 9H 9D TC", 1, up="9S", deals=300, seed=4,
+                               bidding="rules", score=(9, 9))
+    calls = [a for a in result["actions"] if a["action"] != "pass"]
+    assert calls and all(a["p_win"] == pytest.approx(a["make_rate"]) for a in calls)
+    best = max(result["actions"], key=lambda a: a["p_win"])
+    assert result["best_for_game"] == {k: best[k] for k in ("action", "suit", "alone")}
+
+
+def test_advise_score_reads_an_odds_table_and_refuses_bad_input(tmp_path):
+    out = tmp_path / "odds"
+    run_cli(["odds", "--out", str(out), "--deals", "300", "--seed", "2"])
+    args = ["advise", "--hand", "JS AS 9H 9D TC", "--up", "9S", "--seat", "2", "--deals", "100"]
+    result = run_cli(args + ["--bidding", "rules", "--score", "3-7", "--odds", str(out),
+                             "--json"])
+    answer = json.loads(result.stdout)
+    assert answer["score"] == {"us": 3, "them": 7}
+    assert all(0 <= a["p_win"] <= 1 for a in answer["actions"])
+    for bad, culprit in ((["--score", "3-7"], "--score needs --bidding"),
+                         (["--bidding", "rules", "--score", "three"], "US-THEM"),
+                         (["--bidding", "rules", "--score", "3-12"], "below the target"),
+                         (["--bidding", "rules", "--score", "3-7", "--odds", str(tmp_path)],
+                          "no odds.parquet")):
+        error = run_cli(args + bad, code=2)
+        assert culprit in error.output and len(error.output.strip().splitlines()) == 1

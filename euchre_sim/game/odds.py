@@ -124,3 +124,27 @@ def odds_table(results: HandResults, target: int) -> pd.DataFrame:
     frame["us"] = frame["us"].astype(np.int16)
     frame["them"] = frame["them"].astype(np.int16)
     return frame
+
+
+def results_from_contracts(seat: np.ndarray, points: np.ndarray, size: int) -> HandResults:
+    """Hand results from contracts: the maker's position (0: passed out; positions 2 and 4
+    deal) and the points to the makers (negative: to the defenders); size: points + 1 kept."""
+    dealer = np.zeros(size, dtype=np.int64)
+    other = np.zeros(size, dtype=np.int64)
+    played = seat > 0
+    dealer_makes = played & (seat % 2 == 0)
+    for makers, mine, theirs in ((dealer_makes, dealer, other),
+                                 (played & ~dealer_makes, other, dealer)):
+        np.add.at(mine, points[makers & (points > 0)], 1)
+        np.add.at(theirs, -points[makers & (points < 0)], 1)
+    return HandResults(dealer, other, int((~played).sum()))
+
+
+def game_chances(p: np.ndarray, us: int, them: int, points: np.ndarray,
+                 we_deal_next: bool) -> np.ndarray:
+    """The chance of winning the game after each hand's result, `points` to our side
+    (negative: to theirs; 0: passed out), from the score (us, them), with p = win_odds' table."""
+    target = p.shape[0] - 1
+    ours = np.minimum(us + np.maximum(points, 0), target)
+    theirs = np.minimum(them + np.maximum(-points, 0), target)
+    return p[ours, theirs, int(we_deal_next)]

@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pandas as pd
 
 from ..bidding.auction import N_TURNS, auction_choices, first_call
 from ..bidding.params import bidder_id, bidder_params
@@ -25,6 +26,7 @@ from ..core.errors import UserError
 from ..core.jit import njit
 from ..core.rules import RuleSet
 from ..core.ruletables import FLAG_DEFEND_ALONE, compile_rules
+from ..game.odds import game_chances, results_from_contracts, win_odds
 from ..play.models import DEFAULT_WORLDS, MODEL_DD, model_id
 from ..play.pimc import inference_of, new_pimc_work
 from ..play.playout import play_deal
@@ -115,6 +117,59 @@ def _best(actions: list[dict], per_deal: list[np.ndarray]) -> dict | None:
             "lead": float(diff.mean()), "lead_se": float(se)}
 
 
+def odds_deals(play: str) -> int:
+    """Deals to solve the odds of every score when none are given (PIMC: ~40 playouts each)."""
+    return 300 if play == "pimc" else 20_000
+
+
+def odds_array(odds: pd.DataFrame) -> np.ndarray:
+    """p[us, them, we_deal] from an odds.parquet table."""
+    size = int(odds["us"].max()) + 1
+    p = np.full((size, size, 2), np.nan)
+    p[odds["us"].to_numpy(), odds["them"].to_numpy(), odds["we_deal"].to_numpy(int)] = \
+        odds["p_win"].to_numpy()
+    return p
+
+
+def _game_figures(rules: RuleSet, q, score: tuple[int, int], actions: list[dict],
+                  per_deal: list[np.ndarray], p: np.ndarray) -> dict:
+    """p_win and p_win_se on every action (its deals' chances of winning from the score after
+    the hand), the action best for the game, and whether it differs from the best for
+    points. The deal passes left, so our side deals next when we sit at position 1 or 3."""
+    us, them = score
+    if not (0 <= us < rules.target and 0 <= them < rules.target):
+        raise UserError(f"--score must be two scores below the target {rules.target}, "
+                        f"got {us}-{them}")
+    if p.shape[0] != rules.target + 1:
+        raise UserError(f"the odds table is for a game to {p.shape[0] - 1}, these rules play "
+                        f"to {rules.target}")
+    we_deal_next = q.position % 2 == 1
+    for action, points in zip(actions, per_deal, strict=True):
+        chances = game_chances(p, us, them, points, we_deal_next)
+        action["p_win"] = float(chances.mean())
+        action["p_win_se"] = float(chances.std(ddof=1) / np.sqrt(len(chances)))
+    top = max(actions, key=lambda a: a["p_win"])
+    by_points = max(actions, key=lambda a: a["mean_points"])
+    return {"score": {"us": us, "them": them},
+            "best_for_game": {k: top[k] for k in ("action", "suit", "alone")},
+            "game_differs": top is not by_points}
+
+
+def hand_results(rules: RuleSet, bidding: str, params: np.ndarray, play: str, worlds: int,
+                 table, seed: int, deals: int):
+    """One hand's results (game.odds.HandResults) over `deals` random deals bid by the bidder
+    and played by the model, computed here (the odds of a score need no Parquet run)."""
+    from .chunk import SIM_DEALER, chunk_records, run_auctions
+
+    _, (hands, ups, calls) = chunk_records(rules, seed, 0, deals, False, play, worlds, True)
+    contracts = run_auctions(rules, bidding, params, table or empty_table(), hands, ups,
+                             calls)[3]
+    size = 1 + max(rules.march_points, rules.lone_march_points, rules.euchre_points,
+                   rules.lone_defence_points, 1)
+    assert SIM_DEALER == 0  # positions 2 and 4 deal, as results_from_contracts reads them
+    return results_from_contracts(contracts["seat"], contracts["points"], size)
+
+
 def _inference_facts(counters: np.ndarray) -> dict:
     """How PIMC's worlds were found: by inference, or falling back to what was seen."""
     asked, found, fallen = (int(x) for x in counters)
@@ -147,8 +202,13 @@ def advise_in_auction(rules: RuleSet, hand_text: str, position: int, up: str | N
                       turned_down: str | None = None, deals: int | None = None,
                       seed: int = 0, bidding: str = "dd", play: str = "dd",
                       worlds: int = DEFAULT_WORLDS, params: np.ndarray | None = None,
-                      table: DecisionTable | None = None, infer: bool = True) -> dict:
-    """Pass and every open call of the hand, over deals where the auction reaches the seat."""
+                      table: DecisionTable | None = None, infer: bool = True,
+                      score: tuple[int, int] | None = None, odds: np.ndarray | None = None
+                      ) -> dict:
+    """Pass and every open call of the hand, over deals where the auction reaches the seat;
+    with `score` (us, them) also each action's chance of winning the game, from `odds`
+    (p[us, them, we_deal], e.g. odds_array of an odds.parquet) or, without it, from the odds
+    solved over fresh deals bid and played the same way (`odds_deals`)."""
     deals = deals or default_deals(play)
     params = bidder_params() if params is None else params
     q = parse_question(rules, hand_text, position, up, turned_down)
@@ -179,7 +239,14 @@ def advise_in_auction(rules: RuleSet, hand_text: str, position: int, up: str | N
         per_deal.append(points)
     best = _best(actions, per_deal)
     order = sorted(range(len(actions)), key=lambda i: -actions[i]["mean_points"])
-    return describe_question(rules, q) | {
+    game = {}
+    if score is not None:
+        if odds is None:
+            results = hand_results(rules, bidding, params, play, worlds, table, seed,
+                                   odds_deals(play))
+            odds = win_odds(results, rules.target)[0]
+        game = _game_figures(rules, q, score, actions, per_deal, odds)
+    return describe_question(rules, q) | game | {
         "deals": n, "tried": kept["tried"], "reached": n / kept["tried"], "bidding": bidding,
         "play": play, "worlds": worlds if play == "pimc" else None, "best": best,
         "inference": _inference_facts(kept["worlds"]) if play == "pimc" else None,

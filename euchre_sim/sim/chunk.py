@@ -211,16 +211,12 @@ def compute_chunk(job: ChunkJob) -> tuple[int, int, dict[str, bytes]]:
 def auction_sums(rules: RuleSet, bidding: str, params: np.ndarray, table: DecisionTable,
                  hands: np.ndarray, ups: np.ndarray, calls: np.ndarray
                  ) -> tuple[pd.DataFrame, bytes]:
-    """The chunk's auctions under the bidder: contract sums by (round, seat, alone), round 0
-    for passed-out deals, and the decision sums as bucketed Parquet bytes."""
+    """The chunk's auctions under the bidder: contract sums by (round, seat, alone, defended),
+    round 0 for passed-out deals, and the decision sums as bucketed Parquet bytes."""
     tables = compile_rules(rules)
     count = len(ups)
-    choices = np.zeros((count, N_TURNS), dtype=np.int64)
-    values = np.zeros((count, N_TURNS + 1), dtype=np.int64)
-    resolved = np.zeros((count, N_CALLS, 3), dtype=np.int64)
-    auction_batch(bidder_id(bidding), tables, params, table, hands, ups, SIM_DEALER, calls,
-                  resolved, choices, values)
-    contracts = contract_records(resolved, choices)
+    resolved, choices, values, contracts = run_auctions(rules, bidding, params, table, hands,
+                                                        ups, calls)
     tricks = contracts["maker_tricks"]
     made = tricks >= 0
     addends = np.stack([np.ones(count, dtype=np.int64), made & (tricks >= 3), tricks == 5,
@@ -229,6 +225,19 @@ def auction_sums(rules: RuleSet, bidding: str, params: np.ndarray, table: Decisi
     frame = feature_sums(contracts, _AUCTION_BITS, addends, SUMS)
     keys, sums = decision_sums(tables, hands, ups, SIM_DEALER, resolved, choices, values)
     return frame, bucketed_parquet(keys, sums, DECISION_SUMS, DECISIONS_BUCKET_SHIFT)
+
+
+def run_auctions(rules: RuleSet, bidding: str, params: np.ndarray, table: DecisionTable,
+                 hands: np.ndarray, ups: np.ndarray, calls: np.ndarray) -> tuple:
+    """Every deal's auction under the bidder: (resolved contracts, choices, values, contract
+    records; see sim.decisions)."""
+    count = len(ups)
+    choices = np.zeros((count, N_TURNS), dtype=np.int64)
+    values = np.zeros((count, N_TURNS + 1), dtype=np.int64)
+    resolved = np.zeros((count, N_CALLS, 3), dtype=np.int64)
+    auction_batch(bidder_id(bidding), compile_rules(rules), params, table, hands, ups,
+                  SIM_DEALER, calls, resolved, choices, values)
+    return resolved, choices, values, contract_records(resolved, choices)
 
 
 _AUCTION_BITS = list(zip(AUCTION_KEYS, (2, 3, 1, 1), strict=True))
