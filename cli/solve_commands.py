@@ -32,11 +32,15 @@ def _parse_line(line: str, number: int, deck, default_dealer: int) -> tuple[int,
         raise UserError(f"deal on line {number}: {err}") from None
 
 
-def _solve_one(job) -> tuple[int, list[dict]]:
-    from euchre_sim.solver.calltable import solve_table
+BATCH = 256  # deals a worker solves in one call
 
-    ruleset, dealer, hands = job
-    return dealer, solve_table(ruleset, hands, dealer)
+
+def _solve_batch(job):
+    """The solve tables of a batch of deals (one solver call)."""
+    from euchre_sim.solver.calltable import solve_tables
+
+    ruleset, dealers, hands = job
+    return solve_tables(ruleset, hands, dealers)
 
 
 def _print_table(deck, dealer: int, hands: list[int], rows: list[dict]) -> None:
@@ -65,7 +69,7 @@ def solve(deal: str | None, dealer: str, deals_file: str | None, ruleset, as_jso
     Example: euchre-sim solve "N:JH JD AH KS 9C/TH QH AD 9S TC/KC KD TS QS 9D/TD AS 9H QC JS"
     --dealer W --json
     """
-    from euchre_sim.core.seats import parse_seat, seat_name
+    from euchre_sim.core.seats import parse_seat
     from euchre_sim.sim.parallel import default_workers, ordered_map
 
     deck = ruleset.card_deck
@@ -82,14 +86,26 @@ def solve(deal: str | None, dealer: str, deals_file: str | None, ruleset, as_jso
                 lines = handle.read().splitlines()
         except OSError as err:
             raise UserError(f"cannot read {deals_file!r}: {err.strerror}") from None
-    jobs = [(ruleset, *_parse_line(line, n, deck, default_dealer))
-            for n, line in enumerate(lines, 1) if line.strip()]
+    import numpy as np
+
+    from euchre_sim.solver.calltable import solve_json_lines, table_rows
+
+    deals = [_parse_line(line, n, deck, default_dealer)
+             for n, line in enumerate(lines, 1) if line.strip()]
+    dealers = np.array([d for d, _ in deals], dtype=np.int64)
+    hands = np.array([h for _, h in deals], dtype=np.uint64).reshape(-1, 4)
+    batches = [(ruleset, dealers[i:i + BATCH], hands[i:i + BATCH])
+               for i in range(0, len(deals), BATCH)]
     n_workers = workers or default_workers()
-    if len(jobs) < 64:
+    if len(deals) < 4 * BATCH:
         n_workers = 1
-    for (_, _, hands), (dealer_seat, rows) in zip(
-            jobs, ordered_map(_solve_one, jobs, n_workers, chunksize=32), strict=True):
+    for (_, batch_dealers, batch_hands), tables in zip(
+            batches, ordered_map(_solve_batch, batches, n_workers), strict=True):
         if as_json:
-            click.echo(json.dumps({"dealer": seat_name(dealer_seat), "table": rows}))
-        else:
-            _print_table(deck, dealer_seat, hands, rows)
+            sys.stdout.write("".join(line + "\n" for line in
+                                     solve_json_lines(ruleset, batch_dealers, tables)))
+            continue
+        for dealer_seat, deal_hands, table in zip(batch_dealers, batch_hands, tables,
+                                                  strict=True):
+            _print_table(deck, int(dealer_seat), [int(h) for h in deal_hands],
+                         table_rows(ruleset, table))

@@ -134,3 +134,19 @@ def test_a_torn_table_entry_is_never_used(name):
         torn.table[:, 1] = other.table[:, 1]
         assert solve(rules, hands, trump, 1, tt=torn) == \
             brute_force_ns_tricks(hands, trump, 1, [True] * 4, rules.yooker)
+
+
+@pytest.mark.parametrize("name", sorted(RULE_SETS))
+def test_batch_json_lines_are_the_json_of_each_deals_table(name):
+    """solve --deals writes its lines from templates; they must be json.dumps of SPEC's rows."""
+    import json
+
+    from euchre_sim.solver.calltable import solve_json_lines, solve_tables
+
+    rules = RULE_SETS[name]
+    deals = [deal_one(rules, 8, i, i % 4)[0] for i in range(12)]
+    dealers = [i % 4 for i in range(12)]
+    lines = solve_json_lines(rules, dealers, solve_tables(rules, deals, dealers))
+    for line, hands, dealer in zip(lines, deals, dealers, strict=True):
+        want = {"dealer": "NESW"[dealer], "table": solve_table(rules, hands, dealer)}
+        assert line == json.dumps(want)

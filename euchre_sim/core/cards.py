@@ -112,7 +112,18 @@ class Deck:
             return self.suits.index(text)
         raise UserError(f"unknown suit {token!r} (use {' '.join(self.suits)} or NT)")
 
+    @cached_property
+    def _parsed(self) -> dict[str, int]:
+        """Tokens already read (batches of deals repeat the same few dozen)."""
+        return {}
+
     def parse_card(self, token: str) -> int:
+        card = self._parsed.get(token)
+        if card is None:
+            card = self._parsed[token] = self._read_card(token)
+        return card
+
+    def _read_card(self, token: str) -> int:
         text = token.strip().upper()
         if text in _JOKER_ALIASES:
             if not self.joker:

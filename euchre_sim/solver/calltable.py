@@ -175,9 +175,18 @@ def analyze_batch(tb, hands, upcards, dealer, exact, parts, tt, out):
 
 
 @njit
-def _solve_table(tb, hands, dealer, n_trumps, lone_last, tt, out):
-    """Rows (trump, alone seat or -1, leader, NS tricks) for every trump and way of playing."""
+def _solve_tables(tb, hands, dealers, n_trumps, lone_last, tt, out):
+    """out[i]: the rows of deal i's solve table (see _solve_table); returns the rows a deal."""
     work = new_work()
+    rows = 0
+    for i in range(hands.shape[0]):
+        rows = _solve_table(tb, hands[i], dealers[i], n_trumps, lone_last, tt, work, out[i])
+    return rows
+
+
+@njit
+def _solve_table(tb, hands, dealer, n_trumps, lone_last, tt, work, out):
+    """Rows (trump, alone seat or -1, leader, NS tricks) for every trump and way of playing."""
     row = 0
     for trump in range(n_trumps):
         for alone in range(-1, 4):
@@ -194,20 +203,33 @@ def _solve_table(tb, hands, dealer, n_trumps, lone_last, tt, out):
     return row
 
 
-def solve_table(rules, hands: list[int], dealer: int, tt=None) -> list[dict]:
-    """The `solve` table of one deal: a row per trump and way of playing (SPEC.md)."""
+def solve_tables(rules, hands: np.ndarray, dealers: np.ndarray, tt=None) -> np.ndarray:
+    """The `solve` tables of a batch of deals (hands uint64[n, 4] by seat, dealers int[n]):
+    int64[n, rows, 4] of (trump, alone seat or -1, leader, NS tricks), a row per trump and
+    way of playing (SPEC.md), in one call of the solver."""
     from ..core.ruletables import compile_rules
-    from ..core.seats import SEAT_NAMES
 
     tt = tt if tt is not None else shared_tt()
-    out = np.zeros((25, 4), dtype=np.int64)
-    n_trumps = len(rules.trump_choices)
-    n = _solve_table(compile_rules(rules), np.array(hands, dtype=np.uint64), dealer, n_trumps,
-                     rules.lone_player_plays_last, tt, out)
+    out = np.zeros((len(hands), 25, 4), dtype=np.int64)
+    rows = _solve_tables(compile_rules(rules), np.asarray(hands, dtype=np.uint64),
+                         np.asarray(dealers, dtype=np.int64), len(rules.trump_choices),
+                         rules.lone_player_plays_last, tt, out)
+    return out[:, :rows]
+
+
+def solve_table(rules, hands: list[int], dealer: int, tt=None) -> list[dict]:
+    """The `solve` table of one deal as SPEC's JSON rows."""
+    return table_rows(rules, solve_tables(rules, [hands], [dealer], tt)[0])
+
+
+def table_rows(rules, table: np.ndarray) -> list[dict]:
+    """SPEC's JSON rows of one solved table (a solve_tables entry)."""
+    from ..core.seats import SEAT_NAMES
+
     deck = rules.card_deck
     return [{"trump": deck.suit_name(int(t)), "alone": SEAT_NAMES[a] if a >= 0 else None,
              "leader": SEAT_NAMES[int(leader)], "ns_tricks": int(ns), "ew_tricks": 5 - int(ns)}
-            for t, a, leader, ns in out[:n]]
+            for t, a, leader, ns in table]
 
 
 def analyze_deals(rules, hands: np.ndarray, upcards: np.ndarray, dealer: int = 0,
@@ -221,3 +243,25 @@ def analyze_deals(rules, hands: np.ndarray, upcards: np.ndarray, dealer: int = 0
     analyze_batch(compile_rules(rules), hands, upcards, dealer, exact,
                   BOTH_ROUNDS | (WITH_DEFENCE if defence else 0), tt, out)
     return out
+
+
+def solve_json_lines(rules, dealers, tables: np.ndarray) -> list[str]:
+    """`solve --json` lines of solved tables (solve_tables), text for text the json.dumps of
+    {"dealer": …, "table": solve_table(…)}, built from per-row templates (fast for batches)."""
+    from ..core.seats import SEAT_NAMES
+
+    deck = rules.card_deck
+    heads = {}
+    lines = []
+    for dealer, table in zip(dealers, tables, strict=True):
+        rows = []
+        for trump, alone, leader, ns in table.tolist():
+            head = heads.get((trump, alone, leader))
+            if head is None:
+                alone_text = f'"{SEAT_NAMES[alone]}"' if alone >= 0 else "null"
+                head = heads[(trump, alone, leader)] = (
+                    f'{{"trump": "{deck.suit_name(trump)}", "alone": {alone_text}, '
+                    f'"leader": "{SEAT_NAMES[leader]}", "ns_tricks": ')
+            rows.append(f'{head}{ns}, "ew_tricks": {5 - ns}}}')
+        lines.append(f'{{"dealer": "{SEAT_NAMES[int(dealer)]}", "table": [{", ".join(rows)}]}}')
+    return lines
