@@ -180,15 +180,24 @@ def export(out_dir: str, fmt: str, name: str, out_path: str | None) -> None:
 @click.option("--out", "out_path", type=click.Path(dir_okay=False), required=True,
               help="PNG file to write.")
 @click.option("--round", "round_no", type=click.IntRange(1, 2), default=1, show_default=True)
-def plot(out_dir: str, out_path: str, round_no: int) -> None:
-    """Heatmaps of make rate and mean points by trumps and off-suit aces, per seat.
+@click.option("--table", "name", default="summary", show_default=True,
+              type=click.Choice(["summary", "decisions", "odds"]),
+              help="summary: make rate and points; decisions (--bidding runs): the best "
+                   "call's gain and how often the bidder calls; odds: P(win) by score.")
+def plot(out_dir: str, out_path: str, round_no: int, name: str) -> None:
+    """Heatmaps by trumps and off-suit aces per seat, or the odds of winning by score.
 
     Example: euchre-sim plot out/ --out heatmap.png
     """
-    from euchre_sim.report.plot import plot_heatmaps
+    from euchre_sim.report.plot import plot_decisions, plot_heatmaps, plot_odds
 
     try:
-        plot_heatmaps(out_dir, out_path, round_no)
+        if name == "odds":
+            plot_odds(out_dir, out_path)
+        elif name == "decisions":
+            plot_decisions(out_dir, out_path, round_no)
+        else:
+            plot_heatmaps(out_dir, out_path, round_no)
     except ImportError:
         raise UserError("plot needs matplotlib: pip install 'euchre-sim[plot]'") from None
     click.echo(f"wrote {out_path}", err=True)

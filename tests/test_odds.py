@@ -131,3 +131,25 @@ def test_advise_score_reads_an_odds_table_and_refuses_bad_input(tmp_path):
                           "no odds.parquet")):
         error = run_cli(args + bad, code=2)
         assert culprit in error.output and len(error.output.strip().splitlines()) == 1
+
+
+def test_plot_odds_and_decisions(tmp_path):
+    from PIL import Image
+
+    out = tmp_path / "odds"
+    run_cli(["odds", "--out", str(out), "--deals", "300", "--seed", "2"])
+    for name, title in (("odds", "Winning the game to 10 from each score"),
+                        ("decisions", "Round 1 decisions, bidding rules, dd: double dummy: "
+                                      "every seat sees every hand and plays perfectly")):
+        png = tmp_path / f"{name}.png"
+        run_cli(["plot", str(out), "--table", name, "--out", str(png)])
+        with Image.open(png) as image:
+            assert image.text["Title"] == title
+    plain = tmp_path / "plain"
+    run_cli(["simulate", "--deals", "200", "--seed", "1", "--out", str(plain), "--no-progress"])
+    error = run_cli(["plot", str(plain), "--table", "odds", "--out", str(tmp_path / "x.png")],
+                    code=2)
+    assert "no odds.parquet" in error.output
+    error = run_cli(["plot", str(plain), "--table", "decisions", "--out",
+                     str(tmp_path / "y.png")], code=2)
+    assert "no decisions.parquet" in error.output

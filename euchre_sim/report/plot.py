@@ -1,4 +1,6 @@
-"""Heatmaps of make rate and mean points: trumps x off-suit aces, a panel per seat."""
+"""Heatmaps of a run: make rate and mean points (trumps x off-suit aces, a panel per seat);
+with --bidding, the gain of calling over passing and how often the bidder calls; and the
+odds of winning the game by score (odds.parquet)."""
 
 from __future__ import annotations
 
@@ -9,12 +11,47 @@ from ..play.models import describe_model
 from .query import load_run, load_table, rollup
 
 
-def plot_heatmaps(out_dir: str, path: str, round_no: int = 1) -> None:
-    """Write the PNG; its title (also the PNG's Title text) names the run's play model."""
+def _pyplot():
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+
+    return plt
+
+
+def _save(fig, path: str, title: str) -> None:
+    """Write the PNG with its title (also the PNG's Title text); one line for a bad path."""
+    import matplotlib.pyplot as plt
+
+    fig.suptitle(title)
+    try:
+        fig.savefig(path, dpi=90, metadata={"Title": title})
+    except OSError as err:  # a missing folder, no permission: the user's to fix
+        raise UserError(f"cannot write {path!r}: {err.strerror}") from None
+    finally:
+        plt.close(fig)
+
+
+def _panel(ax, grid: np.ndarray, cmap: str, norm, text: str, title: str, xlabel: str,
+           ylabel: str):
+    """One heatmap with its values written in (NaN cells left empty)."""
+    image = ax.imshow(grid, origin="lower", cmap=cmap, norm=norm, aspect="auto")
+    for (y, x), value in np.ndenumerate(grid):
+        if not np.isnan(value):
+            ax.text(x, y, format(value, text), ha="center", va="center", fontsize=8)
+    ax.set_title(title, fontsize=9)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_xticks(range(grid.shape[1]))
+    ax.set_yticks(range(grid.shape[0]))
+    return image
+
+
+def plot_heatmaps(out_dir: str, path: str, round_no: int = 1) -> None:
+    """Make rate and mean points by trumps and off-suit aces; the title names the run's play
+    model."""
+    plt = _pyplot()
 
     data = rollup(load_table(out_dir, "summary"), ["round", "seat", "alone", "trumps", "aces"])
     info = load_run(out_dir)
@@ -31,28 +68,81 @@ def plot_heatmaps(out_dir: str, path: str, round_no: int = 1) -> None:
         for seat in range(1, 5):
             ax = axes[row, seat - 1]
             part = data[(data["seat"] == seat) & (data["alone"] == alone)]
-            grid = np.full((max_trumps + 1, max_aces + 1), np.nan)
-            for _, r in part.iterrows():
-                grid[int(r["trumps"]), int(r["aces"])] = r[metric]
-            image = ax.imshow(grid, origin="lower", cmap=cmap, norm=norm, aspect="auto")
-            for (t, a), value in np.ndenumerate(grid):
-                if not np.isnan(value):
-                    text = f"{value:.0%}" if metric == "make_rate" else f"{value:+.2f}"
-                    ax.text(a, t, text, ha="center", va="center", fontsize=8)
-            ax.set_title(f"seat {seat}, {'alone' if alone else 'with partner'}: {label}",
-                         fontsize=9)
-            ax.set_xlabel("off-suit aces")
-            ax.set_ylabel("trumps")
-            ax.set_xticks(range(max_aces + 1))
-            ax.set_yticks(range(max_trumps + 1))
+            grid = _grid(part, metric, max_trumps, max_aces)
+            image = _panel(ax, grid, cmap, norm, ".0%" if metric == "make_rate" else "+.2f",
+                           f"seat {seat}, {'alone' if alone else 'with partner'}: {label}",
+                           "off-suit aces", "trumps")
         fig.colorbar(image, ax=axes[row, :], shrink=0.8, label=label)
     call = "order up the upcard" if round_no == 1 else "name another suit"
     model = describe_model(info.get("play", "dd"), info.get("worlds"))
-    title = f"Round {round_no} ({call}), {model} — seat 1 = dealer's left, 4 = dealer"
-    fig.suptitle(title)
-    try:
-        fig.savefig(path, dpi=90, metadata={"Title": title})
-    except OSError as err:  # a missing folder, no permission: the user's to fix
-        raise UserError(f"cannot write {path!r}: {err.strerror}") from None
-    finally:
-        plt.close(fig)
+    _save(fig, path, f"Round {round_no} ({call}), {model} — seat 1 = dealer's left, 4 = dealer")
+
+
+def _grid(rows, column: str, max_trumps: int, max_aces: int) -> np.ndarray:
+    """trumps x aces grid of `column` from rows with trumps and aces (NaN where none)."""
+    grid = np.full((max_trumps + 1, max_aces + 1), np.nan)
+    for _, r in rows.iterrows():
+        grid[int(r["trumps"]), int(r["aces"])] = r[column]
+    return grid
+
+
+def plot_decisions(out_dir: str, path: str, round_no: int = 1) -> None:
+    """A --bidding run's decisions by trumps and off-suit aces (read against the upcard or the
+    turned-down card), per seat: the gain over passing of the best call (classes pooled
+    n-weighted, the call best on average), and how often the bidder calls."""
+    plt = _pyplot()
+    from matplotlib.colors import Normalize, TwoSlopeNorm
+
+    info = load_run(out_dir)
+    frame = load_table(out_dir, "decisions")
+    frame = frame[frame["round"] == round_no].assign(
+        suit=lambda f: f["suit"].fillna("-"), gains=lambda f: f["gain"].fillna(0) * f["n"],
+        passes=lambda f: f["chosen_rate"] * f["n"])
+    keys = ["seat", "trumps", "aces"]
+    calls = frame[frame["action"] != "pass"].groupby(keys + ["suit", "alone"])[
+        ["n", "gains"]].sum().reset_index()
+    calls["gain"] = calls["gains"] / calls["n"]
+    best = calls.groupby(keys)["gain"].max().reset_index()
+    passing = frame[frame["action"] == "pass"].groupby(keys)[["n", "passes"]].sum()
+    passing["calls"] = 1 - passing["passes"] / passing["n"]
+    passing = passing.reset_index()
+    max_trumps = int(frame["trumps"].max()) if len(frame) else 5
+    max_aces = int(frame["aces"].max()) if len(frame) else 3
+    fig, axes = plt.subplots(2, 4, figsize=(16, 8), constrained_layout=True, squeeze=False)
+    for row, (data, column, label, cmap, norm, text) in enumerate((
+            (best, "gain", "best call's gain over passing", "RdBu",
+             TwoSlopeNorm(0.0, -2.0, 2.0), "+.2f"),
+            (passing, "calls", "the bidder calls", "RdYlGn", Normalize(0.0, 1.0), ".0%"))):
+        for seat in range(1, 5):
+            grid = _grid(data[data["seat"] == seat], column, max_trumps, max_aces)
+            image = _panel(axes[row, seat - 1], grid, cmap, norm, text,
+                           f"seat {seat}: {label}", "off-suit aces", "trumps")
+        fig.colorbar(image, ax=axes[row, :], shrink=0.8, label=label)
+    model = describe_model(info.get("play", "dd"), info.get("worlds"))
+    _save(fig, path, f"Round {round_no} decisions, bidding {info.get('bidding')}, {model}")
+
+
+def plot_odds(out_dir: str, path: str) -> None:
+    """The odds of winning the game by score (odds.parquet), we deal next and they do."""
+    import os
+
+    import pandas as pd
+
+    plt = _pyplot()
+    from matplotlib.colors import Normalize
+
+    odds_path = os.path.join(out_dir, "odds.parquet")
+    if not os.path.isfile(odds_path):
+        raise UserError(f"no odds.parquet in {out_dir!r} (run 'euchre-sim odds' first)")
+    odds = pd.read_parquet(odds_path)
+    target = int(odds["us"].max())
+    fig, axes = plt.subplots(1, 2, figsize=(13, 6), constrained_layout=True)
+    for ax, we_deal in zip(axes, (True, False), strict=True):
+        part = odds[(odds["we_deal"] == we_deal) & (odds["us"] < target)
+                    & (odds["them"] < target)]
+        grid = np.full((target, target), np.nan)
+        grid[part["us"].to_numpy(), part["them"].to_numpy()] = part["p_win"].to_numpy()
+        image = _panel(ax, grid, "RdYlGn", Normalize(0.0, 1.0), ".0%",
+                       f"{'we' if we_deal else 'they'} deal next", "their score", "our score")
+    fig.colorbar(image, ax=axes, shrink=0.8, label="chance of winning the game")
+    _save(fig, path, f"Winning the game to {target} from each score")
