@@ -8,7 +8,10 @@ Prints JSON:
   is alone with JS KS QS TS 9S; S, the dealer's partner, leads first. Leading a diamond lets
   the dealer ruff the loner's low trump with the AS; clubs do not. How often S leads each suit
   in RUNS decisions with and without inference;
-- how often inference found its worlds and how often it fell back.
+- how often inference found its worlds and how often it fell back;
+- head to head, teams swapped: on BENCH_MATCH deals (default 1,000) the rules bidder's contract
+  is played out twice by PIMC, once with NS inferring and EW not, once the other way round;
+  the inferring side's mean points per deal over the two, with its paired standard error.
 BENCH_DEALS sets the deals of the lone hand (default 400), BENCH_WORLDS the worlds (50).
 """
 
@@ -22,11 +25,12 @@ from euchre_sim.core.bits import one_bit
 from euchre_sim.core.rules import build_rules
 from euchre_sim.core.ruletables import compile_rules
 from euchre_sim.play.pimc import inference_of, new_pimc_work, pimc_card
-from euchre_sim.play.state import S_DISCARD, S_INFER, S_MAKER_TURN, S_UPCARD, new_state
+from euchre_sim.play.state import S_DISCARD, S_MAKER_TURN, S_UPCARD, new_state
 from euchre_sim.sim.auction_advice import advise_in_auction
 from euchre_sim.solver.search import new_tt
 
 DEALS = int(os.environ.get("BENCH_DEALS", "400"))
+MATCH = int(os.environ.get("BENCH_MATCH", "1000"))
 WORLDS = int(os.environ.get("BENCH_WORLDS", "50"))
 RUNS = 20
 
@@ -66,7 +70,6 @@ def probe_leads(rules) -> dict:
             st[S_DISCARD] = tb.power_bit[trump, deck.parse_card("9D")]
             st[S_UPCARD] = deck.parse_card("AS")
             st[S_MAKER_TURN] = 2  # round 1, position 3
-            st[S_INFER] = inference[3][0]
             p = pimc_card(tb, tb.layout[trump], hands.copy(), st, pm, leader, WORLDS,
                           np.uint64(run + 1), False, new_tt(), pw)
             suit = deck.card_name(int(tb.power_card[trump, p]))[-1]
@@ -75,7 +78,48 @@ def probe_leads(rules) -> dict:
     return counts
 
 
+def head_to_head(rules) -> dict:
+    """The inferring side's points per deal against the plain one, teams swapped."""
+    from euchre_sim.bidding.conventional import conventional_choice
+    from euchre_sim.bidding.params import bidder_params
+    from euchre_sim.core.calls import row_call
+    from euchre_sim.core.dealing import deal_batch, deal_key, seed_to_u64
+    from euchre_sim.play.models import MODEL_PIMC
+    from euchre_sim.play.playout import played_call
+
+    tb = compile_rules(rules)
+    params = bidder_params()
+    inferring = new_pimc_work(inference_of(BIDDER_RULES))
+    plain = new_pimc_work(inference_of())
+    hands, ups = deal_batch(rules, 7, 0, MATCH)
+    tt = new_tt()
+    gains = []
+    for i in range(MATCH):
+        call = next((row for k in range(8)
+                     if (row := conventional_choice(tb, params, hands[i, (k % 4 + 1) % 4],
+                                                    ups[i], k // 4 + 1, k % 4 + 1)) >= 0),
+                    -1)
+        if call < 0:
+            continue  # passed out
+        round_no, pos, trump, alone = (int(x) for x in row_call(call))
+        if round_no == 1:
+            trump = int(ups[i]) >> 3
+        key = np.uint64(deal_key(seed_to_u64(7), np.uint64(i)))
+        ns_points = []
+        for works in ((inferring, plain), (plain, inferring)):
+            tricks = played_call(MODEL_PIMC, tb, hands[i], ups[i], 0, round_no, trump, pos & 3,
+                                 pos if alone else 0, 0, WORLDS, key, tt, works)
+            points = int(tb.score[alone, 0, tricks])
+            ns_points.append(points if pos % 2 == 0 else -points)
+        gains.append((ns_points[0] - ns_points[1]) / 2)  # NS inferring minus EW inferring
+    gains = np.array(gains, dtype=np.float64)
+    return {"deals_played": len(gains), "inferring_side_points_per_deal": gains.mean(),
+            "se": gains.std(ddof=1) / np.sqrt(len(gains)),
+            "worlds_inferring": [int(x) for x in inferring[5][2]]}
+
+
 if __name__ == "__main__":
     rules = build_rules("standard")
     print(json.dumps({"deals": DEALS, "worlds": WORLDS, "lone_hand": lone_hand(rules),
-                      "probe_first_lead": probe_leads(rules)}, indent=2))
+                      "probe_first_lead": probe_leads(rules),
+                      "head_to_head": head_to_head(rules)}, indent=2))

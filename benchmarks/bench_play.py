@@ -40,13 +40,14 @@ DEALER = 0
 @njit
 def _play_hands(model, tb, hands, ups, n_worlds, seed, tt, out):
     pw = new_pimc_work(inference_of())
+    pws = (pw, pw)
     for i in range(hands.shape[0]):
         up = ups[i]
         if up == JOKER:  # Benny turned up: no round 1
             out[i] = -1
             continue
         out[i] = played_call(model, tb, hands[i], up, DEALER, 1, up >> 3, (DEALER + 1) & 3, 0,
-                             0, n_worlds, deal_key(seed, np.uint64(i)), tt, pw)
+                             0, n_worlds, deal_key(seed, np.uint64(i)), tt, pws)
 
 
 def measure(tb, model, hands, ups, worlds, runs):

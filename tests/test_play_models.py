@@ -34,7 +34,7 @@ from .conftest import RULE_SETS
 ALONE_OF_ROW = np.concatenate([np.arange(48) % 2, np.repeat(np.arange(48) % 2, 2)])
 DEFENDED_OF_ROW = (np.arange(144) >= 48).astype(np.int64)
 
-NO_INFERENCE = inference_of()[:3]  # worlds from what was seen only
+NO_INFERENCE = inference_of()  # worlds from what was seen only
 
 
 def _states_in_play(rules, seed, stop_at):
@@ -357,7 +357,7 @@ def test_inferred_worlds_agree_with_the_auction_under_the_rules_bidder(name, see
     each seat's played cards put back; the dealer, whose discard the world hides, is left
     out); and it is still consistent with everything seen."""
     from euchre_sim.bidding.params import BIDDER_RULES, PARAMS
-    from euchre_sim.play.state import P_BY, S_INFER, S_MAKER_TURN, S_UPCARD
+    from euchre_sim.play.state import P_BY, S_MAKER_TURN, S_UPCARD
 
     from . import naive
 
@@ -367,7 +367,6 @@ def test_inferred_worlds_agree_with_the_auction_under_the_rules_bidder(name, see
     offset = 4 if state.bids[0].round == 2 else 0  # Benny turned up: the bids start in round 2
     st_[S_UPCARD] = state.upcard
     st_[S_MAKER_TURN] = offset + len(state.bids) - 1
-    st_[S_INFER] = 1 + BIDDER_RULES
     inference = inference_of(BIDDER_RULES)
     seat = int(st_[S_TURN])
     tb = state.tables
@@ -378,7 +377,7 @@ def test_inferred_worlds_agree_with_the_auction_under_the_rules_bidder(name, see
     for k in range(2):
         found = int(inference[2][1])
         sample_world(tb, lay, hands, st_, pm, seat, np.uint64((key + k) % 2**64), cards, world,
-                     inference[:3])
+                     inference)
         _check_world(rules, state, hands, st_, pm, seat, world)
         if int(inference[2][1]) == found:
             continue  # fell back to the plain world

@@ -65,7 +65,8 @@ class ModelStrategy:
         self.rng = rng
         self.worlds = worlds
         self.tt = new_tt()
-        self.work = new_pimc_work(inference_of())
+        work = new_pimc_work(inference_of())
+        self.works = (work, work)
 
     def bid(self, state, options):
         return self.bidder.bid(state, options)
@@ -80,12 +81,12 @@ class ModelStrategy:
         hands, st, pm = state_arrays(state)
         tb = state.tables
         p = choose_discard(self.model, tb, tb.layout[state.trump], hands, st, pm, self.worlds,
-                            self._key(), self.tt, self.work)
+                            self._key(), self.tt, self.works)
         return int(tb.power_card[state.trump, p])
 
     def play(self, state: HandState, seat: int) -> int:
         hands, st, pm = state_arrays(state)
         tb = state.tables
         p = choose_card(self.model, tb, tb.layout[state.trump], hands, st, pm, seat,
-                         self.worlds, self._key(), self.tt, self.work)
+                         self.worlds, self._key(), self.tt, self.works)
         return int(tb.power_card[state.trump, p])

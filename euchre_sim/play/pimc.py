@@ -176,7 +176,7 @@ def _best_over_worlds(tb, lay, hands, st, pm, seat, discard, n, n_worlds, key, t
             wh[:] = hands
         else:
             sample_world(tb, lay, hands, st, pm, seat, deal_key(key, np.uint64(w)), cards, wh,
-                         inference[:3])
+                         inference)
         for i in range(n):
             if discard:
                 sums[i] += _discard_points(tb, wh, st, seat, cands[i], tt, work)

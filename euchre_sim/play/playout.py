@@ -35,9 +35,9 @@ from .conventional import conventional_card, conventional_discard
 from .models import DEFAULT_WORLDS, MODEL_CONVENTIONAL, MODEL_DD, model_id
 from .pimc import inference_of, new_pimc_work, pimc_card, pimc_discard
 from .state import (
+    S_DEALER,
     S_DECISIONS,
     S_DISCARD,
-    S_INFER,
     S_MAKER_TRICKS,
     S_MAKER_TURN,
     S_TRICKS,
@@ -50,36 +50,40 @@ from .state import (
 
 
 @njit
-def choose_card(model, tb, lay, hands, st, pm, seat, n_worlds, key, tt, pw):
+def choose_card(model, tb, lay, hands, st, pm, seat, n_worlds, key, tt, pws):
+    """The model's card for `seat`; pws: the PIMC players' work by team (NS, EW)."""
     if model == MODEL_CONVENTIONAL:
         return conventional_card(lay, hands, st, pm, seat)
     k = deal_key(key, np.uint64(st[S_DECISIONS]))
     st[S_DECISIONS] += 1
-    return pimc_card(tb, lay, hands, st, pm, seat, n_worlds, k, model == MODEL_DD, tt, pw)
+    return pimc_card(tb, lay, hands, st, pm, seat, n_worlds, k, model == MODEL_DD, tt,
+                     pws[seat & 1])
 
 
 @njit
-def choose_discard(model, tb, lay, hands, st, pm, n_worlds, key, tt, pw):
+def choose_discard(model, tb, lay, hands, st, pm, n_worlds, key, tt, pws):
+    """The model's discard for the dealer; pws as choose_card."""
     if model == MODEL_CONVENTIONAL:
         return conventional_discard(lay, hands, st, pm)
     k = deal_key(key, np.uint64(st[S_DECISIONS]))
     st[S_DECISIONS] += 1
-    return pimc_discard(tb, lay, hands, st, pm, n_worlds, k, model == MODEL_DD, tt, pw)
+    return pimc_discard(tb, lay, hands, st, pm, n_worlds, k, model == MODEL_DD, tt,
+                        pws[st[S_DEALER] & 1])
 
 
 @njit
-def _play_out(model, tb, lay, hands, st, pm, n_worlds, key, tt, pw):
+def _play_out(model, tb, lay, hands, st, pm, n_worlds, key, tt, pws):
     """Play the hand to its end from the state; returns the makers' tricks."""
     while st[S_TRICKS] < TRICKS_PER_HAND:
         seat = st[S_TURN]
         play_card(lay, hands, st, pm, choose_card(model, tb, lay, hands, st, pm, seat, n_worlds,
-                                                key, tt, pw))
+                                                key, tt, pws))
     return st[S_MAKER_TRICKS]
 
 
 @njit
 def played_call(model, tb, hands, upcard, dealer, round_no, trump, maker, alone_pos, def_pos,
-                 n_worlds, key, tt, pw):
+                 n_worlds, key, tt, pws):
     """Makers' tricks when `maker` calls `trump` (round 1: orders up), position def_pos
     defends alone (0: nobody) and the model plays. A dealer who sits out (its partner alone)
     holds the upcard out of play."""
@@ -99,16 +103,15 @@ def played_call(model, tb, hands, upcard, dealer, round_no, trump, maker, alone_
                        leader, up, known_out)
     st[S_UPCARD] = upcard
     st[S_MAKER_TURN] = (round_no - 1) * 4 + ((maker - dealer - 1) & 3)
-    st[S_INFER] = pw[5][3][0]
     if take_up:
-        d = choose_discard(model, tb, lay, hp, st, pm, n_worlds, key, tt, pw)
+        d = choose_discard(model, tb, lay, hp, st, pm, n_worlds, key, tt, pws)
         hp[dealer] &= ~one_bit(d)
         st[S_DISCARD] = d
-    return _play_out(model, tb, lay, hp, st, pm, n_worlds, key, tt, pw)
+    return _play_out(model, tb, lay, hp, st, pm, n_worlds, key, tt, pws)
 
 
 @njit
-def play_deal(model, tb, hands, upcard, dealer, n_worlds, key, only_pos, rounds, tt, pw, out):
+def play_deal(model, tb, hands, upcard, dealer, n_worlds, key, only_pos, rounds, tt, pws, out):
     """Fill `out` (N_ROWS, as solver.calltable.analyze_deal) with the makers' tricks of every call
     open in the deal, each hand played out by the model."""
     flags = tb.flags
@@ -131,16 +134,17 @@ def play_deal(model, tb, hands, upcard, dealer, n_worlds, key, only_pos, rounds,
                         out[row] = played_call(model, tb, hands, upcard, dealer, round_no,
                                                trump, (dealer + pos) & 3, pos if alone else 0,
                                                def_pos, n_worlds, deal_key(key, np.uint64(row)),
-                                               tt, pw)
+                                               tt, pws)
 
 
 @njit
 def _play_batch(model, tb, hands, upcards, dealer, n_worlds, seed, start, parts, inference, tt,
                 out):
     pw = new_pimc_work(inference)
+    pws = (pw, pw)
     for i in range(hands.shape[0]):
         key = deal_key(seed, np.uint64(start + i))
-        play_deal(model, tb, hands[i], upcards[i], dealer, n_worlds, key, 0, parts, tt, pw,
+        play_deal(model, tb, hands[i], upcards[i], dealer, n_worlds, key, 0, parts, tt, pws,
                   out[i])
 
 

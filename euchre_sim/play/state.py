@@ -25,10 +25,9 @@ _ZERO = np.uint64(0)
 # integer fields
 (S_TRUMP, S_DEALER, S_MAKER, S_MAKER_ALONE, S_DEFENDER_ALONE, S_ACTIVE, S_N_ACTIVE, S_TURN,
  S_POS, S_WBIT, S_WSEAT, S_MAKER_TRICKS, S_TRICKS, S_UP, S_DISCARD, S_DECISIONS,
- S_UPCARD, S_MAKER_TURN, S_INFER) = range(19)
-N_ST = 19
-# S_UPCARD: the card turned up (a card id); S_MAKER_TURN: the auction turn (0-7) of the call;
-# S_INFER: 0, or 1 + the bidder whose auction and discard the worlds must agree with
+ S_UPCARD, S_MAKER_TURN) = range(18)
+N_ST = 18
+# S_UPCARD: the card turned up (a card id); S_MAKER_TURN: the auction turn (0-7) of the call
 # public card sets: all cards played (the current trick's too), the current trick, the led
 # suit's bits, cards known to be out of play (a turned-down upcard), shown voids by seat, the
 # cards each seat has played

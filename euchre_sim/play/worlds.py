@@ -11,13 +11,13 @@ at a time into a seat that can take them, keeping the rest placeable (Hall's con
 the few seats), with chances in proportion to the room left. The draws come from the
 counter-based generator of `core.dealing`, so a world is a pure function of its key.
 
-With inference on (a bidder set: `S_INFER`), a world must also agree with what the auction
-and the pickup tell: every seat in play that passed before the call would have passed under
-the bidder with the world's hand (its cards played so far put back), the maker would have made
-the call, and when the dealer took the upcard the dealer's six cards are sampled and the
-conventional discard rule must throw one of the sampled cards ("the dealer probably made a
-void"). Rejection sampling for MAX_INFERRED tries, then the plain world; the counters say how
-often each happened.
+With inference on (a bidder named in the player's `inference`), a world must also agree with
+what the auction and the pickup tell: every seat in play that passed before the call would have
+passed under the bidder with the world's hand (its cards played so far put back), the maker
+would have made the call, and when the dealer took the upcard the dealer's six cards are
+sampled and the conventional discard rule must throw one of the sampled cards ("the dealer
+probably made a void"). Rejection sampling for MAX_INFERRED tries, then the plain world; the
+counters say how often each happened.
 """
 
 from __future__ import annotations
@@ -40,7 +40,6 @@ from .state import (
     S_ACTIVE,
     S_DEALER,
     S_DEFENDER_ALONE,
-    S_INFER,
     S_MAKER,
     S_MAKER_ALONE,
     S_MAKER_TURN,
@@ -119,11 +118,13 @@ def guided_deal(lay, key, cards, n, room, voids, out):
 @njit
 def sample_world(tb, lay, hands, st, pm, seat, key, cards, out, inference):
     """Fill out[0:4] (power layout, by seat) with a deal consistent with what `seat` knows,
-    and, when the state asks for it (S_INFER), with the auction and the dealer's discard.
+    and, when the player infers (a bidder in `inference`), with the auction and the dealer's
+    discard.
 
-    cards: int64 work buffer of 64; inference: (bidder params, decision table, counters)."""
-    if st[S_INFER] > 0 and _inferred_world(tb, lay, hands, st, pm, seat, key, cards, out,
-                                           inference):
+    cards: int64 work buffer of 64; inference: (bidder params, decision table, counters,
+    [0 or 1 + the bidder]) as play.pimc.inference_of makes it."""
+    if inference[3][0] > 0 and _inferred_world(tb, lay, hands, st, pm, seat, key, cards, out,
+                                               inference):
         return
     _plain_world(lay, hands, st, pm, seat, key, cards, out)
 
@@ -151,13 +152,12 @@ def _to_cards(tb, trump, power):
 
 
 @njit
-def _agrees_with_auction(tb, st, pm, seat, world, discard, params, table):
+def _agrees_with_auction(tb, st, pm, seat, world, discard, bidder, params, table):
     """Would the bidder have passed with every hand before the call, and made the call with
     the maker's? Seats out of play (their cards unknown) and `seat` itself are not asked."""
     dealer = st[S_DEALER]
     trump = st[S_TRUMP]
     upcard = st[S_UPCARD]
-    bidder = st[S_INFER] - 1
     maker_turn = st[S_MAKER_TURN]
     for k in range(maker_turn + 1):
         round_no = k // 4 + 1
@@ -185,7 +185,7 @@ def _inferred_world(tb, lay, hands, st, pm, seat, key, cards, out, inference):
     when the dealer took the upcard, with the dealer's discard (the dealer's six cards are
     sampled and the conventional rule discards one of the sampled ones). False after
     MAX_INFERRED tries (counted: counters = worlds asked, found, fallen back)."""
-    params, table, counters = inference
+    params, table, counters, mode = inference
     counters[0] += 1
     dealer = st[S_DEALER]
     infer_discard = st[S_UP] >= 0 and seat != dealer and (st[S_ACTIVE] >> dealer) & 1
@@ -214,7 +214,8 @@ def _inferred_world(tb, lay, hands, st, pm, seat, key, cards, out, inference):
         for s in range(4):
             if s != seat and out[s] & pm[P_VOID + s]:
                 ok = False
-        if ok and _agrees_with_auction(tb, st, pm, seat, out, discard, params, table):
+        if ok and _agrees_with_auction(tb, st, pm, seat, out, discard, mode[0] - 1, params,
+                                       table):
             counters[1] += 1
             return True
     counters[2] += 1

@@ -58,6 +58,7 @@ def _reached_batch(bidder, tb, params, table, unseen, seed, seat, hand, ref_card
     work = np.empty_like(unseen)
     solver_work = new_work()
     pimc_work = new_pimc_work(inference)
+    pimc_works = (pimc_work, pimc_work)
     kept = 0
     for i in range(max_tries):
         if kept == count:
@@ -68,7 +69,7 @@ def _reached_batch(bidder, tb, params, table, unseen, seed, seat, hand, ref_card
                          calls[kept])
         else:
             play_deal(model, tb, hands, ref_card, ADVISE_DEALER, n_worlds,
-                      deal_key(seed, np.uint64(i)), 0, PARTS, tt, pimc_work, calls[kept])
+                      deal_key(seed, np.uint64(i)), 0, PARTS, tt, pimc_works, calls[kept])
         auction_choices(bidder, tb, params, table, hands, ref_card, ADVISE_DEALER, calls[kept],
                         contracts[kept], choices[kept], values[kept])
         called = first_call(choices[kept], 0)
