@@ -112,8 +112,9 @@ def played_call(model, tb, hands, upcard, dealer, round_no, trump, maker, alone_
 
 @njit
 def play_deal(model, tb, hands, upcard, dealer, n_worlds, key, only_pos, rounds, tt, pws, out):
-    """Fill `out` (N_ROWS, as solver.calltable.analyze_deal) with the makers' tricks of every call
-    open in the deal, each hand played out by the model."""
+    """Fill `out` (N_ROWS, as solver.calltable.analyze_deal, the same only_pos and rounds)
+    with the makers' tricks of every call open in the deal, each hand played out by the model;
+    pws: the PIMC players' work by team (NS, EW)."""
     flags = tb.flags
     defence = defence_open(flags) and (rounds & WITH_DEFENCE) != 0
     out[:] = -1

@@ -1,7 +1,8 @@
 """One chunk of a simulation: deal, analyse, aggregate, and write its files atomically.
 
-A chunk is a pure function of (seed, first deal, deal count, rules): rerunning it anywhere
-gives the same files, so a lost or interrupted chunk is simply computed again.
+A chunk is a pure function of its ChunkJob (seed, deal range, rules, play model, bidder):
+rerunning it anywhere gives the same files, so a lost or interrupted chunk is simply computed
+again. With a bidder it also writes the chunk's auction and decision sums.
 """
 
 from __future__ import annotations
