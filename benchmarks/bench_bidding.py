@@ -24,7 +24,6 @@ import time
 import pandas as pd
 
 from euchre_sim.bidding.params import bidder_params
-from euchre_sim.bidding.table import load_decision_table
 from euchre_sim.core.rules import build_rules
 from euchre_sim.report.query import class_regret
 from euchre_sim.sim.advise import advise
@@ -90,8 +89,6 @@ def policy_iteration(rules, tmp: str) -> list[dict]:
         out = os.path.join(tmp, f"pi-{i}")
         bidding = "rules" if previous is None else "table"
         info = simulate(rules, out, 100 + i, DEALS, bidding, previous)
-        if previous is not None:
-            load_decision_table(previous, rules)  # the table it read (checked to load)
         decisions = pd.read_parquet(os.path.join(out, "decisions.parquet"))
         regret = class_regret(decisions, 100, FEATURES)
         rows.append({"iteration": i, "bidding": bidding, "feature_class_regret": regret["regret"],

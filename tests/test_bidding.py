@@ -327,7 +327,7 @@ def _naive_table_choice(rules, frame, hand, upcard, round_no, pos, min_n):
 
     tb = compile_rules(rules)
     key = int(turn_class(tb, np.uint64(hand), upcard, round_no, np.zeros(5, np.uint64),
-                         np.zeros(4, np.uint64)))
+                         np.zeros(4, np.int64)))
     ref = naive.NO_TRUMP if upcard == JOKER else upcard >> 3
     feats = naive.class_features(hand, ref, rules.yooker)
     turn = frame[(frame["round"] == round_no) & (frame["seat"] == pos)

@@ -32,7 +32,7 @@ def test_vectorised_reader_matches_the_plain_one(name):
 def _key(rules, hand: str, trump: str, round_no: int, ref: str) -> int:
     deck = rules.card_deck
     masks = np.zeros(5, dtype=np.uint64)
-    others = np.zeros(4, dtype=np.uint64)
+    others = np.zeros(4, dtype=np.int64)
     return int(class_key(compile_rules(rules), np.uint64(deck.parse_hand(hand)),
                           deck.parse_suit(trump), round_no, deck.parse_card(ref), masks, others))
 
@@ -77,7 +77,7 @@ def test_class_key_matches_the_naive_reading_of_the_hand(name, seed, round_no):
     else:
         trumps = [t for t in rules.trump_choices if ref == JOKER or t != ref >> 3]
     masks = np.zeros(5, dtype=np.uint64)
-    others = np.zeros(4, dtype=np.uint64)
+    others = np.zeros(4, dtype=np.int64)
     read = KeyReader(rules)
     for trump in trumps:
         ref_arg = -1 if ref == JOKER else ref
@@ -97,7 +97,7 @@ def test_class_features_match_the_naive_reading_of_the_cards(name, data):
     hand = sum(1 << c for c in cards)
     tables = compile_rules(rules)
     masks = np.zeros(5, dtype=np.uint64)
-    others = np.zeros(4, dtype=np.uint64)
+    others = np.zeros(4, dtype=np.int64)
     class_key(tables, np.uint64(hand), trump, 1, -1, masks, others)  # fills the holdings
     out = np.zeros(5, dtype=np.int64)
     class_features(tables, trump, masks, out)

@@ -14,7 +14,7 @@ it and the `table` bidder looks decisions up by it.
 import numpy as np
 
 from ..core.cards import JOKER
-from ..core.handclass import class_features, class_key, other_suits
+from ..core.handclass import class_features, class_key
 from ..core.jit import njit
 from ..core.ruletables import NO_TRUMP
 
@@ -32,20 +32,17 @@ def action_code(suit, alone):
 
 
 @njit
-def relative_suit(tb, masks, upcard, round_no, trump):
-    """The label index (SUIT_LABELS) of a trump named at a turn; `masks`: the hand's holdings
-    as turn_class leaves them."""
+def relative_suit(tb, others, upcard, round_no, trump):
+    """The label index (SUIT_LABELS) of a trump named at a turn; `others`: the suits in the
+    class key's order, as turn_class leaves them."""
     if round_no == 1:
         return _UP
     if trump == NO_TRUMP:
         return _NT
-    ref = NO_TRUMP if upcard == JOKER else upcard >> 3
-    nxt = tb.next_suit[ref]
-    if trump == nxt:
+    if upcard != JOKER and trump == tb.next_suit[upcard >> 3]:
         return _NEXT
-    suits = np.empty(4, dtype=np.int64)
-    for i in range(other_suits(masks, ref, nxt, -1, suits)):
-        if suits[i] == trump:
+    for i in range(4):
+        if others[i] == trump:
             return _OTHER + i
     return -1
 
@@ -53,7 +50,8 @@ def relative_suit(tb, masks, upcard, round_no, trump):
 @njit
 def turn_class(tb, hand, upcard, round_no, masks, others):
     """The class key of a hand at a turn of the auction (see the module's docstring); leaves
-    the hand's holdings in `masks` for relative_suit."""
+    the hand's holdings in `masks` (uint64[5]) and its suits' order in `others` (int64[4])
+    for turn_features and relative_suit."""
     if upcard == JOKER:
         return class_key(tb, hand, NO_TRUMP, 2, -1, masks, others)
     return class_key(tb, hand, upcard >> 3, round_no, upcard, masks, others)

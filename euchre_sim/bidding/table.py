@@ -122,7 +122,7 @@ def table_choice(tb, params, table, hand, upcard, round_no, pos):
     """The call-table row the table bidder calls at this turn, or -1 to pass."""
     flags = tb.flags
     masks = np.zeros(5, dtype=np.uint64)
-    others = np.zeros(4, dtype=np.uint64)
+    others = np.zeros(4, dtype=np.int64)
     key = turn_class(tb, hand, upcard, round_no, masks, others)
     feats = np.zeros(5, dtype=np.int64)
     turn_features(tb, masks, upcard, feats)
@@ -134,7 +134,7 @@ def table_choice(tb, params, table, hand, upcard, round_no, pos):
         for alone in range(2):
             if not call_open(flags, round_no, pos, trump, alone, upcard):
                 continue
-            code = action_code(relative_suit(tb, masks, upcard, round_no, trump), alone)
+            code = action_code(relative_suit(tb, others, upcard, round_no, trump), alone)
             i = _find(table.keys, decision_key(round_no, pos, code, key))
             if i >= 0 and table.n[i] >= params[_MIN_N]:
                 score = table.gain[i] if can_pass else table.mean[i]

@@ -40,7 +40,8 @@ def _suit_masks(tb, hand, trump, masks):
 def other_suits(masks, trump, nxt, down_suit, suits):
     """suits[:n] = the suits a class key holds as an unordered set (not trump, its next suit
     or a cross turned-down suit) in its canonical order: by the holding's mask of ranks from
-    the top (bit 0 the best card), larger first, ties in suit order; returns n."""
+    the top (bit 0 the best card), larger first, ties in suit order; suits[n:] = -1; returns
+    n."""
     n = 0
     for s in range(4):
         if s != trump and s != nxt and s != down_suit:
@@ -50,13 +51,15 @@ def other_suits(masks, trump, nxt, down_suit, suits):
                 j -= 1
             suits[j] = s
             n += 1
+    suits[n:] = -1
     return n
 
 
 @njit
 def class_key(tb, hand, trump, round_no, ref_card, masks, others):
     """Key of `hand` (card ids) for `trump`; ref_card: upcard (round 1) or turned-down card
-    (round 2; -1 when none). Fills `masks` with the per-suit holdings."""
+    (round 2; -1 when none). Fills `masks` (uint64[5]) with the per-suit holdings and `others`
+    (int64[4]) with the unordered suits in the key's order (other_suits)."""
     _suit_masks(tb, hand, trump, masks)
     nxt = tb.next_suit[trump]
     key = masks[trump]
@@ -77,14 +80,11 @@ def class_key(tb, hand, trump, round_no, ref_card, masks, others):
                 rel = REL_CROSS
                 down_suit = ref_suit
                 key |= masks[ref_suit] << np.uint64(_SHIFT_DOWN)
-    suits = np.empty(4, dtype=np.int64)
-    n_others = other_suits(masks, trump, nxt, down_suit, suits)
-    for i in range(n_others):
-        others[i] = masks[suits[i]]
+    n_others = other_suits(masks, trump, nxt, down_suit, others)
     for i in range(min(n_others, 3)):
-        key |= others[i] << np.uint64(_SHIFT_OTHER + 8 * i)
+        key |= masks[others[i]] << np.uint64(_SHIFT_OTHER + 8 * i)
     if n_others == 4:  # no-trump after Benny was turned up: the unused N slot takes the 4th
-        key |= others[3] << np.uint64(_SHIFT_NEXT)
+        key |= masks[others[3]] << np.uint64(_SHIFT_NEXT)
     key |= np.uint64(rank) << np.uint64(_SHIFT_RANK)
     key |= np.uint64(rel) << np.uint64(_SHIFT_REL)
     if round_no == 2:

@@ -42,7 +42,7 @@ SIM_DEALER = 0  # every simulated deal is dealt by N; tables use positions relat
 def _records(tb, hands, ups, dealer, calls, cols):
     """One row per (deal, open call): cols[k, i] for the fields of `RECORD_FIELDS`."""
     masks = np.zeros(5, dtype=np.uint64)
-    others = np.zeros(4, dtype=np.uint64)
+    others = np.zeros(4, dtype=np.int64)
     feats = np.zeros(5, dtype=np.int64)
     n = 0
     for d in range(hands.shape[0]):

@@ -57,7 +57,7 @@ def _decision_records(tb, hands, ups, dealer, contracts, choices, values, keys, 
     """keys[n] and cols[n] (DECISION_SUMS addends) of every decision reached; returns n."""
     flags = tb.flags
     masks = np.zeros(5, dtype=np.uint64)
-    others = np.zeros(4, dtype=np.uint64)
+    others = np.zeros(4, dtype=np.int64)
     feats = np.zeros(5, dtype=np.int64)
     n = 0
     for d in range(hands.shape[0]):
@@ -94,7 +94,7 @@ def _decision_records(tb, hands, ups, dealer, contracts, choices, values, keys, 
                     row = call_row(round_no, pos, trump, alone)
                     points = contracts[d, row, 0]
                     gain = points - pass_points
-                    code = action_code(relative_suit(tb, masks, up, round_no, trump), alone)
+                    code = action_code(relative_suit(tb, others, up, round_no, trump), alone)
                     keys[n] = decision_key(round_no, pos, code, key)
                     cols[n, 0] = 1
                     cols[n, 1] = 1 if chosen == row else 0
