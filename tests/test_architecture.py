@@ -53,3 +53,12 @@ def test_the_check_sees_a_violation():
     found = {(path.name, ".".join(target)) for path, _, target, _ in _imports()}
     assert ("calltable.py", "core.calls") in found
     assert ("model_strategy.py", "play.playout") in found
+
+
+def test_every_wing_is_packaged():
+    """A plain (non-editable) install ships every wing: pyproject names each one."""
+    import tomllib
+
+    pyproject = tomllib.loads((PACKAGE.parent / "pyproject.toml").read_text())
+    packaged = set(pyproject["tool"]["setuptools"]["packages"])
+    assert {f"euchre_sim.{wing}" for wing in WINGS} <= packaged
