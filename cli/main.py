@@ -8,6 +8,7 @@ from . import (  # noqa: F401  (register the commands)
     simulate_commands,
     solve_commands,
     table_commands,
+    tournament_commands,
 )
 from .app import cli
 

@@ -10,6 +10,7 @@ import click
 from .app import cli
 from .options import (
     bidding_options,
+    parse_score,
     play_options,
     rules_options,
     seed_option,
@@ -111,7 +112,8 @@ def run_simulation(deals: int, seed: int, ruleset, workers: int | None, out_dir:
     what is finished."""
     from euchre_sim.bidding.params import bidder_params as load_params
     from euchre_sim.sim.parallel import default_workers
-    from euchre_sim.sim.simulate import finish_run, is_complete, prepare_run, run_dask, run_local
+    from euchre_sim.sim.runner import is_complete
+    from euchre_sim.sim.simulate import finish_run, prepare_run, run_dask, run_local
 
     params = tuple(float(x) for x in load_params(bidder_params))
     plan = prepare_run(out_dir, ruleset, seed, deals, chunk_size, keep_deals, resume, play,
@@ -185,7 +187,7 @@ def advise(hand: str, up: str | None, turned_down: str | None, seat: int, deals:
         table = load_decision_table(bidder_table, ruleset) if bidder_table else None
         result = advise_in_auction(ruleset, hand, seat, up, turned_down, deals, seed, bidding,
                                    play, worlds, load_params(bidder_params), table,
-                                   score=_parse_score(score), odds=_read_odds(odds_dir))
+                                   score=parse_score(score, "--score"), odds=_read_odds(odds_dir))
     else:
         from euchre_sim.sim.advise import advise as run_advise
 
@@ -196,16 +198,6 @@ def advise(hand: str, up: str | None, turned_down: str | None, seat: int, deals:
         click.echo(json.dumps(result))
         return
     _print_advice(result, seat, play, worlds)
-
-
-def _parse_score(text: str | None) -> tuple[int, int] | None:
-    """'8-9' -> (8, 9)."""
-    if text is None:
-        return None
-    parts = text.replace(":", "-").split("-")
-    if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
-        raise click.UsageError(f"--score must look like US-THEM, e.g. 8-9, got {text!r}")
-    return int(parts[0]), int(parts[1])
 
 
 def _read_odds(odds_dir: str | None):

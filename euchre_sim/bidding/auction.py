@@ -44,15 +44,36 @@ def turn_position(k):
 
 
 @njit
-def resolve_contracts(bidder, tb, params, hands, upcard, dealer, calls, contracts):
+def bidder_choice(bidder, tb, params, table, hand, upcard, round_no, pos):
+    """The row a rules or table bidder calls with `hand` at this turn, or -1 to pass (what
+    it decides from its own hand alone)."""
+    if bidder == BIDDER_TABLE:
+        return table_choice(tb, params, table, hand, upcard, round_no, pos)
+    return conventional_choice(tb, params, hand, upcard, round_no, pos)
+
+
+@njit
+def defends_alone(tb, params, hands, upcard, dealer, round_no, pos, trump, j):
+    """Does lone-defender candidate j (the earlier defender first) of a call at `pos` go
+    alone under the rules and table bidders: its hand worth `defend_alone` for the trump?"""
+    d_pos = defender_position(pos, j)
+    hand = hands[(dealer + d_pos) & 3]
+    value = dealer_value(tb, params, hand, upcard, trump) \
+        if round_no == 1 and d_pos == 4 else hand_value(tb, params, hand, trump)
+    return value >= params[_DEFEND_ALONE]
+
+
+@njit
+def resolve_contracts(bidders, tb, params, hands, upcard, dealer, calls, contracts):
     """contracts[row] = (points to the makers, makers' tricks, lone defender's position or 0)
-    of every open call once the defenders have decided, under the bidder, whether one of them
-    defends alone (only where the rules allow it); tricks -1 for a call not open.
+    of every open call once the defenders have decided, under their side's bidder
+    (bidders[team], team 0 NS), whether one of them defends alone (only where the rules allow
+    it); tricks -1 for a call not open.
 
     The dd defenders see the outcomes: the later one defends alone when that lowers the
     makers' points, the earlier one when that lowers them below what follows its pass (ties:
     both defend). The rules (and table) defenders go alone, the earlier first, when their hand
-    is worth `defend_alone` for the trump named."""
+    is worth `defend_alone` for the trump named (`defends_alone`)."""
     flags = tb.flags
     for row in range(N_CALLS):
         tricks = calls[row]
@@ -67,22 +88,19 @@ def resolve_contracts(bidder, tb, params, hands, upcard, dealer, calls, contract
         contracts[row, 0] = tb.score[alone, 0, tricks]
         if not defence_open(flags):
             continue
+        bidder = bidders[1 - ((dealer + pos) & 1)]
         for step in range(2):
             j = 1 - step if bidder == BIDDER_DD else step
             lone_tricks = calls[defence_row(row, j)]
             points = tb.score[alone, 1, lone_tricks]
-            d_pos = defender_position(pos, j)
             if bidder == BIDDER_DD:
                 take = points < contracts[row, 0]
             else:
-                hand = hands[(dealer + d_pos) & 3]
-                value = dealer_value(tb, params, hand, upcard, trump) \
-                    if round_no == 1 and d_pos == 4 else hand_value(tb, params, hand, trump)
-                take = value >= params[_DEFEND_ALONE]
+                take = defends_alone(tb, params, hands, upcard, dealer, round_no, pos, trump, j)
             if take:
                 contracts[row, 0] = points
                 contracts[row, 1] = lone_tricks
-                contracts[row, 2] = d_pos
+                contracts[row, 2] = defender_position(pos, j)
                 if bidder != BIDDER_DD:
                     break
 
@@ -96,13 +114,23 @@ def ns_points(contracts, row, dealer):
 
 
 @njit
-def _dd_choices(tb, contracts, upcard, dealer, choices):
+def _choose(bidders, tb, params, table, hands, upcard, dealer, contracts, choices):
+    """choices[0:8] by backward induction: a dd seat takes the action best for its side,
+    knowing every outcome and every later choice; a rules or table seat bids its hand."""
     flags = tb.flags
     value = 0  # NS points of the auction from the turn after this one
     for k in range(N_TURNS - 1, -1, -1):
         round_no = turn_round(k)
         pos = turn_position(k)
-        sign = 1 if ((dealer + pos) & 1) == 0 else -1
+        seat = (dealer + pos) & 3
+        sign = 1 if (seat & 1) == 0 else -1
+        if bidders[seat & 1] != BIDDER_DD:
+            best = bidder_choice(bidders[seat & 1], tb, params, table, hands[seat], upcard,
+                                 round_no, pos)
+            choices[k] = best
+            if best >= 0:
+                value = ns_points(contracts, best, dealer)
+            continue
         best = -1
         have = may_pass(flags, round_no, pos)
         best_value = sign * value
@@ -121,22 +149,14 @@ def _dd_choices(tb, contracts, upcard, dealer, choices):
 
 
 @njit
-def auction_choices(bidder, tb, params, table, hands, upcard, dealer, calls, contracts, choices,
+def auction_choices(bidders, tb, params, table, hands, upcard, dealer, calls, contracts, choices,
                     values):
-    """Resolve the contracts (see resolve_contracts) and fill choices[0:8] (row or -1) under
-    the bidder and values[0:9] (NS points of the auction from each turn on; values[8] = 0).
-    `table`: the table bidder's decisions."""
-    resolve_contracts(bidder, tb, params, hands, upcard, dealer, calls, contracts)
-    if bidder == BIDDER_DD:
-        _dd_choices(tb, contracts, upcard, dealer, choices)
-    else:
-        for k in range(N_TURNS):
-            pos = turn_position(k)
-            hand = hands[(dealer + pos) & 3]
-            if bidder == BIDDER_TABLE:
-                choices[k] = table_choice(tb, params, table, hand, upcard, turn_round(k), pos)
-            else:
-                choices[k] = conventional_choice(tb, params, hand, upcard, turn_round(k), pos)
+    """Resolve the contracts (see resolve_contracts) and fill choices[0:8] (row or -1) with
+    each seat bidding under its side's bidder (bidders[team], team 0 NS) and values[0:9] (NS
+    points of the auction from each turn on; values[8] = 0). `table`: the table bidder's
+    decisions."""
+    resolve_contracts(bidders, tb, params, hands, upcard, dealer, calls, contracts)
+    _choose(bidders, tb, params, table, hands, upcard, dealer, contracts, choices)
     values[N_TURNS] = 0
     for k in range(N_TURNS - 1, -1, -1):
         values[k] = values[k + 1] if choices[k] < 0 else ns_points(contracts, choices[k], dealer)

@@ -72,21 +72,21 @@ def choose_discard(model, tb, lay, hands, st, pm, n_worlds, key, tt, pws):
 
 
 @njit
-def _play_out(model, tb, lay, hands, st, pm, n_worlds, key, tt, pws):
-    """Play the hand to its end from the state; returns the makers' tricks."""
+def _play_out(models, tb, lay, hands, st, pm, n_worlds, key, tt, pws):
+    """Play the hand to its end from the state, each seat by its side's model."""
     while st[S_TRICKS] < TRICKS_PER_HAND:
         seat = st[S_TURN]
-        play_card(lay, hands, st, pm, choose_card(model, tb, lay, hands, st, pm, seat, n_worlds,
-                                                key, tt, pws))
-    return st[S_MAKER_TRICKS]
+        play_card(lay, hands, st, pm, choose_card(models[seat & 1], tb, lay, hands, st, pm, seat,
+                                                n_worlds, key, tt, pws))
 
 
 @njit
-def played_call(model, tb, hands, upcard, dealer, round_no, trump, maker, alone_pos, def_pos,
-                 n_worlds, key, tt, pws):
-    """Makers' tricks when `maker` calls `trump` (round 1: orders up), position def_pos
-    defends alone (0: nobody) and the model plays. A dealer who sits out (its partner alone)
-    holds the upcard out of play."""
+def play_contract(models, tb, hands, upcard, dealer, round_no, trump, maker, alone_pos, def_pos,
+                  n_worlds, key, tt, pws):
+    """The final play state (play.state) when `maker` calls `trump` (round 1: orders up),
+    position def_pos defends alone (0: nobody) and each side plays by its model
+    (models[team], team 0 NS). A dealer who sits out (its partner alone) holds the upcard out
+    of play."""
     active, leader = seats_in_play(dealer, alone_pos, def_pos, tb.flags[FLAG_LONE_LAST] != 0)
     lay = tb.layout[trump]
     take_up = round_no == 1 and (active >> dealer) & 1
@@ -104,17 +104,27 @@ def played_call(model, tb, hands, upcard, dealer, round_no, trump, maker, alone_
     st[S_UPCARD] = upcard
     st[S_MAKER_TURN] = (round_no - 1) * 4 + ((maker - dealer - 1) & 3)
     if take_up:
-        d = choose_discard(model, tb, lay, hp, st, pm, n_worlds, key, tt, pws)
+        d = choose_discard(models[dealer & 1], tb, lay, hp, st, pm, n_worlds, key, tt, pws)
         hp[dealer] &= ~one_bit(d)
         st[S_DISCARD] = d
-    return _play_out(model, tb, lay, hp, st, pm, n_worlds, key, tt, pws)
+    _play_out(models, tb, lay, hp, st, pm, n_worlds, key, tt, pws)
+    return st
 
 
 @njit
-def play_deal(model, tb, hands, upcard, dealer, n_worlds, key, only_pos, rounds, tt, pws, out):
+def played_call(model, tb, hands, upcard, dealer, round_no, trump, maker, alone_pos, def_pos,
+                n_worlds, key, tt, pws):
+    """Makers' tricks of the contract (play_contract) when every seat plays by `model`."""
+    return play_contract((model, model), tb, hands, upcard, dealer, round_no, trump, maker,
+                         alone_pos, def_pos, n_worlds, key, tt, pws)[S_MAKER_TRICKS]
+
+
+@njit
+def play_deal(models, tb, hands, upcard, dealer, n_worlds, key, only_pos, rounds, tt, pws, out):
     """Fill `out` (N_ROWS, as solver.calltable.analyze_deal, the same only_pos and rounds)
-    with the makers' tricks of every call open in the deal, each hand played out by the model;
-    pws: the PIMC players' work by team (NS, EW)."""
+    with the makers' tricks of every call open in the deal, each hand played out by each side's
+    model (models[team], team 0 NS) from key deal_key(key, row); pws: the PIMC players' work
+    by team."""
     flags = tb.flags
     defence = defence_open(flags) and (rounds & WITH_DEFENCE) != 0
     out[:] = -1
@@ -132,10 +142,10 @@ def play_deal(model, tb, hands, upcard, dealer, n_worlds, key, only_pos, rounds,
                     for j in range(-1, 2 if defence else 0):  # -1: both defend
                         row = base if j < 0 else defence_row(base, j)
                         def_pos = 0 if j < 0 else defender_position(pos, j)
-                        out[row] = played_call(model, tb, hands, upcard, dealer, round_no,
-                                               trump, (dealer + pos) & 3, pos if alone else 0,
-                                               def_pos, n_worlds, deal_key(key, np.uint64(row)),
-                                               tt, pws)
+                        out[row] = play_contract(
+                            models, tb, hands, upcard, dealer, round_no, trump,
+                            (dealer + pos) & 3, pos if alone else 0, def_pos, n_worlds,
+                            deal_key(key, np.uint64(row)), tt, pws)[S_MAKER_TRICKS]
 
 
 @njit
@@ -145,8 +155,8 @@ def _play_batch(model, tb, hands, upcards, dealer, n_worlds, seed, start, parts,
     pws = (pw, pw)
     for i in range(hands.shape[0]):
         key = deal_key(seed, np.uint64(start + i))
-        play_deal(model, tb, hands[i], upcards[i], dealer, n_worlds, key, 0, parts, tt, pws,
-                  out[i])
+        play_deal((model, model), tb, hands[i], upcards[i], dealer, n_worlds, key, 0, parts, tt,
+                  pws, out[i])
 
 
 def play_deals(rules, model: str, hands: np.ndarray, upcards: np.ndarray, seed: int, start: int,

@@ -25,9 +25,10 @@ _ZERO = np.uint64(0)
 # integer fields
 (S_TRUMP, S_DEALER, S_MAKER, S_MAKER_ALONE, S_DEFENDER_ALONE, S_ACTIVE, S_N_ACTIVE, S_TURN,
  S_POS, S_WBIT, S_WSEAT, S_MAKER_TRICKS, S_TRICKS, S_UP, S_DISCARD, S_DECISIONS,
- S_UPCARD, S_MAKER_TURN) = range(18)
-N_ST = 18
-# S_UPCARD: the card turned up (a card id); S_MAKER_TURN: the auction turn (0-7) of the call
+ S_UPCARD, S_MAKER_TURN, S_FAILED) = range(19)
+N_ST = S_FAILED + 4
+# S_UPCARD: the card turned up (a card id); S_MAKER_TURN: the auction turn (0-7) of the call;
+# S_FAILED + seat: how often that seat could not follow suit
 # public card sets: all cards played (the current trick's too), the current trick, the led
 # suit's bits, cards known to be out of play (a turned-down upcard), shown voids by seat, the
 # cards each seat has played
@@ -110,6 +111,7 @@ def play_card(lay, hands, st, pm, p):
         led = pm[P_LED]
         if not b & led:
             pm[P_VOID + seat] |= led
+            st[S_FAILED + seat] += 1
         if b & (led | lay[LAYOUT_TRUMPS]) and p > st[S_WBIT]:
             st[S_WBIT] = p
             st[S_WSEAT] = seat

@@ -24,9 +24,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..bidding.conventional import conventional_choice
-from ..bidding.params import BIDDER_TABLE
-from ..bidding.table import table_choice
+from ..bidding.auction import bidder_choice
 from ..core.bits import low_index, one_bit, popcount
 from ..core.calls import call_row
 from ..core.dealing import deal_key, draw, shuffle
@@ -169,10 +167,8 @@ def _agrees_with_auction(tb, st, pm, seat, world, discard, bidder, params, table
         if s == dealer and st[S_UP] >= 0:  # the dealer's five before the pickup
             held = (held | discard) & ~one_bit(st[S_UP])
         hand = _to_cards(tb, trump, held)
-        if bidder == BIDDER_TABLE:
-            choice = table_choice(tb, params, table, hand, upcard, round_no, pos)
-        else:  # the rules bidder, also standing in for dd (whose passes need every outcome)
-            choice = conventional_choice(tb, params, hand, upcard, round_no, pos)
+        # the rules bidder also stands in for dd (whose passes need every outcome)
+        choice = bidder_choice(bidder, tb, params, table, hand, upcard, round_no, pos)
         want = -1 if k < maker_turn else call_row(round_no, pos, trump, st[S_MAKER_ALONE])
         if choice != want:
             return False

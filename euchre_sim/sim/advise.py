@@ -57,8 +57,8 @@ def _advise_batch(tb, unseen, seed, seat, pos, hand, ref_card, rounds, count, mo
         if model == MODEL_DD:
             analyze_deal(tb, hands, ref_card, 0, False, pos, rounds, tt, solver_work, out[i])
         else:
-            play_deal(model, tb, hands, ref_card, 0, n_worlds, deal_key(seed, np.uint64(i)),
-                       pos, rounds, tt, pimc_works, out[i])
+            play_deal((model, model), tb, hands, ref_card, 0, n_worlds,
+                      deal_key(seed, np.uint64(i)), pos, rounds, tt, pimc_works, out[i])
 
 
 def call_actions(rules: RuleSet, round_no: int, position: int, ref_card: int) -> list[tuple]:

@@ -68,10 +68,10 @@ def _reached_batch(bidder, tb, params, table, unseen, seed, seat, hand, ref_card
             analyze_deal(tb, hands, ref_card, ADVISE_DEALER, False, 0, PARTS, tt, solver_work,
                          calls[kept])
         else:
-            play_deal(model, tb, hands, ref_card, ADVISE_DEALER, n_worlds,
+            play_deal((model, model), tb, hands, ref_card, ADVISE_DEALER, n_worlds,
                       deal_key(seed, np.uint64(i)), 0, PARTS, tt, pimc_works, calls[kept])
-        auction_choices(bidder, tb, params, table, hands, ref_card, ADVISE_DEALER, calls[kept],
-                        contracts[kept], choices[kept], values[kept])
+        auction_choices((bidder, bidder), tb, params, table, hands, ref_card, ADVISE_DEALER,
+                        calls[kept], contracts[kept], choices[kept], values[kept])
         called = first_call(choices[kept], 0)
         if called < 0 or called >= turn:
             indices[kept] = i

@@ -8,8 +8,6 @@ again. With a bidder it also writes the chunk's auction and decision sums.
 from __future__ import annotations
 
 import io
-import os
-import shutil
 from typing import NamedTuple
 
 import numpy as np
@@ -163,10 +161,6 @@ def outcome_frame(rules: RuleSet, records: dict[str, np.ndarray]) -> pd.DataFram
     })
 
 
-def chunk_dir(out_dir: str, index: int) -> str:
-    return os.path.join(out_dir, "chunks", f"{index:06d}")
-
-
 class ChunkJob(NamedTuple):
     """Everything a chunk depends on (its result is a pure function of these)."""
 
@@ -242,19 +236,3 @@ def run_auctions(rules: RuleSet, bidding: str, params: np.ndarray, table: Decisi
 
 
 _AUCTION_BITS = list(zip(AUCTION_KEYS, (2, 3, 1, 1), strict=True))
-
-
-def store_chunk(out_dir: str, index: int, files: dict[str, bytes]) -> None:
-    """Write a chunk's files under a temporary name, then rename the folder into place."""
-    final = chunk_dir(out_dir, index)
-    if os.path.isdir(final):
-        return
-    tmp = os.path.join(out_dir, "chunks", f".tmp-{index:06d}-{os.getpid()}")
-    shutil.rmtree(tmp, ignore_errors=True)
-    os.makedirs(tmp)
-    for name, data in files.items():
-        with open(os.path.join(tmp, name), "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-    os.rename(tmp, final)

@@ -48,7 +48,7 @@ def auction_batch(bidder, tb, params, table, hands, ups, dealer, calls, contract
                   values):
     """contracts[i], choices[i] and values[i] of every deal's auction (bidding.auction)."""
     for i in range(hands.shape[0]):
-        auction_choices(bidder, tb, params, table, hands[i], ups[i], dealer, calls[i],
+        auction_choices((bidder, bidder), tb, params, table, hands[i], ups[i], dealer, calls[i],
                         contracts[i], choices[i], values[i])
 
 

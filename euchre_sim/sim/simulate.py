@@ -1,18 +1,14 @@
 """A simulation run: plan chunks, run them (locally or elsewhere), resume, and write tables.
 
-Files under the output folder:
-  manifest.json        what the run is (seed, deals, rules, chunking), written first;
-  chunks/NNNNNN/       one finished chunk (renamed into place only when complete);
-  calls.parquet, summary.parquet, run.json (and deals/outcomes with --keep-deals) at the end.
+The folder (`runner`) ends with calls.parquet, summary.parquet and run.json (and deals and
+outcomes with --keep-deals; decisions and auction with a bidder).
 """
 
 from __future__ import annotations
 
 import dataclasses
-import json
 import os
-import shutil
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -25,11 +21,20 @@ from ..core.errors import UserError
 from ..core.rules import RuleSet
 from ..play.models import DEFAULT_WORLDS
 from .callsums import SUMS, ChunkSums, add_rates, merge_frames, split_key
-from .chunk import ChunkJob, chunk_dir, compute_chunk, store_chunk
+from .chunk import ChunkJob, compute_chunk
 from .decisions import auction_facts, auction_table, decision_tables
+from .runner import (
+    chunk_dir,
+    close_run,
+    finished_chunks,
+    open_run,
+    run_jobs_dask,
+    run_jobs_local,
+    store_chunk,
+    stream_parquet,
+)
 from .schema import AUCTION_KEYS, SUMMARY_KEYS
 
-MANIFEST = "manifest.json"
 _MERGE_ROWS = 1_000_000
 
 
@@ -99,15 +104,6 @@ class RunPlan:
         return self.worlds if self.play == "pimc" else None
 
 
-def _write_json(path: str, data: dict) -> None:
-    tmp = path + ".tmp"
-    with open(tmp, "w", encoding="utf-8") as handle:
-        json.dump(data, handle, indent=2, sort_keys=True)
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(tmp, path)
-
-
 def prepare_run(out_dir: str, rules: RuleSet, seed: int, deals: int, chunk_size: int | None,
                 keep_deals: bool, resume: bool, play: str = "dd", worlds: int = DEFAULT_WORLDS,
                 bidding: str | None = None, bidder_params: tuple = (),
@@ -121,29 +117,10 @@ def prepare_run(out_dir: str, rules: RuleSet, seed: int, deals: int, chunk_size:
         raise UserError("--bidding table reads its decisions from --bidder-table DIR (and "
                         "only it does)")
     table = load_decision_table(bidder_table, rules) if bidder_table is not None else None
-    manifest_path = os.path.join(out_dir, MANIFEST)
-    exists = os.path.isdir(out_dir) and os.listdir(out_dir)
-    if exists and not resume:
-        raise UserError(f"output folder {out_dir!r} is not empty (use --resume to continue "
-                        "a run there, or choose another folder)")
-    if exists and not os.path.isfile(manifest_path):
-        raise UserError(f"cannot resume in {out_dir!r}: it holds no {MANIFEST}")
     plan = RunPlan(out_dir, rules, seed, deals, chunk_size or default_chunk_size(deals, play),
                    keep_deals, play, worlds, bidding, tuple(bidder_params), bidder_table, table)
-    if exists:
-        with open(manifest_path, encoding="utf-8") as handle:
-            old = json.load(handle)
-        for key, value in plan.identity().items():
-            if old.get(key) != value:
-                raise UserError(f"cannot resume: the run in {out_dir!r} has a different "
-                                f"{key.replace('_', '-')} ({old.get(key)!r})")
-        if chunk_size is not None and chunk_size != old["chunk_size"]:
-            raise UserError(f"cannot resume: the run in {out_dir!r} uses --chunk-size "
-                            f"{old['chunk_size']}")
-        return dataclasses.replace(plan, chunk_size=old["chunk_size"])
-    os.makedirs(os.path.join(out_dir, "chunks"), exist_ok=True)
-    _write_json(manifest_path, plan.manifest() | {"complete": False})
-    return plan
+    resumed = open_run(out_dir, plan.identity(), chunk_size, resume, plan.manifest())
+    return plan if resumed is None else dataclasses.replace(plan, chunk_size=resumed)
 
 
 def default_chunk_size(deals: int, play: str = "dd") -> int:
@@ -154,100 +131,30 @@ def default_chunk_size(deals: int, play: str = "dd") -> int:
     return int(min(50_000, max(1_000, -(-deals // 100))))
 
 
-def _store(plan: RunPlan, result: tuple, on_done: Callable[[int], None]) -> None:
-    index, count, files = result
-    store_chunk(plan.out_dir, index, files)
-    on_done(count)
+def _storer(plan: RunPlan, on_done: Callable[[int], None]) -> Callable[[tuple], None]:
+    def store(result: tuple) -> None:
+        index, count, files = result
+        store_chunk(plan.out_dir, index, files)
+        on_done(count)
+
+    return store
 
 
 def run_local(plan: RunPlan, workers: int, on_done: Callable[[int], None]) -> None:
     """Run the pending chunks on `workers` local processes; on_done(deals) per chunk."""
-    from concurrent.futures import FIRST_COMPLETED, wait
-
-    from .parallel import worker_pool
-
-    jobs = plan.pending()
-    if workers <= 1 or len(jobs) <= 1:
-        for job in jobs:
-            _store(plan, compute_chunk(job), on_done)
-        return
-    with worker_pool(workers) as pool:
-        pending = {pool.submit(compute_chunk, job) for job in jobs}
-        try:
-            while pending:  # finished futures are dropped at once, and their results with them
-                done, pending = wait(pending, return_when=FIRST_COMPLETED)
-                for future in done:
-                    _store(plan, future.result(), on_done)
-        except BaseException:  # Ctrl-C or a failed chunk: stop now, finished chunks are kept
-            # No public terminate(). Futures are left uncancelled: the executor then marks them
-            # broken itself (cancelling first trips a CPython 3.11 InvalidStateError).
-            for process in list(pool._processes.values()):
-                process.terminate()
-            raise
+    run_jobs_local(plan.pending(), compute_chunk, _storer(plan, on_done), workers)
 
 
 def run_dask(plan: RunPlan, scheduler: str, workers: int,
              on_done: Callable[[int], None], threads: int = 1) -> None:
-    """Run the pending chunks as tasks on a Dask cluster: `tcp://HOST:PORT`, or `local` for a
-    LocalCluster of `workers` processes of `threads` threads each (chunks on threads of one
-    process share its transposition table). Chunks are pure, so a lost worker's tasks are just
-    computed again elsewhere; results come back as bytes and are stored here."""
-    try:
-        from dask.base import tokenize
-        from distributed import Client, LocalCluster, as_completed
-    except ImportError:
-        raise UserError("--scheduler needs dask: pip install 'euchre-sim[distributed]'") \
-            from None
-    cluster = None
-    try:
-        if scheduler == "local":
-            cluster = LocalCluster(n_workers=workers, threads_per_worker=threads,
-                                   processes=True, dashboard_address=None)
-            client = Client(cluster)
-        else:
-            try:
-                client = Client(scheduler, timeout="10s")
-            except OSError as err:
-                raise UserError(f"cannot reach the Dask scheduler {scheduler!r}: {err}") \
-                    from None
-        with client:
-            jobs = plan.pending()
-            # a key names everything the chunk depends on, so runs sharing a cluster never
-            # share results unless they are the same computation
-            keys = [f"euchre-chunk-{job[2]}-{tokenize(job)}" for job in jobs]
-            futures = client.map(compute_chunk, jobs, key=keys, retries=3)
-            for future in as_completed(futures):
-                _store(plan, future.result(), on_done)
-                future.release()
-    finally:
-        if cluster is not None:
-            cluster.close()
-
-
-def _stream_parquet(tables: Iterable, out: str, info: dict) -> None:
-    """Write pyarrow tables (one schema) into one Parquet file carrying the run's facts under
-    the metadata key `euchre_sim`; written under a temporary name, then renamed."""
-    import pyarrow.parquet as pq
-
-    tmp = out + ".tmp"
-    writer = None
-    for table in tables:
-        if writer is None:
-            meta = dict(table.schema.metadata or {})
-            meta[b"euchre_sim"] = json.dumps(info, sort_keys=True).encode()
-            writer = pq.ParquetWriter(tmp, table.schema.with_metadata(meta))
-        writer.write_table(table.replace_schema_metadata(writer.schema.metadata))
-    if writer is not None:
-        writer.close()
-        os.replace(tmp, out)
+    """Run the pending chunks as tasks on a Dask cluster (runner.run_jobs_dask)."""
+    run_jobs_dask(plan.pending(), compute_chunk, _storer(plan, on_done), scheduler, workers,
+                  threads)
 
 
 def finish_run(plan: RunPlan, elapsed: float, workers: int, engine: str = "local") -> dict:
     """Merge every chunk into the final tables and run.json; remove the chunk folders."""
-    chunks = [chunk_dir(plan.out_dir, i) for i in range(plan.n_chunks)]
-    missing = [c for c in chunks if not os.path.isdir(c)]
-    if missing:
-        raise UserError(f"{len(missing)} chunks are not finished; run again with --resume")
+    chunks = finished_chunks(plan.out_dir, plan.n_chunks)
     info = plan.manifest() | {"elapsed_seconds": round(elapsed, 3), "workers": workers,
                               "engine": engine,
                               "dealer": "N (seats are positions from the dealer's left)"}
@@ -260,22 +167,20 @@ def finish_run(plan: RunPlan, elapsed: float, workers: int, engine: str = "local
     def parts(name: str) -> list[str]:
         return [os.path.join(c, f"{name}.parquet") for c in chunks]
 
-    _stream_parquet(_calls_tables(plan, parts("calls")), out("calls"), info)
+    stream_parquet(_calls_tables(plan, parts("calls")), out("calls"), info)
     summary = add_rates(merge_frames(parts("summary"), SUMMARY_KEYS))
-    _stream_parquet([pa.Table.from_pandas(summary, preserve_index=False)], out("summary"), info)
+    stream_parquet([pa.Table.from_pandas(summary, preserve_index=False)], out("summary"), info)
     if plan.keep_deals:
         for name in ("deals", "outcomes"):  # streamed chunk by chunk, in deal order
-            _stream_parquet((pq.read_table(p) for p in parts(name)), out(name), info)
+            stream_parquet((pq.read_table(p) for p in parts(name)), out(name), info)
     if plan.bidding is not None:
         auction = auction_table(merge_frames(parts("auction"), AUCTION_KEYS), plan.deals)
         info["auction"] = auction_facts(auction, plan.deals)
-        _stream_parquet(decision_tables(plan.rules, parts("decisions"), _MERGE_ROWS),
+        stream_parquet(decision_tables(plan.rules, parts("decisions"), _MERGE_ROWS),
                         out("decisions"), info)
-        _stream_parquet([pa.Table.from_pandas(auction, preserve_index=False)], out("auction"),
+        stream_parquet([pa.Table.from_pandas(auction, preserve_index=False)], out("auction"),
                         info)
-    _write_json(os.path.join(plan.out_dir, "run.json"), info)
-    _write_json(os.path.join(plan.out_dir, MANIFEST), plan.manifest() | {"complete": True})
-    shutil.rmtree(os.path.join(plan.out_dir, "chunks"), ignore_errors=True)
+    close_run(plan.out_dir, plan.manifest(), info)
     return info
 
 
@@ -306,11 +211,3 @@ def _popcount10(keys: np.ndarray) -> np.ndarray:
     """Trumps held: the set bits of a class key's trump slot (10 low bits)."""
     low = (keys & np.uint64(0x3FF)).astype(np.int64)
     return np.array([bin(v).count("1") for v in range(1024)], dtype=np.int8)[low]
-
-
-def is_complete(out_dir: str) -> bool:
-    path = os.path.join(out_dir, MANIFEST)
-    if not os.path.isfile(path):
-        return False
-    with open(path, encoding="utf-8") as handle:
-        return bool(json.load(handle).get("complete"))

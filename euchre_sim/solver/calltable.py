@@ -101,6 +101,22 @@ def _best_discard_tricks(tb, trump, hands_p, dealer, leader, active, exact, tt, 
 
 
 @njit
+def dealer_side_tricks(tb, hands, upcard, dealer, round_no, trump, alone_pos, def_pos, exact, tt,
+                       work):
+    """Tricks of the dealer's side (exact, or by class as _team_tricks) when `trump` is named in
+    `round_no` (round 1: a dealer in play takes the upcard and discards the card best for its
+    side), position alone_pos plays alone and def_pos defends alone (0: nobody)."""
+    active, leader = seats_in_play(dealer, alone_pos, def_pos, tb.flags[FLAG_LONE_LAST] != 0)
+    if round_no == 1 and (active >> dealer) & 1:
+        with_up = hands.copy()
+        with_up[dealer] |= one_bit(upcard)
+        hp = to_power(tb, trump, with_up, active)
+        return _best_discard_tricks(tb, trump, hp, dealer, leader, active, exact, tt, work)
+    hp = to_power(tb, trump, hands, active)
+    return _team_tricks(tb, trump, hp, leader, active, dealer & 1, exact, tt, work)
+
+
+@njit
 def analyze_deal(tb, hands, upcard, dealer, exact, only_pos, rounds, tt, work, out):
     """Fill `out` (N_ROWS, the layout of `core.calls`) with the makers' tricks of every call
     open in the deal (exact, or representatives that score the same: 0, 1, 3, 5 for the
@@ -110,7 +126,6 @@ def analyze_deal(tb, hands, upcard, dealer, exact, only_pos, rounds, tt, work, o
     only_pos: 0 for every seat, else just that position's calls; rounds: what to fill
     (ROUND_1, ROUND_2, WITH_DEFENCE of `core.calls`)."""
     flags = tb.flags
-    lone_last = flags[FLAG_LONE_LAST] != 0
     defence = defence_open(flags) and (rounds & WITH_DEFENCE) != 0
     out[:] = -1
     dealer_team = dealer & 1
@@ -123,17 +138,9 @@ def analyze_deal(tb, hands, upcard, dealer, exact, only_pos, rounds, tt, work, o
                     if not _any_written(flags, round_no, trump, alone_pos, def_pos, only_pos,
                                         upcard):
                         continue
-                    active, leader = seats_in_play(dealer, alone_pos, def_pos, lone_last)
-                    if round_no == 1 and (active >> dealer) & 1:
-                        with_up = hands.copy()
-                        with_up[dealer] |= one_bit(upcard)
-                        hp = to_power(tb, trump, with_up, active)
-                        dealer_tricks = _best_discard_tricks(tb, trump, hp, dealer, leader,
-                                                             active, exact, tt, work)
-                    else:
-                        hp = to_power(tb, trump, hands, active)
-                        dealer_tricks = _team_tricks(tb, trump, hp, leader, active,
-                                                     dealer_team, exact, tt, work)
+                    dealer_tricks = dealer_side_tricks(tb, hands, upcard, dealer, round_no,
+                                                       trump, alone_pos, def_pos, exact, tt,
+                                                       work)
                     alone = 1 if alone_pos > 0 else 0
                     for pos in range(1, 5):
                         if not _written(flags, round_no, pos, trump, alone_pos, def_pos,

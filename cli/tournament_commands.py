@@ -1,0 +1,157 @@
+"""`euchre-sim tournament`: whole games between two players, in duplicate."""
+
+from __future__ import annotations
+
+import sys
+import time
+
+import click
+
+from .app import cli
+from .options import parse_score, rules_options, seed_option, workers_option
+
+
+def _player_options(command):
+    from euchre_sim.bidding.params import BIDDERS
+    from euchre_sim.play.models import DEFAULT_WORLDS, PLAY_MODELS
+
+    for option in reversed([
+        click.option("--ns", "ns_bidder", type=click.Choice(BIDDERS), default="rules",
+                     show_default=True, help="Player A's bidder (A holds NS in the first game "
+                     "of each duplicate pair)."),
+        click.option("--ew", "ew_bidder", type=click.Choice(BIDDERS), default="rules",
+                     show_default=True, help="Player B's bidder."),
+        click.option("--play", type=click.Choice(PLAY_MODELS), default="dd", show_default=True,
+                     help="Card play of both players: dd, rules or pimc."),
+        click.option("--ns-play", type=click.Choice(PLAY_MODELS), default=None,
+                     help="Player A's card play (default --play)."),
+        click.option("--ew-play", type=click.Choice(PLAY_MODELS), default=None,
+                     help="Player B's card play (default --play)."),
+        click.option("--worlds", type=click.IntRange(1, 10_000), default=DEFAULT_WORLDS,
+                     show_default=True, help="Worlds each PIMC decision samples."),
+        click.option("--bidder-params", "bidder_params", default=None, metavar="FILE",
+                     help="JSON weights of the rules bidder (both players)."),
+        click.option("--bidder-table", "bidder_table", default=None, metavar="DIR",
+                     help="The table bidder's decisions: a finished simulate --bidding run."),
+    ]):
+        command = option(command)
+    return command
+
+
+@cli.command()
+@click.option("--games", type=click.IntRange(min=1), required=True,
+              help="Games (duplicate pairs unless --no-duplicate).")
+@seed_option
+@rules_options
+@_player_options
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), required=True,
+              help="Output folder (must be empty unless --resume).")
+@click.option("--from-score", "from_score", default=None, metavar="NS-EW",
+              help="Start every game at this score, e.g. 8-9 (NS 8, EW 9).")
+@click.option("--dealer", default=None, metavar="SEAT",
+              help="The first dealer of every game (N E S W); default: rotates by game.")
+@click.option("--no-duplicate", is_flag=True,
+              help="Play each game once, A holding NS (default: twice, seats swapped).")
+@workers_option
+@click.option("--chunk-size", type=click.IntRange(min=1), default=None,
+              help="Games per chunk (default: about 1% of the run).")
+@click.option("--resume", is_flag=True, help="Continue an interrupted run in --out.")
+@click.option("--scheduler", default=None, metavar="tcp://HOST:PORT|local",
+              help="Play the chunks on a Dask cluster ('local': a LocalCluster of --workers).")
+@click.option("--no-progress", is_flag=True, help="No progress bar.")
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
+def tournament(games: int, seed: int, ruleset, ns_bidder: str, ew_bidder: str, play: str,
+               ns_play: str | None, ew_play: str | None, worlds: int, bidder_params: str | None,
+               bidder_table: str | None, out_dir: str, from_score: str | None,
+               dealer: str | None, no_duplicate: bool, workers: int | None,
+               chunk_size: int | None, resume: bool, scheduler: str | None, no_progress: bool,
+               as_json: bool) -> None:
+    """Whole games to the target between player A (--ns) and player B (--ew).
+
+    Each deal is played twice with the players' seats swapped (duplicate), so the luck of the
+    cards cancels. Writes games.parquet (winner NS/EW, final score, hands; drinks per seat
+    under the drinking rules) and hands.parquet (every hand's contract and points), and
+    prints A's win rate with its 95% interval.
+
+    Example: euchre-sim tournament --ns rules --ew dd --games 10000 --seed 1 --out t/
+    """
+    import json
+
+    from euchre_sim.bidding.params import bidder_params as load_params
+    from euchre_sim.core.seats import parse_seat
+    from euchre_sim.sim.parallel import default_workers
+    from euchre_sim.sim.runner import is_complete
+    from euchre_sim.sim.tournament import (
+        Player,
+        finish_tournament,
+        prepare_tournament,
+        run_tournament,
+    )
+
+    players = (Player(ns_bidder, ns_play or play), Player(ew_bidder, ew_play or play))
+    start = parse_score(from_score, "--from-score") or (0, 0)
+    first_dealer = -1 if dealer is None else parse_seat(dealer)
+    params = tuple(float(x) for x in load_params(bidder_params))
+    plan = prepare_tournament(out_dir, ruleset, seed, games, players, not no_duplicate, start,
+                              first_dealer, worlds, params, bidder_table, chunk_size, resume)
+    if resume and is_complete(out_dir):
+        click.echo(f"tournament in {out_dir} is already complete", err=True)
+        return
+    n_workers = workers or default_workers()
+    done = games - plan.pending_games()
+    started = time.perf_counter()
+    progress, task = _progress(games, done, not no_progress and sys.stderr.isatty())
+    try:
+        with progress:
+            run_tournament(plan, n_workers, lambda n: progress.advance(task, n), scheduler)
+    except KeyboardInterrupt:
+        finished = games - plan.pending_games()
+        click.echo(f"interrupted: {finished:,} of {games:,} games are saved in {out_dir}; run "
+                   "the same command with --resume to finish", err=True)
+        sys.exit(130)
+    info = finish_tournament(plan, time.perf_counter() - started, n_workers,
+                             engine=f"dask {scheduler}" if scheduler else "local")
+    summary = info["summary"]
+    if as_json:
+        click.echo(json.dumps(summary | {"players": info["players_described"]}))
+        return
+    _print_summary(summary, info, games - done, out_dir)
+
+
+def _progress(total: int, done: int, enabled: bool):
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    progress = Progress(TextColumn("tournament"), BarColumn(), MofNCompleteColumn(),
+                        TimeElapsedColumn(), TimeRemainingColumn(),
+                        console=Console(stderr=True), disable=not enabled, transient=False)
+    return progress, progress.add_task("games", total=total, completed=done)
+
+
+def _print_summary(summary: dict, info: dict, played: int, out_dir: str) -> None:
+    players = info["players_described"]
+    low, high = summary["a_win_rate_95"]
+    unit = f"{summary['pairs']:,} duplicate pairs" if summary["pairs"] else \
+        f"{summary['games']:,} games"
+    click.echo(f"A: {players['A']}\nB: {players['B']}")
+    click.echo(f"A won {summary['a_win_rate']:.1%} of games (95% interval {low:.1%} to "
+               f"{high:.1%}; {unit})")
+    click.echo(f"NS seats won {summary['ns_win_rate']:.1%}; A's net points per hand "
+               f"{summary['a_points_per_hand']:+.3f} (se {summary['a_points_per_hand_se']:.3f}); "
+               f"{summary['hands_per_game']:.2f} hands per game, "
+               f"{summary['passed_out_rate']:.1%} passed out")
+    if "drinks_per_game_by_seat" in summary:
+        seats = "  ".join(f"{s} {n:.1f}" for s, n in summary["drinks_per_game_by_seat"].items())
+        by_player = summary["drinks_per_game_by_player"]
+        click.echo(f"drinks per game by seat: {seats}; by player (both seats): "
+                   f"A {by_player['A']:.1f}, B {by_player['B']:.1f}")
+    rate = played / max(info["elapsed_seconds"], 1e-9)
+    click.echo(f"{played:,} games this run ({rate:,.0f} games/s) -> {out_dir}/games.parquet, "
+               "hands.parquet, run.json", err=True)

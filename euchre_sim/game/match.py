@@ -1,0 +1,210 @@
+"""Whole games bid and played by kernels (Numba): the engine of `tournament`.
+
+A game runs to `target` from a starting score, the deal passing left and a passed-out hand
+redealt by the next dealer. Each side has its bidder (`bidding`) and its card-play model
+(`play`). Hand h of game g is deal (g << 20 | h) of the seed's counter-based generator, dealt
+by that hand's dealer: the two copies of a duplicate pair see the same cards in the same
+seats, with the sides' players swapped. A hand needs only the contract its auction reaches:
+the rules and table bidders read their own hands, so only that contract is solved or played
+out; a dd bidder (which bids knowing every outcome) needs the deal's whole call table.
+
+Each hand is one record (HAND_FIELDS, int64) of the game's course.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..bidding.auction import (
+    N_TURNS,
+    auction_choices,
+    bidder_choice,
+    defends_alone,
+    turn_position,
+    turn_round,
+)
+from ..bidding.params import BIDDER_DD
+from ..core.calls import (
+    BOTH_ROUNDS,
+    N_CALLS,
+    N_ROWS,
+    WITH_DEFENCE,
+    defence_open,
+    defence_row,
+    defender_position,
+    row_call,
+)
+from ..core.dealing import deal_into, deal_key
+from ..core.jit import njit
+from ..play.models import MODEL_DD
+from ..play.pimc import new_pimc_work
+from ..play.playout import play_contract, play_deal
+from ..play.state import S_FAILED, S_MAKER_TRICKS
+from ..solver.calltable import analyze_deal, dealer_side_tricks
+from ..solver.search import new_work
+
+HAND_FIELDS = ("game", "copy", "hand", "dealer", "ns_before", "ew_before", "upcard", "round",
+               "maker", "trump", "alone", "defender", "tricks", "ns_points", "ew_points",
+               "failed_n", "failed_e", "failed_s", "failed_w")
+(F_GAME, F_COPY, F_HAND, F_DEALER, F_NS_BEFORE, F_EW_BEFORE, F_UPCARD, F_ROUND, F_MAKER,
+ F_TRUMP, F_ALONE, F_DEFENDER, F_TRICKS, F_NS_POINTS, F_EW_POINTS, F_FAILED) = range(16)
+N_FIELDS = len(HAND_FIELDS)
+# round 0: passed out (maker, trump, defender, tricks -1); failed_*: times each seat could not
+# follow suit (counted only when the hand is played card by card)
+HANDS_PER_GAME = 1000  # a game still undecided after this many hands stops there
+
+
+@njit
+def deal_index(game, hand):
+    return np.uint64((game << 20) | hand)
+
+
+@njit
+def _auction_row(bidders, tb, params, table, hands, upcard, dealer):
+    """The row the rules and table bidders' auction reaches (-1: passed out) and the lone
+    defender's position (0: none)."""
+    for k in range(N_TURNS):
+        pos = turn_position(k)
+        seat = (dealer + pos) & 3
+        row = bidder_choice(bidders[seat & 1], tb, params, table, hands[seat], upcard,
+                            turn_round(k), pos)
+        if row < 0:
+            continue
+        if defence_open(tb.flags):
+            round_no, _, trump, _ = row_call(row)
+            if round_no == 1:
+                trump = upcard >> 3
+            for j in range(2):
+                if defends_alone(tb, params, hands, upcard, dealer, round_no, pos, trump, j):
+                    return row, defender_position(pos, j)
+        return row, 0
+    return -1, 0
+
+
+@njit
+def play_hand(bidders, models, card_play, tb, params, table, hands, upcard, dealer, n_worlds,
+              key, tt, work, pws, calls, contracts, choices, values, rec):
+    """Bid and play one hand; fills rec[F_ROUND:] (the contract, tricks, points, failed
+    follows). card_play: play card by card even where the solver's value would do (to count
+    failed follows)."""
+    both_dd = models[0] == MODEL_DD and models[1] == MODEL_DD
+    if bidders[0] == BIDDER_DD or bidders[1] == BIDDER_DD:
+        if both_dd:
+            analyze_deal(tb, hands, upcard, dealer, True, 0, BOTH_ROUNDS | WITH_DEFENCE, tt,
+                         work, calls)
+        else:
+            play_deal(models, tb, hands, upcard, dealer, n_worlds, key, 0,
+                      BOTH_ROUNDS | WITH_DEFENCE, tt, pws, calls)
+        auction_choices(bidders, tb, params, table, hands, upcard, dealer, calls, contracts,
+                        choices, values)
+        row = -1
+        for k in range(N_TURNS):
+            if choices[k] >= 0:
+                row = choices[k]
+                break
+        def_pos = contracts[row, 2] if row >= 0 else 0
+    else:
+        row, def_pos = _auction_row(bidders, tb, params, table, hands, upcard, dealer)
+    rec[F_FAILED:F_FAILED + 4] = 0
+    if row < 0:
+        rec[F_ROUND] = 0
+        rec[F_MAKER] = rec[F_TRUMP] = rec[F_DEFENDER] = rec[F_TRICKS] = -1
+        rec[F_ALONE] = rec[F_NS_POINTS] = rec[F_EW_POINTS] = 0
+        return
+    round_no, pos, trump, alone = row_call(row)
+    if round_no == 1:
+        trump = upcard >> 3
+    maker = (dealer + pos) & 3
+    alone_pos = pos if alone else 0
+    if both_dd and not card_play:
+        dealer_tricks = dealer_side_tricks(tb, hands, upcard, dealer, round_no, trump,
+                                           alone_pos, def_pos, True, tt, work)
+        tricks = dealer_tricks if (maker & 1) == (dealer & 1) else 5 - dealer_tricks
+    else:
+        played = row if def_pos == 0 else defence_row(row, (def_pos - 1) // 2)
+        st = play_contract(models, tb, hands, upcard, dealer, round_no, trump, maker, alone_pos,
+                           def_pos, n_worlds, deal_key(key, np.uint64(played)), tt, pws)
+        tricks = st[S_MAKER_TRICKS]
+        for s in range(4):
+            rec[F_FAILED + s] = st[S_FAILED + s]
+    points = tb.score[alone, 1 if def_pos else 0, tricks]
+    rec[F_ROUND] = round_no
+    rec[F_MAKER] = maker
+    rec[F_TRUMP] = trump
+    rec[F_ALONE] = alone
+    rec[F_DEFENDER] = (dealer + def_pos) & 3 if def_pos else -1
+    rec[F_TRICKS] = tricks
+    makers = points if points > 0 else 0
+    defenders = -points if points < 0 else 0
+    rec[F_NS_POINTS] = makers if (maker & 1) == 0 else defenders
+    rec[F_EW_POINTS] = defenders if (maker & 1) == 0 else makers
+
+
+@njit
+def play_game(bidders, models, card_play, tb, params, table, deck_cards, seed, game, copy,
+              ns_start, ew_start, first_dealer, target, n_worlds, tt, pws, out):
+    """Play game `game` (copy 0 or 1 of its duplicate pair: the play keys differ) from the
+    score (ns_start, ew_start) with first_dealer dealing; bidders and models by side (team 0
+    NS). Writes one record per hand into out (HANDS_PER_GAME rows); returns the hands played."""
+    hands = np.zeros(4, dtype=np.uint64)
+    deal_work = np.empty_like(deck_cards)
+    work = new_work()
+    calls = np.empty(N_ROWS, dtype=np.int8)
+    contracts = np.zeros((N_CALLS, 3), dtype=np.int64)
+    choices = np.zeros(N_TURNS, dtype=np.int64)
+    values = np.zeros(N_TURNS + 1, dtype=np.int64)
+    ns = ns_start
+    ew = ew_start
+    dealer = first_dealer
+    for h in range(HANDS_PER_GAME):
+        index = deal_index(game, h)
+        upcard = deal_into(deck_cards, seed, index, dealer, hands, deal_work)
+        key = deal_key(deal_key(seed, index), np.uint64(copy))
+        rec = out[h]
+        rec[F_GAME] = game
+        rec[F_COPY] = copy
+        rec[F_HAND] = h
+        rec[F_DEALER] = dealer
+        rec[F_NS_BEFORE] = ns
+        rec[F_EW_BEFORE] = ew
+        rec[F_UPCARD] = upcard
+        play_hand(bidders, models, card_play, tb, params, table, hands, upcard, dealer,
+                  n_worlds, key, tt, work, pws, calls, contracts, choices, values, rec)
+        ns += rec[F_NS_POINTS]
+        ew += rec[F_EW_POINTS]
+        dealer = (dealer + 1) & 3
+        if ns >= target or ew >= target:
+            return h + 1
+    return HANDS_PER_GAME
+
+
+@njit
+def play_games(bidders, models, card_play, tb, params, table, deck_cards, seed, first_game,
+               n_games, duplicate, ns_start, ew_start, first_dealer, target, n_worlds, tt,
+               inference, out, buffer):
+    """Games first_game.. (each twice, the sides' players swapped, when duplicate), one record
+    per hand appended to out; returns the records written, or -1 when out is too small.
+    bidders/models/inference by player (0: the --ns player, 1: the --ew one); first_dealer -1:
+    game g's first dealer is seat g % 4."""
+    pws_a = new_pimc_work(inference[0])
+    pws_b = new_pimc_work(inference[1])
+    n = 0
+    for g in range(first_game, first_game + n_games):
+        dealer = first_dealer if first_dealer >= 0 else g & 3
+        for copy in range(2 if duplicate else 1):
+            if copy == 0:
+                seat_bidders = (bidders[0], bidders[1])
+                seat_models = (models[0], models[1])
+                pws = (pws_a, pws_b)
+            else:
+                seat_bidders = (bidders[1], bidders[0])
+                seat_models = (models[1], models[0])
+                pws = (pws_b, pws_a)
+            played = play_game(seat_bidders, seat_models, card_play, tb, params, table,
+                               deck_cards, seed, g, copy, ns_start, ew_start, dealer, target,
+                               n_worlds, tt, pws, buffer)
+            if n + played > out.shape[0]:
+                return -1
+            out[n:n + played] = buffer[:played]
+            n += played
+    return n

@@ -1,0 +1,345 @@
+"""A tournament: whole games between two players, each a bidder and a card-play model, in
+duplicate by default (every game played twice from the same deals, the players' seats
+swapped, so the luck of the cards cancels).
+
+Player A is the `--ns` player, B the `--ew` one; in a duplicate pair's second copy B holds
+the NS seats. A game's score, dealer and cards belong to the seats, so both copies start from
+the same score with the same dealer. Games are chunked like a simulation (`runner`): any
+worker count, `--resume` and Dask give the same tables. The folder ends with games.parquet
+(one row per game played), hands.parquet (one row per hand) and run.json (the summary).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+import os
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+import numpy as np
+import pandas as pd
+
+from .. import __version__
+from ..bidding.params import PARAMS, bidder_id, bidder_params
+from ..bidding.table import DecisionTable, empty_table, load_decision_table, table_digest
+from ..core.cards import JOKER
+from ..core.dealing import deck_array, seed_to_u64
+from ..core.errors import UserError
+from ..core.rules import RuleSet, rules_from_dict
+from ..core.ruletables import compile_rules
+from ..core.seats import SEAT_NAMES, TEAM_NAMES
+from ..game.drinks import HandFacts, drinks_of
+from ..game.match import HAND_FIELDS, HANDS_PER_GAME, N_FIELDS, play_games
+from ..play.models import DEFAULT_WORLDS, model_id
+from ..play.pimc import inference_of
+from ..solver.search import shared_tt
+from .runner import (
+    chunk_dir,
+    close_run,
+    finished_chunks,
+    open_run,
+    run_jobs_dask,
+    run_jobs_local,
+    store_chunk,
+    stream_parquet,
+)
+
+Z95 = 1.959963984540054  # two-sided 95 % normal quantile
+
+
+class Player(NamedTuple):
+    bidding: str
+    play: str
+
+    def label(self) -> str:
+        return f"{self.bidding} bidder, {self.play} play"
+
+
+class TournamentJob(NamedTuple):
+    """Everything a chunk of games depends on (its result is a pure function of these)."""
+
+    options: dict
+    seed: int
+    index: int
+    first_game: int
+    count: int
+    players: tuple  # (A, B): Player
+    duplicate: bool
+    start: tuple  # (NS, EW) score at the start of every game
+    dealer: int  # the first dealer's seat (-1: seat g % 4 deals first in game g)
+    worlds: int
+    bidder_params: tuple
+    decision_table: DecisionTable | None = None
+
+
+@dataclass(frozen=True)
+class TournamentPlan:
+    out_dir: str
+    rules: RuleSet
+    seed: int
+    games: int
+    chunk_size: int
+    players: tuple
+    duplicate: bool = True
+    start: tuple = (0, 0)
+    dealer: int = -1
+    worlds: int = DEFAULT_WORLDS
+    bidder_params: tuple = ()
+    bidder_table: str | None = None
+    decision_table: DecisionTable | None = field(default=None, compare=False)
+
+    @property
+    def n_chunks(self) -> int:
+        return (self.games + self.chunk_size - 1) // self.chunk_size
+
+    def jobs(self) -> list[TournamentJob]:
+        options = self.rules.options()
+        return [TournamentJob(options, self.seed, i, i * self.chunk_size,
+                              min(self.chunk_size, self.games - i * self.chunk_size),
+                              self.players, self.duplicate, self.start, self.dealer, self.worlds,
+                              self.bidder_params, self.decision_table)
+                for i in range(self.n_chunks)]
+
+    def pending(self) -> list[TournamentJob]:
+        return [job for job in self.jobs()
+                if not os.path.isdir(chunk_dir(self.out_dir, job.index))]
+
+    def pending_games(self) -> int:
+        return sum(job.count for job in self.pending())
+
+    def identity(self) -> dict:
+        """What the run computes: a resumed run must match it exactly."""
+        table = None if self.bidder_table is None else {
+            "dir": os.path.abspath(self.bidder_table), "sha256": table_digest(self.bidder_table)}
+        return {"kind": "tournament", "seed": self.seed, "games": self.games,
+                "rules": self.rules.options(),
+                "players": {name: p._asdict() for name, p in zip("AB", self.players,
+                                                                   strict=True)},
+                "duplicate": self.duplicate, "start": list(self.start),
+                "dealer": None if self.dealer < 0 else SEAT_NAMES[self.dealer],
+                "worlds": self.worlds if any(p.play == "pimc" for p in self.players) else None,
+                "bidder_params": {key: value for (key, _, _), value in
+                                  zip(PARAMS, self.bidder_params, strict=True)},
+                "bidder_table": table}
+
+    def manifest(self) -> dict:
+        return self.identity() | {"chunk_size": self.chunk_size, "version": __version__}
+
+
+def default_chunk_size(games: int, players: tuple) -> int:
+    """About a hundred chunks; fewer games per chunk where a player samples worlds (PIMC)."""
+    if any(p.play == "pimc" for p in players):
+        return int(min(20, max(1, -(-games // 100))))
+    return int(min(20_000, max(500, -(-games // 100))))
+
+
+def prepare_tournament(out_dir: str, rules: RuleSet, seed: int, games: int, players: tuple,
+                       duplicate: bool = True, start: tuple = (0, 0), dealer: int = -1,
+                       worlds: int = DEFAULT_WORLDS, params: tuple = (),
+                       bidder_table: str | None = None, chunk_size: int | None = None,
+                       resume: bool = False) -> TournamentPlan:
+    """Check the players and the folder; write (or check) the manifest."""
+    if max(start) >= rules.target or min(start) < 0:
+        raise UserError(f"--from-score {start[0]}-{start[1]}: each side's score must be from 0 "
+                        f"to {rules.target - 1} (the game is to {rules.target})")
+    uses_table = any(p.bidding == "table" for p in players)
+    if uses_table != (bidder_table is not None):
+        raise UserError("the table bidder reads its decisions from --bidder-table DIR (and "
+                        "only it does)")
+    table = load_decision_table(bidder_table, rules) if bidder_table is not None else None
+    params = tuple(params) or tuple(float(x) for x in bidder_params())
+    plan = TournamentPlan(out_dir, rules, seed, games,
+                          chunk_size or default_chunk_size(games, players), tuple(players),
+                          duplicate, tuple(start), dealer, worlds, params, bidder_table, table)
+    resumed = open_run(out_dir, plan.identity(), chunk_size, resume, plan.manifest())
+    return plan if resumed is None else dataclasses.replace(plan, chunk_size=resumed)
+
+
+def game_records(job: TournamentJob) -> np.ndarray:
+    """The hand records (game.match.HAND_FIELDS) of the job's games, in game order."""
+    rules = rules_from_dict(job.options)
+    params = np.array(job.bidder_params, dtype=np.float64)
+    table = job.decision_table or empty_table()
+    bidders = np.array([bidder_id(p.bidding) for p in job.players], dtype=np.int64)
+    models = np.array([model_id(p.play) for p in job.players], dtype=np.int64)
+    inference = tuple(inference_of(int(b), params, table) if p.play == "pimc" else
+                      inference_of() for b, p in zip(bidders, job.players, strict=True))
+    copies = 2 if job.duplicate else 1
+    buffer = np.zeros((HANDS_PER_GAME, N_FIELDS), dtype=np.int64)
+    capacity = job.count * copies * 16
+    while True:
+        out = np.zeros((capacity, N_FIELDS), dtype=np.int64)
+        n = play_games((bidders[0], bidders[1]), (models[0], models[1]), rules.drinks,
+                       compile_rules(rules), params, table, deck_array(rules),
+                       seed_to_u64(job.seed), job.first_game, job.count, job.duplicate,
+                       job.start[0], job.start[1], job.dealer, rules.target, job.worlds,
+                       shared_tt(), inference, out, buffer)
+        if n >= 0:
+            return out[:n]
+        capacity *= 2
+
+
+def hand_frame(rules: RuleSet, records: np.ndarray) -> pd.DataFrame:
+    """hands.parquet rows: seats as letters, the contract as the auction's action and trump."""
+    cols = {name: records[:, i] for i, name in enumerate(HAND_FIELDS)}
+    deck = rules.card_deck
+    seat = np.array(list(SEAT_NAMES) + [None], dtype=object)
+    suits = np.array([deck.suit_name(s) for s in range(4)] + ["NT", None], dtype=object)
+    passed = cols["round"] == 0
+    frame = pd.DataFrame({
+        "game": cols["game"], "copy": cols["copy"].astype(np.int8),
+        "hand": cols["hand"].astype(np.int32), "dealer": seat[cols["dealer"]],
+        "ns_before": cols["ns_before"].astype(np.int16),
+        "ew_before": cols["ew_before"].astype(np.int16),
+        "upcard": [deck.card_name(int(c)) for c in cols["upcard"]],
+        "action": np.where(passed, None, np.where(cols["round"] == 1, "order_up", "call")),
+        "trump": suits[cols["trump"]], "maker": seat[cols["maker"]],
+        "alone": cols["alone"].astype(bool), "defender": seat[cols["defender"]],
+        "tricks": pd.array(np.where(passed, -1, cols["tricks"]), dtype="Int8"),
+        "ns_points": cols["ns_points"].astype(np.int16),
+        "ew_points": cols["ew_points"].astype(np.int16)})
+    frame.loc[passed, "tricks"] = pd.NA
+    if rules.drinks:
+        drinks = np.array([drinks_of(_facts(cols, i)) for i in range(len(records))],
+                          dtype=np.int16).reshape(-1, 4)
+        for s, name in enumerate(SEAT_NAMES):
+            frame[f"drinks_{name.lower()}"] = drinks[:, s]
+    return frame
+
+
+def _facts(cols: dict, i: int) -> HandFacts:
+    round_no = int(cols["round"][i])
+    maker = int(cols["maker"][i])
+    tricks = int(cols["tricks"][i])
+    won = (0, 0)
+    if maker >= 0:
+        won = (tricks, 5 - tricks) if maker % 2 == 0 else (5 - tricks, tricks)
+    return HandFacts(round_no != 1 and int(cols["upcard"][i]) != JOKER, maker,
+                     bool(cols["alone"][i]), won,
+                     tuple(int(cols[f"failed_{s.lower()}"][i]) for s in SEAT_NAMES),
+                     (int(cols["ns_points"][i]), int(cols["ew_points"][i])))
+
+
+def game_frame(job: TournamentJob, hands: pd.DataFrame) -> pd.DataFrame:
+    """games.parquet rows: one per game played, who sat where, the final score, the winner."""
+    last = hands.groupby(["game", "copy"], sort=True).tail(1)
+    ns = (last["ns_before"] + last["ns_points"]).to_numpy()
+    ew = (last["ew_before"] + last["ew_points"]).to_numpy()
+    copy = last["copy"].to_numpy()
+    a, b = job.players
+    frame = pd.DataFrame({
+        "game": last["game"].to_numpy(), "copy": copy.astype(np.int8),
+        "ns_player": np.where(copy == 0, "A", "B"), "ew_player": np.where(copy == 0, "B", "A"),
+        "ns_bidder": np.where(copy == 0, a.bidding, b.bidding),
+        "ns_play": np.where(copy == 0, a.play, b.play),
+        "ew_bidder": np.where(copy == 0, b.bidding, a.bidding),
+        "ew_play": np.where(copy == 0, b.play, a.play),
+        "ns_start": np.int16(job.start[0]), "ew_start": np.int16(job.start[1]),
+        "first_dealer": hands.groupby(["game", "copy"], sort=True)["dealer"].first().to_numpy(),
+        "hands": (last["hand"].to_numpy() + 1).astype(np.int32),
+        "ns_score": ns.astype(np.int16), "ew_score": ew.astype(np.int16),
+        "winner": np.where(ns > ew, TEAM_NAMES[0], TEAM_NAMES[1])})
+    frame["a_won"] = (frame["winner"] == TEAM_NAMES[0]) == (frame["ns_player"] == "A")
+    drink_cols = [c for c in hands.columns if c.startswith("drinks_")]
+    if drink_cols:
+        sums = hands.groupby(["game", "copy"], sort=True)[drink_cols].sum()
+        for c in drink_cols:
+            frame[c] = sums[c].to_numpy().astype(np.int32)
+    return frame
+
+
+def compute_games(job: TournamentJob) -> tuple[int, int, dict[str, bytes]]:
+    """Play one chunk of games anywhere; returns (index, games, files as Parquet bytes)."""
+    rules = rules_from_dict(job.options)
+    hands = hand_frame(rules, game_records(job))
+    files = {}
+    for name, frame in (("hands", hands), ("games", game_frame(job, hands))):
+        buffer = io.BytesIO()
+        frame.to_parquet(buffer, index=False)
+        files[f"{name}.parquet"] = buffer.getvalue()
+    return job.index, job.count, files
+
+
+def _storer(plan: TournamentPlan, on_done):
+    def store(result: tuple) -> None:
+        index, count, files = result
+        store_chunk(plan.out_dir, index, files)
+        on_done(count)
+
+    return store
+
+
+def run_tournament(plan: TournamentPlan, workers: int, on_done, scheduler: str | None = None
+                   ) -> None:
+    """Play the pending chunks: local processes, or a Dask cluster with `scheduler`."""
+    if scheduler:
+        run_jobs_dask(plan.pending(), compute_games, _storer(plan, on_done), scheduler, workers,
+                      name="euchre-games")
+    else:
+        run_jobs_local(plan.pending(), compute_games, _storer(plan, on_done), workers)
+
+
+def summarize(games: pd.DataFrame, hands: pd.DataFrame, duplicate: bool) -> dict:
+    """Player A's game-win rate with its 95 % interval (over duplicate pairs, whose two games
+    share their cards), A's net points per hand, hands per game, and mean drinks per seat
+    and per player."""
+    won = games["a_won"].to_numpy(np.float64)
+    per_unit = won.reshape(-1, 2).mean(axis=1) if duplicate else won
+    rate, se = _mean_se(per_unit)
+    a_is_ns = np.where(hands["copy"].to_numpy() == 0, 1, -1)
+    net = (hands["ns_points"].to_numpy(np.float64) - hands["ew_points"].to_numpy(np.float64))
+    per_hand, per_hand_se = _mean_se(net * a_is_ns)
+    ns_rate, ns_se = _mean_se((games["winner"] == TEAM_NAMES[0]).to_numpy(np.float64))
+    summary = {
+        "games": int(len(games)), "pairs": int(len(per_unit)) if duplicate else None,
+        "a_win_rate": rate, "a_win_rate_se": se,
+        "a_win_rate_95": [rate - Z95 * se, rate + Z95 * se],
+        "ns_win_rate": ns_rate, "ns_win_rate_se": ns_se,
+        "a_points_per_hand": per_hand, "a_points_per_hand_se": per_hand_se,
+        "hands_per_game": float(games["hands"].mean()),
+        "passed_out_rate": float(hands["action"].isna().mean())}
+    drink_cols = [c for c in games.columns if c.startswith("drinks_")]
+    if drink_cols:
+        summary["drinks_per_game_by_seat"] = {
+            c.removeprefix("drinks_").upper(): float(games[c].mean()) for c in drink_cols}
+        seat_drinks = games[drink_cols].to_numpy(np.float64)
+        ns = seat_drinks[:, 0] + seat_drinks[:, 2]
+        ew = seat_drinks[:, 1] + seat_drinks[:, 3]
+        a_ns = (games["ns_player"] == "A").to_numpy()
+        summary["drinks_per_game_by_player"] = {
+            "A": float(np.where(a_ns, ns, ew).mean()), "B": float(np.where(a_ns, ew, ns).mean())}
+    return summary
+
+
+def _mean_se(x: np.ndarray) -> tuple[float, float]:
+    if len(x) == 0:
+        return float("nan"), float("nan")
+    se = float(x.std(ddof=1) / np.sqrt(len(x))) if len(x) > 1 else float("nan")
+    return float(x.mean()), se
+
+
+def finish_tournament(plan: TournamentPlan, elapsed: float, workers: int,
+                      engine: str = "local") -> dict:
+    """Merge the chunks into games.parquet and hands.parquet, summarise into run.json."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    chunks = finished_chunks(plan.out_dir, plan.n_chunks)
+    games = pd.concat([pd.read_parquet(os.path.join(c, "games.parquet")) for c in chunks],
+                      ignore_index=True)
+    hands = pd.concat([pd.read_parquet(os.path.join(c, "hands.parquet"),
+                                       columns=["copy", "ns_points", "ew_points", "action"])
+                       for c in chunks], ignore_index=True)
+    info = plan.manifest() | {
+        "elapsed_seconds": round(elapsed, 3), "workers": workers, "engine": engine,
+        "players_described": {"A": plan.players[0].label(), "B": plan.players[1].label()},
+        "summary": summarize(games, hands, plan.duplicate)}
+    games_path = os.path.join(plan.out_dir, "games.parquet")
+    hands_path = os.path.join(plan.out_dir, "hands.parquet")
+    stream_parquet([pa.Table.from_pandas(games, preserve_index=False)], games_path, info)
+    stream_parquet((pq.read_table(os.path.join(c, "hands.parquet")) for c in chunks),
+                   hands_path, info)
+    close_run(plan.out_dir, plan.manifest(), info)
+    return info
+

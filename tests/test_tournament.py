@@ -1,0 +1,272 @@
+"""`tournament`: whole games against a plain-Python twin, duplicate fairness, the files, the
+game-odds DP against direct play from a score, and reproducibility."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from euchre_sim.bidding.params import PARAMS
+from euchre_sim.core.cards import cards_of
+from euchre_sim.core.dealing import deal_one
+from euchre_sim.core.rules import build_rules
+from euchre_sim.core.seats import SEAT_NAMES
+from euchre_sim.sim.tournament import Player, game_records, hand_frame, prepare_tournament
+
+from . import naive
+from .helpers import run_cli
+from .kernels import solve
+
+PARAMS_BY_NAME = {key: default for key, default, _ in PARAMS}
+
+
+def _makers_tricks(rules, hands, upcard, dealer, call, j=None):
+    """Makers' tricks of `call` = (round, position, trump, alone) under perfect play, lone
+    defender j when given: the rules' seats and leader spelled out, the dealer's best discard
+    tried card by card."""
+    round_no, position, trump, alone = call
+    maker = (dealer + position) % 4
+    active = [True] * 4
+    if alone:
+        active[(maker + 2) % 4] = False
+    if j is not None:
+        defender = (dealer + (2 if position % 2 else 1) + 2 * j) % 4
+        active[(defender + 2) % 4] = False
+    first = (maker + 1) % 4 if alone and rules.lone_player_plays_last else (dealer + 1) % 4
+    leader = next(s % 4 for s in range(first, first + 4) if active[s % 4])
+    if round_no == 1 and active[dealer]:
+        six = hands[dealer] | 1 << upcard
+        options = [hands[:dealer] + [six & ~(1 << c)] + hands[dealer + 1:] for c in cards_of(six)]
+        dealer_side = [solve(rules, h, trump, leader, active) for h in options]
+        ns = max(dealer_side) if dealer % 2 == 0 else min(dealer_side)
+    else:
+        ns = solve(rules, hands, trump, leader, active)
+    return ns if maker % 2 == 0 else 5 - ns
+
+
+def _naive_hand(rules, hands, upcard, dealer, bidders):
+    """(call or None, lone defender j or None, makers' points) of one hand: each seat bids by
+    its side's bidder (bidders[seat % 2]: "rules" reads its hand, "dd" maximises its side's
+    points by backward induction over every outcome and every later seat's choice)."""
+    @cache
+    def outcome(round_no, position, trump, alone, j=None):
+        return _makers_tricks(rules, hands, upcard, dealer, (round_no, position, trump, alone), j)
+
+    def hand_at(position):
+        return cards_of(hands[(dealer + position) % 4])
+
+    def resolved(call):
+        defenders = bidders[(dealer + call[1] + 1) % 2]
+        if defenders == "dd":
+            points = naive.dd_defence(rules, outcome, call)
+            if points == naive.call_points(rules, outcome(*call), call[3]):
+                return points, None
+            lone = [j for j in (1, 0)
+                    if naive.call_points(rules, outcome(*call, j), call[3], True) == points]
+            return points, lone[0]
+        return naive.rules_defence(rules, PARAMS_BY_NAME, hand_at, upcard, outcome, call)
+
+    turns = [(r, p) for r in (1, 2) for p in (1, 2, 3, 4)]
+    choices = [None] * 8
+    values = [0] * 9  # NS points from each turn on
+    for k in range(7, -1, -1):
+        round_no, position = turns[k]
+        seat = (dealer + position) % 4
+        side = 1 if seat % 2 == 0 else -1
+        if bidders[seat % 2] == "rules":
+            call = naive.rules_bidder_choice(rules, PARAMS_BY_NAME, hand_at(position), upcard,
+                                             round_no, position)
+        else:
+            stuck = round_no == 2 and position == 4 and rules.stick_the_dealer
+            call, mine = None, None if stuck else side * values[k + 1]
+            for trump, alone in naive.open_calls(rules, round_no, position, upcard):
+                points = resolved((round_no, position, trump, alone))[0]
+                if mine is None or points > mine:
+                    call, mine = (round_no, position, trump, alone), points
+        choices[k] = call
+        values[k] = values[k + 1] if call is None else side * resolved(call)[0]
+    call = next((c for c in choices if c is not None), None)
+    if call is None:
+        return None, None, 0
+    points, j = resolved(call)
+    return call, j, points
+
+
+def naive_game(rules, seed, game, copy, bidders, start=(0, 0), first_dealer=None):
+    """The hands of one game as (dealer, maker, trump, alone, lone defender seat, NS points,
+    EW points), by plain Python: A (bidders[0]) holds NS in copy 0, EW in copy 1."""
+    score = list(start)
+    dealer = game % 4 if first_dealer is None else first_dealer
+    by_side = bidders if copy == 0 else bidders[::-1]
+    out = []
+    for h in range(200):
+        hands, upcard = deal_one(rules, seed, (game << 20) | h, dealer)
+        call, j, points = _naive_hand(rules, hands, upcard, dealer, by_side)
+        if call is None:
+            out.append((dealer, -1, -1, False, -1, 0, 0))
+        else:
+            round_no, position, trump, alone = call
+            maker = (dealer + position) % 4
+            defender = -1 if j is None else (dealer + (2 if position % 2 else 1) + 2 * j) % 4
+            gained = [0, 0]
+            gained[maker % 2 if points > 0 else 1 - maker % 2] = abs(points)
+            score = [score[0] + gained[0], score[1] + gained[1]]
+            out.append((dealer, maker, trump, alone, defender, *gained))
+        if max(score) >= rules.target:
+            return out
+        dealer = (dealer + 1) % 4
+    raise AssertionError("game did not end")
+
+
+def _job(rules, bidders, games=3, duplicate=True, start=(0, 0), dealer=-1, seed=5):
+    from euchre_sim.sim.tournament import TournamentJob
+
+    players = tuple(Player(b, "dd") for b in bidders)
+    return TournamentJob(rules.options(), seed, 0, 0, games, players, duplicate, start, dealer,
+                         50, tuple(PARAMS_BY_NAME.values()))
+
+
+RULE_SETS = {
+    "standard": build_rules("standard"),
+    "stick_defend_alone_lone_last": build_rules("standard", (
+        "stick_the_dealer=true", "defend_alone=true", "lone_player_plays_last=true")),
+    "no_trump_32_cards": build_rules("standard", ("no_trump=true", "deck=32")),
+}
+
+
+@pytest.mark.parametrize("name", sorted(RULE_SETS))
+@pytest.mark.parametrize("bidders", [("rules", "rules"), ("dd", "rules")])
+def test_games_match_the_plain_python_twin(name, bidders):
+    rules = RULE_SETS[name]
+    job = _job(rules, bidders, games=2)
+    records = game_records(job)
+    got = pd.DataFrame(records[:, [0, 1, 3, 8, 9, 10, 11, 13, 14]],
+                       columns=["game", "copy", "dealer", "maker", "trump", "alone", "defender",
+                                "ns", "ew"])
+    for (game, copy), rows in got.groupby(["game", "copy"]):
+        want = naive_game(rules, job.seed, game, copy, bidders)
+        have = [(r.dealer, r.maker, r.trump, bool(r.alone), r.defender, r.ns, r.ew)
+                for r in rows.itertuples()]
+        assert have == want, (game, copy)
+
+
+def test_duplicate_copies_deal_the_same_cards_to_the_same_seats():
+    rules = RULE_SETS["standard"]
+    frame = hand_frame(rules, game_records(_job(rules, ("dd", "rules"), games=4)))
+    both = frame.merge(frame, on=["game", "hand"], suffixes=("_0", "_1"))
+    both = both[(both["copy_0"] == 0) & (both["copy_1"] == 1)]
+    assert len(both) > 20
+    assert (both["upcard_0"] == both["upcard_1"]).all()
+    assert (both["dealer_0"] == both["dealer_1"]).all()
+    # the same players in both seats give the same game: only the labels swap
+    same = hand_frame(rules, game_records(_job(rules, ("rules", "rules"), games=4)))
+    first, second = same[same["copy"] == 0], same[same["copy"] == 1]
+    assert first.drop(columns="copy").reset_index(drop=True).equals(
+        second.drop(columns="copy").reset_index(drop=True))
+
+
+def test_from_score_and_dealer_start_every_game_there():
+    rules = RULE_SETS["standard"]
+    job = _job(rules, ("rules", "rules"), games=5, duplicate=False, start=(8, 9), dealer=2)
+    frame = hand_frame(rules, game_records(job))
+    firsts = frame[frame["hand"] == 0]
+    assert (firsts["ns_before"] == 8).all() and (firsts["ew_before"] == 9).all()
+    assert (firsts["dealer"] == "S").all()
+    for _, rows in frame.groupby("game"):
+        ns = 8 + rows["ns_points"].cumsum()
+        ew = 9 + rows["ew_points"].cumsum()
+        assert (ns.iloc[:-1] < 10).all() and (ew.iloc[:-1] < 10).all()
+        assert max(ns.iloc[-1], ew.iloc[-1]) >= 10
+        assert list(rows["dealer"]) == [SEAT_NAMES[(2 + i) % 4] for i in range(len(rows))]
+
+
+def test_drinking_preset_counts_drinks_from_a_card_by_card_play():
+    """Under the drinking rules every hand is played card by card (failed follows counted):
+    each hand's drinks, summed over the seats, against a hand count of the eight rules."""
+    rules = build_rules("drinking")
+    job = _job(rules, ("rules", "rules"), games=3, duplicate=False)
+    frame = hand_frame(rules, game_records(job))
+    drinks = frame[[f"drinks_{s.lower()}" for s in SEAT_NAMES]].to_numpy()
+    records = game_records(job)
+    for i, row in frame.iterrows():
+        failed = records[i, 15:19]
+        if row["action"] is None:  # both rounds passed: rule 6 only
+            assert list(drinks[i]) == [1, 1, 1, 1]
+            continue
+        maker = SEAT_NAMES.index(row["maker"])
+        tricks = int(row["tricks"])
+        points = row["ns_points"] + row["ew_points"]
+        loner = maker if row["alone"] else -1
+        total = (4 if row["action"] == "call" else 0)  # rule 6
+        total += 3  # rule 1
+        total += 2 * 5  # rule 2: each trick, the two losers
+        total += int(failed.sum())  # rule 4
+        total += 2 * points  # rule 3
+        total += 8 if tricks < 3 else 0  # rule 7
+        if loner >= 0:  # rule 8: the loner's extra at every event, then the endings
+            total += 1  # the partner
+            total += 2 if tricks >= 3 else 5
+            events = (1 if row["action"] == "call" else 0) + (5 - tricks) + \
+                int(failed[loner]) + (1 if tricks < 3 else 0) + (1 if tricks < 3 else 0)
+            total += events
+        assert drinks[i].sum() == total, (i, row.to_dict())
+
+
+@pytest.fixture(scope="module")
+def small_run(tmp_path_factory):
+    out = tmp_path_factory.mktemp("tournament") / "t"
+    result = run_cli(["tournament", "--ns", "dd", "--ew", "rules", "--games", "60", "--seed",
+                      "3", "--out", str(out), "--workers", "1", "--chunk-size", "20", "--json"])
+    return out, json.loads(result.stdout)
+
+
+def test_files_and_summary_agree(small_run):
+    out, summary = small_run
+    games = pd.read_parquet(out / "games.parquet")
+    hands = pd.read_parquet(out / "hands.parquet")
+    assert len(games) == 120 and summary["games"] == 120 and summary["pairs"] == 60
+    assert set(games["winner"]) <= {"NS", "EW"}
+    final = hands.groupby(["game", "copy"]).agg(
+        ns=("ns_points", "sum"), ew=("ew_points", "sum"), n=("hand", "size"))
+    assert (final["ns"].to_numpy() == games["ns_score"].to_numpy()).all()
+    assert (final["n"].to_numpy() == games["hands"].to_numpy()).all()
+    a_won = np.where(games["ns_player"] == "A", games["winner"] == "NS", games["winner"] == "EW")
+    pairs = a_won.reshape(-1, 2).mean(axis=1)
+    assert summary["a_win_rate"] == pytest.approx(pairs.mean())
+    assert summary["a_win_rate_se"] == pytest.approx(pairs.std(ddof=1) / np.sqrt(60))
+
+
+def test_workers_and_chunks_do_not_change_the_tables(small_run, tmp_path):
+    out, _ = small_run
+    run_cli(["tournament", "--ns", "dd", "--ew", "rules", "--games", "60", "--seed", "3",
+             "--out", str(tmp_path / "b"), "--workers", "2", "--chunk-size", "7",
+             "--no-progress"])
+    for name in ("games", "hands"):
+        pd.testing.assert_frame_equal(pd.read_parquet(out / f"{name}.parquet"),
+                                      pd.read_parquet(tmp_path / "b" / f"{name}.parquet"))
+
+
+def test_resume_refuses_other_players(small_run, tmp_path):
+    run_cli(["tournament", "--games", "4", "--out", str(tmp_path / "r"), "--workers", "1",
+             "--no-progress"])
+    result = run_cli(["tournament", "--games", "4", "--ns", "dd", "--out", str(tmp_path / "r"),
+                      "--resume"], code=2)
+    assert "players" in result.output
+
+
+def test_bad_from_score_is_one_line(tmp_path):
+    result = run_cli(["tournament", "--games", "1", "--from-score", "10-3", "--out",
+                      str(tmp_path / "x")], code=2)
+    assert "--from-score" in result.output and "Traceback" not in result.output
+
+
+def test_prepare_refuses_a_table_bidder_without_a_table(tmp_path):
+    from euchre_sim.core.errors import UserError
+
+    with pytest.raises(UserError):
+        prepare_tournament(str(tmp_path / "t"), RULE_SETS["standard"], 1, 2,
+                           (Player("table", "dd"), Player("rules", "dd")))
