@@ -152,6 +152,7 @@ def _print_summary(summary: dict, info: dict, played: int, out_dir: str) -> None
         by_player = summary["drinks_per_game_by_player"]
         click.echo(f"drinks per game by seat: {seats}; by player (both seats): "
                    f"A {by_player['A']:.1f}, B {by_player['B']:.1f}")
-    rate = played / max(info["elapsed_seconds"], 1e-9)
-    click.echo(f"{played:,} games this run ({rate:,.0f} games/s) -> {out_dir}/games.parquet, "
-               "hands.parquet, run.json", err=True)
+    copies = 2 if summary["pairs"] else 1
+    rate = copies * played / max(info["elapsed_seconds"], 1e-9)
+    click.echo(f"{copies * played:,} games played this run ({rate:,.0f} games/s) -> "
+               f"{out_dir}/games.parquet, hands.parquet, run.json", err=True)

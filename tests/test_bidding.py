@@ -319,10 +319,12 @@ def test_first_call_helper():
 
 # ---- the table bidder ----
 
-def _naive_table_choice(rules, frame, hand, upcard, round_no, pos, min_n):
+def _naive_table_choice(rules, frame, hand, upcard, round_no, pos, min_n, wins=None):
     """The table bidder from the README: for each open call, the hand's class row when it has
     min_n deals, else the rows of the hand's features pooled (n-weighted) when they have;
-    among those, the best gain when positive, else pass; none found: the rules bidder."""
+    among those, the best gain when positive, else pass; none found: the rules bidder.
+    With `wins` (chance of the game after each result column) the game bidder: the action,
+    passing first, with the best sum of result shares times wins."""
     from euchre_sim.bidding.decision_keys import turn_class
 
     tb = compile_rules(rules)
@@ -330,33 +332,57 @@ def _naive_table_choice(rules, frame, hand, upcard, round_no, pos, min_n):
                          np.zeros(4, np.int64)))
     ref = naive.NO_TRUMP if upcard == JOKER else upcard >> 3
     feats = naive.class_features(hand, ref, rules.yooker)
-    turn = frame[(frame["round"] == round_no) & (frame["seat"] == pos)
-                 & (frame["action"] != "pass")]
+    turn = frame[(frame["round"] == round_no) & (frame["seat"] == pos)]
+    shares = [c for c in frame.columns if c.startswith("p_")]
     stuck = round_no == 2 and pos == 4 and rules.stick_the_dealer
-    best = None
-    for trump, alone in naive.open_calls(rules, round_no, pos, upcard):
-        label = naive.call_label(rules, cards_of(hand), upcard, round_no, trump)
-        rows = turn[(turn["suit"] == label) & (turn["alone"] == alone)]
+
+    def rows_of(rows):
         mine = rows[rows["hand_key"] == key]
         if len(mine) == 0 or mine["n"].iloc[0] < min_n:
             mine = rows[(rows[["trumps", "right", "left", "aces", "voids"]].to_numpy()
                          == np.array(feats)).all(axis=1)]
             if mine["n"].sum() < min_n:
-                continue
+                return None
+        return mine
+
+    def game_chance(mine):
+        pooled = (mine[shares].to_numpy() * mine["n"].to_numpy()[:, None]).sum(axis=0)
+        return float(pooled @ wins) / mine["n"].sum()
+
+    best = None
+    if wins is not None and not stuck:
+        passing = rows_of(turn[turn["action"] == "pass"])
+        if passing is not None:
+            best = (game_chance(passing), None)
+    for trump, alone in naive.open_calls(rules, round_no, pos, upcard):
+        label = naive.call_label(rules, cards_of(hand), upcard, round_no, trump)
+        mine = rows_of(turn[(turn["action"] != "pass") & (turn["suit"] == label)
+                            & (turn["alone"] == alone)])
+        if mine is None:
+            continue
         n = mine["n"].sum()
-        score = ((mine["mean_points"] * mine["n"]).sum() if stuck
-                 else (mine["gain"].fillna(0) * mine["n"]).sum()) / n
+        if wins is not None:
+            score = game_chance(mine)
+        else:
+            score = ((mine["mean_points"] * mine["n"]).sum() if stuck
+                     else (mine["gain"].fillna(0) * mine["n"]).sum()) / n
         if best is None or score > best[0]:
             best = (score, (round_no, pos, trump, alone))
     if best is None:
         return naive.rules_bidder_choice(rules, DEFAULTS, cards_of(hand), upcard, round_no, pos)
+    if wins is not None:
+        return best[1]
     return best[1] if stuck or best[0] > 0 else None
 
 
+@pytest.mark.parametrize("game", [False, True], ids=["points", "game"])
 @pytest.mark.parametrize("name", ["standard", "online"])
-def test_table_bidder_matches_its_naive_twin(tmp_path, name):
+def test_table_bidder_matches_its_naive_twin(tmp_path, name, game):
+    """The table bidder, and the game bidder with random chances of the game after each
+    result, against the naive twin over the decisions.parquet rows."""
     import pandas as pd
 
+    from euchre_sim.bidding.auction import NO_WINS
     from euchre_sim.bidding.table import load_decision_table, table_choice
 
     rules = RULE_SETS[name]
@@ -368,6 +394,9 @@ def test_table_bidder_matches_its_naive_twin(tmp_path, name):
     tb = compile_rules(rules)
     params = bidder_params()
     min_n = DEFAULTS["table_min_n"]
+    n_results = sum(c.startswith("p_") for c in frame.columns)
+    assert n_results == 9  # us 1-4, them 1-4, nobody
+    wins = np.random.default_rng(3).random(n_results) if game else None
     seen = set()
     for index in range(400):
         hands, upcard = deal_one(rules, 77, index, 0)
@@ -375,8 +404,10 @@ def test_table_bidder_matches_its_naive_twin(tmp_path, name):
             for pos in (1, 2, 3, 4):
                 hand = hands[pos % 4]
                 got = _as_call(int(table_choice(tb, params, table, np.uint64(hand), upcard,
-                                                round_no, pos)), upcard)
-                want = _naive_table_choice(rules, frame, hand, upcard, round_no, pos, min_n)
+                                                round_no, pos,
+                                                NO_WINS if wins is None else wins)), upcard)
+                want = _naive_table_choice(rules, frame, hand, upcard, round_no, pos, min_n,
+                                           wins)
                 assert got == want
                 seen.add(got is None)
     assert seen == {True, False}

@@ -270,3 +270,29 @@ def test_prepare_refuses_a_table_bidder_without_a_table(tmp_path):
     with pytest.raises(UserError):
         prepare_tournament(str(tmp_path / "t"), RULE_SETS["standard"], 1, 2,
                            (Player("table", "dd"), Player("rules", "dd")))
+
+
+@pytest.fixture(scope="module")
+def rules_odds(tmp_path_factory):
+    """The odds DP of the rules bidder with double-dummy play, from 20,000 simulated deals."""
+    out = tmp_path_factory.mktemp("odds") / "o"
+    run_cli(["odds", "--out", str(out), "--deals", "20000", "--seed", "11", "--bidding",
+             "rules", "--workers", "1"])
+    return pd.read_parquet(out / "odds.parquet").set_index(["us", "them", "we_deal"])
+
+
+@pytest.mark.parametrize("score,dealer", [((0, 0), "N"), ((6, 8), "E"), ((8, 9), "N"),
+                                           ((9, 7), "W")])
+def test_odds_dp_agrees_with_games_played_from_the_score(rules_odds, score, dealer, tmp_path):
+    """The DP's chance for NS against NS's win rate in games played from that score by the
+    same bidder and play (independent deals), within four combined standard errors."""
+    out = tmp_path / "t"
+    result = run_cli(["tournament", "--games", "3000", "--seed", "17", "--from-score",
+                      f"{score[0]}-{score[1]}", "--dealer", dealer, "--no-duplicate",
+                      "--out", str(out), "--workers", "1", "--json"])
+    summary = json.loads(result.stdout)
+    row = rules_odds.loc[(score[0], score[1], dealer in "NS")]
+    combined = np.hypot(summary["ns_win_rate_se"], row["p_win_se"])
+    assert abs(summary["ns_win_rate"] - row["p_win"]) < 4 * combined, (summary, row)
+    games = pd.read_parquet(out / "games.parquet")
+    assert (games["ns_start"] == score[0]).all() and (games["first_dealer"] == dealer).all()

@@ -14,6 +14,8 @@ Ties go to passing, then to the partnership call over the lone one, then to the 
 (clubs, diamonds, hearts, spades, no-trump): nobody bids when bidding changes nothing.
 """
 
+import numpy as np
+
 from ..core.calls import (
     N_CALLS,
     call_open,
@@ -26,10 +28,11 @@ from ..core.calls import (
 )
 from ..core.jit import njit
 from .conventional import conventional_choice, dealer_value, hand_value
-from .params import BIDDER_DD, BIDDER_TABLE, INDEX
+from .params import BIDDER_DD, BIDDER_GAME, BIDDER_TABLE, INDEX
 from .table import table_choice
 
 N_TURNS = 8
+NO_WINS = np.zeros(0)  # bidders that do not play for the game
 _DEFEND_ALONE = INDEX["defend_alone"]
 
 
@@ -44,11 +47,14 @@ def turn_position(k):
 
 
 @njit
-def bidder_choice(bidder, tb, params, table, hand, upcard, round_no, pos):
-    """The row a rules or table bidder calls with `hand` at this turn, or -1 to pass (what
-    it decides from its own hand alone)."""
+def bidder_choice(bidder, tb, params, table, hand, upcard, round_no, pos, wins):
+    """The row a rules, table or game bidder calls with `hand` at this turn, or -1 to pass
+    (what it decides from its own hand alone). wins: the game bidder's chance of winning the
+    game after each result (bidding.table; NO_WINS for the others)."""
     if bidder == BIDDER_TABLE:
-        return table_choice(tb, params, table, hand, upcard, round_no, pos)
+        return table_choice(tb, params, table, hand, upcard, round_no, pos, NO_WINS)
+    if bidder == BIDDER_GAME:
+        return table_choice(tb, params, table, hand, upcard, round_no, pos, wins)
     return conventional_choice(tb, params, hand, upcard, round_no, pos)
 
 
@@ -126,7 +132,7 @@ def _choose(bidders, tb, params, table, hands, upcard, dealer, contracts, choice
         sign = 1 if (seat & 1) == 0 else -1
         if bidders[seat & 1] != BIDDER_DD:
             best = bidder_choice(bidders[seat & 1], tb, params, table, hands[seat], upcard,
-                                 round_no, pos)
+                                 round_no, pos, NO_WINS)
             choices[k] = best
             if best >= 0:
                 value = ns_points(contracts, best, dealer)

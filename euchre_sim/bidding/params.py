@@ -14,13 +14,17 @@ import numpy as np
 from ..core.errors import UserError
 
 BIDDERS = ("dd", "rules", "table")
-BIDDER_DD, BIDDER_RULES, BIDDER_TABLE = range(3)
+BIDDER_DD, BIDDER_RULES, BIDDER_TABLE, BIDDER_GAME = range(4)
+GAME_BIDDERS = (*BIDDERS, "game")  # a game's players: the game bidder needs a score
 DESCRIPTIONS = {
     "dd": "perfect-information auction: each seat takes the action best for its side, "
           "seeing every hand and the auction's continuation",
     "rules": "conventional bidder: a point count of the hand against seat thresholds",
     "table": "bids from a decisions table: the call with the best gain over passing in the "
              "hand's class, where the class has enough deals (else the rules bidder)",
+    "game": "the table bidder playing for the game: the action (passing included) with the "
+            "best chance of winning the game from the score, by the table's result shares and "
+            "an odds table",
 }
 
 # (key, default, meaning). Trump ranks count from the top of the trump suit in the rule set:
@@ -60,7 +64,7 @@ INDEX = {key: i for i, (key, _, _) in enumerate(PARAMS)}
 
 
 def bidder_id(name: str) -> int:
-    return BIDDERS.index(name)
+    return GAME_BIDDERS.index(name)
 
 
 def bidder_params(path: str | None = None) -> np.ndarray:

@@ -25,6 +25,7 @@ from ..core.jit import njit
 from .conventional import conventional_choice
 from .decision_keys import (
     FEATURE_NAMES,
+    PASS_CODE,
     SUIT_LABELS,
     action_code,
     decision_key,
@@ -49,21 +50,25 @@ class DecisionTable(NamedTuple):
     gain: np.ndarray  # float64, mean gain over passing (NaN where the seat cannot pass)
     mean: np.ndarray  # float64, mean points to the seat's side
     n: np.ndarray  # int64, deals
+    results: np.ndarray  # float64[keys, R]: shares of the hand's results (R = 0: none kept)
     feature_keys: np.ndarray  # the same by features (decision_keys.feature_key)
     feature_gain: np.ndarray
     feature_mean: np.ndarray
     feature_n: np.ndarray
+    feature_results: np.ndarray
 
 
 def empty_table() -> DecisionTable:
     """The table of bidders that read none."""
-    none = (np.zeros(0, np.uint64), np.zeros(0), np.zeros(0), np.zeros(0, np.int64))
+    none = (np.zeros(0, np.uint64), np.zeros(0), np.zeros(0), np.zeros(0, np.int64),
+            np.zeros((0, 0)))
     return DecisionTable(*none, *none)
 
 
-def _sorted(keys: np.ndarray, gain: np.ndarray, mean: np.ndarray, n: np.ndarray) -> tuple:
+def _sorted(keys: np.ndarray, gain: np.ndarray, mean: np.ndarray, n: np.ndarray,
+            results: np.ndarray) -> tuple:
     order = np.argsort(keys)
-    return keys[order], gain[order], mean[order], n[order]
+    return keys[order], gain[order], mean[order], n[order], results[order]
 
 
 def table_digest(out_dir: str) -> str:
@@ -89,25 +94,28 @@ def load_decision_table(out_dir: str, rules) -> DecisionTable:
     if info.get("rules") != rules.options():
         raise UserError(f"the decisions in {out_dir!r} were simulated under other rules: "
                         "their hand classes do not apply")
-    frame = pd.read_parquet(path, columns=["round", "seat", "hand_key", "suit", "alone", "n",
-                                           "mean_points", "gain", *FEATURE_NAMES])
+    frame = pd.read_parquet(path)
+    shares = [c for c in frame.columns if c.startswith("p_")]  # the results' shares
     label = {name: i for i, name in enumerate(SUIT_LABELS)}
     frame["suit_index"] = [-1 if pd.isna(s) else label[s] for s in frame["suit"]]
     keys = join_decision_keys(frame["round"].to_numpy(), frame["seat"].to_numpy(),
                               frame["suit_index"].to_numpy(), frame["alone"].to_numpy(),
                               frame["hand_key"].to_numpy())
     by_class = _sorted(keys, frame["gain"].to_numpy(np.float64),
-                       frame["mean_points"].to_numpy(np.float64), frame["n"].to_numpy(np.int64))
+                       frame["mean_points"].to_numpy(np.float64), frame["n"].to_numpy(np.int64),
+                       frame[shares].to_numpy(np.float64))
     weighted = frame.assign(gains=frame["gain"].fillna(0) * frame["n"],
-                            points=frame["mean_points"] * frame["n"])
+                            points=frame["mean_points"] * frame["n"],
+                            **{c: frame[c] * frame["n"] for c in shares})
     sums = weighted.groupby(["round", "seat", "suit_index", "alone", *FEATURE_NAMES])[
-        ["n", "gains", "points"]].sum().reset_index()
+        ["n", "gains", "points", *shares]].sum().reset_index()
     feature_keys = join_decision_keys(sums["round"].to_numpy(), sums["seat"].to_numpy(),
                                       sums["suit_index"].to_numpy(), sums["alone"].to_numpy(),
                                       packed_features=pack_feature_columns(sums))
     n = sums["n"].to_numpy(np.int64)
     by_features = _sorted(feature_keys, sums["gains"].to_numpy(np.float64) / n,
-                          sums["points"].to_numpy(np.float64) / n, n)
+                          sums["points"].to_numpy(np.float64) / n, n,
+                          sums[shares].to_numpy(np.float64) / n[:, None])
     return DecisionTable(*by_class, *by_features)
 
 
@@ -118,8 +126,33 @@ def _find(keys, key):
 
 
 @njit
-def table_choice(tb, params, table, hand, upcard, round_no, pos):
-    """The call-table row the table bidder calls at this turn, or -1 to pass."""
+def _lookup(params, table, round_no, pos, code, key, packed):
+    """Where the table knows this action of the hand: (0, i) in its class, (1, i) by its
+    features, (-1, -1) nowhere with at least `table_min_n` deals."""
+    i = _find(table.keys, decision_key(round_no, pos, code, key))
+    if i >= 0 and table.n[i] >= params[_MIN_N]:
+        return 0, i
+    i = _find(table.feature_keys, feature_key(round_no, pos, code, packed))
+    if i >= 0 and table.feature_n[i] >= params[_MIN_N]:
+        return 1, i
+    return -1, -1
+
+
+@njit
+def _game_chance(table, level, i, wins):
+    """The chance of winning the game after this action: its results' shares times wins."""
+    shares = table.results[i] if level == 0 else table.feature_results[i]
+    total = 0.0
+    for c in range(wins.shape[0]):
+        total += shares[c] * wins[c]
+    return total
+
+
+@njit
+def table_choice(tb, params, table, hand, upcard, round_no, pos, wins):
+    """The call-table row the table bidder calls at this turn, or -1 to pass. With `wins`
+    (the chance of winning the game after each result, in the order of the table's result
+    shares; empty: points) it is the `game` bidder."""
     flags = tb.flags
     masks = np.zeros(5, dtype=np.uint64)
     others = np.zeros(4, dtype=np.int64)
@@ -128,26 +161,32 @@ def table_choice(tb, params, table, hand, upcard, round_no, pos):
     turn_features(tb, masks, upcard, feats)
     packed = pack_features(feats)
     can_pass = may_pass(flags, round_no, pos)
+    for_game = wins.shape[0] > 0
     best = -1
     best_score = -1e18
+    if for_game and can_pass:
+        level, i = _lookup(params, table, round_no, pos, PASS_CODE, key, packed)
+        if level >= 0:
+            best_score = _game_chance(table, level, i, wins)
     for trump in range(5):
         for alone in range(2):
             if not call_open(flags, round_no, pos, trump, alone, upcard):
                 continue
             code = action_code(relative_suit(tb, others, upcard, round_no, trump), alone)
-            i = _find(table.keys, decision_key(round_no, pos, code, key))
-            if i >= 0 and table.n[i] >= params[_MIN_N]:
+            level, i = _lookup(params, table, round_no, pos, code, key, packed)
+            if level < 0:
+                continue
+            if for_game:
+                score = _game_chance(table, level, i, wins)
+            elif level == 0:
                 score = table.gain[i] if can_pass else table.mean[i]
             else:
-                i = _find(table.feature_keys, feature_key(round_no, pos, code, packed))
-                if i < 0 or table.feature_n[i] < params[_MIN_N]:
-                    continue
                 score = table.feature_gain[i] if can_pass else table.feature_mean[i]
             if score > best_score:
                 best = call_row(round_no, pos, trump, alone)
                 best_score = score
-    if best < 0:
+    if best < 0 and best_score == -1e18:
         return conventional_choice(tb, params, hand, upcard, round_no, pos)
-    if can_pass and best_score <= 0:
+    if can_pass and not for_game and best_score <= 0:
         return -1
     return best

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..bidding.auction import bidder_choice
+from ..bidding.auction import NO_WINS, bidder_choice
 from ..core.bits import low_index, one_bit, popcount
 from ..core.calls import call_row
 from ..core.dealing import deal_key, draw, shuffle
@@ -168,7 +168,7 @@ def _agrees_with_auction(tb, st, pm, seat, world, discard, bidder, params, table
             held = (held | discard) & ~one_bit(st[S_UP])
         hand = _to_cards(tb, trump, held)
         # the rules bidder also stands in for dd (whose passes need every outcome)
-        choice = bidder_choice(bidder, tb, params, table, hand, upcard, round_no, pos)
+        choice = bidder_choice(bidder, tb, params, table, hand, upcard, round_no, pos, NO_WINS)
         want = -1 if k < maker_turn else call_row(round_no, pos, trump, st[S_MAKER_ALONE])
         if choice != want:
             return False

@@ -30,7 +30,7 @@ from ..solver.calltable import analyze_batch
 from ..solver.search import shared_tt
 from .callsums import SUMS, bucketed_parquet, call_values, group_sums, record_sums
 from .decisions import BUCKET_SHIFT as DECISIONS_BUCKET_SHIFT
-from .decisions import DECISION_SUMS, auction_batch, contract_records, decision_sums
+from .decisions import auction_batch, contract_records, decision_sum_names, decision_sums
 from .schema import AUCTION_KEYS, SUMMARY_KEYS
 
 SIM_DEALER = 0  # every simulated deal is dealt by N; tables use positions relative to it
@@ -218,8 +218,8 @@ def auction_sums(rules: RuleSet, bidding: str, params: np.ndarray, table: Decisi
                         made & (tricks < 3), contracts["points"],
                         contracts["points"] ** 2], axis=1).astype(np.int64)
     frame = feature_sums(contracts, _AUCTION_BITS, addends, SUMS)
-    keys, sums = decision_sums(tables, hands, ups, SIM_DEALER, resolved, choices, values)
-    return frame, bucketed_parquet(keys, sums, DECISION_SUMS, DECISIONS_BUCKET_SHIFT)
+    keys, sums = decision_sums(rules, tables, hands, ups, SIM_DEALER, resolved, choices, values)
+    return frame, bucketed_parquet(keys, sums, decision_sum_names(rules), DECISIONS_BUCKET_SHIFT)
 
 
 def run_auctions(rules: RuleSet, bidding: str, params: np.ndarray, table: DecisionTable,

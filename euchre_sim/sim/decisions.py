@@ -37,8 +37,11 @@ from ..core.cards import JOKER
 from ..core.jit import njit
 from .callsums import group_sums, mean_and_se
 
-# features_sum: the class's packed features times n (every record of a class has the same)
+# features_sum: the class's packed features times n (every record of a class has the same);
+# then the hand's result counts (result_names: which side scored how much, or nobody)
 DECISION_SUMS = ["n", "chosen", "points_sum", "points_sq", "gain_sum", "gain_sq", "features_sum"]
+_RESULTS = len(DECISION_SUMS)  # the first result column
+_SUB_BATCH = 2048  # deals whose decision records are built at once (bounded memory)
 ACTIONS = ("pass", "order_up", "call")
 BUCKET_SHIFT = 52  # buckets of the 64-bit keys: round, position, action, class fields
 
@@ -52,9 +55,36 @@ def auction_batch(bidder, tb, params, table, hands, ups, dealer, calls, contract
                         contracts[i], choices[i], values[i])
 
 
+def max_points(rules) -> int:
+    """The most points one hand can score under the rules."""
+    return max(1, rules.march_points, rules.lone_march_points, rules.euchre_points,
+               rules.lone_defence_points)
+
+
+def result_names(top: int) -> list[str]:
+    """The result columns: us scoring 1..top, them scoring 1..top, nobody scoring."""
+    return ([f"us_{k}" for k in range(1, top + 1)] + [f"them_{k}" for k in range(1, top + 1)]
+            + ["none"])
+
+
+def decision_sum_names(rules) -> list[str]:
+    return DECISION_SUMS + result_names(max_points(rules))
+
+
 @njit
-def _decision_records(tb, hands, ups, dealer, contracts, choices, values, keys, cols):
-    """keys[n] and cols[n] (DECISION_SUMS addends) of every decision reached; returns n."""
+def result_column(points, top):
+    """The result column (after DECISION_SUMS) of `points` to the seat's side."""
+    if points > 0:
+        return _RESULTS + points - 1
+    if points < 0:
+        return _RESULTS + top - points - 1
+    return _RESULTS + 2 * top
+
+
+@njit
+def _decision_records(tb, hands, ups, dealer, contracts, choices, values, top, keys, cols):
+    """keys[n] and cols[n] (decision_sum_names addends; cols zero on entry) of every decision
+    reached; top: max_points; returns n."""
     flags = tb.flags
     masks = np.zeros(5, dtype=np.uint64)
     others = np.zeros(4, dtype=np.int64)
@@ -86,6 +116,7 @@ def _decision_records(tb, hands, ups, dealer, contracts, choices, values, keys, 
                 cols[n, 4] = 0
                 cols[n, 5] = 0
                 cols[n, 6] = packed
+                cols[n, result_column(pass_points, top)] = 1
                 n += 1
             for trump in range(5):
                 for alone in range(2):
@@ -103,17 +134,30 @@ def _decision_records(tb, hands, ups, dealer, contracts, choices, values, keys, 
                     cols[n, 4] = gain
                     cols[n, 5] = gain * gain
                     cols[n, 6] = packed
+                    cols[n, result_column(points, top)] = 1
                     n += 1
     return n
 
 
-def decision_sums(tables, hands, ups, dealer, contracts, choices, values):
-    """(sorted unique group keys, summed DECISION_SUMS) of a batch of deals."""
-    size = hands.shape[0] * N_TURNS * 11
-    keys = np.zeros(size, dtype=np.uint64)
-    cols = np.zeros((size, len(DECISION_SUMS)), dtype=np.int64)
-    n = _decision_records(tables, hands, ups, dealer, contracts, choices, values, keys, cols)
-    return group_sums(keys[:n], cols[:n])
+def decision_sums(rules, tables, hands, ups, dealer, contracts, choices, values):
+    """(sorted unique group keys, summed decision_sum_names) of a batch of deals, built a
+    sub-batch of deals at a time."""
+    top = max_points(rules)
+    width = len(decision_sum_names(rules))
+    parts_keys, parts_sums = [], []
+    for start in range(0, hands.shape[0], _SUB_BATCH):
+        part = slice(start, start + _SUB_BATCH)
+        size = hands[part].shape[0] * N_TURNS * 11
+        keys = np.zeros(size, dtype=np.uint64)
+        cols = np.zeros((size, width), dtype=np.int64)
+        n = _decision_records(tables, hands[part], ups[part], dealer, contracts[part],
+                              choices[part], values[part], top, keys, cols)
+        keys, sums = group_sums(keys[:n], cols[:n])
+        parts_keys.append(keys)
+        parts_sums.append(sums)
+    if not parts_keys:
+        return np.zeros(0, np.uint64), np.zeros((0, width), np.int64)
+    return group_sums(np.concatenate(parts_keys), np.concatenate(parts_sums))
 
 
 def contract_records(contracts, choices) -> dict[str, np.ndarray]:
@@ -137,10 +181,13 @@ def contract_records(contracts, choices) -> dict[str, np.ndarray]:
     return out
 
 
-def add_decision_rates(frame: pd.DataFrame) -> pd.DataFrame:
-    """chosen_rate, mean_points, points_se, gain, gain_se from the integer sums."""
+def add_decision_rates(frame: pd.DataFrame, top: int) -> pd.DataFrame:
+    """chosen_rate, mean_points, points_se, gain, gain_se and the results' shares (p_us_k,
+    p_them_k, p_none: the seat's side scores k, the other side does, nobody does) from the
+    integer sums."""
     n = frame["n"].astype(np.float64)
-    out = frame.drop(columns=DECISION_SUMS[1:])
+    results = result_names(top)
+    out = frame.drop(columns=DECISION_SUMS[1:] + results)
     packed = (frame["features_sum"] // frame["n"]).to_numpy(np.int64)
     for name, column in unpack_features(packed).items():
         out[name] = column.astype(np.int8)
@@ -148,6 +195,8 @@ def add_decision_rates(frame: pd.DataFrame) -> pd.DataFrame:
     out["mean_points"], out["points_se"] = mean_and_se(frame["points_sum"], frame["points_sq"],
                                                        n)
     out["gain"], out["gain_se"] = mean_and_se(frame["gain_sum"], frame["gain_sq"], n)
+    for name in results:
+        out[f"p_{name}"] = frame[name] / n
     return out
 
 
@@ -160,7 +209,8 @@ def decision_tables(rules, paths: list[str], max_rows: int):
 
     read = KeyReader(rules)
     suit_names = np.array((None, *SUIT_LABELS), dtype=object)
-    chunks = ChunkSums(paths, DECISION_SUMS, BUCKET_SHIFT)
+    names = decision_sum_names(rules)
+    chunks = ChunkSums(paths, names, BUCKET_SHIFT)
     for buckets in chunks.batches(max_rows):
         keys, sums = chunks.read(buckets)
         if not len(keys):
@@ -171,9 +221,9 @@ def decision_tables(rules, paths: list[str], max_rows: int):
                               "action": np.array(ACTIONS, dtype=object)[columns["action"]],
                               "suit": suit_names[columns["suit"] + 1],
                               "alone": columns["alone"]})
-        for i, name in enumerate(DECISION_SUMS):
+        for i, name in enumerate(names):
             frame[name] = sums[:, i]
-        frame = add_decision_rates(frame)
+        frame = add_decision_rates(frame, max_points(rules))
         if rules.stick_the_dealer:  # the stuck dealer cannot pass: no gain over passing
             stuck = (frame["round"] == 2) & (frame["seat"] == 4)
             frame.loc[stuck, ["gain", "gain_se"]] = np.nan
