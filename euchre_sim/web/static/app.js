@@ -221,8 +221,8 @@ function renderAdvice(result) {
   const top = actions[0];
   const lo = Math.min(0, ...actions.map((a) => a.ci95[0]));
   const hi = Math.max(0, ...actions.map((a) => a.ci95[1]));
-  const columns = ["action", "make", "march", "euchred", "mean points", "95% interval", "interval"];
-  if (result.bidding) columns.push("bidder's choice");
+  const columns = ["action", "make", "march", "euchred", "points", "95% interval", "drawn"];
+  if (result.bidding) columns.push("bidder");
   if (result.score) columns.push("P(win game)");
   $("advise-results").tHead.replaceChildren(el("tr", {}, ...columns.map((c) => el("th", { textContent: c }))));
   const rows = actions.map((a) => {
@@ -234,7 +234,7 @@ function renderAdvice(result) {
       el("td", { "data-key": "march_rate", textContent: fmtRate(a.march_rate) }),
       el("td", { "data-key": "euchred_rate", textContent: fmtRate(a.euchred_rate) }),
       el("td", { "data-key": "mean_points", textContent: fmtPoints(a.mean_points) }),
-      el("td", { "data-key": "ci95", textContent: `${fmtPoints(a.ci95[0])} .. ${fmtPoints(a.ci95[1])}` }),
+      el("td", { "data-key": "ci95", textContent: `${fmtPoints(a.ci95[0])}..${fmtPoints(a.ci95[1])}` }),
       el("td", { class: "bar-cell" }, intervalBar(a, lo, hi, a === top)),
     ];
     if (result.bidding) cells.push(el("td", { "data-key": "chosen_rate", textContent: fmtRate(a.chosen_rate) }));
