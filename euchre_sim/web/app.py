@@ -107,7 +107,7 @@ def create_app(worker: Worker | None = None) -> Starlette:
         return FileResponse(str(STATIC / "index.html"))
 
     async def health(request: Request) -> JSONResponse:
-        return JSONResponse({"ready": worker.ready.is_set(), "rates": worker.rates,
+        return JSONResponse({"ready": worker.ready.is_set(), "rates": dict(worker.rates),
                              "warm_up_seconds": worker.warm_up_seconds,
                              "waiting": worker.waiting()})
 
