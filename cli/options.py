@@ -60,12 +60,3 @@ def bidding_options(command):
                         "(a decisions table)."
                         )(command)
 
-
-def parse_score(text: str | None, option: str) -> tuple[int, int] | None:
-    """'8-9' -> (8, 9)."""
-    if text is None:
-        return None
-    parts = text.replace(":", "-").split("-")
-    if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
-        raise click.UsageError(f"{option} must look like US-THEM, e.g. 8-9, got {text!r}")
-    return int(parts[0]), int(parts[1])

@@ -10,7 +10,6 @@ import click
 from .app import cli
 from .options import (
     bidding_options,
-    parse_score,
     play_options,
     rules_options,
     seed_option,
@@ -176,45 +175,14 @@ def advise(hand: str, up: str | None, turned_down: str | None, seat: int, deals:
     """
     import json
 
-    if bidding is not None:
-        from euchre_sim.bidding.params import bidder_params as load_params
-        from euchre_sim.bidding.table import load_decision_table
-        from euchre_sim.sim.auction_advice import advise_in_auction
+    from euchre_sim.sim.advice_request import advise_request
 
-        if (bidding == "table") != (bidder_table is not None):
-            raise click.UsageError("--bidding table reads its decisions from --bidder-table "
-                                   "DIR (and only it does)")
-        table = load_decision_table(bidder_table, ruleset) if bidder_table else None
-        result = advise_in_auction(ruleset, hand, seat, up, turned_down, deals, seed, bidding,
-                                   play, worlds, load_params(bidder_params), table,
-                                   score=parse_score(score, "--score"), odds=_read_odds(odds_dir))
-    else:
-        from euchre_sim.sim.advise import advise as run_advise
-
-        if score is not None:
-            raise click.UsageError("--score needs --bidding (the game goes on after a pass)")
-        result = run_advise(ruleset, hand, seat, up, turned_down, deals, seed, play, worlds)
+    result = advise_request(ruleset, hand, seat, up, turned_down, deals, seed, play, worlds,
+                            bidding, bidder_params, bidder_table, score, odds_dir)
     if as_json:
         click.echo(json.dumps(result))
         return
     _print_advice(result, seat, play, worlds)
-
-
-def _read_odds(odds_dir: str | None):
-    """p[us, them, we_deal] of an odds.parquet (None: none given)."""
-    if odds_dir is None:
-        return None
-    import os
-
-    import pandas as pd
-
-    from euchre_sim.core.errors import UserError
-    from euchre_sim.sim.auction_advice import odds_array
-
-    path = os.path.join(odds_dir, "odds.parquet")
-    if not os.path.isfile(path):
-        raise UserError(f"no odds.parquet in {odds_dir!r} (run 'euchre-sim odds' first)")
-    return odds_array(pd.read_parquet(path))
 
 
 def _action_label(a: dict) -> str:

@@ -8,7 +8,7 @@ import time
 import click
 
 from .app import cli
-from .options import parse_score, rules_options, seed_option, workers_option
+from .options import rules_options, seed_option, workers_option
 
 
 def _player_options(command):
@@ -79,6 +79,7 @@ def tournament(games: int, seed: int, ruleset, ns_bidder: str, ew_bidder: str, p
 
     from euchre_sim.bidding.params import bidder_params as load_params
     from euchre_sim.core.seats import parse_seat
+    from euchre_sim.sim.advice_request import parse_score
     from euchre_sim.sim.parallel import default_workers
     from euchre_sim.sim.runner import is_complete
     from euchre_sim.sim.tournament import (

@@ -7,6 +7,7 @@ Deal i of seed s shuffles the unseen cards with the counter-based generator of `
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import NamedTuple
 
 import numpy as np
@@ -25,6 +26,7 @@ from ..solver.calltable import analyze_deal
 from ..solver.search import new_tt, new_work
 
 ADVISE_DEALER = 0  # N deals (as in `_advise_batch`); the advised seat sits at its position
+Progress = Callable[[int, int], None]  # (done, total): called between batches; may raise to stop
 
 
 @njit
@@ -44,15 +46,16 @@ def deal_around(unseen, seed, index, seat, hand, hands, work):
 
 
 @njit
-def _advise_batch(tb, unseen, seed, seat, pos, hand, ref_card, rounds, count, model, n_worlds,
-                  inference, tt, out):
-    """Call tables of the sampled deals: solved (model dd) or played out by the model."""
+def _advise_batch(tb, unseen, seed, seat, pos, hand, ref_card, rounds, start, stop, model,
+                  n_worlds, inference, tt, out):
+    """Call tables of sampled deals start..stop-1 (into the same rows of `out`): solved (model
+    dd) or played out by the model."""
     hands = np.zeros(4, dtype=np.uint64)
     work = np.empty_like(unseen)
     solver_work = new_work()
     pimc_work = new_pimc_work(inference)
     pimc_works = (pimc_work, pimc_work)
-    for i in range(count):
+    for i in range(start, stop):
         deal_around(unseen, seed, i, seat, hand, hands, work)
         if model == MODEL_DD:
             analyze_deal(tb, hands, ref_card, 0, False, pos, rounds, tt, solver_work, out[i])
@@ -97,6 +100,23 @@ def default_deals(play: str) -> int:
     return 1_000 if play == "pimc" else 20_000
 
 
+def batch_size(play: str) -> int:
+    """Deals a kernel call handles between progress reports (well under a second each)."""
+    return 10 if play == "pimc" else 2_000
+
+
+def batches(count: int, size: int) -> list[tuple[int, int]]:
+    """(start, stop) ranges covering 0..count-1 in steps of `size`."""
+    return [(start, min(start + size, count)) for start in range(0, count, size)]
+
+
+def part_of(progress: Progress | None, offset: int, total: int) -> Progress | None:
+    """A stage's progress reported as part of a longer job: `offset + done` of `total`."""
+    if progress is None:
+        return None
+    return lambda done, _: progress(offset + done, total)
+
+
 class Question(NamedTuple):
     """A hand to advise on, checked: cards as masks and ids, round, seat."""
 
@@ -136,9 +156,12 @@ def describe_question(rules: RuleSet, q: Question) -> dict:
 
 def advise(rules: RuleSet, hand_text: str, position: int, up: str | None = None,
            turned_down: str | None = None, deals: int | None = None, seed: int = 0,
-           play: str = "dd", worlds: int = DEFAULT_WORLDS) -> dict:
+           play: str = "dd", worlds: int = DEFAULT_WORLDS, progress: Progress | None = None,
+           batch: int | None = None) -> dict:
     """Make, march and euchred rates and mean points of every call open to the hand, under
-    the play model (and, for rules/pimc, double dummy on the same deals beside them)."""
+    the play model (and, for rules/pimc, double dummy on the same deals beside them).
+    `progress(done, total)` is called after each batch of deals (`batch_size`); the batching
+    does not change the answer, since deal i depends only on (seed, i)."""
     deals = deals or default_deals(play)
     deck = rules.card_deck
     q = parse_question(rules, hand_text, position, up, turned_down)
@@ -146,11 +169,15 @@ def advise(rules: RuleSet, hand_text: str, position: int, up: str | None = None,
     tt = new_tt()
     models = [play] if play == "dd" else [play, "dd"]
     results = {}
-    for name in models:
+    steps = batches(deals, batch or batch_size(play))
+    for done, name in enumerate(models):
         out = np.full((deals, N_ROWS), -1, dtype=np.int8)
-        _advise_batch(tables, q.unseen, seed_to_u64(seed), q.seat, position, np.uint64(q.hand),
-                      q.ref_card, q.round_no, deals, model_id(name), worlds, inference_of(), tt,
-                      out)
+        for start, stop in steps:
+            _advise_batch(tables, q.unseen, seed_to_u64(seed), q.seat, position,
+                          np.uint64(q.hand), q.ref_card, q.round_no, start, stop, model_id(name),
+                          worlds, inference_of(), tt, out)
+            if progress is not None:
+                progress(done * deals + stop, len(models) * deals)
         results[name] = out
     actions = []
     for action, trump, alone, column in call_actions(rules, q.round_no, position, q.ref_card):

@@ -34,12 +34,16 @@ from ..solver.calltable import analyze_deal
 from ..solver.search import new_tt, new_work
 from .advise import (
     ADVISE_DEALER,
+    Progress,
+    batch_size,
+    batches,
     call_actions,
     deal_around,
     default_deals,
     describe_question,
     mean_figures,
     parse_question,
+    part_of,
     rates,
 )
 
@@ -49,18 +53,17 @@ PARTS = BOTH_ROUNDS | WITH_DEFENCE  # a pass is valued by the auction of both ro
 
 @njit
 def _reached_batch(bidder, tb, params, table, unseen, seed, seat, hand, ref_card, turn, count,
-                   max_tries, model, n_worlds, inference, tt, calls, contracts, choices, values,
-                   indices):
-    """Keep up to `count` deals (of indices 0, 1, ...) that reach `turn` under the bidder:
-    their call tables, resolved contracts, choices, auction values and indices. Returns
-    (kept, tried)."""
+                   kept, start, stop, model, n_worlds, inference, tt, calls, contracts, choices,
+                   values, indices):
+    """Try deals start..stop-1 in order, keeping those that reach `turn` under the bidder
+    (after the `kept` already kept) until `count` are kept: their call tables, resolved
+    contracts, choices, auction values and indices. Returns (kept, next deal to try)."""
     hands = np.zeros(4, dtype=np.uint64)
     work = np.empty_like(unseen)
     solver_work = new_work()
     pimc_work = new_pimc_work(inference)
     pimc_works = (pimc_work, pimc_work)
-    kept = 0
-    for i in range(max_tries):
+    for i in range(start, stop):
         if kept == count:
             return kept, i
         deal_around(unseen, seed, i, seat, hand, hands, work)
@@ -76,15 +79,17 @@ def _reached_batch(bidder, tb, params, table, unseen, seed, seat, hand, ref_card
         if called < 0 or called >= turn:
             indices[kept] = i
             kept += 1
-    return kept, max_tries
+    return kept, stop
 
 
 def reached_deals(rules: RuleSet, q, deals: int, seed: int, bidding: str, params: np.ndarray,
                   play: str = "dd", worlds: int = DEFAULT_WORLDS,
-                  table: DecisionTable | None = None, infer: bool = True
+                  table: DecisionTable | None = None, infer: bool = True,
+                  progress: Progress | None = None, batch: int | None = None
                   ) -> dict[str, np.ndarray]:
     """The kept deals' call tables, choices, values and indices, and the number tried; with
-    `infer` PIMC's worlds agree with the auction under the bidder and with the discard."""
+    `infer` PIMC's worlds agree with the auction under the bidder and with the discard.
+    Deals are tried in batches (`batch_size`), `progress(kept, deals)` after each."""
     turn = (q.round_no - 1) * 4 + q.position - 1
     calls = np.full((deals, N_ROWS), -1, dtype=np.int8)
     contracts = np.zeros((deals, N_CALLS, 3), dtype=np.int64)
@@ -94,11 +99,16 @@ def reached_deals(rules: RuleSet, q, deals: int, seed: int, bidding: str, params
     bidder = bidder_id(bidding)
     table = table or empty_table()
     inference = inference_of(bidder, params, table) if infer else inference_of()
-    kept, tried = _reached_batch(bidder, compile_rules(rules), params, table, q.unseen,
-                                 seed_to_u64(seed), q.seat, np.uint64(q.hand), q.ref_card, turn,
-                                 deals, deals * MAX_TRIES_PER_DEAL, model_id(play), worlds,
-                                 inference, new_tt(), calls,
-                                 contracts, choices, values, indices)
+    tb, tt, max_tries = compile_rules(rules), new_tt(), deals * MAX_TRIES_PER_DEAL
+    kept = tried = 0
+    while kept < deals and tried < max_tries:
+        stop = min(tried + (batch or batch_size(play)), max_tries)
+        kept, tried = _reached_batch(bidder, tb, params, table, q.unseen, seed_to_u64(seed),
+                                     q.seat, np.uint64(q.hand), q.ref_card, turn, deals, kept,
+                                     tried, stop, model_id(play), worlds, inference, tt, calls,
+                                     contracts, choices, values, indices)
+        if progress is not None:
+            progress(kept, deals)
     return {"calls": calls[:kept], "contracts": contracts[:kept], "choices": choices[:kept],
             "values": values[:kept], "indices": indices[:kept], "tried": tried, "turn": turn,
             "worlds": inference[2]}
@@ -157,12 +167,19 @@ def _game_figures(rules: RuleSet, q, score: tuple[int, int], actions: list[dict]
 
 
 def hand_results(rules: RuleSet, bidding: str, params: np.ndarray, play: str, worlds: int,
-                 table, seed: int, deals: int):
+                 table, seed: int, deals: int, progress: Progress | None = None):
     """One hand's results (game.odds.HandResults) over `deals` random deals bid by the bidder
-    and played by the model, computed here (the odds of a score need no Parquet run)."""
+    and played by the model, computed here (the odds of a score need no Parquet run), in
+    batches of deals with `progress(done, deals)` after each."""
     from .chunk import SIM_DEALER, chunk_records, run_auctions
 
-    _, (hands, ups, calls) = chunk_records(rules, seed, 0, deals, False, play, worlds, True)
+    parts = []
+    for start, stop in batches(deals, batch_size(play)):
+        parts.append(chunk_records(rules, seed, start, stop - start, False, play, worlds,
+                                   True)[1])
+        if progress is not None:
+            progress(stop, deals)
+    hands, ups, calls = (np.concatenate(column) for column in zip(*parts, strict=True))
     contracts = run_auctions(rules, bidding, params, table or empty_table(), hands, ups,
                              calls)[3]
     size = 1 + max(rules.march_points, rules.lone_march_points, rules.euchre_points,
@@ -204,16 +221,19 @@ def advise_in_auction(rules: RuleSet, hand_text: str, position: int, up: str | N
                       seed: int = 0, bidding: str = "dd", play: str = "dd",
                       worlds: int = DEFAULT_WORLDS, params: np.ndarray | None = None,
                       table: DecisionTable | None = None, infer: bool = True,
-                      score: tuple[int, int] | None = None, odds: np.ndarray | None = None
-                      ) -> dict:
+                      score: tuple[int, int] | None = None, odds: np.ndarray | None = None,
+                      progress: Progress | None = None) -> dict:
     """Pass and every open call of the hand, over deals where the auction reaches the seat;
     with `score` (us, them) also each action's chance of winning the game, from `odds`
     (p[us, them, we_deal], e.g. odds_array of an odds.parquet) or, without it, from the odds
-    solved over fresh deals bid and played the same way (`odds_deals`)."""
+    solved over fresh deals bid and played the same way (`odds_deals`). `progress(done,
+    total)` counts kept deals, then the odds' deals."""
     deals = deals or default_deals(play)
     params = bidder_params() if params is None else params
     q = parse_question(rules, hand_text, position, up, turned_down)
-    kept = reached_deals(rules, q, deals, seed, bidding, params, play, worlds, table, infer)
+    extra = odds_deals(play) if score is not None and odds is None else 0
+    kept = reached_deals(rules, q, deals, seed, bidding, params, play, worlds, table, infer,
+                         part_of(progress, 0, deals + extra))
     n = len(kept["calls"])
     if n < 2:
         raise UserError(f"the auction under --bidding {bidding} reached this seat on {n} of "
@@ -243,8 +263,8 @@ def advise_in_auction(rules: RuleSet, hand_text: str, position: int, up: str | N
     game = {}
     if score is not None:
         if odds is None:
-            results = hand_results(rules, bidding, params, play, worlds, table, seed,
-                                   odds_deals(play))
+            results = hand_results(rules, bidding, params, play, worlds, table, seed, extra,
+                                   part_of(progress, deals, deals + extra))
             odds = win_odds(results, rules.target)[0]
         game = _game_figures(rules, q, score, actions, per_deal, odds)
     return describe_question(rules, q) | game | {

@@ -1,0 +1,195 @@
+"""The Starlette application: the page at `/`, its static files, and the JSON API under
+`/api/` (README, "Web page"). Every user mistake is a 4xx `{"error": "one line"}`."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import threading
+from importlib.resources import files
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from ..core.errors import UserError
+from .bodies import advise_args, rate_key, rules_of, solve_args, work_units
+from .catalog import deck_catalog, rules_catalog
+from .queries import advise_query, solve_query, warm_up
+from .runs import plot_png, run_overview, table_page
+from .worker import Job, Worker
+
+STATIC = files("euchre_sim.web") / "static"
+JOB_KINDS = ("advise", "solve")
+_PLOT_LOCK = threading.Lock()  # pyplot draws one figure at a time
+
+
+def _error(status: int, message: str) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+async def _body(request: Request):
+    try:
+        return json.loads(await request.body())
+    except (ValueError, UnicodeDecodeError) as err:
+        raise UserError(f"the body is not JSON ({err})") from None
+
+
+def _submit(worker: Worker, kind: str, body) -> Job:
+    """Check a query and queue it (a bad query fails here, before it waits)."""
+    if kind == "advise":
+        args = advise_args(body)
+        return worker.submit(kind, advise_query(args), work_units(args), rate_key(args))
+    if kind == "solve":
+        return worker.submit(kind, solve_query(*solve_args(body)))
+    raise UserError(f"unknown job kind {kind!r} (kinds: {', '.join(JOB_KINDS)})")
+
+
+async def _answer(worker: Worker, kind: str, request: Request) -> JSONResponse:
+    """Queue the query, wait for it and answer with its result (or its error)."""
+    job = _submit(worker, kind, await _body(request))
+    await run_in_threadpool(job.finished.wait)
+    if job.state == "done":
+        return JSONResponse(job.result)
+    if job.state == "cancelled":
+        return _error(409, "the query was cancelled")
+    return _error(400 if job.user_error else 500, job.error)
+
+
+def _job_or_404(worker: Worker, job_id: str) -> Job:
+    job = worker.get(job_id)
+    if job is None:
+        raise HTTPException(404, f"no job {job_id!r}")
+    return job
+
+
+def _int_param(request: Request, name: str, default: int | None = None) -> int | None:
+    text = request.query_params.get(name, "")
+    if text == "":
+        return default
+    try:
+        return int(text)
+    except ValueError:
+        raise UserError(f"{name} must be a whole number, got {text!r}") from None
+
+
+def _table_filters(request: Request) -> dict:
+    """filter_table's arguments from the query string (empty values: no filter)."""
+    params = request.query_params
+    alone = params.get("alone", "")
+    if alone not in ("", "true", "false"):
+        raise UserError(f"alone must be true or false, got {alone!r}")
+    return {"round_no": _int_param(request, "round"), "seat": _int_param(request, "seat"),
+            "trumps": _int_param(request, "trumps"),
+            "alone": None if alone == "" else alone == "true",
+            "hand": params.get("hand") or None, "action": params.get("action") or None,
+            "min_n": _int_param(request, "min_n", 1), "sort": params.get("sort") or None,
+            "descending": params.get("ascending", "") != "true"}
+
+
+def _run_dir(request: Request) -> str:
+    out_dir = request.query_params.get("dir", "").strip()
+    if not out_dir:
+        raise UserError("give a run folder: ?dir=PATH")
+    return out_dir
+
+
+def create_app(worker: Worker | None = None) -> Starlette:
+    """The app, with its worker (by default one that warms up on the library's kernels);
+    the worker starts and stops with the app."""
+    worker = worker or Worker(warm_up)
+
+    async def page(request: Request) -> Response:
+        return FileResponse(str(STATIC / "index.html"))
+
+    async def health(request: Request) -> JSONResponse:
+        return JSONResponse({"ready": worker.ready.is_set(), "rates": dict(worker.rates),
+                             "warm_up_seconds": worker.warm_up_seconds,
+                             "waiting": worker.waiting()})
+
+    async def rules(request: Request) -> JSONResponse:
+        return JSONResponse(rules_catalog())
+
+    async def deck(request: Request) -> JSONResponse:
+        params = request.query_params
+        return JSONResponse(deck_catalog(rules_of(params.get("rules", "standard"),
+                                                  params.getlist("set"))))
+
+    async def estimate(request: Request) -> JSONResponse:
+        args = advise_args(await _body(request))
+        rate = worker.rates.get(rate_key(args))
+        return JSONResponse({"units": work_units(args), "units_per_second": rate,
+                             "seconds": work_units(args) / rate if rate else None,
+                             "waiting": worker.waiting()})
+
+    async def advise(request: Request) -> JSONResponse:
+        return await _answer(worker, "advise", request)
+
+    async def solve(request: Request) -> JSONResponse:
+        return await _answer(worker, "solve", request)
+
+    async def new_job(request: Request) -> JSONResponse:
+        body = await _body(request)
+        if not isinstance(body, dict) or set(body) != {"kind", "query"}:
+            raise UserError('a job is {"kind": "advise" or "solve", "query": {...}}')
+        job = _submit(worker, body["kind"], body["query"])
+        return JSONResponse(job.snapshot(), status_code=202)
+
+    async def job(request: Request) -> JSONResponse:
+        found = _job_or_404(worker, request.path_params["job_id"])
+        if request.method == "DELETE":
+            worker.cancel(found.id)
+        return JSONResponse(found.snapshot())
+
+    async def run(request: Request) -> JSONResponse:
+        return JSONResponse(await run_in_threadpool(run_overview, _run_dir(request)))
+
+    async def run_table(request: Request) -> JSONResponse:
+        return JSONResponse(await run_in_threadpool(
+            table_page, _run_dir(request), request.query_params.get("table", "calls"),
+            _table_filters(request), _int_param(request, "limit", 100)))
+
+    async def run_plot(request: Request) -> Response:
+        def draw() -> bytes:
+            with _PLOT_LOCK:
+                return plot_png(_run_dir(request), request.query_params.get("kind", "heatmaps"),
+                                _int_param(request, "round", 1))
+        try:
+            png = await run_in_threadpool(draw)
+        except ImportError:
+            raise UserError("plots need matplotlib: pip install 'euchre-sim[plot]'") from None
+        return Response(png, media_type="image/png")
+
+    async def user_error(request: Request, err: UserError) -> JSONResponse:
+        return _error(400, str(err))
+
+    async def http_error(request: Request, err: HTTPException) -> JSONResponse:
+        return _error(err.status_code, str(err.detail))
+
+    async def internal_error(request: Request, err: Exception) -> JSONResponse:
+        return _error(500, f"internal error: {type(err).__name__}: {err}")
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette):
+        worker.start()
+        yield
+        await run_in_threadpool(worker.stop)
+
+    routes = [
+        Route("/", page), Route("/api/health", health), Route("/api/rules", rules),
+        Route("/api/deck", deck), Route("/api/estimate", estimate, methods=["POST"]),
+        Route("/api/advise", advise, methods=["POST"]),
+        Route("/api/solve", solve, methods=["POST"]),
+        Route("/api/jobs", new_job, methods=["POST"]),
+        Route("/api/jobs/{job_id}", job, methods=["GET", "DELETE"]),
+        Route("/api/run", run), Route("/api/run/table", run_table),
+        Route("/api/run/plot", run_plot),
+        Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
+    ]
+    return Starlette(routes=routes, lifespan=lifespan,
+                     exception_handlers={UserError: user_error, HTTPException: http_error,
+                                         Exception: internal_error})

@@ -1,0 +1,38 @@
+"""What the page offers: presets and options with their meanings (as `euchre-sim rules`
+lists them), play models and bidders, and the cards of a rule set's deck."""
+
+from __future__ import annotations
+
+from ..bidding.params import DESCRIPTIONS as BIDDER_DESCRIPTIONS
+from ..core.cards import JOKER, card_suit
+from ..core.rules import PRESETS, RuleSet, option_fields, preset
+from ..play.models import DESCRIPTIONS as PLAY_DESCRIPTIONS
+from .bodies import MAX_DEALS, MAX_PIMC_DEALS
+
+SUIT_SYMBOLS = {"french": "♣♦♥♠", "yooker": "★▲■●"}
+
+
+def rules_catalog() -> dict:
+    """Every preset with its options' values, every option's meaning and kind, and the
+    choices the advise form offers."""
+    options = [{"name": f.name, "meaning": f.metadata["meaning"],
+                "kind": "bool" if f.type in ("bool", bool) else "int",
+                "choices": list(f.metadata["choices"])} for f in option_fields()]
+    return {"presets": {name: {"description": text, "options": preset(name).options()}
+                        for name, (text, _) in PRESETS.items()},
+            "options": options, "play": PLAY_DESCRIPTIONS, "bidding": BIDDER_DESCRIPTIONS,
+            "max_deals": {"dd": MAX_DEALS, "rules": MAX_DEALS, "pimc": MAX_PIMC_DEALS}}
+
+
+def deck_catalog(rules: RuleSet) -> dict:
+    """The deck's cards by suit, high rank first, as the card names the API reads, with the
+    suits' symbols; the joker (Benny) apart."""
+    deck = rules.card_deck
+    cards = deck.sorted_cards(deck.mask)
+    symbols = SUIT_SYMBOLS[deck.style]
+    return {"size": len(cards), "style": deck.style, "describe": deck.describe(),
+            "joker": deck.card_name(JOKER) if deck.joker else None,
+            "suits": [{"suit": deck.suits[s], "symbol": symbols[s],
+                       "cards": [deck.card_name(c) for c in cards
+                                 if c != JOKER and card_suit(c) == s]}
+                      for s in range(4)]}

@@ -1,0 +1,46 @@
+"""The queries the worker runs, computed as the CLI computes them: `advise --json` and
+`solve --json` objects; and the warm-up that loads the kernels and measures their speed."""
+
+from __future__ import annotations
+
+import time
+
+from ..core.rules import RuleSet
+from ..core.seats import seat_name
+from ..sim.advice_request import advise_request
+from ..solver.calltable import solve_table
+from .bodies import advise_args, rate_key, rules_of, work_units
+from .worker import Query
+
+# The warm-up's questions: every kernel an advise or a solve calls, with the speed of each
+# kind of query measured on the way (work units a second, as the worker measures jobs).
+WARM_HAND = {"hand": "JS AS 9H 9D TC", "up": "9S", "seat": 1}
+WARM_QUERIES = ({"deals": 2_000}, {"deals": 1_000, "play": "rules"},
+                {"deals": 10, "play": "pimc", "worlds": 50},
+                {"deals": 500, "bidding": "rules"}, {"deals": 500, "bidding": "dd"})
+WARM_DEAL = "N:JH JD AH KS 9C/TH QH AD 9S TC/KC KD TS QS 9D/TD AS 9H QC JS"
+
+
+def advise_query(args: dict) -> Query:
+    """An advise with its checked arguments (bodies.advise_args)."""
+    return lambda progress: advise_request(**args, progress=progress)
+
+
+def solve_query(rules: RuleSet, hands: list[int], dealer: int) -> Query:
+    """The `solve --json` object of one deal."""
+    return lambda progress: {"dealer": seat_name(dealer),
+                             "table": solve_table(rules, hands, dealer)}
+
+
+def warm_up() -> dict[str, float]:
+    """Run a small query of every kind (the kernels load from Numba's cache, or compile);
+    the work units a second of each kind."""
+    rates = {}
+    solve_table(rules_of(), rules_of().card_deck.parse_deal(WARM_DEAL), 3)
+    for extra in WARM_QUERIES:
+        args = advise_args(WARM_HAND | extra)
+        advise_request(**args | {"deals": 2})  # loads (or compiles) first, untimed
+        start = time.perf_counter()
+        advise_request(**args)
+        rates[rate_key(args)] = work_units(args) / (time.perf_counter() - start)
+    return rates

@@ -1,0 +1,56 @@
+"""The Tables tab: a finished simulation folder's facts, its tables filtered and sorted (as
+`euchre-sim table` does), and its heatmaps as PNG (as `euchre-sim plot` draws them)."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+
+from ..core.errors import UserError
+from ..report.query import filter_table, load_run, load_table
+from ..sim.schema import OUTPUT_TABLES
+
+PLOTS = ("heatmaps", "decisions", "odds")
+MAX_ROWS = 1_000
+
+
+def run_overview(out_dir: str) -> dict:
+    """run.json, the tables present and the plots that can be drawn."""
+    info = load_run(out_dir)
+    tables = [name for name in OUTPUT_TABLES
+              if os.path.isfile(os.path.join(out_dir, f"{name}.parquet"))]
+    plots = [kind for kind, needs in zip(PLOTS, ("summary", "decisions", "odds"), strict=True)
+             if os.path.isfile(os.path.join(out_dir, f"{needs}.parquet"))]
+    return {"dir": out_dir, "run": info, "tables": tables, "plots": plots}
+
+
+def table_page(out_dir: str, name: str, filters: dict, limit: int = 100) -> dict:
+    """Rows of a table matching `filters` (report.query.filter_table's arguments), at most
+    `limit` of them, with the number that matched."""
+    if not 1 <= limit <= MAX_ROWS:
+        raise UserError(f"limit must be 1 to {MAX_ROWS:,}")
+    frame = filter_table(load_table(out_dir, name), **filters)
+    shown = frame.head(limit).drop(columns=["hand_key"], errors="ignore")
+    return {"table": name, "matched": len(frame), "columns": list(shown.columns),
+            "rows": json.loads(shown.to_json(orient="values"))}
+
+
+def plot_png(out_dir: str, kind: str, round_no: int = 1) -> bytes:
+    """One of the run's heatmap figures as PNG bytes."""
+    from ..report.plot import plot_decisions, plot_heatmaps, plot_odds
+
+    if kind not in PLOTS:
+        raise UserError(f"unknown plot {kind!r} (plots: {', '.join(PLOTS)})")
+    if round_no not in (1, 2):
+        raise UserError(f"round must be 1 or 2, got {round_no}")
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "plot.png")
+        if kind == "odds":
+            plot_odds(out_dir, path)
+        elif kind == "decisions":
+            plot_decisions(out_dir, path, round_no)
+        else:
+            plot_heatmaps(out_dir, path, round_no)
+        with open(path, "rb") as handle:
+            return handle.read()

@@ -1,0 +1,156 @@
+"""One warm worker thread that runs queries one at a time from a queue, with progress and
+cancellation: a second query waits instead of competing for the cores.
+
+The kernels release the GIL (`nogil`), so the server keeps answering while a query runs. A
+query is a function of a progress callback; the callback raises `Cancelled` once the job is
+cancelled, so cancelling takes effect between two batches of deals.
+"""
+
+from __future__ import annotations
+
+import itertools
+import queue
+import threading
+import time
+import traceback
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from ..core.errors import UserError
+
+Query = Callable[[Callable[[int, int], None]], dict]
+FINISHED = ("done", "failed", "cancelled")
+KEEP_JOBS = 200  # finished jobs kept for polling, oldest dropped first
+
+
+class Cancelled(Exception):
+    """Raised inside a running query once its job is cancelled."""
+
+
+@dataclass
+class Job:
+    """A query in the queue: its state (queued, running, done, failed, cancelled), progress
+    (done of total work units), and result or one-line error."""
+
+    id: str
+    kind: str
+    query: Query = field(repr=False)
+    total: int = 1
+    rate_key: str | None = None
+    state: str = "queued"
+    done: int = 0
+    result: dict | None = None
+    error: str | None = None
+    user_error: bool = False
+    started: float | None = None
+    elapsed: float | None = None
+    cancel_requested: bool = False
+    finished: threading.Event = field(default_factory=threading.Event, repr=False)
+
+    def snapshot(self) -> dict:
+        return {"id": self.id, "kind": self.kind, "state": self.state, "done": self.done,
+                "total": self.total, "elapsed": self.elapsed if self.state in FINISHED else (
+                    time.perf_counter() - self.started if self.started else None),
+                "result": self.result, "error": self.error}
+
+
+class Worker:
+    """The queue and its thread. `warm_up` runs first (loading the compiled kernels) and
+    returns measured rates; `ready` turns true after it."""
+
+    def __init__(self, warm_up: Callable[[], dict[str, float]] | None = None):
+        self._warm_up = warm_up
+        self._queue: queue.Queue[Job | None] = queue.Queue()
+        self._jobs: OrderedDict[str, Job] = OrderedDict()
+        self._lock = threading.Lock()
+        self._ids = itertools.count(1)
+        self._thread = threading.Thread(target=self._run, name="euchre-sim worker",
+                                        daemon=True)
+        self.ready = threading.Event()
+        self.rates: dict[str, float] = {}  # work units a second, by kind of query
+        self.warm_up_seconds: float | None = None
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> None:
+        """Cancel what is queued or running and end the thread."""
+        with self._lock:
+            for job in self._jobs.values():
+                job.cancel_requested = True
+        self._queue.put(None)
+        self._thread.join(timeout=30)
+
+    def submit(self, kind: str, query: Query, total: int = 1, rate_key: str | None = None
+               ) -> Job:
+        job = Job(str(next(self._ids)), kind, query, total, rate_key)
+        with self._lock:
+            self._jobs[job.id] = job
+            while len(self._jobs) > KEEP_JOBS:
+                oldest = next(iter(self._jobs))
+                if self._jobs[oldest].state not in FINISHED:
+                    break
+                del self._jobs[oldest]
+        self._queue.put(job)
+        return job
+
+    def get(self, job_id: str) -> Job | None:
+        with self._lock:
+            return self._jobs.get(job_id)
+
+    def cancel(self, job_id: str) -> Job | None:
+        """Cancel a job: at once when queued, between two batches when running."""
+        job = self.get(job_id)
+        if job is not None and job.state not in FINISHED:
+            job.cancel_requested = True
+            if job.state == "queued":
+                self._finish(job, "cancelled")
+        return job
+
+    def waiting(self) -> int:
+        """Jobs queued or running."""
+        with self._lock:
+            return sum(job.state in ("queued", "running") for job in self._jobs.values())
+
+    def _finish(self, job: Job, state: str, result: dict | None = None,
+                error: str | None = None, user_error: bool = False) -> None:
+        with self._lock:
+            if job.state in FINISHED:
+                return
+            job.state, job.result, job.error, job.user_error = state, result, error, user_error
+            job.elapsed = time.perf_counter() - job.started if job.started else 0.0
+        job.finished.set()
+
+    def _progress(self, job: Job) -> Callable[[int, int], None]:
+        def report(done: int, total: int) -> None:
+            job.done, job.total = done, total
+            if job.cancel_requested:
+                raise Cancelled
+
+        return report
+
+    def _run(self) -> None:
+        if self._warm_up is not None:
+            start = time.perf_counter()
+            self.rates.update(self._warm_up())
+            self.warm_up_seconds = time.perf_counter() - start
+        self.ready.set()
+        while (job := self._queue.get()) is not None:
+            with self._lock:
+                if job.state != "queued":
+                    continue
+                job.state, job.started = "running", time.perf_counter()
+            try:
+                result = job.query(self._progress(job))
+            except Cancelled:
+                self._finish(job, "cancelled")
+            except UserError as err:
+                self._finish(job, "failed", error=str(err), user_error=True)
+            except Exception as err:  # the server outlives a bug in one query
+                traceback.print_exc()
+                self._finish(job, "failed", error=f"internal error: {type(err).__name__}: {err}")
+            else:
+                self._finish(job, "done", result)
+                if job.rate_key and job.elapsed:
+                    self.rates[job.rate_key] = job.total / job.elapsed

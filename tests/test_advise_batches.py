@@ -1,0 +1,54 @@
+"""advise in batches of deals (for progress and cancellation) gives the answer of one batch:
+deal i depends only on (seed, i), and the transposition table only caches exact values."""
+
+import pytest
+
+from euchre_sim.bidding.params import bidder_params
+from euchre_sim.core.rules import build_rules
+from euchre_sim.sim.advise import advise, parse_question
+from euchre_sim.sim.auction_advice import reached_deals
+
+HAND = ("JS AS 9H 9D TC", 1, "9S")
+
+
+@pytest.mark.parametrize("play, deals", [("dd", 600), ("rules", 600), ("pimc", 12)])
+def test_batches_do_not_change_the_answer(play, deals):
+    rules = build_rules("online", ["no_trump=true"])
+    hand, seat, up = HAND
+    whole = advise(rules, hand, seat, up, deals=deals, seed=5, play=play, worlds=5,
+                   batch=deals)
+    pieces = advise(rules, hand, seat, up, deals=deals, seed=5, play=play, worlds=5, batch=7)
+    assert pieces == whole
+
+
+def test_progress_counts_every_deal_of_every_model():
+    reports = []
+    advise(build_rules(), *HAND[:2], HAND[2], deals=50, play="rules", batch=20,
+           progress=lambda done, total: reports.append((done, total)))
+    assert reports == [(20, 100), (40, 100), (50, 100), (70, 100), (90, 100), (100, 100)]
+
+
+def test_a_progress_callback_that_raises_stops_the_advice():
+    class Stop(Exception):
+        pass
+
+    def stop(done, total):
+        raise Stop
+
+    with pytest.raises(Stop):
+        advise(build_rules(), *HAND[:2], HAND[2], deals=500, batch=100, progress=stop)
+
+
+@pytest.mark.parametrize("seat", [1, 3])
+def test_reached_deals_in_batches_keep_the_same_deals(seat):
+    rules = build_rules()
+    q = parse_question(rules, "JS AS 9H 9D TC", seat, "9S", None)
+    whole = reached_deals(rules, q, 200, 3, "rules", bidder_params(), batch=10**6)
+    reports = []
+    pieces = reached_deals(rules, q, 200, 3, "rules", bidder_params(), batch=13,
+                           progress=lambda done, total: reports.append((done, total)))
+    assert pieces["tried"] == whole["tried"]
+    for key in ("calls", "contracts", "choices", "values", "indices"):
+        assert (pieces[key] == whole[key]).all(), key
+    assert reports[-1] == (200, 200)
+    assert [done for done, _ in reports] == sorted(done for done, _ in reports)
