@@ -12,15 +12,16 @@ from .options import rules_options, seed_option, workers_option
 
 
 def _player_options(command):
-    from euchre_sim.bidding.params import BIDDERS
+    from euchre_sim.bidding.params import GAME_BIDDERS
     from euchre_sim.play.models import DEFAULT_WORLDS, PLAY_MODELS
 
     for option in reversed([
-        click.option("--ns", "ns_bidder", type=click.Choice(BIDDERS), default="rules",
+        click.option("--ns", "ns_bidder", type=click.Choice(GAME_BIDDERS), default="rules",
                      show_default=True, help="Player A's bidder (A holds NS in the first game "
                      "of each duplicate pair)."),
-        click.option("--ew", "ew_bidder", type=click.Choice(BIDDERS), default="rules",
-                     show_default=True, help="Player B's bidder."),
+        click.option("--ew", "ew_bidder", type=click.Choice(GAME_BIDDERS), default="rules",
+                     show_default=True, help="Player B's bidder (game: the table bidder "
+                     "playing for the game, with --bidder-table and --odds)."),
         click.option("--play", type=click.Choice(PLAY_MODELS), default="dd", show_default=True,
                      help="Card play of both players: dd, rules or pimc."),
         click.option("--ns-play", type=click.Choice(PLAY_MODELS), default=None,
@@ -32,7 +33,11 @@ def _player_options(command):
         click.option("--bidder-params", "bidder_params", default=None, metavar="FILE",
                      help="JSON weights of the rules bidder (both players)."),
         click.option("--bidder-table", "bidder_table", default=None, metavar="DIR",
-                     help="The table bidder's decisions: a finished simulate --bidding run."),
+                     help="The table and game bidders' decisions: a finished simulate "
+                     "--bidding run."),
+        click.option("--odds", "odds_dir", default=None, metavar="DIR",
+                     help="The game bidder's chances of the game: a folder with odds.parquet "
+                     "(euchre-sim odds)."),
     ]):
         command = option(command)
     return command
@@ -62,7 +67,7 @@ def _player_options(command):
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 def tournament(games: int, seed: int, ruleset, ns_bidder: str, ew_bidder: str, play: str,
                ns_play: str | None, ew_play: str | None, worlds: int, bidder_params: str | None,
-               bidder_table: str | None, out_dir: str, from_score: str | None,
+               bidder_table: str | None, odds_dir: str | None, out_dir: str, from_score: str | None,
                dealer: str | None, no_duplicate: bool, workers: int | None,
                chunk_size: int | None, resume: bool, scheduler: str | None, no_progress: bool,
                as_json: bool) -> None:
@@ -94,7 +99,8 @@ def tournament(games: int, seed: int, ruleset, ns_bidder: str, ew_bidder: str, p
     first_dealer = -1 if dealer is None else parse_seat(dealer)
     params = tuple(float(x) for x in load_params(bidder_params))
     plan = prepare_tournament(out_dir, ruleset, seed, games, players, not no_duplicate, start,
-                              first_dealer, worlds, params, bidder_table, chunk_size, resume)
+                              first_dealer, worlds, params, bidder_table, odds_dir, chunk_size,
+                              resume)
     if resume and is_complete(out_dir):
         click.echo(f"tournament in {out_dir} is already complete", err=True)
         return

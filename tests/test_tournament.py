@@ -48,10 +48,23 @@ def _makers_tricks(rules, hands, upcard, dealer, call, j=None):
     return ns if maker % 2 == 0 else 5 - ns
 
 
-def _naive_hand(rules, hands, upcard, dealer, bidders):
+def _naive_wins(odds, us, them, we_deal_next, top):
+    """The chance of the game after each result column (us 1..top, them 1..top, nobody)."""
+    target = int(odds.index.get_level_values("us").max())
+
+    def p(a, b):
+        return float(odds.loc[(min(a, target), min(b, target), we_deal_next), "p_win"])
+
+    return np.array([p(us + k, them) for k in range(1, top + 1)]
+                    + [p(us, them + k) for k in range(1, top + 1)] + [p(us, them)])
+
+
+def _naive_hand(rules, hands, upcard, dealer, bidders, score=(0, 0), frame=None, odds=None):
     """(call or None, lone defender j or None, makers' points) of one hand: each seat bids by
-    its side's bidder (bidders[seat % 2]: "rules" reads its hand, "dd" maximises its side's
-    points by backward induction over every outcome and every later seat's choice)."""
+    its side's bidder (bidders[seat % 2]: "rules" reads its hand, "table" and "game" the
+    decisions `frame` (game: for the game from `score`, by the `odds`), "dd" maximises its
+    side's points by backward induction over every outcome and every later seat's choice)."""
+    from .test_bidding import _naive_table_choice
     @cache
     def outcome(round_no, position, trump, alone, j=None):
         return _makers_tricks(rules, hands, upcard, dealer, (round_no, position, trump, alone), j)
@@ -61,7 +74,7 @@ def _naive_hand(rules, hands, upcard, dealer, bidders):
 
     def resolved(call):
         defenders = bidders[(dealer + call[1] + 1) % 2]
-        if defenders == "dd":
+        if defenders == "dd":  # the others defend as the rules bidder
             points = naive.dd_defence(rules, outcome, call)
             if points == naive.call_points(rules, outcome(*call), call[3]):
                 return points, None
@@ -80,6 +93,14 @@ def _naive_hand(rules, hands, upcard, dealer, bidders):
         if bidders[seat % 2] == "rules":
             call = naive.rules_bidder_choice(rules, PARAMS_BY_NAME, hand_at(position), upcard,
                                              round_no, position)
+        elif bidders[seat % 2] in ("table", "game"):
+            wins = None
+            if bidders[seat % 2] == "game":
+                us, them = score if seat % 2 == 0 else score[::-1]
+                wins = _naive_wins(odds, us, them, (dealer + 1) % 2 == seat % 2,
+                                   rules.max_hand_points)
+            call = _naive_table_choice(rules, frame, hands[seat], upcard, round_no, position,
+                                       PARAMS_BY_NAME["table_min_n"], wins)
         else:
             stuck = round_no == 2 and position == 4 and rules.stick_the_dealer
             call, mine = None, None if stuck else side * values[k + 1]
@@ -96,7 +117,8 @@ def _naive_hand(rules, hands, upcard, dealer, bidders):
     return call, j, points
 
 
-def naive_game(rules, seed, game, copy, bidders, start=(0, 0), first_dealer=None):
+def naive_game(rules, seed, game, copy, bidders, start=(0, 0), first_dealer=None, frame=None,
+               odds=None):
     """The hands of one game as (dealer, maker, trump, alone, lone defender seat, NS points,
     EW points), by plain Python: A (bidders[0]) holds NS in copy 0, EW in copy 1."""
     score = list(start)
@@ -105,7 +127,8 @@ def naive_game(rules, seed, game, copy, bidders, start=(0, 0), first_dealer=None
     out = []
     for h in range(200):
         hands, upcard = deal_one(rules, seed, (game << 20) | h, dealer)
-        call, j, points = _naive_hand(rules, hands, upcard, dealer, by_side)
+        call, j, points = _naive_hand(rules, hands, upcard, dealer, by_side, tuple(score), frame,
+                                      odds)
         if call is None:
             out.append((dealer, -1, -1, False, -1, 0, 0))
         else:
@@ -122,12 +145,26 @@ def naive_game(rules, seed, game, copy, bidders, start=(0, 0), first_dealer=None
     raise AssertionError("game did not end")
 
 
-def _job(rules, bidders, games=3, duplicate=True, start=(0, 0), dealer=-1, seed=5):
+def _job(rules, bidders, games=3, duplicate=True, start=(0, 0), dealer=-1, seed=5, table=None,
+         odds=None):
     from euchre_sim.sim.tournament import TournamentJob
 
     players = tuple(Player(b, "dd") for b in bidders)
     return TournamentJob(rules.options(), seed, 0, 0, games, players, duplicate, start, dealer,
-                         50, tuple(PARAMS_BY_NAME.values()))
+                         50, tuple(PARAMS_BY_NAME.values()), table, odds)
+
+
+def _compare_with_twin(rules, job, bidders, **twin):
+    records = game_records(job)
+    got = pd.DataFrame(records[:, [0, 1, 3, 8, 9, 10, 11, 13, 14]],
+                       columns=["game", "copy", "dealer", "maker", "trump", "alone", "defender",
+                                "ns", "ew"])
+    for (game, copy), rows in got.groupby(["game", "copy"]):
+        want = naive_game(rules, job.seed, game, copy, bidders, job.start,
+                          None if job.dealer < 0 else job.dealer, **twin)
+        have = [(r.dealer, r.maker, r.trump, bool(r.alone), r.defender, r.ns, r.ew)
+                for r in rows.itertuples()]
+        assert have == want, (game, copy)
 
 
 RULE_SETS = {
@@ -142,16 +179,26 @@ RULE_SETS = {
 @pytest.mark.parametrize("bidders", [("rules", "rules"), ("dd", "rules")])
 def test_games_match_the_plain_python_twin(name, bidders):
     rules = RULE_SETS[name]
-    job = _job(rules, bidders, games=2)
-    records = game_records(job)
-    got = pd.DataFrame(records[:, [0, 1, 3, 8, 9, 10, 11, 13, 14]],
-                       columns=["game", "copy", "dealer", "maker", "trump", "alone", "defender",
-                                "ns", "ew"])
-    for (game, copy), rows in got.groupby(["game", "copy"]):
-        want = naive_game(rules, job.seed, game, copy, bidders)
-        have = [(r.dealer, r.maker, r.trump, bool(r.alone), r.defender, r.ns, r.ew)
-                for r in rows.itertuples()]
-        assert have == want, (game, copy)
+    _compare_with_twin(rules, _job(rules, bidders, games=2), bidders)
+
+
+@pytest.mark.parametrize("start", [(0, 0), (8, 9)])
+def test_game_bidder_against_table_bidder_matches_the_twin(tmp_path, start):
+    """The game bidder at every score of the games, by the decisions' result shares and the
+    odds, against the table bidder: each seat's bid as the naive table twin makes it."""
+    from euchre_sim.bidding.table import load_decision_table
+    from euchre_sim.sim.advice_request import read_odds
+
+    rules = RULE_SETS["standard"]
+    run = tmp_path / "run"
+    run_cli(["simulate", "--deals", "3000", "--seed", "6", "--out", str(run), "--no-progress",
+             "--bidding", "rules", "--workers", "1"])
+    run_cli(["odds", "--from", str(run), "--out", str(run)])
+    frame = pd.read_parquet(run / "decisions.parquet")
+    odds = pd.read_parquet(run / "odds.parquet").set_index(["us", "them", "we_deal"])
+    job = _job(rules, ("game", "table"), games=3, start=start, dealer=1,
+               table=load_decision_table(str(run), rules), odds=read_odds(str(run)))
+    _compare_with_twin(rules, job, ("game", "table"), frame=frame, odds=odds)
 
 
 def test_duplicate_copies_deal_the_same_cards_to_the_same_seats():

@@ -71,10 +71,11 @@ def _sorted(keys: np.ndarray, gain: np.ndarray, mean: np.ndarray, n: np.ndarray,
     return keys[order], gain[order], mean[order], n[order], results[order]
 
 
-def table_digest(out_dir: str) -> str:
-    """sha256 of a run's decisions.parquet (a resumed run must bid from the same table)."""
+def table_digest(out_dir: str, name: str = "decisions.parquet") -> str:
+    """sha256 of a run's decisions.parquet (or another file of it): a resumed run must bid
+    from the same table."""
     digest = hashlib.sha256()
-    with open(os.path.join(out_dir, "decisions.parquet"), "rb") as handle:
+    with open(os.path.join(out_dir, name), "rb") as handle:
         for block in iter(lambda: handle.read(1 << 20), b""):
             digest.update(block)
     return digest.hexdigest()

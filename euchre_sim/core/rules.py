@@ -58,6 +58,12 @@ class RuleSet:
             if getattr(self, name) < 0:
                 raise UserError(f"option {name!r} must not be negative")
 
+    @property
+    def max_hand_points(self) -> int:
+        """The most points one hand can score (a renege's penalty aside)."""
+        return max(1, self.march_points, self.lone_march_points, self.euchre_points,
+                   self.lone_defence_points)
+
     @cached_property
     def card_deck(self) -> Deck:
         return Deck("yooker" if self.yooker else "french", self.deck, self.joker)

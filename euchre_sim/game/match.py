@@ -17,13 +17,14 @@ import numpy as np
 
 from ..bidding.auction import (
     N_TURNS,
+    NO_WINS,
     auction_choices,
     bidder_choice,
     defends_alone,
     turn_position,
     turn_round,
 )
-from ..bidding.params import BIDDER_DD
+from ..bidding.params import BIDDER_DD, BIDDER_GAME
 from ..core.calls import (
     BOTH_ROUNDS,
     N_CALLS,
@@ -42,6 +43,7 @@ from ..play.playout import play_contract, play_deal
 from ..play.state import S_FAILED, S_MAKER_TRICKS
 from ..solver.calltable import analyze_deal, dealer_side_tricks
 from ..solver.search import new_work
+from .odds import result_wins
 
 HAND_FIELDS = ("game", "copy", "hand", "dealer", "ns_before", "ew_before", "upcard", "round",
                "maker", "trump", "alone", "defender", "tricks", "ns_points", "ew_points",
@@ -60,14 +62,20 @@ def deal_index(game, hand):
 
 
 @njit
-def _auction_row(bidders, tb, params, table, hands, upcard, dealer):
-    """The row the rules and table bidders' auction reaches (-1: passed out) and the lone
-    defender's position (0: none)."""
+def _auction_row(bidders, tb, params, table, hands, upcard, dealer, ns, ew, odds, wins):
+    """The row the rules, table and game bidders' auction reaches (-1: passed out) and the
+    lone defender's position (0: none). The game bidder plays for the game from the score
+    (ns, ew) by the odds table (p[us, them, we_deal]); wins: its work buffer."""
     for k in range(N_TURNS):
         pos = turn_position(k)
         seat = (dealer + pos) & 3
-        row = bidder_choice(bidders[seat & 1], tb, params, table, hands[seat], upcard,
-                            turn_round(k), pos)
+        bidder = bidders[seat & 1]
+        if bidder == BIDDER_GAME:
+            us, them = (ns, ew) if (seat & 1) == 0 else (ew, ns)
+            result_wins(odds, us, them, ((dealer + 1) & 1) == (seat & 1),
+                        (wins.shape[0] - 1) // 2, wins)
+        row = bidder_choice(bidder, tb, params, table, hands[seat], upcard, turn_round(k),
+                            pos, wins if bidder == BIDDER_GAME else NO_WINS)
         if row < 0:
             continue
         if defence_open(tb.flags):
@@ -82,11 +90,11 @@ def _auction_row(bidders, tb, params, table, hands, upcard, dealer):
 
 
 @njit
-def play_hand(bidders, models, card_play, tb, params, table, hands, upcard, dealer, n_worlds,
-              key, tt, work, pws, calls, contracts, choices, values, rec):
-    """Bid and play one hand; fills rec[F_ROUND:] (the contract, tricks, points, failed
-    follows). card_play: play card by card even where the solver's value would do (to count
-    failed follows)."""
+def play_hand(bidders, models, card_play, tb, params, table, odds, hands, upcard, dealer, ns,
+              ew, n_worlds, key, tt, work, pws, calls, contracts, choices, values, wins, rec):
+    """Bid and play one hand at the score (ns, ew); fills rec[F_ROUND:] (the contract,
+    tricks, points, failed follows). card_play: play card by card even where the solver's
+    value would do (to count failed follows)."""
     both_dd = models[0] == MODEL_DD and models[1] == MODEL_DD
     if bidders[0] == BIDDER_DD or bidders[1] == BIDDER_DD:
         if both_dd:
@@ -104,7 +112,8 @@ def play_hand(bidders, models, card_play, tb, params, table, hands, upcard, deal
                 break
         def_pos = contracts[row, 2] if row >= 0 else 0
     else:
-        row, def_pos = _auction_row(bidders, tb, params, table, hands, upcard, dealer)
+        row, def_pos = _auction_row(bidders, tb, params, table, hands, upcard, dealer, ns, ew,
+                                    odds, wins)
     rec[F_FAILED:F_FAILED + 4] = 0
     if row < 0:
         rec[F_ROUND] = 0
@@ -141,11 +150,14 @@ def play_hand(bidders, models, card_play, tb, params, table, hands, upcard, deal
 
 
 @njit
-def play_game(bidders, models, card_play, tb, params, table, deck_cards, seed, game, copy,
-              ns_start, ew_start, first_dealer, target, n_worlds, tt, pws, out):
+def play_game(bidders, models, card_play, tb, params, table, odds, odds_results, deck_cards,
+              seed, game, copy, ns_start, ew_start, first_dealer, target, n_worlds, tt, pws,
+              out):
     """Play game `game` (copy 0 or 1 of its duplicate pair: the play keys differ) from the
     score (ns_start, ew_start) with first_dealer dealing; bidders and models by side (team 0
-    NS). Writes one record per hand into out (HANDS_PER_GAME rows); returns the hands played."""
+    NS); odds: the game bidder's p[us, them, we_deal], odds_results: the decision table's
+    result columns (2 max_hand_points + 1). Writes one record per hand into out
+    (HANDS_PER_GAME rows); returns the hands played."""
     hands = np.zeros(4, dtype=np.uint64)
     deal_work = np.empty_like(deck_cards)
     work = new_work()
@@ -153,6 +165,7 @@ def play_game(bidders, models, card_play, tb, params, table, deck_cards, seed, g
     contracts = np.zeros((N_CALLS, 3), dtype=np.int64)
     choices = np.zeros(N_TURNS, dtype=np.int64)
     values = np.zeros(N_TURNS + 1, dtype=np.int64)
+    wins = np.zeros(odds_results)
     ns = ns_start
     ew = ew_start
     dealer = first_dealer
@@ -168,8 +181,9 @@ def play_game(bidders, models, card_play, tb, params, table, deck_cards, seed, g
         rec[F_NS_BEFORE] = ns
         rec[F_EW_BEFORE] = ew
         rec[F_UPCARD] = upcard
-        play_hand(bidders, models, card_play, tb, params, table, hands, upcard, dealer,
-                  n_worlds, key, tt, work, pws, calls, contracts, choices, values, rec)
+        play_hand(bidders, models, card_play, tb, params, table, odds, hands, upcard, dealer,
+                  ns, ew, n_worlds, key, tt, work, pws, calls, contracts, choices, values, wins,
+                  rec)
         ns += rec[F_NS_POINTS]
         ew += rec[F_EW_POINTS]
         dealer = (dealer + 1) & 3
@@ -179,9 +193,9 @@ def play_game(bidders, models, card_play, tb, params, table, deck_cards, seed, g
 
 
 @njit
-def play_games(bidders, models, card_play, tb, params, table, deck_cards, seed, first_game,
-               n_games, duplicate, ns_start, ew_start, first_dealer, target, n_worlds, tt,
-               inference, out, buffer):
+def play_games(bidders, models, card_play, tb, params, table, odds, odds_results, deck_cards,
+               seed, first_game, n_games, duplicate, ns_start, ew_start, first_dealer, target,
+               n_worlds, tt, inference, out, buffer):
     """Games first_game.. (each twice, the sides' players swapped, when duplicate), one record
     per hand appended to out; returns the records written, or -1 when out is too small.
     bidders/models/inference by player (0: the --ns player, 1: the --ew one); first_dealer -1:
@@ -200,9 +214,9 @@ def play_games(bidders, models, card_play, tb, params, table, deck_cards, seed, 
                 seat_bidders = (bidders[1], bidders[0])
                 seat_models = (models[1], models[0])
                 pws = (pws_b, pws_a)
-            played = play_game(seat_bidders, seat_models, card_play, tb, params, table,
-                               deck_cards, seed, g, copy, ns_start, ew_start, dealer, target,
-                               n_worlds, tt, pws, buffer)
+            played = play_game(seat_bidders, seat_models, card_play, tb, params, table, odds,
+                               odds_results, deck_cards, seed, g, copy, ns_start, ew_start,
+                               dealer, target, n_worlds, tt, pws, buffer)
             if n + played > out.shape[0]:
                 return -1
             out[n:n + played] = buffer[:played]

@@ -22,6 +22,7 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
+from ..core.jit import njit
 from ..core.rules import RuleSet
 
 
@@ -41,8 +42,7 @@ def results_from_auction(auction: pd.DataFrame, rules: RuleSet) -> HandResults:
     """The hand results of an auction table (sim.decisions.auction_table: contracts by round,
     seat, alone, defended with n and make/march/euchred rates; round 0 passed out). N deals,
     so positions 2 and 4 are the dealing side."""
-    size = 1 + max(rules.march_points, rules.lone_march_points, rules.euchre_points,
-                   rules.lone_defence_points, 1)
+    size = 1 + rules.max_hand_points
     dealer = np.zeros(size, dtype=np.int64)
     other = np.zeros(size, dtype=np.int64)
     passed = 0
@@ -140,11 +140,30 @@ def results_from_contracts(seat: np.ndarray, points: np.ndarray, size: int) -> H
     return HandResults(dealer, other, int((~played).sum()))
 
 
-def game_chances(p: np.ndarray, us: int, them: int, points: np.ndarray,
-                 we_deal_next: bool) -> np.ndarray:
-    """The chance of winning the game after each hand's result, `points` to our side
-    (negative: to theirs; 0: passed out), from the score (us, them), with p = win_odds' table."""
+@njit
+def chance_after(p, us, them, points, we_deal_next):
+    """The chance of winning the game after a hand's result, `points` to our side (negative:
+    to theirs; 0: nobody scored), from the score (us, them), with p = win_odds' table."""
     target = p.shape[0] - 1
-    ours = np.minimum(us + np.maximum(points, 0), target)
-    theirs = np.minimum(them + np.maximum(-points, 0), target)
-    return p[ours, theirs, int(we_deal_next)]
+    if points > 0:
+        return p[min(us + points, target), them, 1 if we_deal_next else 0]
+    return p[us, min(them - points, target), 1 if we_deal_next else 0]
+
+
+@njit
+def game_chances(p, us, them, points, we_deal_next):
+    """chance_after of each result in `points` (an int array)."""
+    out = np.empty(points.shape[0])
+    for i in range(points.shape[0]):
+        out[i] = chance_after(p, us, them, points[i], we_deal_next)
+    return out
+
+
+@njit
+def result_wins(p, us, them, we_deal_next, top, out):
+    """out[c] = chance_after each result column c of the decisions tables (sim.decisions:
+    us scoring 1..top, them scoring 1..top, nobody scoring)."""
+    for k in range(1, top + 1):
+        out[k - 1] = chance_after(p, us, them, k, we_deal_next)
+        out[top + k - 1] = chance_after(p, us, them, -k, we_deal_next)
+    out[2 * top] = chance_after(p, us, them, 0, we_deal_next)

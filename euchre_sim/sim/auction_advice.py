@@ -156,7 +156,7 @@ def _game_figures(rules: RuleSet, q, score: tuple[int, int], actions: list[dict]
                         f"to {rules.target}")
     we_deal_next = q.position % 2 == 1
     for action, points in zip(actions, per_deal, strict=True):
-        chances = game_chances(p, us, them, points, we_deal_next)
+        chances = game_chances(p, us, them, np.asarray(points, dtype=np.int64), we_deal_next)
         action["p_win"] = float(chances.mean())
         action["p_win_se"] = float(chances.std(ddof=1) / np.sqrt(len(chances)))
     top = max(actions, key=lambda a: a["p_win"])
@@ -182,8 +182,7 @@ def hand_results(rules: RuleSet, bidding: str, params: np.ndarray, play: str, wo
     hands, ups, calls = (np.concatenate(column) for column in zip(*parts, strict=True))
     contracts = run_auctions(rules, bidding, params, table or empty_table(), hands, ups,
                              calls)[3]
-    size = 1 + max(rules.march_points, rules.lone_march_points, rules.euchre_points,
-                   rules.lone_defence_points, 1)
+    size = 1 + rules.max_hand_points
     assert SIM_DEALER == 0  # positions 2 and 4 deal, as results_from_contracts reads them
     return results_from_contracts(contracts["seat"], contracts["points"], size)
 

@@ -55,12 +55,6 @@ def auction_batch(bidder, tb, params, table, hands, ups, dealer, calls, contract
                         contracts[i], choices[i], values[i])
 
 
-def max_points(rules) -> int:
-    """The most points one hand can score under the rules."""
-    return max(1, rules.march_points, rules.lone_march_points, rules.euchre_points,
-               rules.lone_defence_points)
-
-
 def result_names(top: int) -> list[str]:
     """The result columns: us scoring 1..top, them scoring 1..top, nobody scoring."""
     return ([f"us_{k}" for k in range(1, top + 1)] + [f"them_{k}" for k in range(1, top + 1)]
@@ -68,7 +62,7 @@ def result_names(top: int) -> list[str]:
 
 
 def decision_sum_names(rules) -> list[str]:
-    return DECISION_SUMS + result_names(max_points(rules))
+    return DECISION_SUMS + result_names(rules.max_hand_points)
 
 
 @njit
@@ -84,7 +78,7 @@ def result_column(points, top):
 @njit
 def _decision_records(tb, hands, ups, dealer, contracts, choices, values, top, keys, cols):
     """keys[n] and cols[n] (decision_sum_names addends; cols zero on entry) of every decision
-    reached; top: max_points; returns n."""
+    reached; top: the rules' max_hand_points; returns n."""
     flags = tb.flags
     masks = np.zeros(5, dtype=np.uint64)
     others = np.zeros(4, dtype=np.int64)
@@ -142,7 +136,7 @@ def _decision_records(tb, hands, ups, dealer, contracts, choices, values, top, k
 def decision_sums(rules, tables, hands, ups, dealer, contracts, choices, values):
     """(sorted unique group keys, summed decision_sum_names) of a batch of deals, built a
     sub-batch of deals at a time."""
-    top = max_points(rules)
+    top = rules.max_hand_points
     width = len(decision_sum_names(rules))
     parts_keys, parts_sums = [], []
     for start in range(0, hands.shape[0], _SUB_BATCH):
@@ -223,7 +217,7 @@ def decision_tables(rules, paths: list[str], max_rows: int):
                               "alone": columns["alone"]})
         for i, name in enumerate(names):
             frame[name] = sums[:, i]
-        frame = add_decision_rates(frame, max_points(rules))
+        frame = add_decision_rates(frame, rules.max_hand_points)
         if rules.stick_the_dealer:  # the stuck dealer cannot pass: no gain over passing
             stuck = (frame["round"] == 2) & (frame["seat"] == 4)
             frame.loc[stuck, ["gain", "gain_se"]] = np.nan

@@ -34,6 +34,7 @@ from ..game.match import HAND_FIELDS, HANDS_PER_GAME, N_FIELDS, play_games
 from ..play.models import DEFAULT_WORLDS, model_id
 from ..play.pimc import inference_of
 from ..solver.search import shared_tt
+from .advice_request import read_odds
 from .runner import (
     chunk_dir,
     close_run,
@@ -71,6 +72,7 @@ class TournamentJob(NamedTuple):
     worlds: int
     bidder_params: tuple
     decision_table: DecisionTable | None = None
+    odds: np.ndarray | None = None  # the game bidder's p[us, them, we_deal]
 
 
 @dataclass(frozen=True)
@@ -87,7 +89,9 @@ class TournamentPlan:
     worlds: int = DEFAULT_WORLDS
     bidder_params: tuple = ()
     bidder_table: str | None = None
+    odds_dir: str | None = None
     decision_table: DecisionTable | None = field(default=None, compare=False)
+    odds: np.ndarray | None = field(default=None, compare=False)
 
     @property
     def n_chunks(self) -> int:
@@ -98,7 +102,7 @@ class TournamentPlan:
         return [TournamentJob(options, self.seed, i, i * self.chunk_size,
                               min(self.chunk_size, self.games - i * self.chunk_size),
                               self.players, self.duplicate, self.start, self.dealer, self.worlds,
-                              self.bidder_params, self.decision_table)
+                              self.bidder_params, self.decision_table, self.odds)
                 for i in range(self.n_chunks)]
 
     def pending(self) -> list[TournamentJob]:
@@ -112,6 +116,9 @@ class TournamentPlan:
         """What the run computes: a resumed run must match it exactly."""
         table = None if self.bidder_table is None else {
             "dir": os.path.abspath(self.bidder_table), "sha256": table_digest(self.bidder_table)}
+        odds = None if self.odds_dir is None else {
+            "dir": os.path.abspath(self.odds_dir),
+            "sha256": table_digest(self.odds_dir, "odds.parquet")}
         return {"kind": "tournament", "seed": self.seed, "games": self.games,
                 "rules": self.rules.options(),
                 "players": {name: p._asdict() for name, p in zip("AB", self.players,
@@ -121,7 +128,7 @@ class TournamentPlan:
                 "worlds": self.worlds if any(p.play == "pimc" for p in self.players) else None,
                 "bidder_params": {key: value for (key, _, _), value in
                                   zip(PARAMS, self.bidder_params, strict=True)},
-                "bidder_table": table}
+                "bidder_table": table, "odds": odds}
 
     def manifest(self) -> dict:
         return self.identity() | {"chunk_size": self.chunk_size, "version": __version__}
@@ -137,21 +144,36 @@ def default_chunk_size(games: int, players: tuple) -> int:
 def prepare_tournament(out_dir: str, rules: RuleSet, seed: int, games: int, players: tuple,
                        duplicate: bool = True, start: tuple = (0, 0), dealer: int = -1,
                        worlds: int = DEFAULT_WORLDS, params: tuple = (),
-                       bidder_table: str | None = None, chunk_size: int | None = None,
-                       resume: bool = False) -> TournamentPlan:
+                       bidder_table: str | None = None, odds_dir: str | None = None,
+                       chunk_size: int | None = None, resume: bool = False) -> TournamentPlan:
     """Check the players and the folder; write (or check) the manifest."""
     if max(start) >= rules.target or min(start) < 0:
         raise UserError(f"--from-score {start[0]}-{start[1]}: each side's score must be from 0 "
                         f"to {rules.target - 1} (the game is to {rules.target})")
-    uses_table = any(p.bidding == "table" for p in players)
-    if uses_table != (bidder_table is not None):
-        raise UserError("the table bidder reads its decisions from --bidder-table DIR (and "
+    bidders = {p.bidding for p in players}
+    if bool(bidders & {"table", "game"}) != (bidder_table is not None):
+        raise UserError("the table and game bidders read their decisions from --bidder-table "
+                        "DIR (and only they do)")
+    if ("game" in bidders) != (odds_dir is not None):
+        raise UserError("the game bidder reads its chances of the game from --odds DIR (and "
                         "only it does)")
+    if "game" in bidders and "dd" in bidders:
+        raise UserError("the game bidder plays against the rules, table or game bidder, not dd")
     table = load_decision_table(bidder_table, rules) if bidder_table is not None else None
+    odds = None
+    if odds_dir is not None:
+        odds = read_odds(odds_dir)
+        if odds.shape[0] != rules.target + 1:
+            raise UserError(f"the odds in {odds_dir!r} are for a game to {odds.shape[0] - 1}, "
+                            f"these rules play to {rules.target}")
+        if table.results.shape[1] != 2 * rules.max_hand_points + 1:
+            raise UserError(f"the decisions in {bidder_table!r} keep no result shares "
+                            "(simulate --bidding again with this version)")
     params = tuple(params) or tuple(float(x) for x in bidder_params())
     plan = TournamentPlan(out_dir, rules, seed, games,
                           chunk_size or default_chunk_size(games, players), tuple(players),
-                          duplicate, tuple(start), dealer, worlds, params, bidder_table, table)
+                          duplicate, tuple(start), dealer, worlds, params, bidder_table,
+                          odds_dir, table, odds)
     resumed = open_run(out_dir, plan.identity(), chunk_size, resume, plan.manifest())
     return plan if resumed is None else dataclasses.replace(plan, chunk_size=resumed)
 
@@ -165,13 +187,15 @@ def game_records(job: TournamentJob) -> np.ndarray:
     models = np.array([model_id(p.play) for p in job.players], dtype=np.int64)
     inference = tuple(inference_of(int(b), params, table) if p.play == "pimc" else
                       inference_of() for b, p in zip(bidders, job.players, strict=True))
+    odds = job.odds if job.odds is not None else np.zeros((1, 1, 2))
     copies = 2 if job.duplicate else 1
     buffer = np.zeros((HANDS_PER_GAME, N_FIELDS), dtype=np.int64)
     capacity = job.count * copies * 16
     while True:
         out = np.zeros((capacity, N_FIELDS), dtype=np.int64)
         n = play_games((bidders[0], bidders[1]), (models[0], models[1]), rules.drinks,
-                       compile_rules(rules), params, table, deck_array(rules),
+                       compile_rules(rules), params, table, odds,
+                       2 * rules.max_hand_points + 1, deck_array(rules),
                        seed_to_u64(job.seed), job.first_game, job.count, job.duplicate,
                        job.start[0], job.start[1], job.dealer, rules.target, job.worlds,
                        shared_tt(), inference, out, buffer)
