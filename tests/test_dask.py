@@ -154,3 +154,17 @@ def test_bidding_on_the_cluster_gives_the_local_engines_tables(cluster, tmp_path
                       for t in ("calls", "decisions", "auction")}
     for table in runs["local"]:
         pd.testing.assert_frame_equal(runs["local"][table], runs["dask"][table])
+
+
+def test_tournament_on_the_cluster_gives_the_local_games(cluster, tmp_path):
+    address, _ = cluster
+    tables = {}
+    for name, extra in (("local", ["--workers", "1"]), ("dask", ["--scheduler", address])):
+        out = tmp_path / name
+        result = CliRunner().invoke(cli, ["tournament", "--ns", "dd", "--ew", "rules", "--games",
+                                          "40", "--seed", "2", "--chunk-size", "10", "--out",
+                                          str(out), "--no-progress", *extra])
+        assert result.exit_code == 0, result.output
+        tables[name] = [pd.read_parquet(out / f"{t}.parquet") for t in ("games", "hands")]
+    for local, dask in zip(tables["local"], tables["dask"], strict=True):
+        pd.testing.assert_frame_equal(local, dask)

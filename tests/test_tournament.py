@@ -343,3 +343,21 @@ def test_odds_dp_agrees_with_games_played_from_the_score(rules_odds, score, deal
     assert abs(summary["ns_win_rate"] - row["p_win"]) < 4 * combined, (summary, row)
     games = pd.read_parquet(out / "games.parquet")
     assert (games["ns_start"] == score[0]).all() and (games["first_dealer"] == dealer).all()
+
+
+def test_resume_after_an_interruption_gives_the_same_tables(small_run, tmp_path):
+    """Only the first chunk finished (as if the run was stopped there): --resume plays the
+    rest and the tables are those of the uninterrupted run."""
+    from euchre_sim.sim.runner import store_chunk
+    from euchre_sim.sim.tournament import compute_games
+
+    out, _ = small_run
+    plan = prepare_tournament(str(tmp_path / "r"), RULE_SETS["standard"], 3, 60,
+                              (Player("dd", "dd"), Player("rules", "dd")), chunk_size=20)
+    index, _, files = compute_games(plan.jobs()[0])
+    store_chunk(plan.out_dir, index, files)
+    run_cli(["tournament", "--ns", "dd", "--ew", "rules", "--games", "60", "--seed", "3",
+             "--out", str(tmp_path / "r"), "--workers", "1", "--resume", "--no-progress"])
+    for name in ("games", "hands"):
+        pd.testing.assert_frame_equal(pd.read_parquet(out / f"{name}.parquet"),
+                                      pd.read_parquet(tmp_path / "r" / f"{name}.parquet"))
