@@ -15,32 +15,7 @@ from .options import (
     seed_option,
     workers_option,
 )
-
-
-def _progress(total: int, done: int, enabled: bool):
-    from rich.console import Console
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
-
-    class DealsPerSecond(TextColumn):
-        def __init__(self):
-            super().__init__("")
-
-        def render(self, task):
-            speed = task.finished_speed or task.speed
-            return f"{speed:,.0f} deals/s" if speed else "- deals/s"
-
-    progress = Progress(TextColumn("simulate"), BarColumn(), MofNCompleteColumn(),
-                        DealsPerSecond(), TimeElapsedColumn(), TimeRemainingColumn(),
-                        console=Console(stderr=True), disable=not enabled, transient=False)
-    task = progress.add_task("deals", total=total, completed=done)
-    return progress, task
+from .progress import progress_bar
 
 
 def print_headline(out_dir: str) -> None:
@@ -123,7 +98,8 @@ def run_simulation(deals: int, seed: int, ruleset, workers: int | None, out_dir:
     n_workers = workers or default_workers()
     start = time.perf_counter()
     done = deals - plan.pending_deals()
-    progress, task = _progress(deals, done, not no_progress and sys.stderr.isatty())
+    progress, task = progress_bar("simulate", "deals", deals, done,
+                                  not no_progress and sys.stderr.isatty())
     try:
         with progress:
             advance = lambda n: progress.advance(task, n)  # noqa: E731

@@ -189,15 +189,10 @@ def plot(out_dir: str, out_path: str, round_no: int, name: str) -> None:
 
     Example: euchre-sim plot out/ --out heatmap.png
     """
-    from euchre_sim.report.plot import plot_decisions, plot_heatmaps, plot_odds
+    from euchre_sim.report.plot import plot_run
 
     try:
-        if name == "odds":
-            plot_odds(out_dir, out_path)
-        elif name == "decisions":
-            plot_decisions(out_dir, out_path, round_no)
-        else:
-            plot_heatmaps(out_dir, out_path, round_no)
+        plot_run(out_dir, out_path, name, round_no)
     except ImportError:
         raise UserError("plot needs matplotlib: pip install 'euchre-sim[plot]'") from None
     click.echo(f"wrote {out_path}", err=True)

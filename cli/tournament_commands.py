@@ -9,6 +9,7 @@ import click
 
 from .app import cli
 from .options import rules_options, seed_option, workers_option
+from .progress import progress_bar
 
 
 def _player_options(command):
@@ -107,7 +108,8 @@ def tournament(games: int, seed: int, ruleset, ns_bidder: str, ew_bidder: str, p
     n_workers = workers or default_workers()
     done = games - plan.pending_games()
     started = time.perf_counter()
-    progress, task = _progress(games, done, not no_progress and sys.stderr.isatty())
+    progress, task = progress_bar("tournament", "games", games, done,
+                                  not no_progress and sys.stderr.isatty())
     try:
         with progress:
             run_tournament(plan, n_workers, lambda n: progress.advance(task, n), scheduler)
@@ -123,23 +125,6 @@ def tournament(games: int, seed: int, ruleset, ns_bidder: str, ew_bidder: str, p
         click.echo(json.dumps(summary | {"players": info["players_described"]}))
         return
     _print_summary(summary, info, games - done, out_dir)
-
-
-def _progress(total: int, done: int, enabled: bool):
-    from rich.console import Console
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
-
-    progress = Progress(TextColumn("tournament"), BarColumn(), MofNCompleteColumn(),
-                        TimeElapsedColumn(), TimeRemainingColumn(),
-                        console=Console(stderr=True), disable=not enabled, transient=False)
-    return progress, progress.add_task("games", total=total, completed=done)
 
 
 def _print_summary(summary: dict, info: dict, played: int, out_dir: str) -> None:

@@ -146,3 +146,18 @@ def plot_odds(out_dir: str, path: str) -> None:
                        f"{'we' if we_deal else 'they'} deal next", "their score", "our score")
     fig.colorbar(image, ax=axes, shrink=0.8, label="chance of winning the game")
     _save(fig, path, f"Winning the game to {target} from each score")
+
+
+PLOTS = ("summary", "decisions", "odds")  # what `plot_run` draws, by the table it reads
+
+
+def plot_run(out_dir: str, path: str, table: str = "summary", round_no: int = 1) -> None:
+    """A finished run's figure by the table it draws: summary heatmaps, decisions, or odds."""
+    if table not in PLOTS:
+        raise UserError(f"unknown plot {table!r} (plots: {', '.join(PLOTS)})")
+    if table == "odds":
+        plot_odds(out_dir, path)
+    elif table == "decisions":
+        plot_decisions(out_dir, path, round_no)
+    else:
+        plot_heatmaps(out_dir, path, round_no)

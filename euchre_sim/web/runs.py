@@ -11,7 +11,7 @@ from ..core.errors import UserError
 from ..report.query import filter_table, load_run, load_table
 from ..sim.schema import OUTPUT_TABLES
 
-PLOTS = ("heatmaps", "decisions", "odds")
+PLOTS = {"heatmaps": "summary", "decisions": "decisions", "odds": "odds"}  # kind: table drawn
 MAX_ROWS = 1_000
 
 
@@ -20,7 +20,7 @@ def run_overview(out_dir: str) -> dict:
     info = load_run(out_dir)
     tables = [name for name in OUTPUT_TABLES
               if os.path.isfile(os.path.join(out_dir, f"{name}.parquet"))]
-    plots = [kind for kind, needs in zip(PLOTS, ("summary", "decisions", "odds"), strict=True)
+    plots = [kind for kind, needs in PLOTS.items()
              if os.path.isfile(os.path.join(out_dir, f"{needs}.parquet"))]
     return {"dir": out_dir, "run": info, "tables": tables, "plots": plots}
 
@@ -38,7 +38,7 @@ def table_page(out_dir: str, name: str, filters: dict, limit: int = 100) -> dict
 
 def plot_png(out_dir: str, kind: str, round_no: int = 1) -> bytes:
     """One of the run's heatmap figures as PNG bytes."""
-    from ..report.plot import plot_decisions, plot_heatmaps, plot_odds
+    from ..report.plot import plot_run
 
     if kind not in PLOTS:
         raise UserError(f"unknown plot {kind!r} (plots: {', '.join(PLOTS)})")
@@ -46,11 +46,6 @@ def plot_png(out_dir: str, kind: str, round_no: int = 1) -> bytes:
         raise UserError(f"round must be 1 or 2, got {round_no}")
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "plot.png")
-        if kind == "odds":
-            plot_odds(out_dir, path)
-        elif kind == "decisions":
-            plot_decisions(out_dir, path, round_no)
-        else:
-            plot_heatmaps(out_dir, path, round_no)
+        plot_run(out_dir, path, PLOTS[kind], round_no)
         with open(path, "rb") as handle:
             return handle.read()

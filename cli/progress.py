@@ -1,0 +1,29 @@
+"""The progress bar of long commands (simulate, tournament), on standard error."""
+
+from __future__ import annotations
+
+
+def progress_bar(title: str, unit: str, total: int, done: int, enabled: bool):
+    """(rich Progress, its task): `title`, a bar, done of total, `unit`/s, elapsed, left."""
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    class Rate(TextColumn):
+        def __init__(self):
+            super().__init__("")
+
+        def render(self, task):
+            speed = task.finished_speed or task.speed
+            return f"{speed:,.0f} {unit}/s" if speed else f"- {unit}/s"
+
+    progress = Progress(TextColumn(title), BarColumn(), MofNCompleteColumn(), Rate(),
+                        TimeElapsedColumn(), TimeRemainingColumn(),
+                        console=Console(stderr=True), disable=not enabled, transient=False)
+    return progress, progress.add_task(unit, total=total, completed=done)
