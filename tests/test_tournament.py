@@ -361,3 +361,25 @@ def test_resume_after_an_interruption_gives_the_same_tables(small_run, tmp_path)
     for name in ("games", "hands"):
         pd.testing.assert_frame_equal(pd.read_parquet(out / f"{name}.parquet"),
                                       pd.read_parquet(tmp_path / "r" / f"{name}.parquet"))
+
+
+def test_each_player_plays_its_cards_by_its_own_model(tmp_path):
+    """--ns-play/--ew-play: the model follows the player across the duplicate copies, and a
+    conventional card player against double dummy changes the tricks of some hands (the same
+    bidders, the same deals) while a hand's contracts stay the rules bidder's."""
+    both = {}
+    for name, plays in (("mixed", ["--ns-play", "rules", "--ew-play", "dd"]), ("dd", [])):
+        run_cli(["tournament", "--games", "6", "--seed", "9", "--out", str(tmp_path / name),
+                 "--workers", "1", "--no-progress", "--from-score", "0-0", "--dealer", "N",
+                 *plays])
+        both[name] = (pd.read_parquet(tmp_path / name / "games.parquet"),
+                      pd.read_parquet(tmp_path / name / "hands.parquet"))
+    games, hands = both["mixed"]
+    assert (games.loc[games["copy"] == 0, ["ns_play", "ew_play"]] == ["rules", "dd"]).all().all()
+    assert (games.loc[games["copy"] == 1, ["ns_play", "ew_play"]] == ["dd", "rules"]).all().all()
+    first = hands[hands["hand"] == 0].set_index(["game", "copy"])
+    plain = both["dd"][1]
+    plain_first = plain[plain["hand"] == 0].set_index(["game", "copy"])
+    assert (first["action"].fillna("") == plain_first["action"].fillna("")).all()
+    assert (first["maker"].fillna("") == plain_first["maker"].fillna("")).all()
+    assert (first["tricks"] != plain_first["tricks"]).any()
