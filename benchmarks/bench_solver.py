@@ -1,8 +1,10 @@
 """Double-dummy solver throughput on a fixed seeded set of deals (one core, after warm-up).
 
 Prints JSON: exact solves per second averaged over a deal's table (four trumps x partnership
-and the four loners), four-hand and lone-hand solves separately, nodes per solve, full-deal
-analyses per second, and the brute-force minimax of tests/naive.py timed in the same run.
+and the four loners), four-hand and lone-hand solves separately, exact and by scoring class
+(two zero-window searches, as simulations ask), with microseconds and nodes per solve,
+full-deal analyses per second (the dealer's discard layer included), and the brute-force
+minimax of tests/naive.py timed in the same run.
 """
 
 import json
@@ -20,7 +22,13 @@ from euchre_sim.core.jit import njit  # noqa: E402
 from euchre_sim.core.rules import build_rules  # noqa: E402
 from euchre_sim.core.ruletables import compile_rules  # noqa: E402
 from euchre_sim.solver.calltable import analyze_deals  # noqa: E402
-from euchre_sim.solver.search import exact_tricks, new_tt, new_work, to_power  # noqa: E402
+from euchre_sim.solver.search import (  # noqa: E402
+    at_least,
+    exact_tricks,
+    new_tt,
+    new_work,
+    to_power,
+)
 from tests.naive import brute_force_ns_tricks  # noqa: E402
 
 RUNS = 5
@@ -30,8 +38,23 @@ REFERENCE_SOLVES = 12
 
 
 @njit
-def _table_solves(tb, hands, which, tt, out):
-    """which: 0 every config, 1 four hands only, 2 loners only. Returns solves done."""
+def _class_tricks(tb, trump, hands, leader, active, team, tt, work):
+    """The makers' (`team`'s) scoring class as a representative count: 0 | 1 | 3 | 5, by two
+    zero-window searches (what a simulation asks)."""
+    def makers_at_least(k):
+        if team == 0:
+            return at_least(tb, trump, hands, leader, active, k, tt, work)
+        return not at_least(tb, trump, hands, leader, active, 6 - k, tt, work)
+
+    if makers_at_least(3):
+        return 5 if makers_at_least(5) else 3
+    return 1 if makers_at_least(1) else 0
+
+
+@njit
+def _table_solves(tb, hands, which, exact, tt, out):
+    """which: 0 every config, 1 four hands only, 2 loners only; exact or the scoring class of
+    the makers (seat 0's side, or the loner's). Returns solves done."""
     work = new_work()
     k = 0
     for d in range(hands.shape[0]):
@@ -45,22 +68,27 @@ def _table_solves(tb, hands, which, tt, out):
                 leader = 1
                 while not (active >> leader) & 1:
                     leader = (leader + 1) % 4
-                out[k] = exact_tricks(tb, trump, to_power(tb, trump, hands[d], active), leader,
-                                active, tt, work)
+                hp = to_power(tb, trump, hands[d], active)
+                if exact:
+                    out[k] = exact_tricks(tb, trump, hp, leader, active, tt, work)
+                else:
+                    out[k] = _class_tricks(tb, trump, hp, leader, active,
+                                           0 if alone < 0 else alone & 1, tt, work)
                 k += 1
     return k
 
 
-def measure(tb, hands, which):
+def measure(tb, hands, which, exact=True):
     rates, nodes = [], []
     out = np.zeros(hands.shape[0] * 20, dtype=np.int64)
     for _ in range(RUNS):
         tt = new_tt()
         start = time.perf_counter()
-        n = _table_solves(tb, hands, which, tt, out)
+        n = _table_solves(tb, hands, which, exact, tt, out)
         rates.append(n / (time.perf_counter() - start))
         nodes.append(tt.stats[2] / n)
-    return {"solves_per_s": round(statistics.median(rates)),
+    rate = statistics.median(rates)
+    return {"solves_per_s": round(rate), "us_per_solve": round(1e6 / rate, 2),
             "nodes_per_solve": round(statistics.median(nodes), 1)}
 
 
@@ -68,11 +96,14 @@ def main() -> None:
     rules = build_rules("standard")
     tb = compile_rules(rules)
     hands, ups = deal_batch(rules, 2024, 0, DEALS)
-    _table_solves(tb, hands[:5], 0, new_tt(), np.zeros(100, dtype=np.int64))
+    for exact in (True, False):
+        _table_solves(tb, hands[:5], 0, exact, new_tt(), np.zeros(100, dtype=np.int64))
     analyze_deals(rules, hands[:5], ups[:5], 0, exact=False, tt=new_tt())
     report = {"benchmark": "solver", "runs": RUNS, "deals": DEALS, "rules": "standard",
               "table": measure(tb, hands, 0), "four_hands": measure(tb, hands, 1),
-              "loners": measure(tb, hands, 2)}
+              "loners": measure(tb, hands, 2),
+              "four_hands_class": measure(tb, hands, 1, exact=False),
+              "loners_class": measure(tb, hands, 2, exact=False)}
     for label, exact in (("full_deal_analysis", False), ("full_deal_analysis_exact", True)):
         rates = []
         for _ in range(RUNS):

@@ -414,3 +414,19 @@ def test_round_one_outcomes_take_the_dealers_best_discard(base_run):
     for row, hands, up, maker in rows:
         assert row["maker_tricks"] == solved_maker_tricks(rules, hands, up >> 3, maker,
                                                           row["alone"], up)
+
+
+def test_record_batches_do_not_change_a_chunks_sums(monkeypatch):
+    """A chunk's call records are summed a batch of deals at a time (bounded memory): small
+    batches give the sums of the whole chunk's records at once."""
+    from euchre_sim.sim import chunk
+    from euchre_sim.sim.callsums import record_sums
+
+    rules = build_rules("standard")
+    hands, ups, calls = chunk.chunk_calls(rules, 21, 1000, 150, exact=False)
+    records = chunk.call_records(rules, 1000, hands, ups, calls)
+    whole_keys, whole_sums = record_sums(records)
+    monkeypatch.setattr(chunk, "RECORD_BATCH", 7)
+    (keys, sums), summary = chunk.chunk_sums(rules, 1000, hands, ups, calls)
+    assert (keys == whole_keys).all() and (sums == whole_sums).all()
+    pd.testing.assert_frame_equal(summary, chunk.summary_sums(records))

@@ -171,12 +171,11 @@ def hand_results(rules: RuleSet, bidding: str, params: np.ndarray, play: str, wo
     """One hand's results (game.odds.HandResults) over `deals` random deals bid by the bidder
     and played by the model, computed here (the odds of a score need no Parquet run), in
     batches of deals with `progress(done, deals)` after each."""
-    from .chunk import SIM_DEALER, chunk_records, run_auctions
+    from .chunk import SIM_DEALER, chunk_calls, run_auctions
 
     parts = []
     for start, stop in batches(deals, batch_size(play)):
-        parts.append(chunk_records(rules, seed, start, stop - start, False, play, worlds,
-                                   True)[1])
+        parts.append(chunk_calls(rules, seed, start, stop - start, False, play, worlds, True))
         if progress is not None:
             progress(stop, deals)
     hands, ups, calls = (np.concatenate(column) for column in zip(*parts, strict=True))

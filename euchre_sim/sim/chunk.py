@@ -34,6 +34,7 @@ from .decisions import auction_batch, contract_records, decision_sum_names, deci
 from .schema import AUCTION_KEYS, SUMMARY_KEYS
 
 SIM_DEALER = 0  # every simulated deal is dealt by N; tables use positions relative to it
+RECORD_BATCH = 4096  # deals whose call records are built at once (bounded memory)
 
 
 @njit
@@ -74,30 +75,62 @@ RECORD_FIELDS = ["deal", "round", "seat", "trump", "alone", "hand_key", "trumps"
                  "left", "aces", "voids", "maker_tricks", "points"]
 
 
-def chunk_records(rules: RuleSet, seed: int, start: int, count: int, exact: bool,
-                  play: str = "dd", worlds: int = DEFAULT_WORLDS, defence: bool = False,
-                  inference: tuple | None = None) -> tuple[dict[str, np.ndarray], tuple]:
-    """Every open call of deals start..start+count-1 as columns, and the raw deals (hands,
-    upcards) with their call tables.
+def chunk_calls(rules: RuleSet, seed: int, start: int, count: int, exact: bool,
+                play: str = "dd", worlds: int = DEFAULT_WORLDS, defence: bool = False,
+                inference: tuple | None = None) -> tuple:
+    """The deals start..start+count-1 (hands, upcards) and their call tables.
 
     exact=False gives maker_tricks as representatives of their scoring class (euchred, made,
     marched; see analyze_deal): the same points and rates for fewer searches. defence: with the
     lone-defence rows; inference: what PIMC's worlds infer from (`play.pimc.inference_of`)."""
-    tables = compile_rules(rules)
     hands, ups = deal_batch(rules, seed, start, count, SIM_DEALER)
     if play == "dd":
         calls = np.zeros((count, N_ROWS), dtype=np.int8)
         parts = BOTH_ROUNDS | (WITH_DEFENCE if defence else 0)
-        analyze_batch(tables, hands, ups, SIM_DEALER, exact, parts, shared_tt(), calls)
+        analyze_batch(compile_rules(rules), hands, ups, SIM_DEALER, exact, parts, shared_tt(),
+                      calls)
     else:
         calls = play_deals(rules, play, hands, ups, seed, start, worlds, SIM_DEALER, shared_tt(),
                            defence, inference)
-    cols = np.zeros((len(RECORD_FIELDS), count * N_CALLS), dtype=np.int64)
-    n = _records(tables, hands, ups, SIM_DEALER, calls, cols)
+    return hands, ups, calls
+
+
+def call_records(rules: RuleSet, start: int, hands: np.ndarray, ups: np.ndarray,
+                 calls: np.ndarray) -> dict[str, np.ndarray]:
+    """Every open call of deals start.. (their hands, upcards and call tables) as columns."""
+    cols = np.zeros((len(RECORD_FIELDS), len(ups) * N_CALLS), dtype=np.int64)
+    n = _records(compile_rules(rules), hands, ups, SIM_DEALER, calls, cols)
     records = {name: cols[i, :n] for i, name in enumerate(RECORD_FIELDS)}
     records["deal"] = records["deal"] + start
     records["hand_key"] = records["hand_key"].view(np.uint64)
-    return records, (hands, ups, calls)
+    return records
+
+
+def chunk_records(rules: RuleSet, seed: int, start: int, count: int, exact: bool,
+                  play: str = "dd", worlds: int = DEFAULT_WORLDS, defence: bool = False,
+                  inference: tuple | None = None) -> tuple[dict[str, np.ndarray], tuple]:
+    """Every open call of deals start..start+count-1 as columns (call_records), and the raw
+    deals with their call tables (chunk_calls, the same arguments)."""
+    deals = chunk_calls(rules, seed, start, count, exact, play, worlds, defence, inference)
+    return call_records(rules, start, *deals), deals
+
+
+def chunk_sums(rules: RuleSet, start: int, hands: np.ndarray, ups: np.ndarray,
+               calls: np.ndarray) -> tuple[tuple[np.ndarray, np.ndarray], pd.DataFrame]:
+    """The calls' group sums (record_sums) and the summary sums (summary_sums) of a chunk,
+    built RECORD_BATCH deals at a time so that a chunk's records never all live at once."""
+    keys, sums, summaries = [], [], []
+    for lo in range(0, len(ups), RECORD_BATCH):
+        part = slice(lo, lo + RECORD_BATCH)
+        records = call_records(rules, start + lo, hands[part], ups[part], calls[part])
+        k, v = record_sums(records)
+        keys.append(k)
+        sums.append(v)
+        summaries.append(summary_sums(records))
+    merged = group_sums(np.concatenate(keys), np.concatenate(sums))
+    summary = pd.concat(summaries, ignore_index=True).groupby(
+        SUMMARY_KEYS, as_index=False, sort=True).sum()
+    return merged, summary
 
 
 def feature_sums(records: dict[str, np.ndarray], spec: list[tuple[str, int]],
@@ -185,14 +218,17 @@ def compute_chunk(job: ChunkJob) -> tuple[int, int, dict[str, bytes]]:
     params = np.array(job.bidder_params or bidder_params(), dtype=np.float64)
     table = job.decision_table or empty_table()
     inference = inference_of(bidder_id(job.bidding), params, table) if job.bidding else None
-    records, (hands, ups, calls) = chunk_records(rules, job.seed, job.start, job.count,
-                                                 job.keep_deals, job.play, job.worlds,
-                                                 job.bidding is not None, inference)
-    frames = {"summary": summary_sums(records)}
+    hands, ups, calls = chunk_calls(rules, job.seed, job.start, job.count, job.keep_deals,
+                                    job.play, job.worlds, job.bidding is not None, inference)
     if job.keep_deals:
-        frames["deals"] = deal_frame(rules, job.start, hands, ups)
-        frames["outcomes"] = outcome_frame(rules, records)
-    files = {"calls.parquet": bucketed_parquet(*record_sums(records))}
+        records = call_records(rules, job.start, hands, ups, calls)
+        sums, summary = record_sums(records), summary_sums(records)
+        frames = {"summary": summary, "deals": deal_frame(rules, job.start, hands, ups),
+                  "outcomes": outcome_frame(rules, records)}
+    else:
+        sums, summary = chunk_sums(rules, job.start, hands, ups, calls)
+        frames = {"summary": summary}
+    files = {"calls.parquet": bucketed_parquet(*sums)}
     if job.bidding is not None:
         frames["auction"], files["decisions.parquet"] = auction_sums(
             rules, job.bidding, params, table, hands, ups, calls)

@@ -1,0 +1,92 @@
+"""Memory of a whole simulate run: the parent and all its workers together.
+
+Runs `euchre-sim simulate --deals N --workers W` as a child process and samples the resident
+memory of its whole process tree (read from /proc) every SAMPLE seconds. Prints JSON: the
+peak and the 50th/90th/99th percentiles of the tree's total, the peak of the largest single
+process, how many processes were alive at the peak, and the run's wall time; the goal
+(issue 12) is a 10,000,000-deal run under 1 GB for the tree. BENCH_DEALS (default 2,000,000),
+BENCH_WORKERS (default 2), BENCH_SAMPLE (default 0.5 s) set the run. Linux only.
+"""
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+DEALS = int(os.environ.get("BENCH_DEALS", "2000000"))
+WORKERS = int(os.environ.get("BENCH_WORKERS", "2"))
+SAMPLE = float(os.environ.get("BENCH_SAMPLE", "0.5"))
+PAGE = os.sysconf("SC_PAGE_SIZE")
+
+
+def _children() -> dict[int, list[int]]:
+    """Parent pid -> child pids, for every process on the machine."""
+    tree: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", encoding="ascii") as handle:
+                fields = handle.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        tree.setdefault(int(fields[1]), []).append(int(entry))
+    return tree
+
+
+def _rss(pid: int) -> int:
+    try:
+        with open(f"/proc/{pid}/statm", encoding="ascii") as handle:
+            return int(handle.read().split()[1]) * PAGE
+    except OSError:
+        return 0
+
+
+def tree_rss(root: int) -> tuple[int, int, int]:
+    """(total RSS, largest process RSS, processes) of root and its descendants."""
+    tree = _children()
+    todo, sizes = [root], []
+    while todo:
+        pid = todo.pop()
+        sizes.append(_rss(pid))
+        todo.extend(tree.get(pid, []))
+    return sum(sizes), max(sizes), len(sizes)
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        command = [sys.executable, "-m", "euchre_sim_cli", "simulate", "--deals", str(DEALS),
+                   "--seed", "1", "--workers", str(WORKERS), "--out", os.path.join(tmp, "run"),
+                   "--no-progress"]
+        start = time.perf_counter()
+        proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        totals, largest, alive_at_peak = [], 0, 0
+        while proc.poll() is None:
+            total, big, alive = tree_rss(proc.pid)
+            totals.append(total)
+            largest = max(largest, big)
+            if total >= max(totals):
+                alive_at_peak = alive
+            time.sleep(SAMPLE)
+        wall = time.perf_counter() - start
+    totals.sort()
+
+    def mb(x: float) -> int:
+        return round(x / 2**20)
+
+    def pct(q: float) -> int:
+        return mb(totals[min(len(totals) - 1, int(q * len(totals)))])
+
+    print(json.dumps({
+        "deals": DEALS, "workers": WORKERS, "exit_code": proc.returncode,
+        "wall_seconds": round(wall, 1), "samples": len(totals),
+        "tree_rss_mb": {"peak": mb(totals[-1]), "p50": pct(0.5), "p90": pct(0.9),
+                        "p99": pct(0.99)},
+        "largest_process_peak_mb": mb(largest), "processes_at_peak": alive_at_peak,
+        "goal_mb_for_10m_deals": 1024}, indent=2))
+
+
+if __name__ == "__main__":
+    main()
