@@ -127,7 +127,7 @@ def play_hand(bidders, models, card_play, tb, params, table, odds, hands, upcard
     alone_pos = pos if alone else 0
     if both_dd and not card_play:
         dealer_tricks = dealer_side_tricks(tb, hands, upcard, dealer, round_no, trump,
-                                           alone_pos, def_pos, True, tt, work)
+                                           alone_pos, def_pos, True, maker & 1, tt, work)
         tricks = dealer_tricks if (maker & 1) == (dealer & 1) else 5 - dealer_tricks
     else:
         played = row if def_pos == 0 else defence_row(row, (def_pos - 1) // 2)

@@ -30,15 +30,10 @@ from .search import at_least, exact_tricks, new_work, shared_tt, to_power
 
 
 @njit
-def _team_tricks(tb, trump, hands_p, leader, active, team, exact, tt, work):
-    """Tricks of `team` (0 NS, 1 EW): exact, or (exact=False) a representative of its
-    scoring class, 0 | 1 (1-2) | 3 (3-4) | 5, found with two zero-window searches."""
-    if exact:
-        ns = exact_tricks(tb, trump, hands_p, leader, active, tt, work)
-        return ns if team == 0 else 5 - ns
-    if _team_at_least(tb, trump, hands_p, leader, active, team, 3, tt, work):
-        return 5 if _team_at_least(tb, trump, hands_p, leader, active, team, 5, tt, work) else 3
-    return 1 if _team_at_least(tb, trump, hands_p, leader, active, team, 1, tt, work) else 0
+def _team_exact(tb, trump, hands_p, leader, active, team, tt, work):
+    """Tricks of `team` (0 NS, 1 EW) under perfect play."""
+    ns = exact_tricks(tb, trump, hands_p, leader, active, tt, work)
+    return ns if team == 0 else 5 - ns
 
 
 @njit
@@ -59,9 +54,11 @@ def _discards(tb, trump, hands_p, dealer, out):
 
 
 @njit
-def _best_discard_at_least(tb, trump, hands_p, dealer, leader, active, k, cands, count, tt,
-                           work):
-    """Does some discard give the dealer's side at least k tricks?"""
+def _dealer_at_least(tb, trump, hands_p, dealer, leader, active, k, cands, count, tt, work):
+    """Does the dealer's side take at least k tricks? With discard candidates (count > 0) the
+    dealer holds six cards: does some discard give it k?"""
+    if count == 0:
+        return _team_at_least(tb, trump, hands_p, leader, active, dealer & 1, k, tt, work)
     for i in range(count):
         b = one_bit(cands[i])
         hands_p[dealer] &= ~b
@@ -73,27 +70,38 @@ def _best_discard_at_least(tb, trump, hands_p, dealer, leader, active, k, cands,
 
 
 @njit
-def _best_discard_tricks(tb, trump, hands_p, dealer, leader, active, exact, tt, work):
-    """Dealer's side tricks (exact or by class, as _team_tricks) when the dealer, holding
-    six cards, discards the card best for its side."""
+def _dealer_class(tb, trump, hands_p, dealer, leader, active, makers, cands, count, tt, work):
+    """The dealer's side's tricks as a representative of the makers' scoring class: 0 | 1 (1-2)
+    | 3 (3-4) | 5, by zero-window searches. makers: the side whose calls are asked (0 NS, 1 EW,
+    -1 either); only the thresholds that change its points are searched (a euchred side's 0
+    and 1-2 tricks score alike, and so do a euchring side's 3-4 and 5)."""
+    dealer_makes = makers == (dealer & 1)
+    if _dealer_at_least(tb, trump, hands_p, dealer, leader, active, 3, cands, count, tt, work):
+        if makers >= 0 and not dealer_makes:
+            return 3
+        return 5 if _dealer_at_least(tb, trump, hands_p, dealer, leader, active, 5, cands,
+                                     count, tt, work) else 3
+    if dealer_makes:
+        return 1
+    return 1 if _dealer_at_least(tb, trump, hands_p, dealer, leader, active, 1, cands, count,
+                                 tt, work) else 0
+
+
+@njit
+def _best_discard_exact(tb, trump, hands_p, dealer, leader, active, tt, work):
+    """Dealer's side tricks when the dealer, holding six cards, discards the card best for
+    its side."""
     team = dealer & 1
     cands = np.empty(8, dtype=np.int64)
     count = _discards(tb, trump, hands_p, dealer, cands)
-    if not exact:
-        if _best_discard_at_least(tb, trump, hands_p, dealer, leader, active, 3, cands, count,
-                                  tt, work):
-            return 5 if _best_discard_at_least(tb, trump, hands_p, dealer, leader, active, 5,
-                                               cands, count, tt, work) else 3
-        return 1 if _best_discard_at_least(tb, trump, hands_p, dealer, leader, active, 1, cands,
-                                           count, tt, work) else 0
     best = -1
     for i in range(count):
         b = one_bit(cands[i])
         hands_p[dealer] &= ~b
         if best < 0:
-            best = _team_tricks(tb, trump, hands_p, leader, active, team, True, tt, work)
+            best = _team_exact(tb, trump, hands_p, leader, active, team, tt, work)
         elif _team_at_least(tb, trump, hands_p, leader, active, team, best + 1, tt, work):
-            best = _team_tricks(tb, trump, hands_p, leader, active, team, True, tt, work)
+            best = _team_exact(tb, trump, hands_p, leader, active, team, tt, work)
         hands_p[dealer] |= b
         if best == 5:
             break
@@ -101,26 +109,33 @@ def _best_discard_tricks(tb, trump, hands_p, dealer, leader, active, exact, tt, 
 
 
 @njit
-def dealer_side_tricks(tb, hands, upcard, dealer, round_no, trump, alone_pos, def_pos, exact, tt,
-                       work):
-    """Tricks of the dealer's side (exact, or by class as _team_tricks) when `trump` is named in
-    `round_no` (round 1: a dealer in play takes the upcard and discards the card best for its
-    side), position alone_pos plays alone and def_pos defends alone (0: nobody)."""
+def dealer_side_tricks(tb, hands, upcard, dealer, round_no, trump, alone_pos, def_pos, exact,
+                       makers, tt, work):
+    """Tricks of the dealer's side when `trump` is named in `round_no` (round 1: a dealer in
+    play takes the upcard and discards the card best for its side), position alone_pos plays
+    alone and def_pos defends alone (0: nobody): exact, or a representative of the scoring
+    class of `makers` (0 NS, 1 EW, -1 either; see _dealer_class)."""
     active, leader = seats_in_play(dealer, alone_pos, def_pos, tb.flags[FLAG_LONE_LAST] != 0)
-    if round_no == 1 and (active >> dealer) & 1:
-        with_up = hands.copy()
-        with_up[dealer] |= one_bit(upcard)
-        hp = to_power(tb, trump, with_up, active)
-        return _best_discard_tricks(tb, trump, hp, dealer, leader, active, exact, tt, work)
-    hp = to_power(tb, trump, hands, active)
-    return _team_tricks(tb, trump, hp, leader, active, dealer & 1, exact, tt, work)
+    discard = round_no == 1 and (active >> dealer) & 1
+    held = hands
+    if discard:
+        held = hands.copy()
+        held[dealer] |= one_bit(upcard)
+    hp = to_power(tb, trump, held, active)
+    if exact:
+        if discard:
+            return _best_discard_exact(tb, trump, hp, dealer, leader, active, tt, work)
+        return _team_exact(tb, trump, hp, leader, active, dealer & 1, tt, work)
+    cands = np.empty(8, dtype=np.int64)
+    count = _discards(tb, trump, hp, dealer, cands) if discard else 0
+    return _dealer_class(tb, trump, hp, dealer, leader, active, makers, cands, count, tt, work)
 
 
 @njit
 def analyze_deal(tb, hands, upcard, dealer, exact, only_pos, rounds, tt, work, out):
     """Fill `out` (N_ROWS, the layout of `core.calls`) with the makers' tricks of every call
     open in the deal (exact, or representatives that score the same: 0, 1, 3, 5 for the
-    dealer's side, see _team_tricks, so 5, 4, 2, 0 for the other), -1 where a call is not
+    dealer's side, see _dealer_class, so 5, 4, 2, 0 for the other), -1 where a call is not
     open; with defending alone on, also against each lone defender.
 
     only_pos: 0 for every seat, else just that position's calls; rounds: what to fill
@@ -138,9 +153,9 @@ def analyze_deal(tb, hands, upcard, dealer, exact, only_pos, rounds, tt, work, o
                     if not _any_written(flags, round_no, trump, alone_pos, def_pos, only_pos,
                                         upcard):
                         continue
-                    dealer_tricks = dealer_side_tricks(tb, hands, upcard, dealer, round_no,
-                                                       trump, alone_pos, def_pos, exact, tt,
-                                                       work)
+                    dealer_tricks = dealer_side_tricks(
+                        tb, hands, upcard, dealer, round_no, trump, alone_pos, def_pos, exact,
+                        _makers(dealer, alone_pos, def_pos, only_pos), tt, work)
                     alone = 1 if alone_pos > 0 else 0
                     for pos in range(1, 5):
                         if not _written(flags, round_no, pos, trump, alone_pos, def_pos,
@@ -153,6 +168,17 @@ def analyze_deal(tb, hands, upcard, dealer, exact, only_pos, rounds, tt, work, o
                         if def_pos:
                             row = defence_row(row, (def_pos - 1) // 2)
                         out[row] = tricks
+
+
+@njit
+def _makers(dealer, alone_pos, def_pos, only_pos):
+    """The side (0 NS, 1 EW) whose calls a way of playing fills, or -1 for either."""
+    for pos in (alone_pos, only_pos):
+        if pos:
+            return (dealer + pos) & 1
+    if def_pos:
+        return 1 - ((dealer + def_pos) & 1)
+    return -1
 
 
 @njit
