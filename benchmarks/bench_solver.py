@@ -1,8 +1,8 @@
 """Double-dummy solver throughput on a fixed seeded set of deals (one core, after warm-up).
 
 Prints JSON: exact solves per second averaged over a deal's table (four trumps x partnership
-and the four loners), four-hand and lone-hand solves separately, exact and by scoring class
-(two zero-window searches, as simulations ask), with microseconds and nodes per solve,
+and the four loners), four-hand and lone-hand solves separately, exact and by the makers' scoring class
+(made?, then marched? when made: as simulations ask of a call), with microseconds and nodes per solve,
 full-deal analyses per second (the dealer's discard layer included), and the brute-force
 minimax of tests/naive.py timed in the same run.
 """
@@ -39,8 +39,9 @@ REFERENCE_SOLVES = 12
 
 @njit
 def _class_tricks(tb, trump, hands, leader, active, team, tt, work):
-    """The makers' (`team`'s) scoring class as a representative count: 0 | 1 | 3 | 5, by two
-    zero-window searches (what a simulation asks)."""
+    """The makers' (`team`'s) scoring class as a representative count: euchred 1 | made 3 |
+    marched 5, by zero-window searches: made?, then marched? when made (what a simulation asks
+    of a call)."""
     def makers_at_least(k):
         if team == 0:
             return at_least(tb, trump, hands, leader, active, k, tt, work)
@@ -48,7 +49,7 @@ def _class_tricks(tb, trump, hands, leader, active, team, tt, work):
 
     if makers_at_least(3):
         return 5 if makers_at_least(5) else 3
-    return 1 if makers_at_least(1) else 0
+    return 1
 
 
 @njit
