@@ -27,3 +27,22 @@ def progress_bar(title: str, unit: str, total: int, done: int, enabled: bool):
                         TimeElapsedColumn(), TimeRemainingColumn(),
                         console=Console(stderr=True), disable=not enabled, transient=False)
     return progress, progress.add_task(unit, total=total, completed=done)
+
+
+def run_chunks(title: str, unit: str, total: int, pending, out_dir: str, show: bool,
+               run) -> None:
+    """run(advance) under a progress bar of `total` units (pending(): those not yet saved);
+    Ctrl-C says what is saved in out_dir and exits 130 (a --resume finishes the run)."""
+    import sys
+
+    import click
+
+    progress, task = progress_bar(title, unit, total, total - pending(),
+                                  show and sys.stderr.isatty())
+    try:
+        with progress:
+            run(lambda n: progress.advance(task, n))
+    except KeyboardInterrupt:
+        click.echo(f"interrupted: {total - pending():,} of {total:,} {unit} are saved in "
+                   f"{out_dir}; run the same command with --resume to finish", err=True)
+        sys.exit(130)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 import time
 
 import click
@@ -15,7 +14,7 @@ from .options import (
     seed_option,
     workers_option,
 )
-from .progress import progress_bar
+from .progress import run_chunks
 
 
 def print_headline(out_dir: str) -> None:
@@ -57,7 +56,7 @@ def print_headline(out_dir: str) -> None:
               help="Output folder (must be empty unless --resume).")
 @click.option("--keep-deals", is_flag=True, help="Also write deals.parquet and outcomes.parquet.")
 @click.option("--chunk-size", type=click.IntRange(min=1), default=None,
-              help="Deals per chunk (default: about 1% of the run, 1,000-50,000).")
+              help="Deals per chunk (default: about 1% of the run, 1,000-20,000).")
 @click.option("--resume", is_flag=True, help="Continue an interrupted run in --out.")
 @click.option("--no-progress", is_flag=True, help="No progress bar.")
 @click.option("--scheduler", default=None, metavar="tcp://HOST:PORT|local",
@@ -98,20 +97,14 @@ def run_simulation(deals: int, seed: int, ruleset, workers: int | None, out_dir:
     n_workers = workers or default_workers()
     start = time.perf_counter()
     done = deals - plan.pending_deals()
-    progress, task = progress_bar("simulate", "deals", deals, done,
-                                  not no_progress and sys.stderr.isatty())
-    try:
-        with progress:
-            advance = lambda n: progress.advance(task, n)  # noqa: E731
-            if scheduler:
-                run_dask(plan, scheduler, n_workers, advance)
-            else:
-                run_local(plan, n_workers, advance)
-    except KeyboardInterrupt:
-        finished = deals - plan.pending_deals()
-        click.echo(f"interrupted: {finished:,} of {deals:,} deals are saved in {out_dir}; "
-                   "run the same command with --resume to finish", err=True)
-        sys.exit(130)
+
+    def run(advance) -> None:
+        if scheduler:
+            run_dask(plan, scheduler, n_workers, advance)
+        else:
+            run_local(plan, n_workers, advance)
+
+    run_chunks("simulate", "deals", deals, plan.pending_deals, out_dir, not no_progress, run)
     info = finish_run(plan, time.perf_counter() - start, n_workers,
                       engine=f"dask {scheduler}" if scheduler else "local")
     rate = (deals - done) / max(info["elapsed_seconds"], 1e-9)

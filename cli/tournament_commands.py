@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import sys
 import time
 
 import click
 
 from .app import cli
 from .options import rules_options, seed_option, workers_option
-from .progress import progress_bar
+from .progress import run_chunks
 
 
 def _player_options(command):
@@ -108,16 +107,8 @@ def tournament(games: int, seed: int, ruleset, ns_bidder: str, ew_bidder: str, p
     n_workers = workers or default_workers()
     done = games - plan.pending_games()
     started = time.perf_counter()
-    progress, task = progress_bar("tournament", "games", games, done,
-                                  not no_progress and sys.stderr.isatty())
-    try:
-        with progress:
-            run_tournament(plan, n_workers, lambda n: progress.advance(task, n), scheduler)
-    except KeyboardInterrupt:
-        finished = games - plan.pending_games()
-        click.echo(f"interrupted: {finished:,} of {games:,} games are saved in {out_dir}; run "
-                   "the same command with --resume to finish", err=True)
-        sys.exit(130)
+    run_chunks("tournament", "games", games, plan.pending_games, out_dir, not no_progress,
+               lambda advance: run_tournament(plan, n_workers, advance, scheduler))
     info = finish_tournament(plan, time.perf_counter() - started, n_workers,
                              engine=f"dask {scheduler}" if scheduler else "local")
     summary = info["summary"]
