@@ -430,3 +430,32 @@ def test_record_batches_do_not_change_a_chunks_sums(monkeypatch):
     (keys, sums), summary = chunk.chunk_sums(rules, 1000, hands, ups, calls)
     assert (keys == whole_keys).all() and (sums == whole_sums).all()
     pd.testing.assert_frame_equal(summary, chunk.summary_sums(records))
+
+
+@pytest.mark.parametrize("shift", [50, 52])
+def test_chunk_sums_merge_in_any_batches_to_the_sums_of_everything(tmp_path, shift):
+    """Chunk files (row groups by blocks of buckets, rows per bucket in their metadata) read
+    back a few buckets at a time give the sums of all their rows grouped at once, the last
+    buckets included."""
+    from euchre_sim.sim.callsums import N_BUCKETS, ChunkSums, bucketed_parquet, group_sums
+
+    rng = np.random.default_rng(5)
+    end = N_BUCKETS << shift  # keys lie below: their buckets are 0 .. N_BUCKETS - 1
+    names = ["a", "b"]
+    everything_keys, everything_values, paths = [], [], []
+    for i in range(3):
+        keys = rng.integers(0, end, 2000, dtype=np.uint64)
+        keys[:50] = np.uint64(end - 1 - i)  # the very last bucket
+        values = rng.integers(0, 100, (2000, 2))
+        everything_keys.append(keys)
+        everything_values.append(values)
+        path = tmp_path / f"{i}.parquet"
+        path.write_bytes(bucketed_parquet(*group_sums(keys, values), names, shift))
+        paths.append(str(path))
+    want_keys, want_values = group_sums(np.concatenate(everything_keys),
+                                        np.concatenate(everything_values))
+    chunks = ChunkSums(paths, names, shift)
+    for max_rows in (1, 37, 10**9):
+        parts = [chunks.read(batch) for batch in chunks.batches(max_rows)]
+        assert (np.concatenate([k for k, _ in parts]) == want_keys).all()
+        assert (np.concatenate([v for _, v in parts]) == want_values).all()

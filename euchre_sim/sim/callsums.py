@@ -2,10 +2,11 @@
 tables' sums are keyed by one uint64 and merged bucket by bucket.
 
 gkey = (round - 1) << 61 | (seat - 1) << 59 | alone << 58 | hand_key (58 bits), so sorting
-by gkey sorts by round, seat, alone and class. A chunk stores its sums sorted, one Parquet row
-group per bucket (gkey >> 50: round, seat, alone and the class key's top fields, a few hundred
-buckets in use); the final merge reads one bucket from every chunk at a time, so memory is
-bounded by the largest bucket (about 1/300 of the sums), not by the run.
+by gkey sorts by round, seat, alone and class. A chunk stores its sums sorted, bucketed by
+gkey >> 50 (round, seat, alone and the class key's top fields, a few hundred buckets in use),
+one Parquet row group per block of 16 buckets, with its rows per bucket in the file's metadata;
+the final merge reads consecutive buckets from every chunk at a time, so memory is bounded by
+a batch of buckets, not by the run, and few row groups per chunk keep the open files small.
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ import pyarrow.parquet as pq
 SUMS = ["n", "makes", "marches", "euchres", "points_sum", "points_sq"]
 BUCKET_SHIFT = 50
 N_BUCKETS = 1 << 12
+BLOCK = 16  # buckets per stored row group
+_ROWS_KEY = b"bucket_rows"  # a chunk file's rows by bucket (int32[N_BUCKETS]) in its metadata
 MERGE_BATCH = 16  # small aggregate files summed at a time
 
 
@@ -63,61 +66,72 @@ def record_sums(records: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]
 
 def bucketed_parquet(keys: np.ndarray, sums: np.ndarray, names: list[str] = SUMS,
                      shift: int = BUCKET_SHIFT) -> bytes:
-    """Sorted sums (columns `names`) as Parquet bytes with one row group per bucket (key >>
-    shift, below N_BUCKETS; int32: one chunk's sums are small; zstd level 1 keeps temporary
-    files small at little cost)."""
+    """Sorted sums (columns `names`) as Parquet bytes: one row group per block of BLOCK
+    buckets (key >> shift, below N_BUCKETS) and the rows of every bucket in the file's
+    metadata (few row groups keep a merge of many chunks small; int32: one chunk's sums are
+    small; zstd level 1 keeps temporary files small at little cost)."""
     buffer = io.BytesIO()
-    schema = pa.schema([("gkey", pa.uint64())] + [(s, pa.int32()) for s in names])
+    edges = np.append(np.searchsorted(keys, np.arange(N_BUCKETS, dtype=np.uint64)
+                                      << np.uint64(shift)), len(keys))
+    rows = np.diff(edges).astype(np.int32)
+    schema = pa.schema([("gkey", pa.uint64())] + [(s, pa.int32()) for s in names],
+                       metadata={_ROWS_KEY: rows.tobytes()})
     with pq.ParquetWriter(buffer, schema, compression="zstd", compression_level=1,
                           use_dictionary=False) as writer:
-        edges = np.searchsorted(keys, np.arange(N_BUCKETS + 1, dtype=np.uint64)
-                                << np.uint64(shift))
         columns = [keys] + [sums[:, i].astype(np.int32) for i in range(len(names))]
-        for lo, hi in zip(edges[:-1], edges[1:], strict=True):
-            if hi > lo:  # keys are sorted: each bucket is one slice
+        for lo, hi in zip(edges[:-1:BLOCK], edges[BLOCK::BLOCK], strict=True):
+            if hi > lo:  # keys are sorted: each block is one slice
                 writer.write_table(pa.Table.from_arrays([pa.array(c[lo:hi]) for c in columns],
                                                         schema=schema))
     return buffer.getvalue()
 
 
 class ChunkSums:
-    """The bucketed sums of every chunk, opened once: which row group holds which bucket."""
+    """The bucketed sums of every chunk, opened once: each file's row groups by block and its
+    rows by bucket."""
 
     def __init__(self, paths: list[str], names: list[str] = SUMS, shift: int = BUCKET_SHIFT):
         self.names = names
+        self.shift = shift
         self.files = []
-        self.rows: dict[int, int] = {}
+        self.rows = np.zeros(N_BUCKETS, dtype=np.int64)
         for path in paths:
             handle = pq.ParquetFile(path)
+            self.rows += np.frombuffer(handle.schema_arrow.metadata[_ROWS_KEY], np.int32)
             groups = {}
             for i in range(handle.metadata.num_row_groups):
-                meta = handle.metadata.row_group(i)
-                bucket = int(meta.column(0).statistics.min) >> shift
-                groups[bucket] = i
-                self.rows[bucket] = self.rows.get(bucket, 0) + meta.num_rows
+                first = int(handle.metadata.row_group(i).column(0).statistics.min)
+                groups[(first >> shift) // BLOCK] = i
             self.files.append((handle, groups))
 
     def batches(self, max_rows: int) -> list[list[int]]:
         """Consecutive buckets grouped so that each group holds about max_rows stored rows."""
         out: list[list[int]] = [[]]
         rows = 0
-        for bucket in sorted(self.rows):
+        for bucket in np.flatnonzero(self.rows):
             if out[-1] and rows + self.rows[bucket] > max_rows:
                 out.append([])
                 rows = 0
-            out[-1].append(bucket)
+            out[-1].append(int(bucket))
             rows += self.rows[bucket]
         return [batch for batch in out if batch]
 
     def read(self, buckets: list[int]) -> tuple[np.ndarray, np.ndarray]:
-        """Merged sums of some buckets over all chunks, sorted by key."""
+        """Merged sums of some consecutive buckets over all chunks, sorted by key."""
+        lo = np.uint64(buckets[0]) << np.uint64(self.shift)
+        top = buckets[-1] + 1  # the key range ends past its last bucket (or at the last key)
+        hi = np.uint64(top) << np.uint64(self.shift) if top < N_BUCKETS else None
+        blocks = range(buckets[0] // BLOCK, buckets[-1] // BLOCK + 1)
         keys, values = [], []
         for handle, groups in self.files:
-            indices = [groups[b] for b in buckets if b in groups]
+            indices = [groups[b] for b in blocks if b in groups]
             if indices:
                 table = handle.read_row_groups(indices)
-                keys.append(table.column("gkey").to_numpy())
-                values.append(np.stack([table.column(s).to_numpy() for s in self.names],
+                key = table.column("gkey").to_numpy()
+                take = slice(np.searchsorted(key, lo),
+                             len(key) if hi is None else np.searchsorted(key, hi))
+                keys.append(key[take])
+                values.append(np.stack([table.column(s).to_numpy()[take] for s in self.names],
                                        axis=1).astype(np.int64))
         if not keys:
             return np.zeros(0, np.uint64), np.zeros((0, len(self.names)), np.int64)
