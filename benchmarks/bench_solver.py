@@ -1,10 +1,10 @@
 """Double-dummy solver throughput on a fixed seeded set of deals (one core, after warm-up).
 
 Prints JSON: exact solves per second averaged over a deal's table (four trumps x partnership
-and the four loners), four-hand and lone-hand solves separately, exact and by the makers' scoring class
-(made?, then marched? when made: as simulations ask of a call), with microseconds and nodes per solve,
-full-deal analyses per second (the dealer's discard layer included), and the brute-force
-minimax of tests/naive.py timed in the same run.
+and the four loners), four-hand and lone-hand solves separately, exact and by the makers'
+scoring class (made?, then marched? when made: as simulations ask of a call), with
+microseconds and nodes per solve, full-deal analyses per second (the dealer's discard layer
+included), and the brute-force minimax of tests/naive.py timed in the same run.
 """
 
 import json

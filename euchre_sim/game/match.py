@@ -21,6 +21,7 @@ from ..bidding.auction import (
     auction_choices,
     bidder_choice,
     defends_alone,
+    first_call,
     turn_position,
     turn_round,
 )
@@ -105,11 +106,8 @@ def play_hand(bidders, models, card_play, tb, params, table, odds, hands, upcard
                       BOTH_ROUNDS | WITH_DEFENCE, tt, pws, calls)
         auction_choices(bidders, tb, params, table, hands, upcard, dealer, calls, contracts,
                         choices, values)
-        row = -1
-        for k in range(N_TURNS):
-            if choices[k] >= 0:
-                row = choices[k]
-                break
+        k = first_call(choices, 0)
+        row = choices[k] if k >= 0 else -1
         def_pos = contracts[row, 2] if row >= 0 else 0
     else:
         row, def_pos = _auction_row(bidders, tb, params, table, hands, upcard, dealer, ns, ew,

@@ -99,6 +99,17 @@ def store_chunk(out_dir: str, index: int, files: dict[str, bytes]) -> None:
     os.rename(tmp, final)
 
 
+def chunk_storer(out_dir: str, on_done: Callable[[int], None]) -> Callable[[tuple], None]:
+    """store(result) for a run's chunks: a job's (index, count, files) into the folder, then
+    on_done(count)."""
+    def store(result: tuple) -> None:
+        index, count, files = result
+        store_chunk(out_dir, index, files)
+        on_done(count)
+
+    return store
+
+
 def stream_parquet(tables: Iterable, out: str, info: dict) -> None:
     """Write pyarrow tables (one schema) into one Parquet file carrying the run's facts under
     the metadata key `euchre_sim`; written under a temporary name, then renamed."""

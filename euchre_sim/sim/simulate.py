@@ -25,12 +25,12 @@ from .chunk import ChunkJob, compute_chunk
 from .decisions import auction_facts, auction_table, decision_tables
 from .runner import (
     chunk_dir,
+    chunk_storer,
     close_run,
     finished_chunks,
     open_run,
     run_jobs_dask,
     run_jobs_local,
-    store_chunk,
     stream_parquet,
 )
 from .schema import AUCTION_KEYS, SUMMARY_KEYS
@@ -132,25 +132,16 @@ def default_chunk_size(deals: int, play: str = "dd") -> int:
     return int(min(20_000, max(1_000, -(-deals // 100))))
 
 
-def _storer(plan: RunPlan, on_done: Callable[[int], None]) -> Callable[[tuple], None]:
-    def store(result: tuple) -> None:
-        index, count, files = result
-        store_chunk(plan.out_dir, index, files)
-        on_done(count)
-
-    return store
-
-
 def run_local(plan: RunPlan, workers: int, on_done: Callable[[int], None]) -> None:
     """Run the pending chunks on `workers` local processes; on_done(deals) per chunk."""
-    run_jobs_local(plan.pending(), compute_chunk, _storer(plan, on_done), workers)
+    run_jobs_local(plan.pending(), compute_chunk, chunk_storer(plan.out_dir, on_done), workers)
 
 
 def run_dask(plan: RunPlan, scheduler: str, workers: int,
              on_done: Callable[[int], None], threads: int = 1) -> None:
     """Run the pending chunks as tasks on a Dask cluster (runner.run_jobs_dask)."""
-    run_jobs_dask(plan.pending(), compute_chunk, _storer(plan, on_done), scheduler, workers,
-                  threads)
+    run_jobs_dask(plan.pending(), compute_chunk, chunk_storer(plan.out_dir, on_done), scheduler,
+                  workers, threads)
 
 
 def finish_run(plan: RunPlan, elapsed: float, workers: int, engine: str = "local") -> dict:

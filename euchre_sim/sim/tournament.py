@@ -37,12 +37,12 @@ from ..solver.search import shared_tt
 from .advice_request import read_odds
 from .runner import (
     chunk_dir,
+    chunk_storer,
     close_run,
     finished_chunks,
     open_run,
     run_jobs_dask,
     run_jobs_local,
-    store_chunk,
     stream_parquet,
 )
 
@@ -285,23 +285,14 @@ def compute_games(job: TournamentJob) -> tuple[int, int, dict[str, bytes]]:
     return job.index, job.count, files
 
 
-def _storer(plan: TournamentPlan, on_done):
-    def store(result: tuple) -> None:
-        index, count, files = result
-        store_chunk(plan.out_dir, index, files)
-        on_done(count)
-
-    return store
-
-
 def run_tournament(plan: TournamentPlan, workers: int, on_done, scheduler: str | None = None
                    ) -> None:
     """Play the pending chunks: local processes, or a Dask cluster with `scheduler`."""
     if scheduler:
-        run_jobs_dask(plan.pending(), compute_games, _storer(plan, on_done), scheduler, workers,
-                      name="euchre-games")
+        run_jobs_dask(plan.pending(), compute_games, chunk_storer(plan.out_dir, on_done),
+                      scheduler, workers, name="euchre-games")
     else:
-        run_jobs_local(plan.pending(), compute_games, _storer(plan, on_done), workers)
+        run_jobs_local(plan.pending(), compute_games, chunk_storer(plan.out_dir, on_done), workers)
 
 
 def summarize(games: pd.DataFrame, hands: pd.DataFrame, duplicate: bool) -> dict:
