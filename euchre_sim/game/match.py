@@ -59,6 +59,7 @@ HANDS_PER_GAME = 1000  # a game still undecided after this many hands stops ther
 
 @njit
 def deal_index(game, hand):
+    """The generator's index of hand `hand` of game `game` (self-play and tournaments)."""
     return np.uint64((game << 20) | hand)
 
 

@@ -11,6 +11,7 @@ from ..core.rules import RuleSet
 from ..core.seats import team_of
 from ..play.models import DEFAULT_WORLDS
 from .engine import HandState
+from .match import deal_index
 from .strategies import make_strategy
 
 _MAX_HANDS_PER_GAME = 1000
@@ -63,7 +64,7 @@ def play_games(rules: RuleSet, games: int, seed: int,
         score = [0, 0]
         dealer = game % 4
         for number in range(_MAX_HANDS_PER_GAME):
-            hands, upcard = deal_one(rules, seed, (game << 20) | number, dealer)
+            hands, upcard = deal_one(rules, seed, int(deal_index(game, number)), dealer)
             state = play_hand(rules, dealer, hands, upcard, players)
             for team, pts in enumerate(state.points()):
                 score[team] += pts
