@@ -5,14 +5,22 @@ and the four loners), four-hand and lone-hand solves separately, exact and by th
 scoring class (made?, then marched? when made: as simulations ask of a call), with
 microseconds and nodes per solve, full-deal analyses per second (the dealer's discard layer
 included), and the brute-force minimax of tests/naive.py timed in the same run.
+
+`--peer PATH` also times a public solver side by side on the same deals and configurations:
+a file kept outside this repository (the Numba solver `bitcore.py` of
+github.com/jamesterrell/Euchre_Calculator, entry `solve_canon`), loaded at run time, checked
+to agree with ours on every solve, and reported with the ratio of speeds.
 """
 
+import argparse
+import importlib.util
 import json
 import os
 import statistics
 import sys
 import time
 
+import numba
 import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
@@ -35,6 +43,7 @@ RUNS = 5
 DEALS = 1000
 ANALYSIS_DEALS = 1000
 REFERENCE_SOLVES = 12
+PEER_TT_BITS = 16  # the peer's fastest table size on this benchmark
 
 
 @njit
@@ -90,21 +99,115 @@ def measure(tb, hands, which, exact=True):
         nodes.append(tt.stats[2] / n)
     rate = statistics.median(rates)
     return {"solves_per_s": round(rate), "us_per_solve": round(1e6 / rate, 2),
-            "nodes_per_solve": round(statistics.median(nodes), 1)}
+            "nodes_per_solve": round(statistics.median(nodes), 1)}, out[:n]
+
+
+def makers_scores(out, hands, which, exact):
+    """Our results as the makers' points (-2 euchred | 1 | 2 march | 4 lone march), in the
+    order `_table_solves` writes them: what the peer's solver returns."""
+    scores = []
+    k = 0
+    for _ in range(hands.shape[0]):
+        for _trump in range(4):
+            for alone in range(-1, 4):
+                if (which == 1 and alone >= 0) or (which == 2 and alone < 0):
+                    continue
+                tricks = int(out[k])
+                if exact and alone >= 0 and alone & 1:
+                    tricks = 5 - tricks
+                scores.append(-2 if tricks < 3 else 1 if tricks < 5 else 2 if alone < 0 else 4)
+                k += 1
+    return scores
+
+def load_peer(path):
+    """The public solver's module from a file outside this repository (side-by-side runs)."""
+    spec = importlib.util.spec_from_file_location("peer_solver", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def peer_hands(hands, trump, peer):
+    """Our deals as the peer's canonical masks for `trump` (its ids: suit * 6 + rank, 9..A)."""
+    out = np.zeros((hands.shape[0], 4), dtype=np.int64)
+    for d in range(hands.shape[0]):
+        for s in range(4):
+            natural = 0
+            for card in range(32):
+                if (int(hands[d, s]) >> card) & 1:
+                    natural |= 1 << ((card // 8) * 6 + card % 8 - 2)
+            out[d, s] = peer.to_canon(np.int64(natural), trump)
+    return out
+
+
+def peer_solver_loop(peer):
+    """A jitted loop over the same configurations as `_table_solves`, through the peer's
+    `solve_canon` (its score: -2 | 1 | 2 | 4 for the caller's side); exact = one full-window
+    solve, else its scoring class by two zero-window solves (made?, then marched?)."""
+    solve = peer.solve_canon
+
+    @numba.njit
+    def loop(canon, which, exact, tt, ttmask, nodes, stk, out):
+        k = 0
+        for d in range(canon.shape[1]):
+            for trump in range(4):
+                h = canon[trump, d]
+                for alone in range(-1, 4):
+                    if (which == 1 and alone >= 0) or (which == 2 and alone < 0):
+                        continue
+                    caller = 0 if alone < 0 else alone
+                    lone = 0 if alone < 0 else 1
+                    if exact:
+                        out[k] = solve(h[0], h[1], h[2], h[3], 1, caller, lone, tt, ttmask,
+                                       nodes, stk, -1000, 1000)
+                    else:
+                        v = solve(h[0], h[1], h[2], h[3], 1, caller, lone, tt, ttmask, nodes,
+                                  stk, 0, 1)
+                        if v >= 1:
+                            v = solve(h[0], h[1], h[2], h[3], 1, caller, lone, tt, ttmask,
+                                      nodes, stk, 1, 2)
+                        out[k] = v
+                    k += 1
+        return k
+
+    return loop
+
+
+def measure_peer(peer, loop, canon, which, exact, bits=PEER_TT_BITS):
+    rates, nodes = [], []
+    out = np.zeros(canon.shape[1] * 20, dtype=np.int64)
+    for _ in range(RUNS):
+        tt = peer.new_tt(bits)
+        count = np.zeros(1, dtype=np.int64)
+        start = time.perf_counter()
+        n = loop(canon, which, exact, tt, peer.tt_mask(tt), count, peer.new_stack(), out)
+        rates.append(n / (time.perf_counter() - start))
+        nodes.append(count[0] / n)
+    rate = statistics.median(rates)
+    return {"solves_per_s": round(rate), "us_per_solve": round(1e6 / rate, 2),
+            "nodes_per_solve": round(statistics.median(nodes), 1)}, out
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--peer", help="the public solver's bitcore.py, outside this repository")
+    parser.add_argument("--deals", type=int, default=DEALS)
+    args = parser.parse_args()
     rules = build_rules("standard")
     tb = compile_rules(rules)
-    hands, ups = deal_batch(rules, 2024, 0, DEALS)
+    hands, ups = deal_batch(rules, 2024, 0, args.deals)
     for exact in (True, False):
         _table_solves(tb, hands[:5], 0, exact, new_tt(), np.zeros(100, dtype=np.int64))
     analyze_deals(rules, hands[:5], ups[:5], 0, exact=False, tt=new_tt())
-    report = {"benchmark": "solver", "runs": RUNS, "deals": DEALS, "rules": "standard",
-              "table": measure(tb, hands, 0), "four_hands": measure(tb, hands, 1),
-              "loners": measure(tb, hands, 2),
-              "four_hands_class": measure(tb, hands, 1, exact=False),
-              "loners_class": measure(tb, hands, 2, exact=False)}
+    kinds = {"four_hands": (1, True), "loners": (2, True), "four_hands_class": (1, False),
+             "loners_class": (2, False)}
+    report = {"benchmark": "solver", "runs": RUNS, "deals": args.deals, "rules": "standard",
+              "table": measure(tb, hands, 0)[0]}
+    ours = {}
+    for kind, (which, exact) in kinds.items():
+        report[kind], ours[kind] = measure(tb, hands, which, exact)
+    if args.peer:
+        report["peer"] = compare_with_peer(args.peer, hands, kinds, ours, report)
     for label, exact in (("full_deal_analysis", False), ("full_deal_analysis_exact", True)):
         rates = []
         for _ in range(RUNS):
@@ -122,6 +225,28 @@ def main() -> None:
     report["speedup_vs_reference_four_hands"] = round(
         report["four_hands"]["solves_per_s"] / reference)
     print(json.dumps(report, indent=2))
+
+
+def compare_with_peer(path, hands, kinds, ours, report):
+    """The peer's figures per kind on the same solves, our speed over its speed, and a check
+    that both give the makers the same points on every solve."""
+    peer = load_peer(path)
+    canon = np.stack([peer_hands(hands, trump, peer) for trump in range(4)])
+    loop = peer_solver_loop(peer)
+    for exact in (True, False):
+        out = np.zeros(100, dtype=np.int64)
+        loop(canon[:, :5], 0, exact, peer.new_tt(PEER_TT_BITS), np.int64((1 << PEER_TT_BITS) - 1),
+             np.zeros(1, dtype=np.int64), peer.new_stack(), out)
+    figures = {"file": os.path.basename(path), "tt_bits": PEER_TT_BITS}
+    for kind, (which, exact) in kinds.items():
+        theirs, out = measure_peer(peer, loop, canon, which, exact)
+        n = len(ours[kind])
+        expected = makers_scores(ours[kind], hands, which, exact)
+        theirs["disagreements"] = int(sum(int(a) != b for a, b in zip(out[:n], expected)))
+        theirs["ours_speed_over_theirs"] = round(
+            report[kind]["solves_per_s"] / theirs["solves_per_s"], 2)
+        figures[kind] = theirs
+    return figures
 
 
 if __name__ == "__main__":

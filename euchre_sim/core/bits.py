@@ -1,15 +1,18 @@
 """Jitted bit helpers on uint64 masks, shared by every kernel: counts, lowest and highest bits."""
 
+import platform
+
+import llvmlite.binding as llvm
+import numba
 import numpy as np
+from llvmlite import ir
+from numba.core import cgutils, types
 from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
+from numba.extending import intrinsic
 
 from .jit import njit
 
 _ONE = np.uint64(1)
-_M1 = np.uint64(0x5555555555555555)
-_M2 = np.uint64(0x3333333333333333)
-_M4 = np.uint64(0x0F0F0F0F0F0F0F0F)
-_H01 = np.uint64(0x0101010101010101)
 
 
 @njit(inline="always")
@@ -36,10 +39,62 @@ def bits_above(p):
     return ~((one_bit(p) << _ONE) - _ONE)
 
 
-@njit
+@intrinsic
+def _ctpop(typingctx, mask):
+    """LLVM's population count (one instruction where the CPU has one)."""
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+    return types.uint64(types.uint64), codegen
+
+
+@njit(inline="always")
 def popcount(mask):
-    """Set bits of a uint64 (SWAR, constant time)."""
-    x = mask - ((mask >> np.uint64(1)) & _M1)
-    x = (x & _M2) + ((x >> np.uint64(2)) & _M2)
-    x = (x + (x >> np.uint64(4))) & _M4
-    return np.int64((x * _H01) >> np.uint64(56))
+    """Set bits of a uint64."""
+    return np.int64(_ctpop(np.uint64(mask)))
+
+
+def _host_has_pext() -> bool:
+    """Whether the code Numba makes here may use the BMI2 `pext` instruction."""
+    if platform.machine().lower() not in ("x86_64", "amd64") or numba.config.CPU_NAME:
+        return False
+    try:
+        return bool(llvm.get_host_cpu_features().get("bmi2"))
+    except RuntimeError:
+        return False
+
+
+HAS_PEXT = _host_has_pext()
+
+
+@njit(inline="always")
+def pext_loop(value, mask):
+    """The bits of `value` at the set bits of `mask`, packed to the bottom in order."""
+    out = np.uint64(0)
+    k = np.uint64(0)
+    m = np.uint64(mask)
+    while m:
+        b = m & (~m + _ONE)
+        m ^= b
+        if value & b:
+            out |= _ONE << k
+        k += _ONE
+    return out
+
+
+@intrinsic
+def _pext_instruction(typingctx, value, mask):
+    def codegen(context, builder, signature, args):
+        word = ir.IntType(64)
+        fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(word, [word, word]),
+                                            "llvm.x86.bmi.pext.64")
+        return builder.call(fn, args)
+    return types.uint64(types.uint64, types.uint64), codegen
+
+
+if HAS_PEXT:
+    @njit(inline="always")
+    def pext(value, mask):
+        """`pext_loop` in one instruction (BMI2)."""
+        return _pext_instruction(np.uint64(value), np.uint64(mask))
+else:
+    pext = pext_loop

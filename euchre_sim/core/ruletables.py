@@ -21,11 +21,13 @@ TRUMP_BASE = 64  # win keys of trumps start here, so any trump beats any card of
 JOKER_KEY = 127
 
 # layout[trump]: [0, 64) the suit bits of the card at each power bit; [64, 69) suit bits of
-# effective suits 0-4; 69 the trump bits (no-trump: Benny); 70 cards that may not lead.
+# effective suits 0-4; 69 the trump bits (no-trump: Benny); 70 cards that may not lead; 71 the
+# lowest bit of every effective suit.
 LAYOUT_SUITS = 64
 LAYOUT_TRUMPS = 69
 LAYOUT_NO_LEAD = 70
-LAYOUT_SIZE = 71
+LAYOUT_SUIT_LOWS = 71
+LAYOUT_SIZE = 72
 
 FLAG_STICK, FLAG_NO_TRUMP, FLAG_LONE_LAST, FLAG_CANADIAN, FLAG_DEFEND_ALONE, \
     FLAG_ALLOW_ALONE = range(6)
@@ -156,6 +158,7 @@ def _solver_layout(power_range, power_bit, lead_forbidden) -> np.ndarray:
         for suit in range(5):
             rng = int(power_range[trump, suit])
             layout[trump, LAYOUT_SUITS + suit] = rng
+            layout[trump, LAYOUT_SUIT_LOWS] |= rng & -rng
             for p in range(64):
                 if rng >> p & 1:
                     layout[trump, p] = rng

@@ -72,39 +72,39 @@ def new_pimc_work(inference):
 
 
 @njit
-def _ns_reach(tb, wh, st, nxt, pos, led, wbit, wseat, tmask, left, target, tt, work):
+def _ns_reach(tb, wh, st, nxt, pos, led, wbit, wseat, left, target, tt, work):
     """Do NS take at least `target` of the `left` tricks still open?"""
     if target <= 0:
         return True
     if target > left:
         return False
     trump = st[S_TRUMP]
-    v = search_at(tb.layout[trump], trump, wh, nxt, pos, led, wbit, wseat, tmask, st[S_ACTIVE],
+    v = search_at(tb.layout[trump], trump, wh, nxt, pos, led, wbit, wseat, st[S_ACTIVE],
                    st[S_N_ACTIVE], target - 1, target, tt.table, tt.stats, work)
     return v >= target
 
 
 @njit
-def _makers_at_least(tb, wh, st, nxt, pos, led, wbit, wseat, tmask, left, k, tt, work):
+def _makers_at_least(tb, wh, st, nxt, pos, led, wbit, wseat, left, k, tt, work):
     if (st[S_MAKER] & 1) == 0:
-        return _ns_reach(tb, wh, st, nxt, pos, led, wbit, wseat, tmask, left, k, tt, work)
-    return not _ns_reach(tb, wh, st, nxt, pos, led, wbit, wseat, tmask, left, left - k + 1,
+        return _ns_reach(tb, wh, st, nxt, pos, led, wbit, wseat, left, k, tt, work)
+    return not _ns_reach(tb, wh, st, nxt, pos, led, wbit, wseat, left, left - k + 1,
                             tt, work)
 
 
 @njit
-def _maker_points(tb, wh, st, made, done, nxt, pos, led, wbit, wseat, tmask, tt, work):
+def _maker_points(tb, wh, st, made, done, nxt, pos, led, wbit, wseat, tt, work):
     """Points to the makers under perfect play of world `wh` from the given position
     (made/done: tricks the makers won / tricks complete so far)."""
     left = TRICKS_PER_HAND - done
     need = 3 - made
     made_it = need <= 0 or (need <= left and _makers_at_least(
-        tb, wh, st, nxt, pos, led, wbit, wseat, tmask, left, need, tt, work))
+        tb, wh, st, nxt, pos, led, wbit, wseat, left, need, tt, work))
     rep = 0
     if made_it:
         rep = 3
         if made == done and (left == 0 or _makers_at_least(
-                tb, wh, st, nxt, pos, led, wbit, wseat, tmask, left, left, tt, work)):
+                tb, wh, st, nxt, pos, led, wbit, wseat, left, left, tt, work)):
             rep = 5
     return tb.score[st[S_MAKER_ALONE], st[S_DEFENDER_ALONE], rep]
 
@@ -131,11 +131,10 @@ def _points_after(tb, lay, wh, st, pm, seat, p, tt, work):
     if pos + 1 == st[S_N_ACTIVE]:
         if (wseat & 1) == (st[S_MAKER] & 1):
             made += 1
-        value = _maker_points(tb, wh, st, made, done + 1, wseat, 0, _ZERO, -1, -1, _ZERO, tt,
-                              work)
+        value = _maker_points(tb, wh, st, made, done + 1, wseat, 0, _ZERO, -1, -1, tt, work)
     else:
         value = _maker_points(tb, wh, st, made, done, next_active(st[S_ACTIVE], seat), pos + 1,
-                              led, wbit, wseat, pm[P_TRICK] | b, tt, work)
+                              led, wbit, wseat, tt, work)
     wh[seat] |= b
     return value
 
@@ -158,7 +157,7 @@ def _discard_points(tb, wh, st, dealer, p, tt, work):
     """Makers' points in world `wh` (the dealer holding six) when the dealer discards p."""
     hand = wh[dealer]
     wh[dealer] = hand & ~one_bit(p)
-    value = _maker_points(tb, wh, st, 0, 0, st[S_TURN], 0, _ZERO, -1, -1, _ZERO, tt, work)
+    value = _maker_points(tb, wh, st, 0, 0, st[S_TURN], 0, _ZERO, -1, -1, tt, work)
     wh[dealer] = hand
     return value
 

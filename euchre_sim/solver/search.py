@@ -21,9 +21,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..core.bits import high_bit, low_index, one_bit, popcount
+from ..core.bits import high_bit, low_index, one_bit, pext, popcount
 from ..core.jit import njit
-from ..core.ruletables import LAYOUT_NO_LEAD, LAYOUT_SUITS, LAYOUT_TRUMPS
+from ..core.ruletables import LAYOUT_NO_LEAD, LAYOUT_SUIT_LOWS, LAYOUT_SUITS, LAYOUT_TRUMPS
 from ..core.trick import next_active
 
 _ONE = np.uint64(1)
@@ -31,9 +31,9 @@ _ZERO = np.uint64(0)
 TT_BITS = 14  # 256 KiB: stays in cache; a bigger table saves few nodes and costs misses
 MAX_DEPTH = 24
 
-# columns of the per-depth state
-_SEAT, _POS, _LED, _WBIT, _WSEAT, _ALPHA, _BETA, _BEST, _IDX, _NMV, _WON, _A0, _B0, _LO, _HI, \
-    _SLOT = range(16)
+# columns of a node's row in the search stack: ints, then masks
+_SEAT, _POS, _WBIT, _WSEAT, _ALPHA, _BETA, _A0, _B0, _BEST, _LO, _HI, _SLOT, _CARD, _WON = range(14)
+_M_LED, _M_KEY, _M_FIRST, _M_REST = range(4)
 
 
 class SolverTT(NamedTuple):
@@ -56,9 +56,8 @@ def new_tt(bits: int = TT_BITS) -> SolverTT:
 
 @njit
 def new_work():
-    """Per-depth state: ints (see _SEAT...), masks (trick cards, led suit, key), moves."""
-    return (np.zeros((MAX_DEPTH, 16), np.int64), np.zeros((MAX_DEPTH, 3), np.uint64),
-            np.zeros((MAX_DEPTH, 8), np.int64))
+    """The search stack, a row per depth: ints (see _SEAT...) and masks (see _M_LED...)."""
+    return np.zeros((MAX_DEPTH, 16), np.int64), np.zeros((MAX_DEPTH, 4), np.uint64)
 
 
 @njit
@@ -79,25 +78,22 @@ def to_power(tb, trump, hands_in, active):
 
 @njit(inline="always")
 def _position_key(lay, hands, leader):
+    """The position at a trick boundary with ranks compressed to the cards still out: who
+    holds each live card in power order (two bit planes, at most 20 cards), the live count
+    of each effective suit, and the leader."""
     live = hands[0] | hands[1] | hands[2] | hands[3]
     key = _ZERO
-    m = live
-    h1 = hands[1] | hands[3]
-    h2 = hands[2] | hands[3]
-    while m:
-        b = m & (~m + _ONE)
-        m ^= b
-        owner = (np.uint64(1) if h1 & b else _ZERO) | (np.uint64(2) if h2 & b else _ZERO)
-        key = (key << np.uint64(2)) | owner
     for s in range(5):
         key = (key << np.uint64(4)) | np.uint64(popcount(live & lay[LAYOUT_SUITS + s]))
+    key = (key << np.uint64(20)) | pext(hands[2] | hands[3], live)
+    key = (key << np.uint64(20)) | pext(hands[1] | hands[3], live)
     return (key << np.uint64(2)) | np.uint64(leader)
 
 
 @njit(inline="always")
 def _tt_slot(table, key, trump):
-    h = (key ^ (np.uint64(trump + 1) * np.uint64(0x9E3779B97F4A7C15))) * \
-        np.uint64(0xBF58476D1CE4E5B9)
+    h = key ^ (np.uint64(trump + 1) * np.uint64(0x9E3779B97F4A7C15))
+    h = (h ^ (h >> np.uint64(31))) * np.uint64(0xBF58476D1CE4E5B9)
     return np.int64(h >> np.uint64(32)) & (table.shape[0] - 1)
 
 
@@ -159,19 +155,22 @@ def _top_trump_run(lay, hands):
 
 
 @njit(inline="always")
-def _move_score(p, led, eligible, wbit, partner_winning, top_live):
-    if led == 0:
-        return -1000 - p if one_bit(p) & top_live else p
-    if not partner_winning and one_bit(p) & eligible and p > wbit:
-        return p - 1000
-    return p
+def _successors(lay, cards, live):
+    """For each card of `cards` (all live), the next live card above it in its suit."""
+    gaps = ~live & ~lay[LAYOUT_SUIT_LOWS]
+    return ((cards << _ONE) + gaps) & live & ~lay[LAYOUT_SUIT_LOWS]
 
 
 @njit(inline="always")
-def _gen_moves(lay, hands, seat, led, tmask, moves, wbit, partner_winning):
-    """Candidate cards (one per run of equivalent cards), ordered; returns the count.
+def _gen_moves(lay, hands, seat, led, wbit, wseat):
+    """Candidate cards as (first, rest): `first` is tried before `rest`, highest first on lead
+    and lowest first following; `rest` lowest first. `led` is the led suit's bits (0 when
+    leading), (`wbit`, `wseat`) the trick's winning card so far and its seat.
 
-    `led` is the led suit's bits (0 when leading)."""
+    One card per run of equivalent cards: the seat's cards with no live card between them
+    (cards already beaten in this trick are dead) win the same tricks, so only the lowest of
+    each run is tried. First on lead: the runs that hold the top of their suit; following,
+    the cards that take the trick from the other side."""
     hand = hands[seat]
     if led == 0:
         legal = hand & ~lay[LAYOUT_NO_LEAD]
@@ -179,187 +178,208 @@ def _gen_moves(lay, hands, seat, led, tmask, moves, wbit, partner_winning):
         legal = hand & led
     if not legal:
         legal = hand
-    live = hands[0] | hands[1] | hands[2] | hands[3] | tmask
-    count = 0
-    m = legal
-    while m:
-        p = low_index(m)
-        m &= m - _ONE
-        above = live & lay[p] & ~((one_bit(p) << _ONE) - _ONE)
-        if above and (above & (~above + _ONE)) & hand:
-            continue  # the next live card above in this suit is ours: equivalent
-        moves[count] = p
-        count += 1
-    eligible = led | lay[LAYOUT_TRUMPS]
-    top_live = _ZERO
+    live = hands[0] | hands[1] | hands[2] | hands[3]
+    if led != 0:
+        live |= one_bit(wbit)
+    reps = legal & ~_successors(lay, hand, live)
+    first = _ZERO
     if led == 0:
+        others = live & ~hand
         for s in range(5):
-            r = live & lay[LAYOUT_SUITS + s]
-            if r:
-                top_live |= high_bit(r)
-    for i in range(1, count):
-        p = moves[i]
-        sp = _move_score(p, led, eligible, wbit, partner_winning, top_live)
-        j = i
-        while j > 0 and _move_score(moves[j - 1], led, eligible, wbit, partner_winning,
-                                    top_live) > sp:
-            moves[j] = moves[j - 1]
-            j -= 1
-        moves[j] = p
-    return count
-
-
-@njit(inline="always")
-def _enter(lay, trump, hands, active, table, stats, ints, masks, moves, d, seat, pos, led,
-           wbit, wseat, tmask, alpha, beta):
-    """Set up the node at depth d. Returns its value when known at once, else -1."""
-    stats[2] += 1
-    if pos == 0:
-        n = popcount(hands[seat])
-        if n == 0:
-            return 0
-        stats[0] += 1
-        if n == 1:
-            return _last_trick(lay, hands, seat, active)
-        key = _position_key(lay, hands, seat)
-        slot = _tt_slot(table, key, trump)
-        lo = 0
-        hi = n
-        meta = table[slot, 1]
-        if (table[slot, 0] ^ meta) == key and np.int64(meta & np.uint64(0xFF)) == trump + 1:
-            stats[1] += 1
-            lo = np.int64((meta >> np.uint64(8)) & np.uint64(0xFF))
-            hi = np.int64((meta >> np.uint64(16)) & np.uint64(0xFF))
-            if lo >= beta or lo == hi:
-                return lo
-            if hi <= alpha:
-                return hi
-        sure = _quick_tricks(lay, hands, seat)
-        if seat & 1:
-            hi = min(hi, n - sure)
-        else:
-            lo = max(lo, sure)
-        owner, run = _top_trump_run(lay, hands)
-        if run:
-            if owner & 1:
-                hi = min(hi, n - run)
-            else:
-                lo = max(lo, run)
-        if lo >= beta or lo == hi:
-            return lo
-        if hi <= alpha:
-            return hi
-        alpha = max(alpha, lo)
-        beta = min(beta, hi)
-        ints[d, _LO] = lo
-        ints[d, _HI] = hi
-        ints[d, _SLOT] = slot
-        masks[d, 2] = key
-    ints[d, _SEAT] = seat
-    ints[d, _POS] = pos
-    ints[d, _WBIT] = wbit
-    ints[d, _WSEAT] = wseat
-    ints[d, _ALPHA] = alpha
-    ints[d, _BETA] = beta
-    ints[d, _A0] = alpha
-    ints[d, _B0] = beta
-    ints[d, _BEST] = -1 if (seat & 1) == 0 else 99
-    ints[d, _IDX] = 0
-    masks[d, 0] = tmask
-    masks[d, 1] = led
-    partner_winning = pos > 0 and (wseat & 1) == (seat & 1)
-    ints[d, _NMV] = _gen_moves(lay, hands, seat, led, tmask, moves[d], wbit, partner_winning)
-    return -1
+            r = lay[LAYOUT_SUITS + s]
+            if reps & r:
+                o = others & r
+                first |= reps & r & ~((high_bit(o) << _ONE) - _ONE) if o else reps & r
+    elif (wseat & 1) != (seat & 1):
+        first = reps & (led | lay[LAYOUT_TRUMPS]) & ~((one_bit(wbit) << _ONE) - _ONE)
+    return first, reps & ~first
 
 
 @njit
 def _search(lay, trump, hands, leader, active, n_active, alpha, beta, table, stats, work):
     """NS tricks from a trick boundary, `leader` to lead; fail-soft in (alpha, beta)."""
-    return search_at(lay, trump, hands, leader, 0, _ZERO, -1, -1, _ZERO, active, n_active,
-                      alpha, beta, table, stats, work)
+    return search_at(lay, trump, hands, leader, 0, _ZERO, -1, -1, active, n_active, alpha,
+                     beta, table, stats, work)
 
 
 @njit
-def search_at(lay, trump, hands, seat, pos, led, wbit, wseat, tmask, active, n_active, alpha,
-               beta, table, stats, work):
+def search_at(lay, trump, hands, seat, pos, led, wbit, wseat, active, n_active, alpha, beta,
+              table, stats, work):
     """NS tricks from any point of a trick (the current one included): `seat` plays the
     trick's card number `pos`; `led` the led suit's bits, (wbit, wseat) the winning card so
-    far and its seat, `tmask` the trick's cards (all unused when pos is 0)."""
-    ints, masks, moves = work
+    far and its seat (unused when pos is 0).
+
+    Depth-first with an explicit stack: the node being worked on lives in locals, and is
+    written to its row of `work` only while a child is searched."""
+    ints, masks = work
     stats[3] += 1
-    r = _enter(lay, trump, hands, active, table, stats, ints, masks, moves, 0, seat, pos, led,
-               wbit, wseat, tmask, alpha, beta)
-    if r >= 0:
-        return r
     d = 0
+    entering = True
+    v = 0
+    # the current node (a0, b0: its window after the boundary bounds; won: NS tricks of the
+    # trick its current card completes)
+    a0 = b0 = best = lo = hi = slot = p = won = 0
+    key = first = rest = _ZERO
     while True:
-        v = -1
-        if ints[d, _IDX] < ints[d, _NMV] and ints[d, _ALPHA] < ints[d, _BETA]:
-            seat = ints[d, _SEAT]
-            pos = ints[d, _POS]
-            p = moves[d, ints[d, _IDX]]
-            hands[seat] &= ~one_bit(p)
+        if entering:
+            entering = False
+            stats[2] += 1
+            known = False
             if pos == 0:
-                led = lay[p]
-                wbit = p
-                wseat = seat
-            else:
-                led = masks[d, 1]
-                wbit = ints[d, _WBIT]
-                wseat = ints[d, _WSEAT]
-                if one_bit(p) & (led | lay[LAYOUT_TRUMPS]) and p > wbit:
-                    wbit = p
-                    wseat = seat
-            if pos + 1 == n_active:
-                won = 1 - (wseat & 1)
-                ints[d, _WON] = won
-                r = _enter(lay, trump, hands, active, table, stats, ints, masks, moves, d + 1,
-                           wseat, 0, _ZERO, -1, -1, _ZERO, ints[d, _ALPHA] - won,
-                           ints[d, _BETA] - won)
-            else:
-                ints[d, _WON] = 0
-                r = _enter(lay, trump, hands, active, table, stats, ints, masks, moves, d + 1,
-                           next_active(active, seat), pos + 1, led, wbit, wseat,
-                           masks[d, 0] | one_bit(p), ints[d, _ALPHA], ints[d, _BETA])
-            if r < 0:
-                d += 1
-                continue
-            v = r
+                n = popcount(hands[seat])
+                if n <= 1:
+                    v = 0 if n == 0 else _last_trick(lay, hands, seat, active)
+                    known = True
+                else:
+                    stats[0] += 1
+                    key = _position_key(lay, hands, seat)
+                    slot = _tt_slot(table, key, trump)
+                    lo = 0
+                    hi = n
+                    meta = table[slot, 1]
+                    if (table[slot, 0] ^ meta) == key and \
+                            np.int64(meta & np.uint64(0xFF)) == trump + 1:
+                        stats[1] += 1
+                        lo = np.int64((meta >> np.uint64(8)) & np.uint64(0xFF))
+                        hi = np.int64((meta >> np.uint64(16)) & np.uint64(0xFF))
+                    if not (lo >= beta or lo == hi or hi <= alpha):
+                        sure = _quick_tricks(lay, hands, seat)
+                        if seat & 1:
+                            hi = min(hi, n - sure)
+                        else:
+                            lo = max(lo, sure)
+                        owner, run = _top_trump_run(lay, hands)
+                        if run:
+                            if owner & 1:
+                                hi = min(hi, n - run)
+                            else:
+                                lo = max(lo, run)
+                    if lo >= beta or lo == hi:
+                        v = lo
+                        known = True
+                    elif hi <= alpha:
+                        v = hi
+                        known = True
+                    else:
+                        alpha = max(alpha, lo)
+                        beta = min(beta, hi)
+            if not known:
+                a0 = alpha
+                b0 = beta
+                best = -1 if (seat & 1) == 0 else 99
+                first, rest = _gen_moves(lay, hands, seat, led, wbit, wseat)
         else:
-            v = ints[d, _BEST]
-            if ints[d, _POS] == 0:
-                lo = ints[d, _LO]
-                hi = ints[d, _HI]
-                if v <= ints[d, _A0]:
+            # the child of the current node returned v
+            hands[seat] |= one_bit(p)
+            v += won
+            if (seat & 1) == 0:
+                if v > best:
+                    best = v
+                if v > alpha:
+                    alpha = v
+            else:
+                if v < best:
+                    best = v
+                if v < beta:
+                    beta = v
+            known = False
+        if not known:
+            if (first | rest) and alpha < beta:
+                # try the next card: push this node, enter the child
+                if first:
+                    b = high_bit(first) if led == 0 else first & (~first + _ONE)
+                    first ^= b
+                else:
+                    b = rest & (~rest + _ONE)
+                    rest ^= b
+                p = low_index(b)
+                hands[seat] &= ~b
+                if pos == 0:
+                    c_led = lay[p]
+                    c_wbit = p
+                    c_wseat = seat
+                else:
+                    c_led = led
+                    c_wbit = wbit
+                    c_wseat = wseat
+                    if b & (led | lay[LAYOUT_TRUMPS]) and p > wbit:
+                        c_wbit = p
+                        c_wseat = seat
+                won = 0
+                if pos + 1 == n_active:
+                    won = 1 - (c_wseat & 1)
+                row = ints[d]
+                row[_SEAT] = seat
+                row[_POS] = pos
+                row[_WBIT] = wbit
+                row[_WSEAT] = wseat
+                row[_ALPHA] = alpha
+                row[_BETA] = beta
+                row[_A0] = a0
+                row[_B0] = b0
+                row[_BEST] = best
+                row[_LO] = lo
+                row[_HI] = hi
+                row[_SLOT] = slot
+                row[_CARD] = p
+                row[_WON] = won
+                mrow = masks[d]
+                mrow[_M_LED] = led
+                mrow[_M_KEY] = key
+                mrow[_M_FIRST] = first
+                mrow[_M_REST] = rest
+                d += 1
+                if pos + 1 == n_active:
+                    seat = c_wseat
+                    pos = 0
+                    led = _ZERO
+                    alpha -= won
+                    beta -= won
+                else:
+                    seat = next_active(active, seat)
+                    pos += 1
+                    led = c_led
+                wbit = c_wbit
+                wseat = c_wseat
+                entering = True
+                continue
+            v = best
+            if pos == 0:
+                if v <= a0:
                     hi = min(hi, v)
-                elif v >= ints[d, _B0]:
+                elif v >= b0:
                     lo = max(lo, v)
                 else:
                     lo = v
                     hi = v
-                slot = ints[d, _SLOT]
                 meta = np.uint64(trump + 1) | (np.uint64(lo) << np.uint64(8)) | \
                     (np.uint64(hi) << np.uint64(16))
-                table[slot, 0] = masks[d, 2] ^ meta
+                table[slot, 0] = key ^ meta
                 table[slot, 1] = meta
-            if d == 0:
-                return v
-            d -= 1
-        # the child of node d returned v
-        seat = ints[d, _SEAT]
-        hands[seat] |= one_bit(moves[d, ints[d, _IDX]])
-        v += ints[d, _WON]
-        if (seat & 1) == 0:
-            if v > ints[d, _BEST]:
-                ints[d, _BEST] = v
-            if v > ints[d, _ALPHA]:
-                ints[d, _ALPHA] = v
-        else:
-            if v < ints[d, _BEST]:
-                ints[d, _BEST] = v
-            if v < ints[d, _BETA]:
-                ints[d, _BETA] = v
-        ints[d, _IDX] += 1
+        # the current node's value is v: hand it to the node above
+        if d == 0:
+            return v
+        d -= 1
+        row = ints[d]
+        seat = row[_SEAT]
+        pos = row[_POS]
+        wbit = row[_WBIT]
+        wseat = row[_WSEAT]
+        alpha = row[_ALPHA]
+        beta = row[_BETA]
+        a0 = row[_A0]
+        b0 = row[_B0]
+        best = row[_BEST]
+        lo = row[_LO]
+        hi = row[_HI]
+        slot = row[_SLOT]
+        p = row[_CARD]
+        won = row[_WON]
+        mrow = masks[d]
+        led = mrow[_M_LED]
+        key = mrow[_M_KEY]
+        first = mrow[_M_FIRST]
+        rest = mrow[_M_REST]
 
 
 @njit
