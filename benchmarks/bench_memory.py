@@ -3,9 +3,10 @@
 Runs `euchre-sim simulate --deals N --workers W` as a child process and samples the resident
 memory of its whole process tree (read from /proc) every SAMPLE seconds. Prints JSON: the
 peak and the 50th/90th/99th percentiles of the tree's total, the peaks of the parent and of
-the largest worker, how many processes were alive at the peak, and the run's wall time; the goal
-(issue 12) is a 10,000,000-deal run under 1 GB for the tree. BENCH_DEALS (default 2,000,000),
-BENCH_WORKERS (default 2), BENCH_SAMPLE (default 0.5 s) set the run. Linux only.
+the largest worker, how many processes were alive at the peak and when, and the run's wall
+time; the goal (issue 12) is a 10,000,000-deal run under 1 GB for the tree. BENCH_DEALS
+(default 2,000,000), BENCH_WORKERS (default 2), BENCH_SAMPLE (default 0.5 s) set the run.
+Linux only.
 """
 
 import json
@@ -62,7 +63,7 @@ def main() -> None:
                    "--no-progress"]
         start = time.perf_counter()
         proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        totals, parent, worker, alive_at_peak = [], 0, 0, 0
+        totals, parent, worker, alive_at_peak, peak_at = [], 0, 0, 0, 0.0
         while proc.poll() is None:
             sizes = tree_rss(proc.pid)
             totals.append(sum(sizes.values()))
@@ -70,6 +71,7 @@ def main() -> None:
             worker = max([worker, *sizes.values()])
             if totals[-1] >= max(totals):
                 alive_at_peak = len(sizes) + 1
+                peak_at = time.perf_counter() - start
             time.sleep(SAMPLE)
         wall = time.perf_counter() - start
     totals.sort()
@@ -86,7 +88,7 @@ def main() -> None:
         "tree_rss_mb": {"peak": mb(totals[-1]), "p50": pct(0.5), "p90": pct(0.9),
                         "p99": pct(0.99)},
         "parent_peak_mb": mb(parent), "largest_worker_peak_mb": mb(worker),
-        "processes_at_peak": alive_at_peak,
+        "processes_at_peak": alive_at_peak, "peak_at_seconds": round(peak_at, 1),
         "goal_mb_for_10m_deals": 1024}, indent=2))
 
 

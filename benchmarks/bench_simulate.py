@@ -18,7 +18,7 @@ import time
 
 from euchre_sim.core.dealing import deal_batch
 from euchre_sim.core.rules import build_rules
-from euchre_sim.sim.callsums import bucketed_parquet, record_sums
+from euchre_sim.sim.callsums import bucketed_sums, record_sums
 from euchre_sim.sim.chunk import chunk_records, summary_sums
 from euchre_sim.sim.simulate import finish_run, prepare_run, run_dask, run_local
 from euchre_sim.solver.calltable import analyze_deals
@@ -52,7 +52,7 @@ def overhead_share(rules) -> float:
     solver = time.perf_counter() - start
     start = time.perf_counter()
     frame, _ = chunk_records(rules, 3, 0, n, exact=False)
-    bucketed_parquet(*record_sums(frame))
+    bucketed_sums(*record_sums(frame))
     summary_sums(frame)
     whole = time.perf_counter() - start
     return max(whole - solver, 0.0) / solver

@@ -10,7 +10,15 @@ from euchre_sim.core.ruletables import compile_rules
 from euchre_sim.core.seats import SEAT_NAMES
 from euchre_sim.game.random_hands import CALL, PASS, play_key, random_hand
 from euchre_sim.sim.advise import ADVISE_DEALER, deal_around
-from euchre_sim.solver.search import at_least, exact_tricks, new_work, shared_tt, to_power
+from euchre_sim.core.ruletables import LAYOUT_TRUMPS
+from euchre_sim.solver.search import (
+    at_least,
+    exact_tricks,
+    new_work,
+    search_at,
+    shared_tt,
+    to_power,
+)
 
 
 def legal_mask(tables, trump: int, hand: int, led_suit: int) -> int:
@@ -35,6 +43,32 @@ def solve(rules, hands: list[int], trump: int, leader: int, active=(True,) * 4, 
     power = to_power(tb, trump, np.array(hands, dtype=np.uint64), mask)
     return int(exact_tricks(tb, trump, power, leader, mask, tt if tt is not None else shared_tt(),
                             new_work()))
+
+
+def solve_mid_trick(rules, hands: list[int], trump: int, leader: int, active, trick: list[int],
+                    tt) -> int:
+    """NS tricks (the current one included) when `leader` led the cards `trick` (in play
+    order) and the next seat is to play; hands hold the cards not yet played."""
+    tb = compile_rules(rules)
+    mask = active_mask(active)
+    lay = tb.layout[trump]
+    power = to_power(tb, trump, np.array(hands, dtype=np.uint64), mask)
+    bits = [int(tb.power_bit[trump, card]) for card in trick]
+    led = lay[bits[0]]
+    wbit, wseat, seat = bits[0], leader, leader
+    for p in bits[1:]:
+        seat = trick_seat_after(mask, seat)
+        if (1 << p) & int(led | lay[LAYOUT_TRUMPS]) and p > wbit:
+            wbit, wseat = p, seat
+    seat = trick_seat_after(mask, seat)
+    n_active = bin(mask).count("1")
+    return int(search_at(lay, trump, power, seat, len(trick), led, wbit, wseat, mask, n_active,
+                         -1, 6, tt.table, tt.stats, new_work()))
+
+
+def trick_seat_after(active: int, seat: int) -> int:
+    """The next seat in play after `seat`."""
+    return int(trick.next_active(active, seat))
 
 
 def ns_at_least(tables, trump: int, hands: np.ndarray, leader: int, active: int, target: int,

@@ -193,9 +193,9 @@ def test_default_path_gives_the_exact_count_paths_tables(ruleset):
         [scoring_class(t) for t in exact["maker_tricks"]]
     job = ChunkJob(ruleset.options(), 21, 0, 0, 150, False, "dd", 50)
     (_, _, default), (_, _, kept) = compute_chunk(job), compute_chunk(job._replace(keep_deals=True))
-    for name in ("calls.parquet", "summary.parquet"):
-        pd.testing.assert_frame_equal(pd.read_parquet(io.BytesIO(default[name])),
-                                      pd.read_parquet(io.BytesIO(kept[name])))
+    assert default["calls.sums"] == kept["calls.sums"]
+    pd.testing.assert_frame_equal(pd.read_parquet(io.BytesIO(default["summary.parquet"])),
+                                  pd.read_parquet(io.BytesIO(kept["summary.parquet"])))
 
 
 def test_outcomes_match_the_solver(base_run):
@@ -434,10 +434,10 @@ def test_record_batches_do_not_change_a_chunks_sums(monkeypatch):
 
 @pytest.mark.parametrize("shift", [50, 52])
 def test_chunk_sums_merge_in_any_batches_to_the_sums_of_everything(tmp_path, shift):
-    """Chunk files (row groups by blocks of buckets, rows per bucket in their metadata) read
-    back a few buckets at a time give the sums of all their rows grouped at once, the last
-    buckets included."""
-    from euchre_sim.sim.callsums import N_BUCKETS, ChunkSums, bucketed_parquet, group_sums
+    """Chunk sums files (a block per bucket, an index of them up front) read back a few
+    buckets at a time give the sums of all their rows grouped at once, the last buckets
+    included."""
+    from euchre_sim.sim.callsums import N_BUCKETS, ChunkSums, bucketed_sums, group_sums
 
     rng = np.random.default_rng(5)
     end = N_BUCKETS << shift  # keys lie below: their buckets are 0 .. N_BUCKETS - 1
@@ -449,8 +449,8 @@ def test_chunk_sums_merge_in_any_batches_to_the_sums_of_everything(tmp_path, shi
         values = rng.integers(0, 100, (2000, 2))
         everything_keys.append(keys)
         everything_values.append(values)
-        path = tmp_path / f"{i}.parquet"
-        path.write_bytes(bucketed_parquet(*group_sums(keys, values), names, shift))
+        path = tmp_path / f"{i}.sums"
+        path.write_bytes(bucketed_sums(*group_sums(keys, values), names, shift))
         paths.append(str(path))
     want_keys, want_values = group_sums(np.concatenate(everything_keys),
                                         np.concatenate(everything_values))

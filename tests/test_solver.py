@@ -14,8 +14,8 @@ from euchre_sim.solver.calltable import solve_table
 from euchre_sim.solver.search import new_tt
 
 from .conftest import RULE_SETS
-from .kernels import active_mask, ns_at_least, solve
-from .naive import brute_force_ns_tricks
+from .kernels import active_mask, ns_at_least, solve, solve_mid_trick, trick_seat_after
+from .naive import brute_force_ns_tricks, legal_cards
 
 TT = new_tt(16)
 
@@ -62,6 +62,35 @@ def test_endgames_match_brute_force(name, seed, tricks, config):
     leader = _leader(active, rng)
     expected = brute_force_ns_tricks(hands, trump, leader, active, rules.yooker)
     assert solve(rules, hands, trump, leader, active, tt=TT) == expected
+
+
+@given(name=st.sampled_from(sorted(RULE_SETS)), seed=st.integers(0, 2**32),
+       tricks=st.integers(1, 4), config=st.integers(0, 5), played=st.integers(1, 3))
+def test_positions_inside_a_trick_match_brute_force(name, seed, tricks, config, played):
+    """The search from inside a trick (as PIMC asks it), where cards already beaten in the
+    trick count as dead for equivalent cards, against minimax over every legal card."""
+    rules = RULE_SETS[name]
+    rng = random.Random(seed)
+    active = list(_configs())[config]
+    mask = active_mask(active)
+    played = min(played, sum(active) - 1)
+    cards = rng.sample(rules.card_deck.cards, 4 * tricks)
+    hands = [0, 0, 0, 0]
+    for seat in range(4):
+        if active[seat]:
+            for card in cards[seat * tricks:(seat + 1) * tricks]:
+                hands[seat] |= 1 << card
+    trump = rng.choice(rules.trump_choices)
+    leader = _leader(active, rng)
+    trick, seat = [], leader
+    for _ in range(played):
+        legal = legal_cards(hands[seat], trick[0] if trick else None, trump, rules.yooker)
+        card = rng.choice([c for c in range(64) if legal >> c & 1])
+        hands[seat] &= ~(1 << card)
+        trick.append(card)
+        seat = trick_seat_after(mask, seat)
+    expected = brute_force_ns_tricks(hands, trump, leader, active, rules.yooker, tuple(trick))
+    assert solve_mid_trick(rules, hands, trump, leader, active, trick, TT) == expected
 
 
 @given(name=st.sampled_from(sorted(RULE_SETS)), index=st.integers(0, 10**6),

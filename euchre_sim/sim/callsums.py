@@ -4,26 +4,30 @@ tables' sums are keyed by one uint64 and merged bucket by bucket.
 gkey = (round - 1) << 61 | (seat - 1) << 59 | alone << 58 | hand_key (58 bits), so sorting
 by gkey sorts by round, seat, alone and class. A chunk stores its sums sorted, bucketed by
 gkey >> 50 (round, seat, alone and the class key's top fields, a few hundred buckets in use),
-one Parquet row group per block of 16 buckets, with its rows per bucket in the file's metadata;
-the final merge reads consecutive buckets from every chunk at a time, so memory is bounded by
-a batch of buckets, not by the run, and few row groups per chunk keep the open files small.
+in a small file of its own (a "sums file", below): each bucket a zstd block of its own, an
+index of rows and sizes up front. The final merge reads a batch of consecutive buckets from
+every chunk at a time (one read per chunk, no file held open), so its memory is bounded by
+the batch, not by the run or the number of chunks.
+
+Sums file: MAGIC, then int32 columns k, int32 index size, the zstd index (int32[2, N_BUCKETS]:
+rows and stored bytes of each bucket), then each non-empty bucket in order: its keys (uint64)
+and its k sum columns (int32), column after column, as one zstd block.
 """
 
 from __future__ import annotations
 
-import io
+import os
 from collections.abc import Iterable
 
 import numpy as np
 import pandas as pd
 import pyarrow as pa
-import pyarrow.parquet as pq
 
 SUMS = ["n", "makes", "marches", "euchres", "points_sum", "points_sq"]
 BUCKET_SHIFT = 50
 N_BUCKETS = 1 << 12
-BLOCK = 16  # buckets per stored row group
-_ROWS_KEY = b"bucket_rows"  # a chunk file's rows by bucket (int32[N_BUCKETS]) in its metadata
+MAGIC = b"ESSUMS1\n"
+_CODEC = "zstd"
 MERGE_BATCH = 16  # small aggregate files summed at a time
 
 
@@ -35,14 +39,20 @@ def group_key(records: dict[str, np.ndarray]) -> np.ndarray:
             | records["hand_key"].astype(np.uint64))
 
 
-def group_sums(keys: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Sum the rows of `values` (int64[n, k]) by key; keys come back sorted and unique."""
+def group_sums(keys: np.ndarray, values: np.ndarray,
+               sorted_runs: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """Sum the rows of `values` (integers[n, k]) by key into int64; keys come back sorted and
+    unique. sorted_runs: the keys are a few sorted runs one after another (a stable sort
+    merges them in about linear time)."""
     if len(keys) == 0:
-        return keys, values
-    order = np.argsort(keys)
+        return keys, np.zeros((0, values.shape[1]), dtype=np.int64)
+    order = np.argsort(keys, kind="stable" if sorted_runs else "quicksort")
     keys = keys[order]
     starts = np.flatnonzero(np.concatenate(([True], keys[1:] != keys[:-1])))
-    return keys[starts], np.add.reduceat(values[order], starts, axis=0)
+    sums = np.empty((values.shape[1], len(starts)), dtype=np.int64)
+    for j in range(values.shape[1]):  # a column at a time: 1-d gathers and sums are fast
+        sums[j] = np.add.reduceat(values[:, j][order], starts, dtype=np.int64)
+    return keys[starts], sums.T
 
 
 def call_values(records: dict[str, np.ndarray]) -> np.ndarray:
@@ -64,45 +74,47 @@ def record_sums(records: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]
     return group_sums(group_key(records), call_values(records))
 
 
-def bucketed_parquet(keys: np.ndarray, sums: np.ndarray, names: list[str] = SUMS,
-                     shift: int = BUCKET_SHIFT) -> bytes:
-    """Sorted sums (columns `names`) as Parquet bytes: one row group per block of BLOCK
-    buckets (key >> shift, below N_BUCKETS) and the rows of every bucket in the file's
-    metadata (few row groups keep a merge of many chunks small; int32: one chunk's sums are
-    small; zstd level 1 keeps temporary files small at little cost)."""
-    buffer = io.BytesIO()
-    edges = np.append(np.searchsorted(keys, np.arange(N_BUCKETS, dtype=np.uint64)
-                                      << np.uint64(shift)), len(keys))
-    rows = np.diff(edges).astype(np.int32)
-    schema = pa.schema([("gkey", pa.uint64())] + [(s, pa.int32()) for s in names],
-                       metadata={_ROWS_KEY: rows.tobytes()})
-    with pq.ParquetWriter(buffer, schema, compression="zstd", compression_level=1,
-                          use_dictionary=False) as writer:
-        columns = [keys] + [sums[:, i].astype(np.int32) for i in range(len(names))]
-        for lo, hi in zip(edges[:-1:BLOCK], edges[BLOCK::BLOCK], strict=True):
-            if hi > lo:  # keys are sorted: each block is one slice
-                writer.write_table(pa.Table.from_arrays([pa.array(c[lo:hi]) for c in columns],
-                                                        schema=schema))
-    return buffer.getvalue()
+def bucketed_sums(keys: np.ndarray, sums: np.ndarray, names: list[str] = SUMS,
+                  shift: int = BUCKET_SHIFT) -> bytes:
+    """Sorted sums (columns `names`) as a sums file, bucketed by key >> shift (below
+    N_BUCKETS); int32: one chunk's sums are small."""
+    edges = np.searchsorted(keys, np.arange(N_BUCKETS + 1, dtype=np.uint64) << np.uint64(shift))
+    edges[-1] = len(keys)  # the last bucket ends at the last key (its edge would wrap)
+    index = np.zeros((2, N_BUCKETS), dtype=np.int32)
+    index[0] = np.diff(edges)
+    blocks = []
+    for bucket in np.flatnonzero(index[0]):
+        lo, hi = edges[bucket], edges[bucket + 1]
+        raw = keys[lo:hi].tobytes() + sums[lo:hi].astype(np.int32).T.tobytes()
+        blocks.append(pa.compress(raw, codec=_CODEC, asbytes=True))
+        index[1, bucket] = len(blocks[-1])
+    head = pa.compress(index.tobytes(), codec=_CODEC, asbytes=True)
+    return b"".join([MAGIC, np.array([len(names), len(head)], dtype=np.int32).tobytes(), head,
+                     *blocks])
 
 
 class ChunkSums:
-    """The bucketed sums of every chunk, opened once: each file's row groups by block and its
-    rows by bucket."""
+    """The sums files of every chunk: their indexes, read once; each batch of buckets is then
+    one read per file."""
 
     def __init__(self, paths: list[str], names: list[str] = SUMS, shift: int = BUCKET_SHIFT):
         self.names = names
         self.shift = shift
-        self.files = []
+        self.files = []  # (path, non-empty buckets, their rows, their byte offsets and ends)
         self.rows = np.zeros(N_BUCKETS, dtype=np.int64)
         for path in paths:
-            handle = pq.ParquetFile(path)
-            self.rows += np.frombuffer(handle.schema_arrow.metadata[_ROWS_KEY], np.int32)
-            groups = {}
-            for i in range(handle.metadata.num_row_groups):
-                first = int(handle.metadata.row_group(i).column(0).statistics.min)
-                groups[(first >> shift) // BLOCK] = i
-            self.files.append((handle, groups))
+            with open(path, "rb") as handle:
+                magic = handle.read(len(MAGIC))
+                k, size = np.frombuffer(handle.read(8), np.int32)
+                if magic != MAGIC or k != len(names):
+                    raise ValueError(f"{path} is not a sums file of {len(names)} columns")
+                index = np.frombuffer(pa.decompress(handle.read(size), 8 * N_BUCKETS,
+                                                    codec=_CODEC, asbytes=True),
+                                      np.int32).reshape(2, N_BUCKETS)
+            used = np.flatnonzero(index[0])
+            ends = len(MAGIC) + 8 + size + np.cumsum(index[1, used], dtype=np.int64)
+            self.rows[used] += index[0, used]
+            self.files.append((path, used, index[0, used], ends - index[1, used], ends))
 
     def batches(self, max_rows: int) -> list[list[int]]:
         """Consecutive buckets grouped so that each group holds about max_rows stored rows."""
@@ -117,25 +129,38 @@ class ChunkSums:
         return [batch for batch in out if batch]
 
     def read(self, buckets: list[int]) -> tuple[np.ndarray, np.ndarray]:
-        """Merged sums of some consecutive buckets over all chunks, sorted by key."""
-        lo = np.uint64(buckets[0]) << np.uint64(self.shift)
-        top = buckets[-1] + 1  # the key range ends past its last bucket (or at the last key)
-        hi = np.uint64(top) << np.uint64(self.shift) if top < N_BUCKETS else None
-        blocks = range(buckets[0] // BLOCK, buckets[-1] // BLOCK + 1)
+        """Merged sums of some consecutive buckets over all chunks, sorted by key (a bucket
+        is never split, so a batch may hold more than was asked: see `merged`)."""
+        k = len(self.names)
         keys, values = [], []
-        for handle, groups in self.files:
-            indices = [groups[b] for b in blocks if b in groups]
-            if indices:
-                table = handle.read_row_groups(indices)
-                key = table.column("gkey").to_numpy()
-                take = slice(np.searchsorted(key, lo),
-                             len(key) if hi is None else np.searchsorted(key, hi))
-                keys.append(key[take])
-                values.append(np.stack([table.column(s).to_numpy()[take] for s in self.names],
-                                       axis=1).astype(np.int64))
+        for path, used, rows, starts, ends in self.files:
+            first, last = np.searchsorted(used, [buckets[0], buckets[-1] + 1])
+            if first == last:
+                continue
+            with open(path, "rb") as handle:
+                data = os.pread(handle.fileno(), int(ends[last - 1] - starts[first]),
+                                int(starts[first]))
+            view, base = memoryview(data), starts[first]
+            for i in range(first, last):
+                raw = pa.decompress(view[starts[i] - base:ends[i] - base],
+                                    int(rows[i]) * (8 + 4 * k), codec=_CODEC, asbytes=True)
+                keys.append(np.frombuffer(raw, np.uint64, rows[i]))
+                values.append(np.frombuffer(raw, np.int32, rows[i] * k, 8 * rows[i])
+                              .reshape(k, rows[i]))
         if not keys:
-            return np.zeros(0, np.uint64), np.zeros((0, len(self.names)), np.int64)
-        return group_sums(np.concatenate(keys), np.concatenate(values))
+            return np.zeros(0, np.uint64), np.zeros((0, k), np.int64)
+        all_keys, all_values = np.concatenate(keys), np.concatenate(values, axis=1).T
+        del keys, values  # the decompressed blocks, before the sort's copies
+        return group_sums(all_keys, all_values, sorted_runs=True)
+
+
+def merged(chunks: ChunkSums, max_rows: int) -> Iterable[tuple[np.ndarray, np.ndarray]]:
+    """The merged sums of every chunk in key order, at most max_rows rows at a time (stored
+    rows read a batch of buckets at a time)."""
+    for buckets in chunks.batches(max_rows):
+        keys, sums = chunks.read(buckets)
+        for lo in range(0, len(keys), max_rows):
+            yield keys[lo:lo + max_rows], sums[lo:lo + max_rows]
 
 
 def split_key(keys: np.ndarray) -> dict[str, np.ndarray]:

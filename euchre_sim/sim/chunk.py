@@ -28,7 +28,7 @@ from ..play.pimc import inference_of
 from ..play.playout import play_deals
 from ..solver.calltable import analyze_batch
 from ..solver.search import shared_tt
-from .callsums import SUMS, bucketed_parquet, call_values, group_sums, record_sums
+from .callsums import SUMS, bucketed_sums, call_values, group_sums, record_sums
 from .decisions import BUCKET_SHIFT as DECISIONS_BUCKET_SHIFT
 from .decisions import auction_batch, contract_records, decision_sum_names, decision_sums
 from .schema import AUCTION_KEYS, SUMMARY_KEYS
@@ -228,9 +228,9 @@ def compute_chunk(job: ChunkJob) -> tuple[int, int, dict[str, bytes]]:
     else:
         sums, summary = chunk_sums(rules, job.start, hands, ups, calls)
         frames = {"summary": summary}
-    files = {"calls.parquet": bucketed_parquet(*sums)}
+    files = {"calls.sums": bucketed_sums(*sums)}
     if job.bidding is not None:
-        frames["auction"], files["decisions.parquet"] = auction_sums(
+        frames["auction"], files["decisions.sums"] = auction_sums(
             rules, job.bidding, params, table, hands, ups, calls)
     for name, frame in frames.items():
         buffer = io.BytesIO()
@@ -255,7 +255,7 @@ def auction_sums(rules: RuleSet, bidding: str, params: np.ndarray, table: Decisi
                         contracts["points"] ** 2], axis=1).astype(np.int64)
     frame = feature_sums(contracts, _AUCTION_BITS, addends, SUMS)
     keys, sums = decision_sums(rules, tables, hands, ups, SIM_DEALER, resolved, choices, values)
-    return frame, bucketed_parquet(keys, sums, decision_sum_names(rules), DECISIONS_BUCKET_SHIFT)
+    return frame, bucketed_sums(keys, sums, decision_sum_names(rules), DECISIONS_BUCKET_SHIFT)
 
 
 def run_auctions(rules: RuleSet, bidding: str, params: np.ndarray, table: DecisionTable,

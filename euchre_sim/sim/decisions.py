@@ -195,20 +195,16 @@ def add_decision_rates(frame: pd.DataFrame, top: int) -> pd.DataFrame:
 
 
 def decision_tables(rules, paths: list[str], max_rows: int):
-    """decisions.parquet tables, a batch of stored buckets at a time (bounded memory)."""
+    """decisions.parquet tables, at most max_rows rows at a time (`callsums.merged`)."""
     import pyarrow as pa
 
     from ..core.handclass import KeyReader
-    from .callsums import ChunkSums
+    from .callsums import ChunkSums, merged
 
     read = KeyReader(rules)
     suit_names = np.array((None, *SUIT_LABELS), dtype=object)
     names = decision_sum_names(rules)
-    chunks = ChunkSums(paths, names, BUCKET_SHIFT)
-    for buckets in chunks.batches(max_rows):
-        keys, sums = chunks.read(buckets)
-        if not len(keys):
-            continue
+    for keys, sums in merged(ChunkSums(paths, names, BUCKET_SHIFT), max_rows):
         columns = split_decision_keys(keys)
         frame = pd.DataFrame({"round": columns["round"], "seat": columns["seat"],
                               "hand_key": columns["hand_key"],

@@ -20,7 +20,7 @@ from ..bidding.table import DecisionTable, load_decision_table, table_digest
 from ..core.errors import UserError
 from ..core.rules import RuleSet
 from ..play.models import DEFAULT_WORLDS
-from .callsums import SUMS, ChunkSums, add_rates, merge_frames, split_key
+from .callsums import SUMS, ChunkSums, add_rates, merge_frames, merged, split_key
 from .chunk import ChunkJob, compute_chunk
 from .decisions import auction_facts, auction_table, decision_tables
 from .runner import (
@@ -156,10 +156,10 @@ def finish_run(plan: RunPlan, elapsed: float, workers: int, engine: str = "local
     def out(name: str) -> str:
         return os.path.join(plan.out_dir, f"{name}.parquet")
 
-    def parts(name: str) -> list[str]:
-        return [os.path.join(c, f"{name}.parquet") for c in chunks]
+    def parts(name: str, kind: str = "parquet") -> list[str]:
+        return [os.path.join(c, f"{name}.{kind}") for c in chunks]
 
-    stream_parquet(_calls_tables(plan, parts("calls")), out("calls"), info)
+    stream_parquet(_calls_tables(plan, parts("calls", "sums")), out("calls"), info)
     summary = add_rates(merge_frames(parts("summary"), SUMMARY_KEYS))
     stream_parquet([pa.Table.from_pandas(summary, preserve_index=False)], out("summary"), info)
     if plan.keep_deals:
@@ -168,7 +168,7 @@ def finish_run(plan: RunPlan, elapsed: float, workers: int, engine: str = "local
     if plan.bidding is not None:
         auction = auction_table(merge_frames(parts("auction"), AUCTION_KEYS), plan.deals)
         info["auction"] = auction_facts(auction, plan.deals)
-        stream_parquet(decision_tables(plan.rules, parts("decisions"), _MERGE_ROWS),
+        stream_parquet(decision_tables(plan.rules, parts("decisions", "sums"), _MERGE_ROWS),
                         out("decisions"), info)
         stream_parquet([pa.Table.from_pandas(auction, preserve_index=False)], out("auction"),
                         info)
@@ -177,18 +177,13 @@ def finish_run(plan: RunPlan, elapsed: float, workers: int, engine: str = "local
 
 
 def _calls_tables(plan: RunPlan, paths: list[str]):
-    """calls.parquet tables, a batch of buckets at a time (about _MERGE_ROWS stored rows:
-    bounded memory whatever the run's size)."""
+    """calls.parquet tables, at most _MERGE_ROWS rows at a time (`callsums.merged`)."""
     import pyarrow as pa
 
     from ..core.handclass import KeyReader
 
     read = KeyReader(plan.rules)
-    chunks = ChunkSums(paths)
-    for buckets in chunks.batches(_MERGE_ROWS):
-        keys, sums = chunks.read(buckets)
-        if not len(keys):
-            continue
+    for keys, sums in merged(ChunkSums(paths), _MERGE_ROWS):
         columns = split_key(keys)
         frame = pd.DataFrame({name: columns[name] for name in ("round", "seat", "alone")})
         frame["hand_key"] = columns["hand_key"]

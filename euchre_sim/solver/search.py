@@ -1,4 +1,5 @@
-"""Double-dummy solver: iterative alpha-beta over card plays with a transposition table.
+"""Double-dummy solver: alpha-beta over card plays (an explicit stack, the current node in
+locals) with a transposition table.
 
 Values are NS tricks from a trick boundary on. Hands are moved into the rule tables' power
 layout (each effective suit a contiguous run of bits, trump on top), so following suit,
@@ -7,12 +8,14 @@ trick winners and equivalent cards are a few bit operations. The search keeps
   out in power order, the count of each suit (ranks compressed to the cards still out) and
   the leader; keys are exact, so entries stay valid across the solves of a deal and across
   deals of the same rule tables;
-- one card per run of equivalent cards (same hand, adjacent in power among the live cards);
-- move ordering: top card on lead, cheapest winner, else lowest card;
+- one card per run of equivalent cards (same hand, adjacent in power among the live cards;
+  cards already beaten in the current trick are dead), found with one carry;
+- move ordering: on lead the runs holding the top of their suit, following the cheapest
+  card that takes the trick from the other side, else the lowest card;
 - the last trick resolved directly, and a quick-trick bound (the leader's top cards when the
   opponents hold no trump);
-- zero-window searches: `at_least` answers one threshold, `exact_tricks` narrows the
-  exact count with a few of them (MTD-style).
+- `at_least` answers one threshold by a zero-window search; `exact_tricks` is one
+  full-window search (the table's bounds serve both).
 """
 
 from __future__ import annotations
@@ -124,11 +127,11 @@ def _quick_tricks(lay, hands, leader):
         return 0
     mine = hands[leader] & ~lay[LAYOUT_NO_LEAD]
     sure = 0
-    for s in range(5):
-        r = lay[LAYOUT_SUITS + s]
+    m = mine
+    while m:  # a suit of the leader's at a time
+        r = lay[low_index(m)]
+        m &= ~r
         mine_r = mine & r
-        if not mine_r:
-            continue
         others = live & r & ~mine
         if others:
             mine_r &= ~((high_bit(others) << _ONE) - _ONE)
@@ -185,11 +188,12 @@ def _gen_moves(lay, hands, seat, led, wbit, wseat):
     first = _ZERO
     if led == 0:
         others = live & ~hand
-        for s in range(5):
-            r = lay[LAYOUT_SUITS + s]
-            if reps & r:
-                o = others & r
-                first |= reps & r & ~((high_bit(o) << _ONE) - _ONE) if o else reps & r
+        m = reps
+        while m:  # a suit at a time
+            r = lay[low_index(m)]
+            m &= ~r
+            o = others & r
+            first |= reps & r & ~((high_bit(o) << _ONE) - _ONE) if o else reps & r
     elif (wseat & 1) != (seat & 1):
         first = reps & (led | lay[LAYOUT_TRUMPS]) & ~((one_bit(wbit) << _ONE) - _ONE)
     return first, reps & ~first
@@ -389,23 +393,10 @@ def _n_active(active):
 
 @njit
 def exact_tricks(tb, trump, hands, leader, active, tt, work):
-    """NS tricks under perfect play, by zero-window searches (hands in power layout)."""
-    lay = tb.layout[trump]
-    n_active = _n_active(active)
+    """NS tricks under perfect play: one full-window search (hands in power layout)."""
     n = popcount(hands[leader])
-    lo = 0
-    hi = n
-    guess = (n + 1) // 2
-    while lo < hi:
-        beta = guess if guess > lo else lo + 1
-        v = _search(lay, trump, hands, leader, active, n_active, beta - 1, beta, tt.table,
-                    tt.stats, work)
-        if v >= beta:
-            lo = v
-        else:
-            hi = v
-        guess = (lo + hi + 1) // 2
-    return lo
+    return _search(tb.layout[trump], trump, hands, leader, active, _n_active(active), -1, n + 1,
+                   tt.table, tt.stats, work)
 
 
 @njit
