@@ -13,7 +13,7 @@ to agree with ours on every solve, and reported with the ratio of speeds.
 """
 
 import argparse
-import importlib.util
+import importlib
 import json
 import os
 import statistics
@@ -121,10 +121,9 @@ def makers_scores(out, hands, which, exact):
 
 def load_peer(path):
     """The public solver's module from a file outside this repository (side-by-side runs)."""
-    spec = importlib.util.spec_from_file_location("peer_solver", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    folder, name = os.path.split(os.path.abspath(path))
+    sys.path.insert(0, folder)  # imported by its own name, so Numba's cache can find it again
+    return importlib.import_module(name.removesuffix(".py"))
 
 
 def peer_hands(hands, trump, peer):

@@ -32,7 +32,7 @@ from euchre_sim.core.ruletables import compile_rules  # noqa: E402
 from euchre_sim.sim.callsums import bucketed_sums  # noqa: E402
 from euchre_sim.sim.chunk import chunk_calls, chunk_sums  # noqa: E402
 from euchre_sim.solver.calltable import analyze_batch, analyze_deal  # noqa: E402
-from euchre_sim.solver.search import new_tt, new_work  # noqa: E402
+from euchre_sim.solver.search import SolverTT, new_tt, new_work  # noqa: E402
 
 RUNS = 3
 DEALS = int(os.environ.get("BENCH_DEALS", "20000"))
@@ -42,11 +42,13 @@ SEED = 7
 
 @numba.njit(parallel=True, nogil=True)
 def analyze_threads(tb, hands, upcards, dealer, exact, parts, tt, out, n_threads):
-    """analyze_batch over `n_threads` threads, deals interleaved, one shared table."""
+    """analyze_batch over `n_threads` threads, deals interleaved, one shared table (and a
+    node counter per thread: one shared counter costs a cache line bouncing between cores)."""
     for t in numba.prange(n_threads):
         work = new_work()
+        own = SolverTT(tt.table, np.zeros(5, dtype=np.int64))
         for i in range(t, hands.shape[0], n_threads):
-            analyze_deal(tb, hands[i], upcards[i], dealer, False, 0, parts, tt, work, out[i])
+            analyze_deal(tb, hands[i], upcards[i], dealer, False, 0, parts, own, work, out[i])
 
 
 def _deals(start, count):

@@ -30,6 +30,17 @@ def _configs():
     yield [True, False, False, True]
 
 
+def _endgame_hands(rules, rng, active, tricks: int) -> list[int]:
+    """Random hands of `tricks` cards for the seats in play (empty for the others)."""
+    cards = rng.sample(rules.card_deck.cards, 4 * tricks)
+    hands = [0, 0, 0, 0]
+    for seat in range(4):
+        if active[seat]:
+            for card in cards[seat * tricks:(seat + 1) * tricks]:
+                hands[seat] |= 1 << card
+    return hands
+
+
 def _leader(active, rng):
     return rng.choice([s for s in range(4) if active[s]])
 
@@ -52,12 +63,7 @@ def test_endgames_match_brute_force(name, seed, tricks, config):
     rules = RULE_SETS[name]
     rng = random.Random(seed)
     active = list(_configs())[config]
-    cards = rng.sample(rules.card_deck.cards, 4 * tricks)
-    hands = [0, 0, 0, 0]
-    for seat in range(4):
-        if active[seat]:
-            for card in cards[seat * tricks:(seat + 1) * tricks]:
-                hands[seat] |= 1 << card
+    hands = _endgame_hands(rules, rng, active, tricks)
     trump = rng.choice(rules.trump_choices)
     leader = _leader(active, rng)
     expected = brute_force_ns_tricks(hands, trump, leader, active, rules.yooker)
@@ -74,12 +80,7 @@ def test_positions_inside_a_trick_match_brute_force(name, seed, tricks, config, 
     active = list(_configs())[config]
     mask = active_mask(active)
     played = min(played, sum(active) - 1)
-    cards = rng.sample(rules.card_deck.cards, 4 * tricks)
-    hands = [0, 0, 0, 0]
-    for seat in range(4):
-        if active[seat]:
-            for card in cards[seat * tricks:(seat + 1) * tricks]:
-                hands[seat] |= 1 << card
+    hands = _endgame_hands(rules, rng, active, tricks)
     trump = rng.choice(rules.trump_choices)
     leader = _leader(active, rng)
     trick, seat = [], leader
@@ -179,3 +180,26 @@ def test_batch_json_lines_are_the_json_of_each_deals_table(name):
     for line, hands, dealer in zip(lines, deals, dealers, strict=True):
         want = {"dealer": "NESW"[dealer], "table": solve_table(rules, hands, dealer)}
         assert line == json.dumps(want)
+
+
+def test_threads_share_the_process_table_but_count_on_their_own():
+    """shared_tt: one table for the process, a counter array per thread (no cache line shared
+    by every node of two threads), the same counters for a thread's every call."""
+    import threading
+
+    from euchre_sim.solver.search import shared_tt
+
+    seen = {}
+
+    def call(name):
+        seen[name] = (shared_tt(), shared_tt())
+
+    threads = [threading.Thread(target=call, args=(name,)) for name in ("a", "b")]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    (a, a_again), (b, _) = seen["a"], seen["b"]
+    assert a.table is b.table is shared_tt().table
+    assert a.stats is a_again.stats
+    assert a.stats is not b.stats and shared_tt().stats is not a.stats

@@ -20,6 +20,7 @@ trick winners and equivalent cards are a few bit operations. The search keeps
 
 from __future__ import annotations
 
+import threading
 from typing import NamedTuple
 
 import numpy as np
@@ -407,12 +408,18 @@ def at_least(tb, trump, hands, leader, active, target, tt, work):
     return v >= target
 
 
-_SHARED: list[SolverTT] = []
+_SHARED: list[np.ndarray] = []
+_THREAD = threading.local()
 
 
 def shared_tt() -> SolverTT:
     """The process's one transposition table, kept across calls, chunks and deals (entries are
-    exact for their rule tables, so reuse only saves work)."""
+    exact for their rule tables, so reuse only saves work) and shared by its threads, with
+    counters of the calling thread's own: one counter written by every node of several threads
+    would bounce between their cores (`benchmarks/bench_threads.py`)."""
     if not _SHARED:
-        _SHARED.append(new_tt())
-    return _SHARED[0]
+        _SHARED.append(new_tt().table)
+    tt = getattr(_THREAD, "tt", None)
+    if tt is None:
+        tt = _THREAD.tt = SolverTT(_SHARED[0], np.zeros(5, np.int64))
+    return tt
