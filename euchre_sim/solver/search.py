@@ -12,8 +12,10 @@ trick winners and equivalent cards are a few bit operations. The search keeps
   cards already beaten in the current trick are dead), found with one carry;
 - move ordering: on lead the runs holding the top of their suit, following the cheapest
   card that takes the trick from the other side, else the lowest card;
-- the last trick resolved directly, and a quick-trick bound (the leader's top cards when the
-  opponents hold no trump);
+- the last trick resolved directly, the last two solved outright (plain minimax over at most
+  16 lines, cheaper than searching them) when the table and the bounds leave them open; a
+  quick-trick bound (the leader's top cards when the opponents hold no trump) and a top-trump
+  bound;
 - `at_least` answers one threshold by a zero-window search; `exact_tricks` is one
   full-window search (the table's bounds serve both).
 """
@@ -119,6 +121,86 @@ def _last_trick(lay, hands, leader, active):
 
 
 @njit(inline="always")
+def _successors(lay, cards, live):
+    """For each card of `cards` (all live), the next live card above it in its suit."""
+    gaps = ~live & ~lay[LAYOUT_SUIT_LOWS]
+    return ((cards << _ONE) + gaps) & live & ~lay[LAYOUT_SUIT_LOWS]
+
+
+@njit(inline="always")
+def _legal(lay, hand, led):
+    """The cards of `hand` that may be played (`led` the led suit's bits, 0 when leading)."""
+    legal = hand & ~lay[LAYOUT_NO_LEAD] if led == 0 else hand & led
+    return legal if legal else hand
+
+
+@njit(inline="always")
+def _better(seat, best, v):
+    """The better of two NS trick counts for `seat`'s side (NS maximise)."""
+    if seat & 1:
+        return v if v < best else best
+    return v if v > best else best
+
+
+@njit
+def _two_tricks(lay, hands, leader, active, n_active):
+    """NS tricks of the last two tricks, each of the 2-4 seats in play holding two cards:
+    plain minimax over the first of them (at most 16 lines), the last resolved directly."""
+    trumps = lay[LAYOUT_TRUMPS]
+    s1 = next_active(active, leader)
+    s2 = next_active(active, s1)
+    s3 = next_active(active, s2)
+    best0 = -1 if (leader & 1) == 0 else 99
+    live = hands[0] | hands[1] | hands[2] | hands[3]
+    m0 = _legal(lay, hands[leader], _ZERO) & ~_successors(lay, hands[leader], live)
+    while m0:
+        b0 = m0 & (~m0 + _ONE)
+        m0 ^= b0
+        p0 = low_index(b0)
+        led = lay[p0]
+        eligible = led | trumps
+        hands[leader] ^= b0
+        best1 = -1 if (s1 & 1) == 0 else 99
+        m1 = _legal(lay, hands[s1], led)
+        while m1:
+            b1 = m1 & (~m1 + _ONE)
+            m1 ^= b1
+            p1 = low_index(b1)
+            hands[s1] ^= b1
+            w1, ws1 = (p1, s1) if b1 & eligible and p1 > p0 else (p0, leader)
+            best2 = -1 if (s2 & 1) == 0 else 99
+            m2 = _legal(lay, hands[s2], led) if n_active > 2 else _ZERO
+            if n_active == 2:  # a lone maker against a lone defender
+                best2 = 1 - (ws1 & 1) + _last_trick(lay, hands, ws1, active)
+            while m2:
+                b2 = m2 & (~m2 + _ONE)
+                m2 ^= b2
+                p2 = low_index(b2)
+                hands[s2] ^= b2
+                w2, ws2 = (p2, s2) if b2 & eligible and p2 > w1 else (w1, ws1)
+                if n_active == 3:
+                    v = 1 - (ws2 & 1) + _last_trick(lay, hands, ws2, active)
+                else:
+                    v = -1 if (s3 & 1) == 0 else 99
+                    m3 = _legal(lay, hands[s3], led)
+                    while m3:
+                        b3 = m3 & (~m3 + _ONE)
+                        m3 ^= b3
+                        p3 = low_index(b3)
+                        hands[s3] ^= b3
+                        ws3 = s3 if b3 & eligible and p3 > w2 else ws2
+                        v = _better(s3, v, 1 - (ws3 & 1) + _last_trick(lay, hands, ws3, active))
+                        hands[s3] ^= b3
+                hands[s2] ^= b2
+                best2 = _better(s2, best2, v)
+            hands[s1] ^= b1
+            best1 = _better(s1, best1, best2)
+        hands[leader] ^= b0
+        best0 = _better(leader, best0, best1)
+    return best0
+
+
+@njit(inline="always")
 def _quick_tricks(lay, hands, leader):
     """Tricks the leader surely wins by cashing its own top cards, when opponents hold no
     trump (Benny in no-trump counts as trump and is never counted: it may not lead)."""
@@ -156,13 +238,6 @@ def _top_trump_run(lay, hands):
         run += 1
         trumps &= ~high_bit(trumps)
     return owner, run
-
-
-@njit(inline="always")
-def _successors(lay, cards, live):
-    """For each card of `cards` (all live), the next live card above it in its suit."""
-    gaps = ~live & ~lay[LAYOUT_SUIT_LOWS]
-    return ((cards << _ONE) + gaps) & live & ~lay[LAYOUT_SUIT_LOWS]
 
 
 @njit(inline="always")
@@ -264,6 +339,13 @@ def search_at(lay, trump, hands, seat, pos, led, wbit, wseat, active, n_active, 
                         known = True
                     elif hi <= alpha:
                         v = hi
+                        known = True
+                    elif n == 2:  # the last two tricks: cheaper solved outright
+                        v = _two_tricks(lay, hands, seat, active, n_active)
+                        meta = np.uint64(trump + 1) | (np.uint64(v) << np.uint64(8)) | \
+                            (np.uint64(v) << np.uint64(16))
+                        table[slot, 0] = key ^ meta
+                        table[slot, 1] = meta
                         known = True
                     else:
                         alpha = max(alpha, lo)
