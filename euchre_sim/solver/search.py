@@ -135,6 +135,12 @@ def _legal(lay, hand, led):
 
 
 @njit(inline="always")
+def _worst(seat):
+    """A value below (NS) or above (EW) any count of tricks: where `seat`'s best starts."""
+    return -1 if (seat & 1) == 0 else 99
+
+
+@njit(inline="always")
 def _better(seat, best, v):
     """The better of two NS trick counts for `seat`'s side (NS maximise)."""
     if seat & 1:
@@ -150,7 +156,7 @@ def _two_tricks(lay, hands, leader, active, n_active):
     s1 = next_active(active, leader)
     s2 = next_active(active, s1)
     s3 = next_active(active, s2)
-    best0 = -1 if (leader & 1) == 0 else 99
+    best0 = _worst(leader)
     live = hands[0] | hands[1] | hands[2] | hands[3]
     m0 = _legal(lay, hands[leader], _ZERO) & ~_successors(lay, hands[leader], live)
     while m0:
@@ -160,7 +166,7 @@ def _two_tricks(lay, hands, leader, active, n_active):
         led = lay[p0]
         eligible = led | trumps
         hands[leader] ^= b0
-        best1 = -1 if (s1 & 1) == 0 else 99
+        best1 = _worst(s1)
         m1 = _legal(lay, hands[s1], led)
         while m1:
             b1 = m1 & (~m1 + _ONE)
@@ -168,7 +174,7 @@ def _two_tricks(lay, hands, leader, active, n_active):
             p1 = low_index(b1)
             hands[s1] ^= b1
             w1, ws1 = (p1, s1) if b1 & eligible and p1 > p0 else (p0, leader)
-            best2 = -1 if (s2 & 1) == 0 else 99
+            best2 = _worst(s2)
             m2 = _legal(lay, hands[s2], led) if n_active > 2 else _ZERO
             if n_active == 2:  # a lone maker against a lone defender
                 best2 = 1 - (ws1 & 1) + _last_trick(lay, hands, ws1, active)
@@ -181,7 +187,7 @@ def _two_tricks(lay, hands, leader, active, n_active):
                 if n_active == 3:
                     v = 1 - (ws2 & 1) + _last_trick(lay, hands, ws2, active)
                 else:
-                    v = -1 if (s3 & 1) == 0 else 99
+                    v = _worst(s3)
                     m3 = _legal(lay, hands[s3], led)
                     while m3:
                         b3 = m3 & (~m3 + _ONE)
@@ -353,7 +359,7 @@ def search_at(lay, trump, hands, seat, pos, led, wbit, wseat, active, n_active, 
             if not known:
                 a0 = alpha
                 b0 = beta
-                best = -1 if (seat & 1) == 0 else 99
+                best = _worst(seat)
                 first, rest = _gen_moves(lay, hands, seat, led, wbit, wseat)
         else:
             # the child of the current node returned v
