@@ -241,7 +241,8 @@ def compare_with_peer(path, hands, kinds, ours, report):
         theirs, out = measure_peer(peer, loop, canon, which, exact)
         n = len(ours[kind])
         expected = makers_scores(ours[kind], hands, which, exact)
-        theirs["disagreements"] = int(sum(int(a) != b for a, b in zip(out[:n], expected)))
+        theirs["disagreements"] = int(sum(int(a) != b for a, b in zip(out[:n], expected,
+                                                                     strict=True)))
         theirs["ours_speed_over_theirs"] = round(
             report[kind]["solves_per_s"] / theirs["solves_per_s"], 2)
         figures[kind] = theirs

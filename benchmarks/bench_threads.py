@@ -8,8 +8,8 @@ searches) three ways on one machine, medians of RUNS:
 - one process, THREADS threads under `prange`, one shared table (checked identical);
 - THREADS worker processes, each with its own table, DEALS deals each (the engine's way);
 and, to weigh what threads cannot spread, the share of a whole chunk of DEALS deals (deal,
-solve, records, sums, Parquet bytes: what a worker does) spent outside the solver. Prints JSON. BENCH_DEALS (default 20,000)
-and BENCH_THREADS (default 2) set the run.
+solve, records, sums, files' bytes: what a worker does) spent outside the solver. Prints
+JSON. BENCH_DEALS (default 20,000) and BENCH_THREADS (default 2) set the run.
 """
 
 import io

@@ -454,7 +454,7 @@ def test_chunk_sums_merge_in_any_batches_to_the_sums_of_everything(tmp_path, shi
         paths.append(str(path))
     want_keys, want_values = group_sums(np.concatenate(everything_keys),
                                         np.concatenate(everything_values))
-    chunks = ChunkSums(paths, names, shift)
+    chunks = ChunkSums(paths, names)
     for max_rows in (1, 37, 10**9):
         parts = [chunks.read(batch) for batch in chunks.batches(max_rows)]
         assert (np.concatenate([k for k, _ in parts]) == want_keys).all()

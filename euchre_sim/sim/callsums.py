@@ -97,9 +97,8 @@ class ChunkSums:
     """The sums files of every chunk: their indexes, read once; each batch of buckets is then
     one read per file."""
 
-    def __init__(self, paths: list[str], names: list[str] = SUMS, shift: int = BUCKET_SHIFT):
+    def __init__(self, paths: list[str], names: list[str] = SUMS):
         self.names = names
-        self.shift = shift
         self.files = []  # (path, non-empty buckets, their rows, their byte offsets and ends)
         self.rows = np.zeros(N_BUCKETS, dtype=np.int64)
         for path in paths:

@@ -204,7 +204,7 @@ def decision_tables(rules, paths: list[str], max_rows: int):
     read = KeyReader(rules)
     suit_names = np.array((None, *SUIT_LABELS), dtype=object)
     names = decision_sum_names(rules)
-    for keys, sums in merged(ChunkSums(paths, names, BUCKET_SHIFT), max_rows):
+    for keys, sums in merged(ChunkSums(paths, names), max_rows):
         columns = split_decision_keys(keys)
         frame = pd.DataFrame({"round": columns["round"], "seat": columns["seat"],
                               "hand_key": columns["hand_key"],
