@@ -138,19 +138,19 @@ def run_jobs_local(jobs: list, compute: Callable, store: Callable, workers: int)
         for job in jobs:
             store(compute(job))
         return
-    with worker_pool(workers) as pool:
-        pending = {pool.submit(compute, job) for job in jobs}
-        try:
-            while pending:  # finished futures are dropped at once, and their results with them
-                done, pending = wait(pending, return_when=FIRST_COMPLETED)
-                for future in done:
-                    store(future.result())
-        except BaseException:  # Ctrl-C or a failed chunk: stop now, finished chunks are kept
-            # No public terminate(). Futures are left uncancelled: the executor then marks them
-            # broken itself (cancelling first trips a CPython 3.11 InvalidStateError).
-            for process in list(pool._processes.values()):
-                process.terminate()
-            raise
+    pool = worker_pool(workers)
+    pending = {pool.submit(compute, job) for job in jobs}
+    try:
+        while pending:  # finished futures are dropped at once, and their results with them
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                store(future.result())
+    finally:
+        # After Ctrl-C or a failed chunk, chunks not started are dropped and running ones end
+        # on their own (workers ignore Ctrl-C; a second one leaves at once, and the workers
+        # follow their parent): a worker killed while writing its result to the executor's
+        # queue could leave the executor reading it forever. Finished chunks are kept.
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def run_jobs_dask(jobs: list, compute: Callable, store: Callable, scheduler: str, workers: int,
