@@ -38,8 +38,9 @@ TT_BITS = 14  # 256 KiB: stays in cache; a bigger table saves few nodes and cost
 MAX_DEPTH = 24
 
 # columns of a node's row in the search stack: ints, then masks
-_SEAT, _POS, _WBIT, _WSEAT, _ALPHA, _BETA, _A0, _B0, _BEST, _LO, _HI, _SLOT, _CARD, _WON = range(14)
-_M_LED, _M_KEY, _M_FIRST, _M_REST = range(4)
+_SEAT, _POS, _WBIT, _WSEAT, _ALPHA, _BETA, _A0, _B0, _BEST, _LO, _HI, _SLOT, _CARD, _WON, \
+    _N_INTS = range(15)
+_M_LED, _M_KEY, _M_FIRST, _M_REST, _N_MASKS = range(5)
 
 
 class SolverTT(NamedTuple):
@@ -63,7 +64,7 @@ def new_tt(bits: int = TT_BITS) -> SolverTT:
 @njit
 def new_work():
     """The search stack, a row per depth: ints (see _SEAT...) and masks (see _M_LED...)."""
-    return np.zeros((MAX_DEPTH, 16), np.int64), np.zeros((MAX_DEPTH, 4), np.uint64)
+    return np.zeros((MAX_DEPTH, _N_INTS), np.int64), np.zeros((MAX_DEPTH, _N_MASKS), np.uint64)
 
 
 @njit
@@ -101,6 +102,15 @@ def _tt_slot(table, key, trump):
     h = key ^ (np.uint64(trump + 1) * np.uint64(0x9E3779B97F4A7C15))
     h = (h ^ (h >> np.uint64(31))) * np.uint64(0xBF58476D1CE4E5B9)
     return np.int64(h >> np.uint64(32)) & (table.shape[0] - 1)
+
+
+@njit(inline="always")
+def _tt_store(table, slot, key, trump, lo, hi):
+    """Write an entry (bounds lo..hi on NS tricks) in its two lockless words (see SolverTT)."""
+    meta = np.uint64(trump + 1) | (np.uint64(lo) << np.uint64(8)) | \
+        (np.uint64(hi) << np.uint64(16))
+    table[slot, 0] = key ^ meta
+    table[slot, 1] = meta
 
 
 @njit(inline="always")
@@ -348,10 +358,7 @@ def search_at(lay, trump, hands, seat, pos, led, wbit, wseat, active, n_active, 
                         known = True
                     elif n == 2:  # the last two tricks: cheaper solved outright
                         v = _two_tricks(lay, hands, seat, active, n_active)
-                        meta = np.uint64(trump + 1) | (np.uint64(v) << np.uint64(8)) | \
-                            (np.uint64(v) << np.uint64(16))
-                        table[slot, 0] = key ^ meta
-                        table[slot, 1] = meta
+                        _tt_store(table, slot, key, trump, v, v)
                         known = True
                     else:
                         alpha = max(alpha, lo)
@@ -445,10 +452,7 @@ def search_at(lay, trump, hands, seat, pos, led, wbit, wseat, active, n_active, 
                 else:
                     lo = v
                     hi = v
-                meta = np.uint64(trump + 1) | (np.uint64(lo) << np.uint64(8)) | \
-                    (np.uint64(hi) << np.uint64(16))
-                table[slot, 0] = key ^ meta
-                table[slot, 1] = meta
+                _tt_store(table, slot, key, trump, lo, hi)
         # the current node's value is v: hand it to the node above
         if d == 0:
             return v
