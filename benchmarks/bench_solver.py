@@ -47,17 +47,20 @@ PEER_TT_BITS = 16  # the peer's fastest table size on this benchmark
 
 
 @njit
-def _class_tricks(tb, trump, hands, leader, active, team, tt, work):
+def _makers_at_least(lay, trump, hands, leader, active, team, k, tt, work):
+    """Do the makers (`team`: 0 NS, 1 EW) take at least k tricks? One zero-window search."""
+    if team == 0:
+        return at_least(lay, trump, hands, leader, active, k, tt, work)
+    return not at_least(lay, trump, hands, leader, active, 6 - k, tt, work)
+
+
+@njit
+def _class_tricks(lay, trump, hands, leader, active, team, tt, work):
     """The makers' (`team`'s) scoring class as a representative count: euchred 1 | made 3 |
     marched 5, by zero-window searches: made?, then marched? when made (what a simulation asks
     of a call)."""
-    def makers_at_least(k):
-        if team == 0:
-            return at_least(tb, trump, hands, leader, active, k, tt, work)
-        return not at_least(tb, trump, hands, leader, active, 6 - k, tt, work)
-
-    if makers_at_least(3):
-        return 5 if makers_at_least(5) else 3
+    if _makers_at_least(lay, trump, hands, leader, active, team, 3, tt, work):
+        return 5 if _makers_at_least(lay, trump, hands, leader, active, team, 5, tt, work) else 3
     return 1
 
 
@@ -78,11 +81,11 @@ def _table_solves(tb, hands, which, exact, tt, out):
                 leader = 1
                 while not (active >> leader) & 1:
                     leader = (leader + 1) % 4
-                hp = to_power(tb, trump, hands[d], active)
+                hp = to_power(tb, trump, hands[d], active, work[2])
                 if exact:
-                    out[k] = exact_tricks(tb, trump, hp, leader, active, tt, work)
+                    out[k] = exact_tricks(tb.layout[trump], trump, hp, leader, active, tt, work)
                 else:
-                    out[k] = _class_tricks(tb, trump, hp, leader, active,
+                    out[k] = _class_tricks(tb.layout[trump], trump, hp, leader, active,
                                            0 if alone < 0 else alone & 1, tt, work)
                 k += 1
     return k

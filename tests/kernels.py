@@ -39,9 +39,9 @@ def solve(rules, hands: list[int], trump: int, leader: int, active=(True,) * 4, 
     """NS tricks when all play perfectly; hands indexed by seat (sitting-out hands ignored)."""
     tb = compile_rules(rules)
     mask = active_mask(active)
-    power = to_power(tb, trump, np.array(hands, dtype=np.uint64), mask)
-    return int(exact_tricks(tb, trump, power, leader, mask, tt if tt is not None else shared_tt(),
-                            new_work()))
+    power = to_power(tb, trump, np.array(hands, dtype=np.uint64), mask, np.empty(4, np.uint64))
+    tt = tt if tt is not None else shared_tt()
+    return int(exact_tricks(tb.layout[trump], trump, power, leader, mask, tt, new_work()))
 
 
 def solve_mid_trick(rules, hands: list[int], trump: int, leader: int, active, trick: list[int],
@@ -51,7 +51,7 @@ def solve_mid_trick(rules, hands: list[int], trump: int, leader: int, active, tr
     tb = compile_rules(rules)
     mask = active_mask(active)
     lay = tb.layout[trump]
-    power = to_power(tb, trump, np.array(hands, dtype=np.uint64), mask)
+    power = to_power(tb, trump, np.array(hands, dtype=np.uint64), mask, np.empty(4, np.uint64))
     bits = [int(tb.power_bit[trump, card]) for card in trick]
     led = lay[bits[0]]
     wbit, wseat, seat = bits[0], leader, leader
@@ -73,8 +73,9 @@ def trick_seat_after(active: int, seat: int) -> int:
 def ns_at_least(tables, trump: int, hands: np.ndarray, leader: int, active: int, target: int,
                 tt) -> bool:
     """Does NS take at least `target` tricks? (hands in card ids, `active` a seat mask)"""
-    power = to_power(tables, trump, hands, active)
-    return bool(at_least(tables, trump, power, leader, active, target, tt, new_work()))
+    power = to_power(tables, trump, hands, active, np.empty(4, np.uint64))
+    lay = tables.layout[trump]
+    return bool(at_least(lay, trump, power, leader, active, target, tt, new_work()))
 
 
 def sampled_deals(rules, hand_text: str, position: int, ref: str, deals: int,

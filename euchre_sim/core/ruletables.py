@@ -53,6 +53,8 @@ class RuleTables(NamedTuple):
     power_bit: np.ndarray  # int8[5 trumps, 33 cards]: bit of the card (-1: not in the deck)
     power_card: np.ndarray  # int8[5 trumps, 64]: card id at each bit (-1: none)
     power_range: np.ndarray  # uint64[5 trumps, 5 effective suits]: bits of each suit
+    power_bytes: np.ndarray  # uint64[5 trumps, 5 bytes, 256]: the power bits of each value of
+    # each byte of a card mask (a hand to power layout in five lookups)
     layout: np.ndarray  # uint64[5 trumps, LAYOUT_SIZE]: the solver's one table, see below
     order_pos: np.ndarray  # int8[5 trumps, 33 cards]: position in its effective suit's order
     next_suit: np.ndarray  # int8[5 trumps]: the trump's same-colour suit (-1: no bowers)
@@ -146,6 +148,7 @@ def _compile_cached(rules: RuleSet) -> RuleTables:
         power_bit=power_bit,
         power_card=power_card,
         power_range=power_range,
+        power_bytes=_power_bytes(power_bit),
         layout=_solver_layout(power_range, power_bit, lead_forbidden),
         order_pos=order_pos,
         next_suit=next_suit,
@@ -169,6 +172,18 @@ def _solver_layout(power_range, power_bit, lead_forbidden) -> np.ndarray:
                 no_lead |= 1 << int(power_bit[trump, card])
         layout[trump, LAYOUT_NO_LEAD] = no_lead
     return layout
+
+
+def _power_bytes(power_bit: np.ndarray) -> np.ndarray:
+    n_bytes = (N_CARD_IDS + 7) // 8
+    values = np.arange(256)
+    table = np.zeros((5, n_bytes, 256), dtype=np.uint64)
+    for trump in range(5):
+        for card in range(N_CARD_IDS):
+            if power_bit[trump, card] >= 0:
+                held = (values >> (card % 8)) & 1 == 1
+                table[trump, card // 8, held] |= np.uint64(1 << int(power_bit[trump, card]))
+    return table
 
 
 def _power_layout(order: np.ndarray):

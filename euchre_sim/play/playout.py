@@ -98,7 +98,7 @@ def play_contract(models, tb, hands, upcard, dealer, round_no, trump, maker, alo
         up = tb.power_bit[trump, upcard]
     else:
         known_out = one_bit(tb.power_bit[trump, upcard])
-    hp = to_power(tb, trump, held, active)
+    hp = to_power(tb, trump, held, active, held)
     st, pm = new_state(trump, dealer, maker, 1 if alone_pos else 0, 1 if def_pos else 0, active,
                        leader, up, known_out)
     st[S_UPCARD] = upcard

@@ -14,8 +14,8 @@ trick winners and equivalent cards are a few bit operations. The search keeps
   card that takes the trick from the other side, else the lowest card;
 - the last trick resolved directly, the last two solved outright (plain minimax over at most
   16 lines, cheaper than searching them) when the table and the bounds leave them open; a
-  quick-trick bound (the leader's top cards when the opponents hold no trump) and a top-trump
-  bound;
+  quick-trick bound (the leader's top cards when the opponents hold no trump) and a sure-trump
+  bound (the trumps of one seat above all of the other side's);
 - `at_least` answers one threshold by a zero-window search; `exact_tricks` is one
   full-window search (the table's bounds serve both).
 """
@@ -63,24 +63,24 @@ def new_tt(bits: int = TT_BITS) -> SolverTT:
 
 @njit
 def new_work():
-    """The search stack, a row per depth: ints (see _SEAT...) and masks (see _M_LED...)."""
-    return np.zeros((MAX_DEPTH, _N_INTS), np.int64), np.zeros((MAX_DEPTH, _N_MASKS), np.uint64)
+    """The solver's scratch: the search stack, a row per depth (ints: see _SEAT..., masks: see
+    _M_LED...), and room for the hands of a solve (`to_power`)."""
+    return (np.zeros((MAX_DEPTH, _N_INTS), np.int64), np.zeros((MAX_DEPTH, _N_MASKS), np.uint64),
+            np.zeros(4, np.uint64))
 
 
 @njit
-def to_power(tb, trump, hands_in, active):
-    """Hands by seat in card ids -> power layout; sitting-out seats (bits of `active`) empty."""
-    hands = np.zeros(4, dtype=np.uint64)
+def to_power(tb, trump, hands_in, active, out):
+    """Hands by seat in card ids -> power layout, written to `out` (which may be hands_in) and
+    returned; sitting-out seats (bits of `active`) empty. A byte of a mask per lookup."""
+    table = tb.power_bytes[trump]
     for s in range(4):
-        if (active >> s) & 1:
-            m = hands_in[s]
-            out = _ZERO
-            while m:
-                c = low_index(m)
-                m &= m - _ONE
-                out |= one_bit(tb.power_bit[trump, c])
-            hands[s] = out
-    return hands
+        m = hands_in[s] if (active >> s) & 1 else _ZERO
+        power = _ZERO
+        for i in range(table.shape[0]):
+            power |= table[i, (m >> np.uint64(8 * i)) & np.uint64(0xFF)]
+        out[s] = power
+    return out
 
 
 @njit(inline="always")
@@ -239,21 +239,19 @@ def _quick_tricks(lay, hands, leader):
 
 
 @njit(inline="always")
-def _top_trump_run(lay, hands):
-    """(seat, k): the seat holding the highest live trump holds the top k live trumps, and
-    each of them wins a trick whenever it is played. (-1, 0) when no trump is out."""
-    trumps = (hands[0] | hands[1] | hands[2] | hands[3]) & lay[LAYOUT_TRUMPS]
-    if not trumps:
-        return -1, 0
-    top = high_bit(trumps)
-    owner = 0
-    while not hands[owner] & top:
-        owner += 1
-    run = 0
-    while trumps and high_bit(trumps) & hands[owner]:
-        run += 1
-        trumps &= ~high_bit(trumps)
-    return owner, run
+def _sure_trump_tricks(lay, hands):
+    """(team, k): `team` (0 NS, 1 EW) holds the top live trump, and one of its seats holds k
+    trumps above every trump of the other side. Each of them wins the trick it is played in
+    (only the partner can beat it), and every card gets played, so the team takes at least k
+    tricks. (0, 0) when no trump is out."""
+    trumps = lay[LAYOUT_TRUMPS]
+    ns = (hands[0] | hands[2]) & trumps
+    ew = (hands[1] | hands[3]) & trumps
+    team = 0 if ns > ew else 1  # the higher mask holds the higher top bit
+    theirs = ew if team == 0 else ns
+    above = ~((high_bit(theirs) << _ONE) - _ONE) if theirs else ~_ZERO
+    k = max(popcount(hands[team] & trumps & above), popcount(hands[team + 2] & trumps & above))
+    return team, k
 
 
 @njit(inline="always")
@@ -307,7 +305,8 @@ def search_at(lay, trump, hands, seat, pos, led, wbit, wseat, active, n_active, 
 
     Depth-first with an explicit stack: the node being worked on lives in locals, and is
     written to its row of `work` only while a child is searched."""
-    ints, masks = work
+    ints = work[0]
+    masks = work[1]
     stats[3] += 1
     d = 0
     entering = True
@@ -344,12 +343,11 @@ def search_at(lay, trump, hands, seat, pos, led, wbit, wseat, active, n_active, 
                             hi = min(hi, n - sure)
                         else:
                             lo = max(lo, sure)
-                        owner, run = _top_trump_run(lay, hands)
-                        if run:
-                            if owner & 1:
-                                hi = min(hi, n - run)
-                            else:
-                                lo = max(lo, run)
+                        team, k = _sure_trump_tricks(lay, hands)
+                        if team:
+                            hi = min(hi, n - k)
+                        else:
+                            lo = max(lo, k)
                     if lo >= beta or lo == hi:
                         v = lo
                         known = True
@@ -485,18 +483,19 @@ def _n_active(active):
 
 
 @njit
-def exact_tricks(tb, trump, hands, leader, active, tt, work):
-    """NS tricks under perfect play: one full-window search (hands in power layout)."""
+def exact_tricks(lay, trump, hands, leader, active, tt, work):
+    """NS tricks under perfect play: one full-window search (`lay` the rule tables' layout of
+    `trump`, hands in power layout)."""
     n = popcount(hands[leader])
-    return _search(tb.layout[trump], trump, hands, leader, active, _n_active(active), -1, n + 1,
-                   tt.table, tt.stats, work)
+    return _search(lay, trump, hands, leader, active, _n_active(active), -1, n + 1, tt.table,
+                   tt.stats, work)
 
 
 @njit
-def at_least(tb, trump, hands, leader, active, target, tt, work):
-    """Does NS take at least `target` tricks? One zero-window search (power layout)."""
-    v = _search(tb.layout[trump], trump, hands, leader, active, _n_active(active), target - 1,
-                target, tt.table, tt.stats, work)
+def at_least(lay, trump, hands, leader, active, target, tt, work):
+    """Does NS take at least `target` tricks? One zero-window search (as exact_tricks)."""
+    v = _search(lay, trump, hands, leader, active, _n_active(active), target - 1, target,
+                tt.table, tt.stats, work)
     return v >= target
 
 
