@@ -14,8 +14,10 @@ from euchre_sim.solver.search import (
     at_least,
     exact_tricks,
     new_work,
+    quick_tricks,
     search_at,
     shared_tt,
+    sure_trump_tricks,
     to_power,
 )
 
@@ -42,6 +44,18 @@ def solve(rules, hands: list[int], trump: int, leader: int, active=(True,) * 4, 
     power = to_power(tb, trump, np.array(hands, dtype=np.uint64), mask, np.empty(4, np.uint64))
     tt = tt if tt is not None else shared_tt()
     return int(exact_tricks(tb.layout[trump], trump, power, leader, mask, tt, new_work()))
+
+
+def sure_tricks(rules, hands: list[int], trump: int, leader: int, active) -> tuple:
+    """The solver's two bounds at a trick boundary: (tricks the leader's side surely takes by
+    cashing the leader's top cards, (team, tricks that team surely takes with one seat's
+    trumps))."""
+    tb = compile_rules(rules)
+    power = to_power(tb, trump, np.array(hands, dtype=np.uint64), active_mask(active),
+                     np.empty(4, np.uint64))
+    lay = tb.layout[trump]
+    team, k = sure_trump_tricks(lay, power)
+    return int(quick_tricks(lay, power, leader)), (int(team), int(k))
 
 
 def solve_mid_trick(rules, hands: list[int], trump: int, leader: int, active, trick: list[int],

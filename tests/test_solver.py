@@ -14,7 +14,14 @@ from euchre_sim.solver.calltable import solve_table
 from euchre_sim.solver.search import new_tt
 
 from .conftest import RULE_SETS
-from .kernels import active_mask, ns_at_least, solve, solve_mid_trick, trick_seat_after
+from .kernels import (
+    active_mask,
+    ns_at_least,
+    solve,
+    solve_mid_trick,
+    sure_tricks,
+    trick_seat_after,
+)
 from .naive import brute_force_ns_tricks, legal_cards
 
 TT = new_tt(16)
@@ -68,6 +75,23 @@ def test_endgames_match_brute_force(name, seed, tricks, config):
     leader = _leader(active, rng)
     expected = brute_force_ns_tricks(hands, trump, leader, active, rules.yooker)
     assert solve(rules, hands, trump, leader, active, tt=TT) == expected
+
+
+@given(name=st.sampled_from(sorted(RULE_SETS)), seed=st.integers(0, 2**32),
+       tricks=st.integers(1, 4), config=st.integers(0, 5))
+def test_sure_trick_bounds_never_exceed_brute_force(name, seed, tricks, config):
+    """The cut-offs' bounds (the leader's cashed top cards after drawing trumps; one seat's
+    trumps above all of the other side's) are tricks that side takes under perfect play."""
+    rules = RULE_SETS[name]
+    rng = random.Random(seed)
+    active = list(_configs())[config]
+    hands = _endgame_hands(rules, rng, active, tricks)
+    trump = rng.choice(rules.trump_choices)
+    leader = _leader(active, rng)
+    ns = brute_force_ns_tricks(hands, trump, leader, active, rules.yooker)
+    quick, (team, sure) = sure_tricks(rules, hands, trump, leader, active)
+    assert quick <= (ns if leader % 2 == 0 else tricks - ns)
+    assert sure <= (ns if team == 0 else tricks - ns)
 
 
 @given(name=st.sampled_from(sorted(RULE_SETS)), seed=st.integers(0, 2**32),

@@ -217,14 +217,21 @@ def _two_tricks(lay, hands, leader, active, n_active):
 
 
 @njit(inline="always")
-def _quick_tricks(lay, hands, leader):
-    """Tricks the leader surely wins by cashing its own top cards, when opponents hold no
-    trump (Benny in no-trump counts as trump and is never counted: it may not lead)."""
+def quick_tricks(lay, hands, leader):
+    """Tricks the leader surely wins by cashing its own top cards: first its trumps above all
+    others, which draw the opponents' trumps when they outnumber each opponent's (else 0),
+    then in each suit its cards above all others (Benny in no-trump counts as trump and is
+    never counted: it may not lead)."""
     live = hands[0] | hands[1] | hands[2] | hands[3]
-    side = hands[leader] | hands[(leader + 2) & 3]
-    if (live & ~side) & lay[LAYOUT_TRUMPS]:
-        return 0
+    trumps = lay[LAYOUT_TRUMPS]
     mine = hands[leader] & ~lay[LAYOUT_NO_LEAD]
+    theirs = live & trumps & ~(hands[leader] | hands[(leader + 2) & 3])
+    if theirs:
+        others = live & trumps & ~mine
+        top = mine & trumps & ~((high_bit(others) << _ONE) - _ONE)
+        if popcount(top) < max(popcount(theirs & hands[(leader + 1) & 3]),
+                               popcount(theirs & hands[(leader + 3) & 3])):
+            return 0
     sure = 0
     m = mine
     while m:  # a suit of the leader's at a time
@@ -239,7 +246,7 @@ def _quick_tricks(lay, hands, leader):
 
 
 @njit(inline="always")
-def _sure_trump_tricks(lay, hands):
+def sure_trump_tricks(lay, hands):
     """(team, k): `team` (0 NS, 1 EW) holds the top live trump, and one of its seats holds k
     trumps above every trump of the other side. Each of them wins the trick it is played in
     (only the partner can beat it), and every card gets played, so the team takes at least k
@@ -338,12 +345,12 @@ def search_at(lay, trump, hands, seat, pos, led, wbit, wseat, active, n_active, 
                         lo = np.int64((meta >> np.uint64(8)) & np.uint64(0xFF))
                         hi = np.int64((meta >> np.uint64(16)) & np.uint64(0xFF))
                     if not (lo >= beta or lo == hi or hi <= alpha):
-                        sure = _quick_tricks(lay, hands, seat)
+                        sure = quick_tricks(lay, hands, seat)
                         if seat & 1:
                             hi = min(hi, n - sure)
                         else:
                             lo = max(lo, sure)
-                        team, k = _sure_trump_tricks(lay, hands)
+                        team, k = sure_trump_tricks(lay, hands)
                         if team:
                             hi = min(hi, n - k)
                         else:
