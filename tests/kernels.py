@@ -48,14 +48,14 @@ def solve(rules, hands: list[int], trump: int, leader: int, active=(True,) * 4, 
 
 def sure_tricks(rules, hands: list[int], trump: int, leader: int, active) -> tuple:
     """The solver's two bounds at a trick boundary: (tricks the leader's side surely takes by
-    cashing the leader's top cards, (team, tricks that team surely takes with one seat's
-    trumps))."""
+    cashing the leader's top cards, (NS, EW) tricks each side surely takes with one seat's
+    trumps)."""
     tb = compile_rules(rules)
     power = to_power(tb, trump, np.array(hands, dtype=np.uint64), active_mask(active),
                      np.empty(4, np.uint64))
     lay = tb.layout[trump]
-    team, k = sure_trump_tricks(lay, power)
-    return int(quick_tricks(lay, power, leader)), (int(team), int(k))
+    ns, ew = sure_trump_tricks(lay, power)
+    return int(quick_tricks(lay, power, leader)), (int(ns), int(ew))
 
 
 def solve_mid_trick(rules, hands: list[int], trump: int, leader: int, active, trick: list[int],

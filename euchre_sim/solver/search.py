@@ -247,18 +247,28 @@ def quick_tricks(lay, hands, leader):
 
 @njit(inline="always")
 def sure_trump_tricks(lay, hands):
-    """(team, k): `team` (0 NS, 1 EW) holds the top live trump, and one of its seats holds k
-    trumps above every trump of the other side. Each of them wins the trick it is played in
-    (only the partner can beat it), and every card gets played, so the team takes at least k
-    tricks. (0, 0) when no trump is out."""
+    """(NS, EW): tricks each side surely takes with the trumps of one of its seats. Each of a
+    seat's trumps wins the trick it is played in unless an opposing trump above it is played
+    there too; an opposing trump beats at most one of them, and every card gets played. So
+    the seat's side takes at least its trumps less the most of them the opponents can beat:
+    the fewer of their trumps above its lowest and of its trumps below their highest."""
     trumps = lay[LAYOUT_TRUMPS]
-    ns = (hands[0] | hands[2]) & trumps
-    ew = (hands[1] | hands[3]) & trumps
-    team = 0 if ns > ew else 1  # the higher mask holds the higher top bit
-    theirs = ew if team == 0 else ns
-    above = ~((high_bit(theirs) << _ONE) - _ONE) if theirs else ~_ZERO
-    k = max(popcount(hands[team] & trumps & above), popcount(hands[team + 2] & trumps & above))
-    return team, k
+    ns_trumps = (hands[0] | hands[2]) & trumps
+    ew_trumps = (hands[1] | hands[3]) & trumps
+    ns = ew = 0
+    for seat in range(4):
+        mine = hands[seat] & trumps
+        if mine:
+            theirs = ew_trumps if (seat & 1) == 0 else ns_trumps
+            lowest = mine & (~mine + _ONE)
+            over = popcount(theirs & ~((lowest << _ONE) - _ONE))
+            under = popcount(mine & (high_bit(theirs) - _ONE)) if theirs else 0
+            k = popcount(mine) - min(over, under)
+            if seat & 1:
+                ew = max(ew, k)
+            else:
+                ns = max(ns, k)
+    return ns, ew
 
 
 @njit(inline="always")
@@ -350,11 +360,9 @@ def search_at(lay, trump, hands, seat, pos, led, wbit, wseat, active, n_active, 
                             hi = min(hi, n - sure)
                         else:
                             lo = max(lo, sure)
-                        team, k = sure_trump_tricks(lay, hands)
-                        if team:
-                            hi = min(hi, n - k)
-                        else:
-                            lo = max(lo, k)
+                        ns_sure, ew_sure = sure_trump_tricks(lay, hands)
+                        lo = max(lo, ns_sure)
+                        hi = min(hi, n - ew_sure)
                     if lo >= beta or lo == hi:
                         v = lo
                         known = True
