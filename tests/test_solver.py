@@ -52,6 +52,15 @@ def _leader(active, rng):
     return rng.choice([s for s in range(4) if active[s]])
 
 
+def _random_endgame(name, seed, config, tricks):
+    """(rules, active, hands, trump, leader) of a random position of `tricks` cards a hand."""
+    rules = RULE_SETS[name]
+    rng = random.Random(seed)
+    active = list(_configs())[config]
+    hands = _endgame_hands(rules, rng, active, tricks)
+    return rules, active, hands, rng.choice(rules.trump_choices), _leader(active, rng)
+
+
 @pytest.mark.parametrize("name", sorted(RULE_SETS))
 def test_whole_deals_match_brute_force(name):
     rules = RULE_SETS[name]
@@ -67,12 +76,7 @@ def test_whole_deals_match_brute_force(name):
 @given(name=st.sampled_from(sorted(RULE_SETS)), seed=st.integers(0, 2**32),
        tricks=st.integers(1, 4), config=st.integers(0, 5))
 def test_endgames_match_brute_force(name, seed, tricks, config):
-    rules = RULE_SETS[name]
-    rng = random.Random(seed)
-    active = list(_configs())[config]
-    hands = _endgame_hands(rules, rng, active, tricks)
-    trump = rng.choice(rules.trump_choices)
-    leader = _leader(active, rng)
+    rules, active, hands, trump, leader = _random_endgame(name, seed, config, tricks)
     expected = brute_force_ns_tricks(hands, trump, leader, active, rules.yooker)
     assert solve(rules, hands, trump, leader, active, tt=TT) == expected
 
@@ -82,12 +86,7 @@ def test_endgames_match_brute_force(name, seed, tricks, config):
 def test_sure_trick_bounds_never_exceed_brute_force(name, seed, tricks, config):
     """The cut-offs' bounds (the leader's cashed top cards after drawing trumps; one seat's
     trumps less those the other side can beat) are tricks that side takes under perfect play."""
-    rules = RULE_SETS[name]
-    rng = random.Random(seed)
-    active = list(_configs())[config]
-    hands = _endgame_hands(rules, rng, active, tricks)
-    trump = rng.choice(rules.trump_choices)
-    leader = _leader(active, rng)
+    rules, active, hands, trump, leader = _random_endgame(name, seed, config, tricks)
     ns = brute_force_ns_tricks(hands, trump, leader, active, rules.yooker)
     quick, (ns_sure, ew_sure) = sure_tricks(rules, hands, trump, leader, active)
     assert quick <= (ns if leader % 2 == 0 else tricks - ns)
