@@ -4,7 +4,7 @@ import random
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from euchre_sim.core.dealing import deal_one
@@ -81,6 +81,7 @@ def test_endgames_match_brute_force(name, seed, tricks, config):
     assert solve(rules, hands, trump, leader, active, tt=TT) == expected
 
 
+@settings(max_examples=600)  # a wrong bound may show in one position of fifty
 @given(name=st.sampled_from(sorted(RULE_SETS)), seed=st.integers(0, 2**32),
        tricks=st.integers(1, 4), config=st.integers(0, 5))
 def test_sure_trick_bounds_never_exceed_brute_force(name, seed, tricks, config):

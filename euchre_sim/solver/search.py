@@ -218,21 +218,24 @@ def _two_tricks(lay, hands, leader, active, n_active):
 
 @njit(inline="always")
 def quick_tricks(lay, hands, leader):
-    """Tricks the leader surely wins by cashing its own top cards: first its trumps above all
-    others, which draw the opponents' trumps when they outnumber each opponent's (else 0),
-    then in each suit its cards above all others (Benny in no-trump counts as trump and is
-    never counted: it may not lead)."""
+    """Tricks the leader's side surely takes when the leader cashes its top cards: first its
+    trumps above all others, which draw the opponents' trumps when they outnumber each
+    opponent's (else 0), then in each suit its cards above all others (Benny in no-trump
+    counts as trump and is never counted: it may not lead). When the opponents hold no
+    trump and the partner can follow or discard without trumping, the cashed plain cards
+    plus the longer trumps of the two (each wins the trick it is played in)."""
     live = hands[0] | hands[1] | hands[2] | hands[3]
     trumps = lay[LAYOUT_TRUMPS]
     mine = hands[leader] & ~lay[LAYOUT_NO_LEAD]
-    theirs = live & trumps & ~(hands[leader] | hands[(leader + 2) & 3])
+    partner = hands[(leader + 2) & 3]
+    theirs = live & trumps & ~(hands[leader] | partner)
     if theirs:
         others = live & trumps & ~mine
         top = mine & trumps & ~((high_bit(others) << _ONE) - _ONE)
         if popcount(top) < max(popcount(theirs & hands[(leader + 1) & 3]),
                                popcount(theirs & hands[(leader + 3) & 3])):
             return 0
-    sure = 0
+    sure = plain = 0
     m = mine
     while m:  # a suit of the leader's at a time
         r = lay[low_index(m)]
@@ -242,6 +245,10 @@ def quick_tricks(lay, hands, leader):
         if others:
             mine_r &= ~((high_bit(others) << _ONE) - _ONE)
         sure += popcount(mine_r)
+        if r != trumps:
+            plain += popcount(mine_r)
+    if partner and not theirs and popcount(partner & ~trumps) >= plain:
+        sure = max(sure, plain + max(popcount(hands[leader] & trumps), popcount(partner & trumps)))
     return sure
 
 
