@@ -13,9 +13,9 @@ trick winners and equivalent cards are a few bit operations. The search keeps
 - move ordering: on lead the runs holding the top of their suit, following the cheapest
   card that takes the trick from the other side, else the lowest card;
 - the last trick resolved directly, the last two solved outright (plain minimax over at most
-  16 lines, cheaper than searching them) when the table and the bounds leave them open; a
-  quick-trick bound (the leader's top cards when the opponents hold no trump) and a sure-trump
-  bound (the trumps of one seat above all of the other side's);
+  16 lines, cheaper than searching them) when the table and the bounds leave them open;
+  two bounds on the tricks a side surely takes: the leader's quick tricks (`quick_tricks`)
+  and each side's sure trumps (`sure_trump_tricks`);
 - `at_least` answers one threshold by a zero-window search; `exact_tricks` is one
   full-window search (the table's bounds serve both).
 """
@@ -158,6 +158,20 @@ def _better(seat, best, v):
     return v if v > best else best
 
 
+@njit(inline="always")
+def _pop_lowest(cards):
+    """(the lowest card of a non-empty mask as a bit, its index, the other cards)."""
+    b = cards & (~cards + _ONE)
+    return b, low_index(b), cards ^ b
+
+
+@njit(inline="always")
+def _takes(b, p, eligible, wbit):
+    """Does card b (index p) take the trick from the winning card wbit? (`eligible`: the led
+    suit's bits and the trumps.)"""
+    return (b & eligible) != 0 and p > wbit
+
+
 @njit
 def _two_tricks(lay, hands, leader, active, n_active):
     """NS tricks of the last two tricks, each of the 2-4 seats in play holding two cards:
@@ -170,41 +184,33 @@ def _two_tricks(lay, hands, leader, active, n_active):
     live = hands[0] | hands[1] | hands[2] | hands[3]
     m0 = _legal(lay, hands[leader], _ZERO) & ~_successors(lay, hands[leader], live)
     while m0:
-        b0 = m0 & (~m0 + _ONE)
-        m0 ^= b0
-        p0 = low_index(b0)
+        b0, p0, m0 = _pop_lowest(m0)
         led = lay[p0]
         eligible = led | trumps
         hands[leader] ^= b0
         best1 = _worst(s1)
         m1 = _legal(lay, hands[s1], led)
         while m1:
-            b1 = m1 & (~m1 + _ONE)
-            m1 ^= b1
-            p1 = low_index(b1)
+            b1, p1, m1 = _pop_lowest(m1)
             hands[s1] ^= b1
-            w1, ws1 = (p1, s1) if b1 & eligible and p1 > p0 else (p0, leader)
+            w1, ws1 = (p1, s1) if _takes(b1, p1, eligible, p0) else (p0, leader)
             best2 = _worst(s2)
             m2 = _legal(lay, hands[s2], led) if n_active > 2 else _ZERO
             if n_active == 2:  # a lone maker against a lone defender
                 best2 = 1 - (ws1 & 1) + _last_trick(lay, hands, ws1, active)
             while m2:
-                b2 = m2 & (~m2 + _ONE)
-                m2 ^= b2
-                p2 = low_index(b2)
+                b2, p2, m2 = _pop_lowest(m2)
                 hands[s2] ^= b2
-                w2, ws2 = (p2, s2) if b2 & eligible and p2 > w1 else (w1, ws1)
+                w2, ws2 = (p2, s2) if _takes(b2, p2, eligible, w1) else (w1, ws1)
                 if n_active == 3:
                     v = 1 - (ws2 & 1) + _last_trick(lay, hands, ws2, active)
                 else:
                     v = _worst(s3)
                     m3 = _legal(lay, hands[s3], led)
                     while m3:
-                        b3 = m3 & (~m3 + _ONE)
-                        m3 ^= b3
-                        p3 = low_index(b3)
+                        b3, p3, m3 = _pop_lowest(m3)
                         hands[s3] ^= b3
-                        ws3 = s3 if b3 & eligible and p3 > w2 else ws2
+                        ws3 = s3 if _takes(b3, p3, eligible, w2) else ws2
                         v = _better(s3, v, 1 - (ws3 & 1) + _last_trick(lay, hands, ws3, active))
                         hands[s3] ^= b3
                 hands[s2] ^= b2
@@ -422,7 +428,7 @@ def search_at(lay, trump, hands, seat, pos, led, wbit, wseat, active, n_active, 
                     c_led = led
                     c_wbit = wbit
                     c_wseat = wseat
-                    if b & (led | lay[LAYOUT_TRUMPS]) and p > wbit:
+                    if _takes(b, p, led | lay[LAYOUT_TRUMPS], wbit):
                         c_wbit = p
                         c_wseat = seat
                 won = 0
