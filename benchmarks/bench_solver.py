@@ -29,9 +29,8 @@ from euchre_sim.core.dealing import deal_batch  # noqa: E402
 from euchre_sim.core.jit import njit  # noqa: E402
 from euchre_sim.core.rules import build_rules  # noqa: E402
 from euchre_sim.core.ruletables import compile_rules  # noqa: E402
-from euchre_sim.solver.calltable import analyze_deals  # noqa: E402
+from euchre_sim.solver.calltable import analyze_deals, team_at_least  # noqa: E402
 from euchre_sim.solver.search import (  # noqa: E402
-    at_least,
     exact_tricks,
     new_tt,
     new_work,
@@ -47,20 +46,12 @@ PEER_TT_BITS = 16  # the peer's fastest table size on this benchmark
 
 
 @njit
-def _makers_at_least(lay, trump, hands, leader, active, team, k, tt, work):
-    """Do the makers (`team`: 0 NS, 1 EW) take at least k tricks? One zero-window search."""
-    if team == 0:
-        return at_least(lay, trump, hands, leader, active, k, tt, work)
-    return not at_least(lay, trump, hands, leader, active, 6 - k, tt, work)
-
-
-@njit
 def _class_tricks(lay, trump, hands, leader, active, team, tt, work):
     """The makers' (`team`'s) scoring class as a representative count: euchred 1 | made 3 |
     marched 5, by zero-window searches: made?, then marched? when made (what a simulation asks
     of a call)."""
-    if _makers_at_least(lay, trump, hands, leader, active, team, 3, tt, work):
-        return 5 if _makers_at_least(lay, trump, hands, leader, active, team, 5, tt, work) else 3
+    if team_at_least(lay, trump, hands, leader, active, team, 3, tt, work):
+        return 5 if team_at_least(lay, trump, hands, leader, active, team, 5, tt, work) else 3
     return 1
 
 

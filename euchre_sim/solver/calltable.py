@@ -37,7 +37,8 @@ def _team_exact(lay, trump, hands_p, leader, active, team, tt, work):
 
 
 @njit
-def _team_at_least(lay, trump, hands_p, leader, active, team, k, tt, work):
+def team_at_least(lay, trump, hands_p, leader, active, team, k, tt, work):
+    """Does `team` (0 NS, 1 EW) take at least k tricks? One zero-window search."""
     if team == 0:
         return at_least(lay, trump, hands_p, leader, active, k, tt, work)
     return not at_least(lay, trump, hands_p, leader, active, 6 - k, tt, work)
@@ -58,11 +59,11 @@ def _dealer_at_least(lay, trump, hands_p, dealer, leader, active, k, cands, coun
     """Does the dealer's side take at least k tricks? With discard candidates (count > 0) the
     dealer holds six cards: does some discard give it k?"""
     if count == 0:
-        return _team_at_least(lay, trump, hands_p, leader, active, dealer & 1, k, tt, work)
+        return team_at_least(lay, trump, hands_p, leader, active, dealer & 1, k, tt, work)
     for i in range(count):
         b = one_bit(cands[i])
         hands_p[dealer] &= ~b
-        hit = _team_at_least(lay, trump, hands_p, leader, active, dealer & 1, k, tt, work)
+        hit = team_at_least(lay, trump, hands_p, leader, active, dealer & 1, k, tt, work)
         hands_p[dealer] |= b
         if hit:
             return True
@@ -100,7 +101,7 @@ def _best_discard_exact(lay, trump, hands_p, dealer, leader, active, tt, work):
         hands_p[dealer] &= ~b
         if best < 0:
             best = _team_exact(lay, trump, hands_p, leader, active, team, tt, work)
-        elif _team_at_least(lay, trump, hands_p, leader, active, team, best + 1, tt, work):
+        elif team_at_least(lay, trump, hands_p, leader, active, team, best + 1, tt, work):
             best = _team_exact(lay, trump, hands_p, leader, active, team, tt, work)
         hands_p[dealer] |= b
         if best == 5:
