@@ -10,7 +10,8 @@ trick winners and equivalent cards are a few bit operations. The search keeps
   deals of the same rule tables;
 - one card per run of equivalent cards (same hand, adjacent in power among the live cards;
   cards already beaten in the current trick are dead), found with one carry;
-- move ordering: on lead the runs holding the top of their suit, following the cheapest
+- move ordering: on lead first a card of the suit that leaves the opponents the fewest
+  distinct answers (the top of that suit where the leader holds it), following the cheapest
   card that takes the trick from the other side, else the lowest card;
 - the last trick resolved directly, the last two solved outright (plain minimax over at most
   16 lines, cheaper than searching them) when the table and the bounds leave them open;
@@ -285,15 +286,26 @@ def sure_trump_tricks(lay, hands):
 
 
 @njit(inline="always")
+def _replies(hand, runs, suit):
+    """How many distinct cards an opponent (`hand`, its runs of equivalent cards `runs`) may
+    answer a lead of `suit` with: its runs in the suit, or every run when void (at least 1:
+    a seat out of play answers nothing). A lead is a cut node's move, and every answer of the
+    opponents must be refuted: fewer answers, a smaller proof."""
+    choices = runs & suit if hand & suit else runs
+    return max(popcount(choices), 1)
+
+
+@njit(inline="always")
 def _gen_moves(lay, hands, seat, led, wbit, wseat):
-    """Candidate cards as (first, rest): `first` is tried before `rest`, highest first on lead
-    and lowest first following; `rest` lowest first. `led` is the led suit's bits (0 when
-    leading), (`wbit`, `wseat`) the trick's winning card so far and its seat.
+    """Candidate cards as (first, rest): `first` is tried before `rest`, lowest first (both).
+    `led` is the led suit's bits (0 when leading), (`wbit`, `wseat`) the trick's winning card
+    so far and its seat.
 
     One card per run of equivalent cards: the seat's cards with no live card between them
     (cards already beaten in this trick are dead) win the same tricks, so only the lowest of
-    each run is tried. First on lead: the runs that hold the top of their suit; following,
-    the cards that take the trick from the other side."""
+    each run is tried. First on lead: one card of the suit that leaves the opponents the
+    fewest distinct replies (`_replies`), the top of the suit where the seat holds it;
+    following, the cards that take the trick from the other side."""
     hand = hands[seat]
     if led == 0:
         legal = hand & ~lay[LAYOUT_NO_LEAD]
@@ -308,12 +320,23 @@ def _gen_moves(lay, hands, seat, led, wbit, wseat):
     first = _ZERO
     if led == 0:
         others = live & ~hand
+        left = hands[(seat + 1) & 3]
+        right = hands[(seat + 3) & 3]
+        left_runs = left & ~_successors(lay, left, live)
+        right_runs = right & ~_successors(lay, right, live)
+        fewest = 1 << 30
         m = reps
         while m:  # a suit at a time
             r = lay[low_index(m)]
             m &= ~r
             o = others & r
-            first |= reps & r & ~((high_bit(o) << _ONE) - _ONE) if o else reps & r
+            top = reps & r & ~((high_bit(o) << _ONE) - _ONE) if o else reps & r
+            cost = 2 * _replies(left, left_runs, r) * _replies(right, right_runs, r) + \
+                (0 if top else 1)
+            if cost < fewest:
+                fewest = cost
+                pick = top if top else reps & r
+                first = pick & (~pick + _ONE)
     elif (wseat & 1) != (seat & 1):
         first = reps & (led | lay[LAYOUT_TRUMPS]) & ~((one_bit(wbit) << _ONE) - _ONE)
     return first, reps & ~first
@@ -413,7 +436,7 @@ def search_at(lay, trump, hands, seat, pos, led, wbit, wseat, active, n_active, 
             if (first | rest) and alpha < beta:
                 # try the next card: push this node, enter the child
                 if first:
-                    b = high_bit(first) if led == 0 else first & (~first + _ONE)
+                    b = first & (~first + _ONE)
                     first ^= b
                 else:
                     b = rest & (~rest + _ONE)
