@@ -39,6 +39,12 @@ def bits_above(p):
     return ~((one_bit(p) << _ONE) - _ONE)
 
 
+@njit(inline="always")
+def above_highest(mask):
+    """Bits strictly above the highest set bit of a non-zero mask."""
+    return ~((high_bit(mask) << _ONE) - _ONE)
+
+
 @intrinsic
 def _ctpop(typingctx, mask):
     """LLVM's population count (one instruction where the CPU has one)."""

@@ -28,7 +28,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..core.bits import high_bit, low_index, one_bit, pext, popcount
+from ..core.bits import above_highest, bits_above, high_bit, low_index, one_bit, pext, popcount
 from ..core.jit import njit
 from ..core.ruletables import LAYOUT_NO_LEAD, LAYOUT_SUIT_LOWS, LAYOUT_SUITS, LAYOUT_TRUMPS
 from ..core.trick import next_active
@@ -238,7 +238,7 @@ def quick_tricks(lay, hands, leader):
     theirs = live & trumps & ~(hands[leader] | partner)
     if theirs:
         others = live & trumps & ~mine
-        top = mine & trumps & ~((high_bit(others) << _ONE) - _ONE)
+        top = mine & trumps & above_highest(others)
         if popcount(top) < max(popcount(theirs & hands[(leader + 1) & 3]),
                                popcount(theirs & hands[(leader + 3) & 3])):
             return 0
@@ -250,7 +250,7 @@ def quick_tricks(lay, hands, leader):
         mine_r = mine & r
         others = live & r & ~mine
         if others:
-            mine_r &= ~((high_bit(others) << _ONE) - _ONE)
+            mine_r &= above_highest(others)
         sure += popcount(mine_r)
         if r != trumps:
             plain += popcount(mine_r)
@@ -275,7 +275,7 @@ def sure_trump_tricks(lay, hands):
         if mine:
             theirs = ew_trumps if (seat & 1) == 0 else ns_trumps
             lowest = mine & (~mine + _ONE)
-            over = popcount(theirs & ~((lowest << _ONE) - _ONE))
+            over = popcount(theirs & above_highest(lowest))
             under = popcount(mine & (high_bit(theirs) - _ONE)) if theirs else 0
             k = popcount(mine) - min(over, under)
             if seat & 1:
@@ -330,7 +330,7 @@ def _gen_moves(lay, hands, seat, led, wbit, wseat):
             r = lay[low_index(m)]
             m &= ~r
             o = others & r
-            top = reps & r & ~((high_bit(o) << _ONE) - _ONE) if o else reps & r
+            top = reps & r & above_highest(o) if o else reps & r
             cost = 2 * _replies(left, left_runs, r) * _replies(right, right_runs, r) + \
                 (0 if top else 1)
             if cost < fewest:
@@ -338,7 +338,7 @@ def _gen_moves(lay, hands, seat, led, wbit, wseat):
                 pick = top if top else reps & r
                 first = pick & (~pick + _ONE)
     elif (wseat & 1) != (seat & 1):
-        first = reps & (led | lay[LAYOUT_TRUMPS]) & ~((one_bit(wbit) << _ONE) - _ONE)
+        first = reps & (led | lay[LAYOUT_TRUMPS]) & bits_above(wbit)
     return first, reps & ~first
 
 
@@ -436,12 +436,9 @@ def search_at(lay, trump, hands, seat, pos, led, wbit, wseat, active, n_active, 
             if (first | rest) and alpha < beta:
                 # try the next card: push this node, enter the child
                 if first:
-                    b = first & (~first + _ONE)
-                    first ^= b
+                    b, p, first = _pop_lowest(first)
                 else:
-                    b = rest & (~rest + _ONE)
-                    rest ^= b
-                p = low_index(b)
+                    b, p, rest = _pop_lowest(rest)
                 hands[seat] &= ~b
                 if pos == 0:
                     c_led = lay[p]
