@@ -18,6 +18,7 @@ from euchre_sim.solver.search import (
     search_at,
     shared_tt,
     sure_trump_tricks,
+    three_tricks,
     to_power,
 )
 
@@ -44,6 +45,16 @@ def solve(rules, hands: list[int], trump: int, leader: int, active=(True,) * 4, 
     power = to_power(tb, trump, np.array(hands, dtype=np.uint64), mask, np.empty(4, np.uint64))
     tt = tt if tt is not None else shared_tt()
     return int(exact_tricks(tb.layout[trump], trump, power, leader, mask, tt, new_work()))
+
+
+def three_trick_endgame(rules, hands: list[int], trump: int, leader: int, active, alpha: int,
+                        beta: int) -> int:
+    """The solver's three-trick endgame (three cards a hand, 3-4 seats in play), fail-soft in
+    the window (alpha, beta)."""
+    tb = compile_rules(rules)
+    mask = active_mask(active)
+    power = to_power(tb, trump, np.array(hands, dtype=np.uint64), mask, np.empty(4, np.uint64))
+    return int(three_tricks(tb.layout[trump], power, leader, mask, sum(active), alpha, beta))
 
 
 def sure_tricks(rules, hands: list[int], trump: int, leader: int, active) -> tuple:

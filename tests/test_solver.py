@@ -20,6 +20,7 @@ from .kernels import (
     solve,
     solve_mid_trick,
     sure_tricks,
+    three_trick_endgame,
     trick_seat_after,
 )
 from .naive import brute_force_ns_tricks, legal_cards
@@ -93,6 +94,25 @@ def test_sure_trick_bounds_never_exceed_brute_force(name, seed, tricks, config):
     assert quick <= (ns if leader % 2 == 0 else tricks - ns)
     assert ns_sure <= ns
     assert ew_sure <= tricks - ns
+
+
+@settings(max_examples=300)
+@given(name=st.sampled_from(sorted(RULE_SETS)), seed=st.integers(0, 2**32),
+       config=st.integers(0, 4), alpha=st.integers(-1, 3), width=st.integers(1, 4))
+def test_three_trick_endgame_is_fail_soft_minimax(name, seed, config, alpha, width):
+    """The nested-loop endgame of the last three tricks (three or four seats) in any window:
+    a value at or below alpha bounds the minimax value from above, one at or above beta from
+    below, and one inside is exact."""
+    rules, active, hands, trump, leader = _random_endgame(name, seed, config, 3)
+    beta = alpha + width
+    expected = brute_force_ns_tricks(hands, trump, leader, active, rules.yooker)
+    v = three_trick_endgame(rules, hands, trump, leader, active, alpha, beta)
+    if v <= alpha:
+        assert expected <= v
+    elif v >= beta:
+        assert expected >= v
+    else:
+        assert expected == v
 
 
 @given(name=st.sampled_from(sorted(RULE_SETS)), seed=st.integers(0, 2**32),

@@ -13,8 +13,10 @@ trick winners and equivalent cards are a few bit operations. The search keeps
 - move ordering: on lead first a card of the suit that leaves the opponents the fewest
   distinct answers (the top of that suit where the leader holds it), following the cheapest
   card that takes the trick from the other side, else the lowest card;
-- the last trick resolved directly, the last two solved outright (plain minimax over at most
-  16 lines, cheaper than searching them) when the table and the bounds leave them open;
+- the last trick resolved directly (the highest card of the led suit or trumps), the last three
+  searched by nested loops (`three_tricks`: alpha-beta over the first of them, the last two
+  solved outright by plain minimax) when the table and the bounds leave them open: cheaper
+  than pushing their plays on the stack;
   two bounds on the tricks a side surely takes: the leader's quick tricks (`quick_tricks`)
   and each side's sure trumps (`sure_trump_tricks`);
 - `at_least` answers one threshold by a zero-window search; `exact_tricks` is one
@@ -115,20 +117,12 @@ def _tt_store(table, slot, key, trump, lo, hi):
 
 
 @njit(inline="always")
-def _last_trick(lay, hands, leader, active):
-    """NS tricks (0 or 1) of the final trick, each active seat holding one card."""
-    p = low_index(hands[leader])
-    eligible = lay[p] | lay[LAYOUT_TRUMPS]
-    wbit = p
-    winner = leader
-    seat = next_active(active, leader)
-    while seat != leader:
-        q = low_index(hands[seat])
-        if one_bit(q) & eligible and q > wbit:
-            wbit = q
-            winner = seat
-        seat = next_active(active, seat)
-    return 1 - (winner & 1)
+def _last_trick(lay, hands, leader):
+    """NS tricks (0 or 1) of the final trick, each active seat holding one card: the highest
+    of the cards in the led suit or trumps wins."""
+    led = lay[low_index(hands[leader])]
+    winner = high_bit((hands[0] | hands[1] | hands[2] | hands[3]) & (led | lay[LAYOUT_TRUMPS]))
+    return 1 if winner & (hands[0] | hands[2]) else 0
 
 
 @njit(inline="always")
@@ -173,7 +167,7 @@ def _takes(b, p, eligible, wbit):
     return (b & eligible) != 0 and p > wbit
 
 
-@njit
+@njit(inline="always")
 def _two_tricks(lay, hands, leader, active, n_active):
     """NS tricks of the last two tricks, each of the 2-4 seats in play holding two cards:
     plain minimax over the first of them (at most 16 lines), the last resolved directly."""
@@ -198,13 +192,13 @@ def _two_tricks(lay, hands, leader, active, n_active):
             best2 = _worst(s2)
             m2 = _legal(lay, hands[s2], led) if n_active > 2 else _ZERO
             if n_active == 2:  # a lone maker against a lone defender
-                best2 = 1 - (ws1 & 1) + _last_trick(lay, hands, ws1, active)
+                best2 = 1 - (ws1 & 1) + _last_trick(lay, hands, ws1)
             while m2:
                 b2, p2, m2 = _pop_lowest(m2)
                 hands[s2] ^= b2
                 w2, ws2 = (p2, s2) if _takes(b2, p2, eligible, w1) else (w1, ws1)
                 if n_active == 3:
-                    v = 1 - (ws2 & 1) + _last_trick(lay, hands, ws2, active)
+                    v = 1 - (ws2 & 1) + _last_trick(lay, hands, ws2)
                 else:
                     v = _worst(s3)
                     m3 = _legal(lay, hands[s3], led)
@@ -212,7 +206,7 @@ def _two_tricks(lay, hands, leader, active, n_active):
                         b3, p3, m3 = _pop_lowest(m3)
                         hands[s3] ^= b3
                         ws3 = s3 if _takes(b3, p3, eligible, w2) else ws2
-                        v = _better(s3, v, 1 - (ws3 & 1) + _last_trick(lay, hands, ws3, active))
+                        v = _better(s3, v, 1 - (ws3 & 1) + _last_trick(lay, hands, ws3))
                         hands[s3] ^= b3
                 hands[s2] ^= b2
                 best2 = _better(s2, best2, v)
@@ -342,6 +336,107 @@ def _gen_moves(lay, hands, seat, led, wbit, wseat):
     return first, reps & ~first
 
 
+@njit(inline="always")
+def _trick_end(lay, hands, seat, won, active, n_active, alpha, beta):
+    """Value of the position after a trick of the three-trick endgame: `won` NS tricks so far,
+    the last two solved outright unless the window already decides."""
+    if won + 2 <= alpha:
+        return won + 2
+    if won >= beta:
+        return won
+    return won + _two_tricks(lay, hands, seat, active, n_active)
+
+
+@njit(_nrt=False)  # no reference counts: allocates nothing, its arrays outlive it
+def three_tricks(lay, hands, leader, active, n_active, alpha, beta):
+    """NS tricks of the last three tricks, each of the 3-4 seats in play holding three cards:
+    alpha-beta (fail-soft in (alpha, beta)) over the plays of the first of them in nested
+    loops, one card per run of equivalent cards in `_gen_moves`' order, the last two solved
+    outright. No table: positions this small are cheaper searched than stored."""
+    trumps = lay[LAYOUT_TRUMPS]
+    s1 = next_active(active, leader)
+    s2 = next_active(active, s1)
+    s3 = next_active(active, s2)
+    best0 = _worst(leader)
+    a0 = alpha
+    b0 = beta
+    f0, r0 = _gen_moves(lay, hands, leader, _ZERO, 0, 0)
+    while (f0 | r0) and a0 < b0:
+        if f0:
+            c0, p0, f0 = _pop_lowest(f0)
+        else:
+            c0, p0, r0 = _pop_lowest(r0)
+        led = lay[p0]
+        eligible = led | trumps
+        hands[leader] ^= c0
+        a1 = a0
+        b1 = b0
+        best1 = _worst(s1)
+        f1, r1 = _gen_moves(lay, hands, s1, led, p0, leader)
+        while (f1 | r1) and a1 < b1:
+            if f1:
+                c1, p1, f1 = _pop_lowest(f1)
+            else:
+                c1, p1, r1 = _pop_lowest(r1)
+            hands[s1] ^= c1
+            w1, ws1 = (p1, s1) if _takes(c1, p1, eligible, p0) else (p0, leader)
+            a2 = a1
+            b2 = b1
+            best2 = _worst(s2)
+            f2, r2 = _gen_moves(lay, hands, s2, led, w1, ws1)
+            while (f2 | r2) and a2 < b2:
+                if f2:
+                    c2, p2, f2 = _pop_lowest(f2)
+                else:
+                    c2, p2, r2 = _pop_lowest(r2)
+                hands[s2] ^= c2
+                w2, ws2 = (p2, s2) if _takes(c2, p2, eligible, w1) else (w1, ws1)
+                if n_active == 3:
+                    v = _trick_end(lay, hands, ws2, 1 - (ws2 & 1), active, n_active, a2, b2)
+                else:
+                    a3 = a2
+                    b3 = b2
+                    v = _worst(s3)
+                    f3, r3 = _gen_moves(lay, hands, s3, led, w2, ws2)
+                    while (f3 | r3) and a3 < b3:
+                        if f3:
+                            c3, p3, f3 = _pop_lowest(f3)
+                        else:
+                            c3, p3, r3 = _pop_lowest(r3)
+                        hands[s3] ^= c3
+                        ws3 = s3 if _takes(c3, p3, eligible, w2) else ws2
+                        v3 = _trick_end(lay, hands, ws3, 1 - (ws3 & 1), active, n_active, a3, b3)
+                        hands[s3] ^= c3
+                        if s3 & 1:
+                            v = min(v, v3)
+                            b3 = min(b3, v3)
+                        else:
+                            v = max(v, v3)
+                            a3 = max(a3, v3)
+                hands[s2] ^= c2
+                if s2 & 1:
+                    best2 = min(best2, v)
+                    b2 = min(b2, v)
+                else:
+                    best2 = max(best2, v)
+                    a2 = max(a2, v)
+            hands[s1] ^= c1
+            if s1 & 1:
+                best1 = min(best1, best2)
+                b1 = min(b1, best2)
+            else:
+                best1 = max(best1, best2)
+                a1 = max(a1, best2)
+        hands[leader] ^= c0
+        if leader & 1:
+            best0 = min(best0, best1)
+            b0 = min(b0, best1)
+        else:
+            best0 = max(best0, best1)
+            a0 = max(a0, best1)
+    return best0
+
+
 @njit
 def _search(lay, trump, hands, leader, active, n_active, alpha, beta, table, stats, work):
     """NS tricks from a trick boundary, `leader` to lead; fail-soft in (alpha, beta)."""
@@ -349,7 +444,8 @@ def _search(lay, trump, hands, leader, active, n_active, alpha, beta, table, sta
                      beta, table, stats, work)
 
 
-@njit
+# as three_tricks: the counts Numba keeps for arrays handed to inlined helpers cost a few per cent
+@njit(_nrt=False)
 def search_at(lay, trump, hands, seat, pos, led, wbit, wseat, active, n_active, alpha, beta,
               table, stats, work):
     """NS tricks from any point of a trick (the current one included): `seat` plays the
@@ -376,7 +472,7 @@ def search_at(lay, trump, hands, seat, pos, led, wbit, wseat, active, n_active, 
             if pos == 0:
                 n = popcount(hands[seat])
                 if n <= 1:
-                    v = 0 if n == 0 else _last_trick(lay, hands, seat, active)
+                    v = 0 if n == 0 else _last_trick(lay, hands, seat)
                     known = True
                 else:
                     stats[0] += 1
@@ -408,6 +504,19 @@ def search_at(lay, trump, hands, seat, pos, led, wbit, wseat, active, n_active, 
                     elif n == 2:  # the last two tricks: cheaper solved outright
                         v = _two_tricks(lay, hands, seat, active, n_active)
                         _tt_store(table, slot, key, trump, v, v)
+                        known = True
+                    elif n == 3 and n_active >= 3:
+                        alpha = max(alpha, lo)
+                        beta = min(beta, hi)
+                        v = three_tricks(lay, hands, seat, active, n_active, alpha, beta)
+                        if v <= alpha:
+                            hi = min(hi, v)
+                        elif v >= beta:
+                            lo = max(lo, v)
+                        else:
+                            lo = v
+                            hi = v
+                        _tt_store(table, slot, key, trump, lo, hi)
                         known = True
                     else:
                         alpha = max(alpha, lo)
