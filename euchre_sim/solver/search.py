@@ -337,6 +337,24 @@ def _gen_moves(lay, hands, seat, led, wbit, wseat):
 
 
 @njit(inline="always")
+def _next_card(first, rest):
+    """The next card to try, `first` before `rest`: (its bit, its index, first, rest left)."""
+    if first:
+        b, p, first = _pop_lowest(first)
+    else:
+        b, p, rest = _pop_lowest(rest)
+    return b, p, first, rest
+
+
+@njit(inline="always")
+def _child_value(seat, best, alpha, beta, v):
+    """A child's value v taken into `seat`'s best and window: (best, alpha, beta)."""
+    if seat & 1:
+        return min(best, v), alpha, min(beta, v)
+    return max(best, v), max(alpha, v), beta
+
+
+@njit(inline="always")
 def _trick_end(lay, hands, seat, won, active, n_active, alpha, beta):
     """Value of the position after a trick of the three-trick endgame: `won` NS tricks so far,
     the last two solved outright unless the window already decides."""
@@ -362,10 +380,7 @@ def three_tricks(lay, hands, leader, active, n_active, alpha, beta):
     b0 = beta
     f0, r0 = _gen_moves(lay, hands, leader, _ZERO, 0, 0)
     while (f0 | r0) and a0 < b0:
-        if f0:
-            c0, p0, f0 = _pop_lowest(f0)
-        else:
-            c0, p0, r0 = _pop_lowest(r0)
+        c0, p0, f0, r0 = _next_card(f0, r0)
         led = lay[p0]
         eligible = led | trumps
         hands[leader] ^= c0
@@ -374,10 +389,7 @@ def three_tricks(lay, hands, leader, active, n_active, alpha, beta):
         best1 = _worst(s1)
         f1, r1 = _gen_moves(lay, hands, s1, led, p0, leader)
         while (f1 | r1) and a1 < b1:
-            if f1:
-                c1, p1, f1 = _pop_lowest(f1)
-            else:
-                c1, p1, r1 = _pop_lowest(r1)
+            c1, p1, f1, r1 = _next_card(f1, r1)
             hands[s1] ^= c1
             w1, ws1 = (p1, s1) if _takes(c1, p1, eligible, p0) else (p0, leader)
             a2 = a1
@@ -385,10 +397,7 @@ def three_tricks(lay, hands, leader, active, n_active, alpha, beta):
             best2 = _worst(s2)
             f2, r2 = _gen_moves(lay, hands, s2, led, w1, ws1)
             while (f2 | r2) and a2 < b2:
-                if f2:
-                    c2, p2, f2 = _pop_lowest(f2)
-                else:
-                    c2, p2, r2 = _pop_lowest(r2)
+                c2, p2, f2, r2 = _next_card(f2, r2)
                 hands[s2] ^= c2
                 w2, ws2 = (p2, s2) if _takes(c2, p2, eligible, w1) else (w1, ws1)
                 if n_active == 3:
@@ -399,41 +408,18 @@ def three_tricks(lay, hands, leader, active, n_active, alpha, beta):
                     v = _worst(s3)
                     f3, r3 = _gen_moves(lay, hands, s3, led, w2, ws2)
                     while (f3 | r3) and a3 < b3:
-                        if f3:
-                            c3, p3, f3 = _pop_lowest(f3)
-                        else:
-                            c3, p3, r3 = _pop_lowest(r3)
+                        c3, p3, f3, r3 = _next_card(f3, r3)
                         hands[s3] ^= c3
                         ws3 = s3 if _takes(c3, p3, eligible, w2) else ws2
                         v3 = _trick_end(lay, hands, ws3, 1 - (ws3 & 1), active, n_active, a3, b3)
                         hands[s3] ^= c3
-                        if s3 & 1:
-                            v = min(v, v3)
-                            b3 = min(b3, v3)
-                        else:
-                            v = max(v, v3)
-                            a3 = max(a3, v3)
+                        v, a3, b3 = _child_value(s3, v, a3, b3, v3)
                 hands[s2] ^= c2
-                if s2 & 1:
-                    best2 = min(best2, v)
-                    b2 = min(b2, v)
-                else:
-                    best2 = max(best2, v)
-                    a2 = max(a2, v)
+                best2, a2, b2 = _child_value(s2, best2, a2, b2, v)
             hands[s1] ^= c1
-            if s1 & 1:
-                best1 = min(best1, best2)
-                b1 = min(b1, best2)
-            else:
-                best1 = max(best1, best2)
-                a1 = max(a1, best2)
+            best1, a1, b1 = _child_value(s1, best1, a1, b1, best2)
         hands[leader] ^= c0
-        if leader & 1:
-            best0 = min(best0, best1)
-            b0 = min(b0, best1)
-        else:
-            best0 = max(best0, best1)
-            a0 = max(a0, best1)
+        best0, a0, b0 = _child_value(leader, best0, a0, b0, best1)
     return best0
 
 
@@ -530,24 +516,12 @@ def search_at(lay, trump, hands, seat, pos, led, wbit, wseat, active, n_active, 
             # the child of the current node returned v
             hands[seat] |= one_bit(p)
             v += won
-            if (seat & 1) == 0:
-                if v > best:
-                    best = v
-                if v > alpha:
-                    alpha = v
-            else:
-                if v < best:
-                    best = v
-                if v < beta:
-                    beta = v
+            best, alpha, beta = _child_value(seat, best, alpha, beta, v)
             known = False
         if not known:
             if (first | rest) and alpha < beta:
                 # try the next card: push this node, enter the child
-                if first:
-                    b, p, first = _pop_lowest(first)
-                else:
-                    b, p, rest = _pop_lowest(rest)
+                b, p, first, rest = _next_card(first, rest)
                 hands[seat] &= ~b
                 if pos == 0:
                     c_led = lay[p]
