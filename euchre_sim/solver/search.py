@@ -350,8 +350,19 @@ def _next_card(first, rest):
 def _child_value(seat, best, alpha, beta, v):
     """A child's value v taken into `seat`'s best and window: (best, alpha, beta)."""
     if seat & 1:
-        return min(best, v), alpha, min(beta, v)
-    return max(best, v), max(alpha, v), beta
+        return _better(seat, best, v), alpha, min(beta, v)
+    return _better(seat, best, v), max(alpha, v), beta
+
+
+@njit(inline="always")
+def _bounds_of(v, alpha, beta, lo, hi):
+    """A node's bounds (lo, hi) narrowed by v, its fail-soft value searched in (alpha, beta):
+    at or below alpha an upper bound, at or above beta a lower one, else exact."""
+    if v <= alpha:
+        return lo, min(hi, v)
+    if v >= beta:
+        return max(lo, v), hi
+    return v, v
 
 
 @njit(inline="always")
@@ -491,22 +502,14 @@ def search_at(lay, trump, hands, seat, pos, led, wbit, wseat, active, n_active, 
                         v = _two_tricks(lay, hands, seat, active, n_active)
                         _tt_store(table, slot, key, trump, v, v)
                         known = True
-                    elif n == 3 and n_active >= 3:
-                        alpha = max(alpha, lo)
-                        beta = min(beta, hi)
-                        v = three_tricks(lay, hands, seat, active, n_active, alpha, beta)
-                        if v <= alpha:
-                            hi = min(hi, v)
-                        elif v >= beta:
-                            lo = max(lo, v)
-                        else:
-                            lo = v
-                            hi = v
-                        _tt_store(table, slot, key, trump, lo, hi)
-                        known = True
                     else:
                         alpha = max(alpha, lo)
                         beta = min(beta, hi)
+                        if n == 3 and n_active >= 3:
+                            v = three_tricks(lay, hands, seat, active, n_active, alpha, beta)
+                            lo, hi = _bounds_of(v, alpha, beta, lo, hi)
+                            _tt_store(table, slot, key, trump, lo, hi)
+                            known = True
             if not known:
                 a0 = alpha
                 b0 = beta
@@ -574,13 +577,7 @@ def search_at(lay, trump, hands, seat, pos, led, wbit, wseat, active, n_active, 
                 continue
             v = best
             if pos == 0:
-                if v <= a0:
-                    hi = min(hi, v)
-                elif v >= b0:
-                    lo = max(lo, v)
-                else:
-                    lo = v
-                    hi = v
+                lo, hi = _bounds_of(v, a0, b0, lo, hi)
                 _tt_store(table, slot, key, trump, lo, hi)
         # the current node's value is v: hand it to the node above
         if d == 0:
