@@ -42,16 +42,16 @@ RUNS = 5
 DEALS = 1000
 ANALYSIS_DEALS = 1000
 REFERENCE_SOLVES = 12
-PEER_TT_BITS = 16  # the peer's fastest table size on this benchmark
+PEER_TT_BITS = 16  # the fastest table size of the peer's version the issue measured (0ab7141)
 
 
 @njit
-def _class_tricks(lay, trump, hands, leader, active, team, tt, work):
+def _class_tricks(lay, hands, leader, active, team, tt, work):
     """The makers' (`team`'s) scoring class as a representative count: euchred 1 | made 3 |
     marched 5, by zero-window searches: made?, then marched? when made (what a simulation asks
     of a call)."""
-    if team_at_least(lay, trump, hands, leader, active, team, 3, tt, work):
-        return 5 if team_at_least(lay, trump, hands, leader, active, team, 5, tt, work) else 3
+    if team_at_least(lay, hands, leader, active, team, 3, tt, work):
+        return 5 if team_at_least(lay, hands, leader, active, team, 5, tt, work) else 3
     return 1
 
 
@@ -74,9 +74,9 @@ def _table_solves(tb, hands, which, exact, tt, out):
                     leader = (leader + 1) % 4
                 hp = to_power(tb, trump, hands[d], active, work[2])
                 if exact:
-                    out[k] = exact_tricks(tb.layout[trump], trump, hp, leader, active, tt, work)
+                    out[k] = exact_tricks(tb.layout[trump], hp, leader, active, tt, work)
                 else:
-                    out[k] = _class_tricks(tb.layout[trump], trump, hp, leader, active,
+                    out[k] = _class_tricks(tb.layout[trump], hp, leader, active,
                                            0 if alone < 0 else alone & 1, tt, work)
                 k += 1
     return k
@@ -166,7 +166,7 @@ def peer_solver_loop(peer):
     return loop
 
 
-def measure_peer(peer, loop, canon, which, exact, bits=PEER_TT_BITS):
+def measure_peer(peer, loop, canon, which, exact, bits):
     rates, nodes = [], []
     out = np.zeros(canon.shape[1] * 20, dtype=np.int64)
     for _ in range(RUNS):
@@ -184,6 +184,8 @@ def measure_peer(peer, loop, canon, which, exact, bits=PEER_TT_BITS):
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--peer", help="the public solver's bitcore.py, outside this repository")
+    parser.add_argument("--peer-tt-bits", type=int, default=PEER_TT_BITS,
+                        help="the peer's table size, 2^bits entries")
     parser.add_argument("--deals", type=int, default=DEALS)
     args = parser.parse_args()
     rules = build_rules("standard")
@@ -200,7 +202,8 @@ def main() -> None:
     for kind, (which, exact) in kinds.items():
         report[kind], ours[kind] = measure(tb, hands, which, exact)
     if args.peer:
-        report["peer"] = compare_with_peer(args.peer, hands, kinds, ours, report)
+        report["peer"] = compare_with_peer(args.peer, args.peer_tt_bits, hands, kinds, ours,
+                                           report)
     for label, exact in (("full_deal_analysis", False), ("full_deal_analysis_exact", True)):
         rates = []
         for _ in range(RUNS):
@@ -220,7 +223,7 @@ def main() -> None:
     print(json.dumps(report, indent=2))
 
 
-def compare_with_peer(path, hands, kinds, ours, report):
+def compare_with_peer(path, bits, hands, kinds, ours, report):
     """The peer's figures per kind on the same solves, our speed over its speed, and a check
     that both give the makers the same points on every solve."""
     peer = load_peer(path)
@@ -228,11 +231,12 @@ def compare_with_peer(path, hands, kinds, ours, report):
     loop = peer_solver_loop(peer)
     for exact in (True, False):
         out = np.zeros(100, dtype=np.int64)
-        loop(canon[:, :5], 0, exact, peer.new_tt(PEER_TT_BITS), np.int64((1 << PEER_TT_BITS) - 1),
-             np.zeros(1, dtype=np.int64), peer.new_stack(), out)
-    figures = {"file": os.path.basename(path), "tt_bits": PEER_TT_BITS}
+        tt = peer.new_tt(bits)
+        loop(canon[:, :5], 0, exact, tt, peer.tt_mask(tt), np.zeros(1, dtype=np.int64),
+             peer.new_stack(), out)
+    figures = {"file": os.path.basename(path), "tt_bits": bits}
     for kind, (which, exact) in kinds.items():
-        theirs, out = measure_peer(peer, loop, canon, which, exact)
+        theirs, out = measure_peer(peer, loop, canon, which, exact, bits)
         n = len(ours[kind])
         expected = makers_scores(ours[kind], hands, which, exact)
         theirs["disagreements"] = int(sum(int(a) != b for a, b in zip(out[:n], expected,

@@ -12,13 +12,14 @@ from euchre_sim.game.random_hands import CALL, PASS, play_key, random_hand
 from euchre_sim.sim.advise import ADVISE_DEALER, deal_around
 from euchre_sim.solver.search import (
     at_least,
+    endgame,
     exact_tricks,
+    new_tt,
     new_work,
     quick_tricks,
     search_at,
     shared_tt,
     sure_trump_tricks,
-    three_tricks,
     to_power,
 )
 
@@ -44,17 +45,20 @@ def solve(rules, hands: list[int], trump: int, leader: int, active=(True,) * 4, 
     mask = active_mask(active)
     power = to_power(tb, trump, np.array(hands, dtype=np.uint64), mask, np.empty(4, np.uint64))
     tt = tt if tt is not None else shared_tt()
-    return int(exact_tricks(tb.layout[trump], trump, power, leader, mask, tt, new_work()))
+    return int(exact_tricks(tb.layout[trump], power, leader, mask, tt, new_work()))
 
 
-def three_trick_endgame(rules, hands: list[int], trump: int, leader: int, active, alpha: int,
-                        beta: int) -> int:
-    """The solver's three-trick endgame (three cards a hand, 3-4 seats in play), fail-soft in
-    the window (alpha, beta)."""
+def endgame_tricks(rules, hands: list[int], trump: int, leader: int, active, alpha: int,
+                   beta: int) -> int:
+    """The solver's nested-loop endgame (3-5 cards a hand, 3-4 seats in play) with an empty
+    table, fail-soft in the window (alpha, beta)."""
     tb = compile_rules(rules)
     mask = active_mask(active)
     power = to_power(tb, trump, np.array(hands, dtype=np.uint64), mask, np.empty(4, np.uint64))
-    return int(three_tricks(tb.layout[trump], power, leader, mask, sum(active), alpha, beta))
+    tt = new_tt(10)
+    n = bin(int(power[leader])).count("1")
+    return int(endgame(tb.layout[trump], power, leader, mask, sum(active), alpha, beta,
+                       tt.table, tt.stats, n))
 
 
 def sure_tricks(rules, hands: list[int], trump: int, leader: int, active) -> tuple:
@@ -86,7 +90,7 @@ def solve_mid_trick(rules, hands: list[int], trump: int, leader: int, active, tr
             wbit, wseat = p, seat
     seat = trick_seat_after(mask, seat)
     n_active = bin(mask).count("1")
-    return int(search_at(lay, trump, power, seat, len(trick), led, wbit, wseat, mask, n_active,
+    return int(search_at(lay, power, seat, len(trick), led, wbit, wseat, mask, n_active,
                          -1, 6, tt.table, tt.stats, new_work()))
 
 
@@ -100,7 +104,7 @@ def ns_at_least(tables, trump: int, hands: np.ndarray, leader: int, active: int,
     """Does NS take at least `target` tricks? (hands in card ids, `active` a seat mask)"""
     power = to_power(tables, trump, hands, active, np.empty(4, np.uint64))
     lay = tables.layout[trump]
-    return bool(at_least(lay, trump, power, leader, active, target, tt, new_work()))
+    return bool(at_least(lay, power, leader, active, target, tt, new_work()))
 
 
 def sampled_deals(rules, hand_text: str, position: int, ref: str, deals: int,

@@ -79,7 +79,7 @@ def _ns_reach(tb, wh, st, nxt, pos, led, wbit, wseat, left, target, tt, work):
     if target > left:
         return False
     trump = st[S_TRUMP]
-    v = search_at(tb.layout[trump], trump, wh, nxt, pos, led, wbit, wseat, st[S_ACTIVE],
+    v = search_at(tb.layout[trump], wh, nxt, pos, led, wbit, wseat, st[S_ACTIVE],
                    st[S_N_ACTIVE], target - 1, target, tt.table, tt.stats, work)
     return v >= target
 

@@ -30,18 +30,18 @@ from .search import at_least, exact_tricks, new_work, shared_tt, to_power
 
 
 @njit
-def _team_exact(lay, trump, hands_p, leader, active, team, tt, work):
+def _team_exact(lay, hands_p, leader, active, team, tt, work):
     """Tricks of `team` (0 NS, 1 EW) under perfect play."""
-    ns = exact_tricks(lay, trump, hands_p, leader, active, tt, work)
+    ns = exact_tricks(lay, hands_p, leader, active, tt, work)
     return ns if team == 0 else 5 - ns
 
 
 @njit
-def team_at_least(lay, trump, hands_p, leader, active, team, k, tt, work):
+def team_at_least(lay, hands_p, leader, active, team, k, tt, work):
     """Does `team` (0 NS, 1 EW) take at least k tricks? One zero-window search."""
     if team == 0:
-        return at_least(lay, trump, hands_p, leader, active, k, tt, work)
-    return not at_least(lay, trump, hands_p, leader, active, 6 - k, tt, work)
+        return at_least(lay, hands_p, leader, active, k, tt, work)
+    return not at_least(lay, hands_p, leader, active, 6 - k, tt, work)
 
 
 @njit
@@ -55,15 +55,15 @@ def _discards(lay, hands_p, dealer, out):
 
 
 @njit
-def _dealer_at_least(lay, trump, hands_p, dealer, leader, active, k, cands, count, tt, work):
+def _dealer_at_least(lay, hands_p, dealer, leader, active, k, cands, count, tt, work):
     """Does the dealer's side take at least k tricks? With discard candidates (count > 0) the
     dealer holds six cards: does some discard give it k?"""
     if count == 0:
-        return team_at_least(lay, trump, hands_p, leader, active, dealer & 1, k, tt, work)
+        return team_at_least(lay, hands_p, leader, active, dealer & 1, k, tt, work)
     for i in range(count):
         b = one_bit(cands[i])
         hands_p[dealer] &= ~b
-        hit = team_at_least(lay, trump, hands_p, leader, active, dealer & 1, k, tt, work)
+        hit = team_at_least(lay, hands_p, leader, active, dealer & 1, k, tt, work)
         hands_p[dealer] |= b
         if hit:
             return True
@@ -71,25 +71,25 @@ def _dealer_at_least(lay, trump, hands_p, dealer, leader, active, k, cands, coun
 
 
 @njit
-def _dealer_class(lay, trump, hands_p, dealer, leader, active, makers, cands, count, tt, work):
+def _dealer_class(lay, hands_p, dealer, leader, active, makers, cands, count, tt, work):
     """The dealer's side's tricks as a representative of the makers' scoring class: 0 | 1 (1-2)
     | 3 (3-4) | 5, by zero-window searches. makers: the side whose calls are asked (0 NS, 1 EW,
     -1 either); only the thresholds that change its points are searched (a euchred side's 0
     and 1-2 tricks score alike, and so do a euchring side's 3-4 and 5)."""
     dealer_makes = makers == (dealer & 1)
-    if _dealer_at_least(lay, trump, hands_p, dealer, leader, active, 3, cands, count, tt, work):
+    if _dealer_at_least(lay, hands_p, dealer, leader, active, 3, cands, count, tt, work):
         if makers >= 0 and not dealer_makes:
             return 3
-        return 5 if _dealer_at_least(lay, trump, hands_p, dealer, leader, active, 5, cands,
+        return 5 if _dealer_at_least(lay, hands_p, dealer, leader, active, 5, cands,
                                      count, tt, work) else 3
     if dealer_makes:
         return 1
-    return 1 if _dealer_at_least(lay, trump, hands_p, dealer, leader, active, 1, cands, count,
+    return 1 if _dealer_at_least(lay, hands_p, dealer, leader, active, 1, cands, count,
                                  tt, work) else 0
 
 
 @njit
-def _best_discard_exact(lay, trump, hands_p, dealer, leader, active, tt, work):
+def _best_discard_exact(lay, hands_p, dealer, leader, active, tt, work):
     """Dealer's side tricks when the dealer, holding six cards, discards the card best for
     its side."""
     team = dealer & 1
@@ -100,9 +100,9 @@ def _best_discard_exact(lay, trump, hands_p, dealer, leader, active, tt, work):
         b = one_bit(cands[i])
         hands_p[dealer] &= ~b
         if best < 0:
-            best = _team_exact(lay, trump, hands_p, leader, active, team, tt, work)
-        elif team_at_least(lay, trump, hands_p, leader, active, team, best + 1, tt, work):
-            best = _team_exact(lay, trump, hands_p, leader, active, team, tt, work)
+            best = _team_exact(lay, hands_p, leader, active, team, tt, work)
+        elif team_at_least(lay, hands_p, leader, active, team, best + 1, tt, work):
+            best = _team_exact(lay, hands_p, leader, active, team, tt, work)
         hands_p[dealer] |= b
         if best == 5:
             break
@@ -124,11 +124,11 @@ def dealer_side_tricks(tb, hands, upcard, dealer, round_no, trump, alone_pos, de
     lay = tb.layout[trump]
     if exact:
         if discard:
-            return _best_discard_exact(lay, trump, hp, dealer, leader, active, tt, work)
-        return _team_exact(lay, trump, hp, leader, active, dealer & 1, tt, work)
+            return _best_discard_exact(lay, hp, dealer, leader, active, tt, work)
+        return _team_exact(lay, hp, leader, active, dealer & 1, tt, work)
     cands = np.empty(8, dtype=np.int64)
     count = _discards(lay, hp, dealer, cands) if discard else 0
-    return _dealer_class(lay, trump, hp, dealer, leader, active, makers, cands, count, tt, work)
+    return _dealer_class(lay, hp, dealer, leader, active, makers, cands, count, tt, work)
 
 
 @njit
@@ -231,7 +231,7 @@ def _solve_table(tb, hands, dealer, n_trumps, lone_last, tt, work, out):
             out[row, 0] = trump
             out[row, 1] = alone
             out[row, 2] = leader
-            out[row, 3] = exact_tricks(tb.layout[trump], trump, hp, leader, active, tt, work)
+            out[row, 3] = exact_tricks(tb.layout[trump], hp, leader, active, tt, work)
             row += 1
     return row
 

@@ -1,24 +1,25 @@
-"""Double-dummy solver: alpha-beta over card plays (an explicit stack, the current node in
-locals) with a transposition table.
+"""Double-dummy solver: alpha-beta over card plays with a transposition table.
 
 Values are NS tricks from a trick boundary on. Hands are moved into the rule tables' power
 layout (each effective suit a contiguous run of bits, trump on top), so following suit,
 trick winners and equivalent cards are a few bit operations. The search keeps
-- a transposition table at trick boundaries, keyed canonically: the owner of every card still
-  out in power order, the count of each suit (ranks compressed to the cards still out) and
-  the leader; keys are exact, so entries stay valid across the solves of a deal and across
-  deals of the same rule tables;
+- a transposition table at trick boundaries, keyed canonically: ranks compressed to the cards
+  still out, suits named by their place in power order, the owner of every card and the
+  leader; keys are exact, so entries stay valid across the solves of a deal, across deals and
+  across trumps, decks and rule sets (`_table_class` keeps apart the one rule that changes
+  values: a trump that may not be led);
 - one card per run of equivalent cards (same hand, adjacent in power among the live cards;
   cards already beaten in the current trick are dead), found with one carry;
 - move ordering: on lead first a card of the suit that leaves the opponents the fewest
   distinct answers (the top of that suit where the leader holds it), following the cheapest
   card that takes the trick from the other side, else the lowest card;
-- the last trick resolved directly (the highest card of the led suit or trumps), the last three
-  searched by nested loops (`three_tricks`: alpha-beta over the first of them, the last two
-  solved outright by plain minimax) when the table and the bounds leave them open: cheaper
-  than pushing their plays on the stack;
-  two bounds on the tricks a side surely takes: the leader's quick tricks (`quick_tricks`)
+- two bounds on the tricks a side surely takes: the leader's quick tricks (`quick_tricks`)
   and each side's sure trumps (`sure_trump_tricks`);
+- with 3-4 seats in play, every trick boundary left open by the table and the bounds searched
+  by `endgame`: the plays of one trick in nested loops, the positions after it through the
+  table again; the last trick resolved directly, the last two by plain minimax. An explicit
+  stack (`search_at`, the current node in locals) serves a search that starts inside a trick
+  (PIMC) and a lone maker against a lone defender;
 - `at_least` answers one threshold by a zero-window search; `exact_tricks` is one
   full-window search (the table's bounds serve both).
 """
@@ -32,7 +33,7 @@ import numpy as np
 
 from ..core.bits import above_highest, bits_above, high_bit, low_index, one_bit, pext, popcount
 from ..core.jit import njit
-from ..core.ruletables import LAYOUT_NO_LEAD, LAYOUT_SUIT_LOWS, LAYOUT_SUITS, LAYOUT_TRUMPS
+from ..core.ruletables import LAYOUT_NO_LEAD, LAYOUT_SUIT_LOWS, LAYOUT_TRUMPS
 from ..core.trick import next_active
 
 _ONE = np.uint64(1)
@@ -55,7 +56,7 @@ class SolverTT(NamedTuple):
     is meta, and a probe accepts an entry only if the two words XOR to its key: a torn entry
     fails that check (but for a 2^-64 coincidence) and counts as a miss."""
 
-    table: np.ndarray  # uint64[size, 2]: key ^ meta, meta = (trump + 1) | lo << 8 | hi << 16
+    table: np.ndarray  # uint64[size, 2]: key ^ meta, meta = class | lo << 8 | hi << 16
     stats: np.ndarray  # int64[5] (threads may lose counts): boundary nodes, table hits, all
     # nodes, searches, and PIMC decisions that solved sampled worlds
 
@@ -88,29 +89,39 @@ def to_power(tb, trump, hands_in, active, out):
 
 @njit(inline="always")
 def _position_key(lay, hands, leader):
-    """The position at a trick boundary with ranks compressed to the cards still out: who
-    holds each live card in power order (two bit planes, at most 20 cards), the live count
-    of each effective suit, and the leader."""
+    """The position at a trick boundary with ranks compressed to the cards still out (at most
+    20), in power order: where each suit begins (its lowest live card) and where the cards
+    end, whether the top suit is trumps, who holds each card (two bit planes) and the leader.
+    Suits are named by their place in that order, not by suit, so a position reached under
+    another trump or from a bigger deck has the same key and value. 64 bits in all."""
     live = hands[0] | hands[1] | hands[2] | hands[3]
-    key = _ZERO
-    for s in range(5):
-        key = (key << np.uint64(4)) | np.uint64(popcount(live & lay[LAYOUT_SUITS + s]))
+    starts = pext(live & ~_successors(lay, live, live), live) | one_bit(popcount(live))
+    key = starts << _ONE
+    if live & lay[LAYOUT_TRUMPS]:
+        key |= _ONE
     key = (key << np.uint64(20)) | pext(hands[2] | hands[3], live)
     key = (key << np.uint64(20)) | pext(hands[1] | hands[3], live)
     return (key << np.uint64(2)) | np.uint64(leader)
 
 
 @njit(inline="always")
-def _tt_slot(table, key, trump):
-    h = key ^ (np.uint64(trump + 1) * np.uint64(0x9E3779B97F4A7C15))
+def _table_class(lay):
+    """What a key leaves out that changes values: whether a trump may not be led (Benny in
+    no-trump). Entries of one class are exact for every trump, deck and rule set."""
+    return np.uint64(2) if lay[LAYOUT_NO_LEAD] else _ONE
+
+
+@njit(inline="always")
+def _tt_slot(table, key, cls):
+    h = key ^ (cls * np.uint64(0x9E3779B97F4A7C15))
     h = (h ^ (h >> np.uint64(31))) * np.uint64(0xBF58476D1CE4E5B9)
     return np.int64(h >> np.uint64(32)) & (table.shape[0] - 1)
 
 
 @njit(inline="always")
-def _tt_store(table, slot, key, trump, lo, hi):
+def _tt_store(table, slot, key, cls, lo, hi):
     """Write an entry (bounds lo..hi on NS tricks) in its two lockless words (see SolverTT)."""
-    meta = np.uint64(trump + 1) | (np.uint64(lo) << np.uint64(8)) | \
+    meta = cls | (np.uint64(lo) << np.uint64(8)) | \
         (np.uint64(hi) << np.uint64(16))
     table[slot, 0] = key ^ meta
     table[slot, 1] = meta
@@ -366,22 +377,77 @@ def _bounds_of(v, alpha, beta, lo, hi):
 
 
 @njit(inline="always")
-def _trick_end(lay, hands, seat, won, active, n_active, alpha, beta):
-    """Value of the position after a trick of the three-trick endgame: `won` NS tricks so far,
-    the last two solved outright unless the window already decides."""
-    if won + 2 <= alpha:
-        return won + 2
+def _probe(lay, hands, seat, n, alpha, beta, table, stats):
+    """A trick boundary (`seat` to lead, n >= 2 tricks left) in the table: (key, slot, lo, hi),
+    the bounds on NS tricks from its entry, narrowed by the quick and sure-trump tricks
+    unless the entry already decides the window (alpha, beta)."""
+    stats[0] += 1
+    key = _position_key(lay, hands, seat)
+    cls = _table_class(lay)
+    slot = _tt_slot(table, key, cls)
+    lo = 0
+    hi = n
+    meta = table[slot, 1]
+    if (table[slot, 0] ^ meta) == key and (meta & np.uint64(0xFF)) == cls:
+        stats[1] += 1
+        lo = np.int64((meta >> np.uint64(8)) & np.uint64(0xFF))
+        hi = np.int64((meta >> np.uint64(16)) & np.uint64(0xFF))
+    if not (lo >= beta or lo == hi or hi <= alpha):
+        sure = quick_tricks(lay, hands, seat)
+        if seat & 1:
+            hi = min(hi, n - sure)
+        else:
+            lo = max(lo, sure)
+        ns_sure, ew_sure = sure_trump_tricks(lay, hands)
+        lo = max(lo, ns_sure)
+        hi = min(hi, n - ew_sure)
+    return key, slot, lo, hi
+
+
+@njit(inline="always")
+def _store(lay, table, slot, key, v, alpha, beta, lo, hi):
+    """Narrow an entry's bounds by v, the fail-soft value searched in (alpha, beta), and
+    write them."""
+    lo, hi = _bounds_of(v, alpha, beta, lo, hi)
+    _tt_store(table, slot, key, _table_class(lay), lo, hi)
+
+
+@njit(inline="always")
+def _rest_value(lay, hands, seat, won, n, active, n_active, alpha, beta, table, stats):
+    """Value (fail-soft in (alpha, beta)) of a position of `endgame` after its first trick:
+    `won` NS tricks so far, `seat` to lead the remaining n, through the table and the bounds,
+    else solved: the last two outright, more by `endgame`."""
+    if won + n <= alpha:
+        return won + n
     if won >= beta:
         return won
-    return won + _two_tricks(lay, hands, seat, active, n_active)
+    stats[2] += 1
+    alpha -= won
+    beta -= won
+    key, slot, lo, hi = _probe(lay, hands, seat, n, alpha, beta, table, stats)
+    if lo >= beta or lo == hi:
+        return won + lo
+    if hi <= alpha:
+        return won + hi
+    alpha = max(alpha, lo)
+    beta = min(beta, hi)
+    if n == 2:
+        v = _two_tricks(lay, hands, seat, active, n_active)
+    else:
+        v = endgame(lay, hands, seat, active, n_active, alpha, beta, table, stats, n)
+    _store(lay, table, slot, key, v, alpha, beta, lo, hi)
+    return won + v
 
 
-@njit(_nrt=False)  # no reference counts: allocates nothing, its arrays outlive it
-def three_tricks(lay, hands, leader, active, n_active, alpha, beta):
-    """NS tricks of the last three tricks, each of the 3-4 seats in play holding three cards:
+# no reference counts: it allocates nothing, and its arrays outlive it. It calls itself (through
+# `_rest_value`) for the tricks after the first: one function, as Numba's cache cannot load
+# functions that call each other.
+@njit(_nrt=False)
+def endgame(lay, hands, leader, active, n_active, alpha, beta, table, stats, n):
+    """NS tricks of the last n tricks (3 to 5), each of the 3-4 seats in play holding n cards:
     alpha-beta (fail-soft in (alpha, beta)) over the plays of the first of them in nested
-    loops, one card per run of equivalent cards in `_gen_moves`' order, the last two solved
-    outright. No table: positions this small are cheaper searched than stored."""
+    loops, one card per run of equivalent cards in `_gen_moves`' order, the positions after
+    it through `_rest_value`."""
     trumps = lay[LAYOUT_TRUMPS]
     s1 = next_active(active, leader)
     s2 = next_active(active, s1)
@@ -412,7 +478,8 @@ def three_tricks(lay, hands, leader, active, n_active, alpha, beta):
                 hands[s2] ^= c2
                 w2, ws2 = (p2, s2) if _takes(c2, p2, eligible, w1) else (w1, ws1)
                 if n_active == 3:
-                    v = _trick_end(lay, hands, ws2, 1 - (ws2 & 1), active, n_active, a2, b2)
+                    v = _rest_value(lay, hands, ws2, 1 - (ws2 & 1), n - 1, active, n_active,
+                                    a2, b2, table, stats)
                 else:
                     a3 = a2
                     b3 = b2
@@ -422,7 +489,8 @@ def three_tricks(lay, hands, leader, active, n_active, alpha, beta):
                         c3, p3, f3, r3 = _next_card(f3, r3)
                         hands[s3] ^= c3
                         ws3 = s3 if _takes(c3, p3, eligible, w2) else ws2
-                        v3 = _trick_end(lay, hands, ws3, 1 - (ws3 & 1), active, n_active, a3, b3)
+                        v3 = _rest_value(lay, hands, ws3, 1 - (ws3 & 1), n - 1, active,
+                                         n_active, a3, b3, table, stats)
                         hands[s3] ^= c3
                         v, a3, b3 = _child_value(s3, v, a3, b3, v3)
                 hands[s2] ^= c2
@@ -435,15 +503,15 @@ def three_tricks(lay, hands, leader, active, n_active, alpha, beta):
 
 
 @njit
-def _search(lay, trump, hands, leader, active, n_active, alpha, beta, table, stats, work):
+def _search(lay, hands, leader, active, n_active, alpha, beta, table, stats, work):
     """NS tricks from a trick boundary, `leader` to lead; fail-soft in (alpha, beta)."""
-    return search_at(lay, trump, hands, leader, 0, _ZERO, -1, -1, active, n_active, alpha,
+    return search_at(lay, hands, leader, 0, _ZERO, -1, -1, active, n_active, alpha,
                      beta, table, stats, work)
 
 
-# as three_tricks: the counts Numba keeps for arrays handed to inlined helpers cost a few per cent
+# as endgame: the counts Numba keeps for arrays handed to inlined helpers cost a few per cent
 @njit(_nrt=False)
-def search_at(lay, trump, hands, seat, pos, led, wbit, wseat, active, n_active, alpha, beta,
+def search_at(lay, hands, seat, pos, led, wbit, wseat, active, n_active, alpha, beta,
               table, stats, work):
     """NS tricks from any point of a trick (the current one included): `seat` plays the
     trick's card number `pos`; `led` the led suit's bits, (wbit, wseat) the winning card so
@@ -472,44 +540,26 @@ def search_at(lay, trump, hands, seat, pos, led, wbit, wseat, active, n_active, 
                     v = 0 if n == 0 else _last_trick(lay, hands, seat)
                     known = True
                 else:
-                    stats[0] += 1
-                    key = _position_key(lay, hands, seat)
-                    slot = _tt_slot(table, key, trump)
-                    lo = 0
-                    hi = n
-                    meta = table[slot, 1]
-                    if (table[slot, 0] ^ meta) == key and \
-                            np.int64(meta & np.uint64(0xFF)) == trump + 1:
-                        stats[1] += 1
-                        lo = np.int64((meta >> np.uint64(8)) & np.uint64(0xFF))
-                        hi = np.int64((meta >> np.uint64(16)) & np.uint64(0xFF))
-                    if not (lo >= beta or lo == hi or hi <= alpha):
-                        sure = quick_tricks(lay, hands, seat)
-                        if seat & 1:
-                            hi = min(hi, n - sure)
-                        else:
-                            lo = max(lo, sure)
-                        ns_sure, ew_sure = sure_trump_tricks(lay, hands)
-                        lo = max(lo, ns_sure)
-                        hi = min(hi, n - ew_sure)
+                    key, slot, lo, hi = _probe(lay, hands, seat, n, alpha, beta, table, stats)
                     if lo >= beta or lo == hi:
                         v = lo
                         known = True
                     elif hi <= alpha:
                         v = hi
                         known = True
-                    elif n == 2:  # the last two tricks: cheaper solved outright
-                        v = _two_tricks(lay, hands, seat, active, n_active)
-                        _tt_store(table, slot, key, trump, v, v)
+                    elif n == 2 or n_active >= 3:
+                        alpha = max(alpha, lo)
+                        beta = min(beta, hi)
+                        if n == 2:  # the last two tricks: cheaper solved outright
+                            v = _two_tricks(lay, hands, seat, active, n_active)
+                        else:
+                            v = endgame(lay, hands, seat, active, n_active, alpha, beta, table,
+                                        stats, n)
+                        _store(lay, table, slot, key, v, alpha, beta, lo, hi)
                         known = True
                     else:
                         alpha = max(alpha, lo)
                         beta = min(beta, hi)
-                        if n == 3 and n_active >= 3:
-                            v = three_tricks(lay, hands, seat, active, n_active, alpha, beta)
-                            lo, hi = _bounds_of(v, alpha, beta, lo, hi)
-                            _tt_store(table, slot, key, trump, lo, hi)
-                            known = True
             if not known:
                 a0 = alpha
                 b0 = beta
@@ -577,8 +627,7 @@ def search_at(lay, trump, hands, seat, pos, led, wbit, wseat, active, n_active, 
                 continue
             v = best
             if pos == 0:
-                lo, hi = _bounds_of(v, a0, b0, lo, hi)
-                _tt_store(table, slot, key, trump, lo, hi)
+                _store(lay, table, slot, key, v, a0, b0, lo, hi)
         # the current node's value is v: hand it to the node above
         if d == 0:
             return v
@@ -611,18 +660,18 @@ def _n_active(active):
 
 
 @njit
-def exact_tricks(lay, trump, hands, leader, active, tt, work):
+def exact_tricks(lay, hands, leader, active, tt, work):
     """NS tricks under perfect play: one full-window search (`lay` the rule tables' layout of
     `trump`, hands in power layout)."""
     n = popcount(hands[leader])
-    return _search(lay, trump, hands, leader, active, _n_active(active), -1, n + 1, tt.table,
+    return _search(lay, hands, leader, active, _n_active(active), -1, n + 1, tt.table,
                    tt.stats, work)
 
 
 @njit
-def at_least(lay, trump, hands, leader, active, target, tt, work):
+def at_least(lay, hands, leader, active, target, tt, work):
     """Does NS take at least `target` tricks? One zero-window search (as exact_tricks)."""
-    v = _search(lay, trump, hands, leader, active, _n_active(active), target - 1, target,
+    v = _search(lay, hands, leader, active, _n_active(active), target - 1, target,
                 tt.table, tt.stats, work)
     return v >= target
 
