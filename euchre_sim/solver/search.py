@@ -502,7 +502,7 @@ def endgame(lay, hands, leader, active, n_active, alpha, beta, table, stats, n):
     return best0
 
 
-@njit
+@njit(_nrt=False)
 def _search(lay, hands, leader, active, n_active, alpha, beta, table, stats, work):
     """NS tricks from a trick boundary, `leader` to lead; fail-soft in (alpha, beta)."""
     return search_at(lay, hands, leader, 0, _ZERO, -1, -1, active, n_active, alpha,
@@ -659,7 +659,7 @@ def _n_active(active):
     return (active & 1) + ((active >> 1) & 1) + ((active >> 2) & 1) + ((active >> 3) & 1)
 
 
-@njit
+@njit(_nrt=False)
 def exact_tricks(lay, hands, leader, active, tt, work):
     """NS tricks under perfect play: one full-window search (`lay` the rule tables' layout of
     `trump`, hands in power layout)."""
@@ -668,7 +668,7 @@ def exact_tricks(lay, hands, leader, active, tt, work):
                    tt.stats, work)
 
 
-@njit
+@njit(_nrt=False)
 def at_least(lay, hands, leader, active, target, tt, work):
     """Does NS take at least `target` tricks? One zero-window search (as exact_tricks)."""
     v = _search(lay, hands, leader, active, _n_active(active), target - 1, target,
