@@ -378,29 +378,30 @@ def _bounds_of(v, alpha, beta, lo, hi):
 
 @njit(inline="always")
 def _probe(lay, hands, seat, n, alpha, beta, table, stats):
-    """A trick boundary (`seat` to lead, n >= 2 tricks left) in the table: (key, slot, lo, hi),
-    the bounds on NS tricks from its entry, narrowed by the quick and sure-trump tricks
-    unless the entry already decides the window (alpha, beta)."""
+    """A trick boundary (`seat` to lead, n >= 2 tricks left): (key, slot, lo, hi), bounds on NS
+    tricks from the quick and sure-trump tricks and, unless they already decide the window
+    (alpha, beta), from its table entry (key and slot then name it for `_store`)."""
     stats[0] += 1
+    lo = 0
+    hi = n
+    sure = quick_tricks(lay, hands, seat)
+    if seat & 1:
+        hi = n - sure
+    else:
+        lo = sure
+    ns_sure, ew_sure = sure_trump_tricks(lay, hands)
+    lo = max(lo, ns_sure)
+    hi = min(hi, n - ew_sure)
+    if lo >= beta or lo == hi or hi <= alpha:
+        return _ZERO, 0, lo, hi
     key = _position_key(lay, hands, seat)
     cls = _table_class(lay)
     slot = _tt_slot(table, key, cls)
-    lo = 0
-    hi = n
     meta = table[slot, 1]
     if (table[slot, 0] ^ meta) == key and (meta & np.uint64(0xFF)) == cls:
         stats[1] += 1
-        lo = np.int64((meta >> np.uint64(8)) & np.uint64(0xFF))
-        hi = np.int64((meta >> np.uint64(16)) & np.uint64(0xFF))
-    if not (lo >= beta or lo == hi or hi <= alpha):
-        sure = quick_tricks(lay, hands, seat)
-        if seat & 1:
-            hi = min(hi, n - sure)
-        else:
-            lo = max(lo, sure)
-        ns_sure, ew_sure = sure_trump_tricks(lay, hands)
-        lo = max(lo, ns_sure)
-        hi = min(hi, n - ew_sure)
+        lo = max(lo, np.int64((meta >> np.uint64(8)) & np.uint64(0xFF)))
+        hi = min(hi, np.int64((meta >> np.uint64(16)) & np.uint64(0xFF)))
     return key, slot, lo, hi
 
 
