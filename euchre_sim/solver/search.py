@@ -389,6 +389,8 @@ def _probe(lay, hands, seat, n, alpha, beta, table, stats):
         hi = n - sure
     else:
         lo = sure
+    if lo >= beta or lo == hi or hi <= alpha:
+        return _ZERO, 0, lo, hi
     ns_sure, ew_sure = sure_trump_tricks(lay, hands)
     lo = max(lo, ns_sure)
     hi = min(hi, n - ew_sure)
