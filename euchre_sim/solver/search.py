@@ -665,7 +665,7 @@ def _n_active(active):
 @njit(_nrt=False)
 def exact_tricks(lay, hands, leader, active, tt, work):
     """NS tricks under perfect play: one full-window search (`lay` the rule tables' layout of
-    `trump`, hands in power layout)."""
+    the trump, hands in power layout)."""
     n = popcount(hands[leader])
     return _search(lay, hands, leader, active, _n_active(active), -1, n + 1, tt.table,
                    tt.stats, work)
