@@ -92,18 +92,18 @@ def run_ours(tb, hands, which, exact, out):
     return n / (time.perf_counter() - start), tt.stats[2] / n, n
 
 
-def figures(rates, nodes):
-    """Medians of several passes as the report's figures."""
-    rate = statistics.median(rates)
+def figures(runs):
+    """Medians of several passes (run_ours / run_peer results) as the report's figures."""
+    rate = statistics.median(r[0] for r in runs)
     return {"solves_per_s": round(rate), "us_per_solve": round(1e6 / rate, 2),
-            "nodes_per_solve": round(statistics.median(nodes), 1)}
+            "nodes_per_solve": round(statistics.median(r[1] for r in runs), 1)}
 
 
 def measure(tb, hands, which, exact=True):
     out = np.zeros(hands.shape[0] * 20, dtype=np.int64)
     runs = [run_ours(tb, hands, which, exact, out) for _ in range(RUNS)]
     n = runs[0][2]
-    return figures([r[0] for r in runs], [r[1] for r in runs]), out[:n]
+    return figures(runs), out[:n]
 
 
 def makers_scores(out, hands, which, exact):
@@ -248,10 +248,10 @@ def compare_with_peer(path, bits, tb, hands, kinds, ours):
             theirs.append(run_peer(peer, loop, canon, which, exact, bits, out))
         n = len(ours[kind])
         expected = makers_scores(ours[kind], hands, which, exact)
-        kind_report = figures([r[0] for r in theirs], [r[1] for r in theirs])
+        kind_report = figures(theirs)
         kind_report["disagreements"] = int(sum(int(a) != b for a, b in zip(out[:n], expected,
                                                                            strict=True)))
-        kind_report["ours_alternating"] = figures([r[0] for r in mine], [r[1] for r in mine])
+        kind_report["ours_alternating"] = figures(mine)
         kind_report["ours_speed_over_theirs"] = round(
             kind_report["ours_alternating"]["solves_per_s"] / kind_report["solves_per_s"], 2)
         report[kind] = kind_report
