@@ -29,6 +29,13 @@ def progress_bar(title: str, unit: str, total: int, done: int, enabled: bool):
     return progress, progress.add_task(unit, total=total, completed=done)
 
 
+def warn(line: str) -> None:
+    """A note on standard error that does not stop the command (e.g. a chunk computed again)."""
+    import click
+
+    click.echo(f"euchre-sim: {line}", err=True)
+
+
 def run_chunks(title: str, unit: str, total: int, pending, out_dir: str, show: bool,
                run) -> None:
     """run(advance) under a progress bar of `total` units (pending(): those not yet saved);

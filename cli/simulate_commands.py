@@ -14,7 +14,7 @@ from .options import (
     seed_option,
     workers_option,
 )
-from .progress import run_chunks
+from .progress import run_chunks, warn
 
 
 def print_headline(out_dir: str) -> None:
@@ -89,8 +89,9 @@ def run_simulation(deals: int, seed: int, ruleset, workers: int | None, out_dir:
     from euchre_sim.sim.simulate import finish_run, prepare_run, run_dask, run_local
 
     params = tuple(float(x) for x in load_params(bidder_params))
+    # a resumed run is the same run; warn names each damaged chunk it computes again
     plan = prepare_run(out_dir, ruleset, seed, deals, chunk_size, keep_deals, resume, play,
-                       worlds, bidding, params, bidder_table)  # a resumed run is the same run
+                       worlds, bidding, params, bidder_table, warn)
     if resume and is_complete(out_dir):
         click.echo(f"run in {out_dir} is already complete", err=True)
         return
@@ -106,7 +107,7 @@ def run_simulation(deals: int, seed: int, ruleset, workers: int | None, out_dir:
 
     run_chunks("simulate", "deals", deals, plan.pending_deals, out_dir, not no_progress, run)
     info = finish_run(plan, time.perf_counter() - start, n_workers,
-                      engine=f"dask {scheduler}" if scheduler else "local")
+                      engine=f"dask {scheduler}" if scheduler else "local", warn=warn)
     rate = (deals - done) / max(info["elapsed_seconds"], 1e-9)
     written = "calls.parquet, summary.parquet" + (
         ", decisions.parquet, auction.parquet" if bidding else "")

@@ -8,7 +8,7 @@ import click
 
 from .app import cli
 from .options import rules_options, seed_option, workers_option
-from .progress import run_chunks
+from .progress import run_chunks, warn
 
 
 def _player_options(command):
@@ -100,7 +100,7 @@ def tournament(games: int, seed: int, ruleset, ns_bidder: str, ew_bidder: str, p
     params = tuple(float(x) for x in load_params(bidder_params))
     plan = prepare_tournament(out_dir, ruleset, seed, games, players, not no_duplicate, start,
                               first_dealer, worlds, params, bidder_table, odds_dir, chunk_size,
-                              resume)
+                              resume, warn)
     if resume and is_complete(out_dir):
         click.echo(f"tournament in {out_dir} is already complete", err=True)
         return
@@ -110,7 +110,7 @@ def tournament(games: int, seed: int, ruleset, ns_bidder: str, ew_bidder: str, p
     run_chunks("tournament", "games", games, plan.pending_games, out_dir, not no_progress,
                lambda advance: run_tournament(plan, n_workers, advance, scheduler))
     info = finish_tournament(plan, time.perf_counter() - started, n_workers,
-                             engine=f"dask {scheduler}" if scheduler else "local")
+                             engine=f"dask {scheduler}" if scheduler else "local", warn=warn)
     summary = info["summary"]
     if as_json:
         click.echo(json.dumps(summary | {"players": info["players_described"]}))

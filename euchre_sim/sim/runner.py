@@ -5,33 +5,93 @@ A run's folder holds `manifest.json` (what the run is, written first), `chunks/N
 finished chunk each, renamed into place only when complete) and, at the end, the tables. A
 chunk is a pure function of its job, so an interrupted run resumes by computing the chunks
 that are missing.
+
+A chunk's folder also holds `commit.json`, the sha256 of every file it stored. A resumed run
+and the final merge check each chunk against it and compute a damaged one again (a crash or a
+full disk can leave a file cut short). A chunk stored before checksums were kept has no record
+to check, so it is computed again too: chunks are pure, so that costs time, never results.
+An OSError writing the run (a full disk) is one line naming the folder (`writing_run`); every
+file is written under a temporary name, fsynced and renamed, so finished chunks stay valid.
 """
 
 from __future__ import annotations
 
+import contextlib
+import errno
+import hashlib
 import json
 import os
 import shutil
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 
 from ..core.errors import UserError
 
 MANIFEST = "manifest.json"
+COMMIT = "commit.json"  # in each chunk's folder: {"sha256": {file name: hex digest}}
+_NO_SPACE = (errno.ENOSPC, errno.EDQUOT)
+_READ_ONLY = (errno.EROFS, errno.EACCES, errno.EPERM)
+
+
+def write_error(out_dir: str, err: OSError) -> UserError:
+    """The one line for a failed write to a run's folder: the folder, why, and what to do."""
+    reason = os.strerror(err.errno) if err.errno else str(err)
+    advice = ("free space" if err.errno in _NO_SPACE else
+              "make it writable" if err.errno in _READ_ONLY else "fix that")
+    return UserError(f"cannot write to {out_dir!r}: {reason} — {advice}, then rerun with "
+                     "--resume")
+
+
+@contextlib.contextmanager
+def writing_run(out_dir: str) -> Iterator[None]:
+    """Turn a failed system call inside (a full disk, a read-only folder, here or in a worker)
+    into write_error's UserError; other errors, and a lost connection, pass through."""
+    try:
+        yield
+    except OSError as err:
+        if err.errno is None or isinstance(err, (ConnectionError, TimeoutError)):
+            raise
+        raise write_error(out_dir, err) from err
+
+
+def write_file(path: str, data: bytes) -> None:
+    """Write and fsync one file (a chunk's file or its commit record)."""
+    with open(path, "wb") as handle:
+        handle.write(data)
+        handle.flush()
+        os.fsync(handle.fileno())
+
+
+def _sync_folder(path: str) -> None:
+    """Make the renames inside `path` durable (POSIX: a folder is fsynced through a handle)."""
+    if os.name != "posix":
+        return
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _discard(path: str) -> None:
+    with contextlib.suppress(FileNotFoundError):
+        os.remove(path)
 
 
 def write_json(path: str, data: dict) -> None:
     tmp = path + ".tmp"
-    with open(tmp, "w", encoding="utf-8") as handle:
-        json.dump(data, handle, indent=2, sort_keys=True)
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(tmp, path)
+    try:
+        write_file(tmp, json.dumps(data, indent=2, sort_keys=True).encode())
+        os.replace(tmp, path)
+    finally:
+        _discard(tmp)
+    _sync_folder(os.path.dirname(path) or ".")
 
 
 def open_run(out_dir: str, identity: dict, chunk_size: int | None, resume: bool,
-             manifest: dict) -> int | None:
+             manifest: dict, warn: Callable[[str], None] | None = None) -> int | None:
     """Check the output folder: a new run writes its manifest; a resumed one must be the same
-    run (identity). Returns the resumed run's chunk size (None for a new run)."""
+    run (identity), and its damaged chunks are removed (`drop_damaged`, warn(line) naming
+    each). Returns the resumed run's chunk size (None for a new run)."""
     manifest_path = os.path.join(out_dir, MANIFEST)
     exists = os.path.isdir(out_dir) and os.listdir(out_dir)
     if exists and not resume:
@@ -39,26 +99,37 @@ def open_run(out_dir: str, identity: dict, chunk_size: int | None, resume: bool,
                         "a run there, or choose another folder)")
     if exists and not os.path.isfile(manifest_path):
         raise UserError(f"cannot resume in {out_dir!r}: it holds no {MANIFEST}")
-    if exists:
-        with open(manifest_path, encoding="utf-8") as handle:
-            old = json.load(handle)
-        for key, value in identity.items():
-            if old.get(key) != value:
-                raise UserError(f"cannot resume: the run in {out_dir!r} has a different "
-                                f"{key.replace('_', '-')} ({old.get(key)!r})")
-        if chunk_size is not None and chunk_size != old["chunk_size"]:
-            raise UserError(f"cannot resume: the run in {out_dir!r} uses --chunk-size "
-                            f"{old['chunk_size']}")
-        return old["chunk_size"]
-    os.makedirs(os.path.join(out_dir, "chunks"), exist_ok=True)
-    write_json(manifest_path, manifest | {"complete": False})
+    with writing_run(out_dir):
+        if exists:
+            try:
+                with open(manifest_path, encoding="utf-8") as handle:
+                    old = json.load(handle)
+            except ValueError:
+                raise UserError(f"cannot resume in {out_dir!r}: its {MANIFEST} is damaged "
+                                "(start the run again in an empty folder)") from None
+            for key, value in identity.items():
+                if old.get(key) != value:
+                    raise UserError(f"cannot resume: the run in {out_dir!r} has a different "
+                                    f"{key.replace('_', '-')} ({old.get(key)!r})")
+            if chunk_size is not None and chunk_size != old["chunk_size"]:
+                raise UserError(f"cannot resume: the run in {out_dir!r} uses --chunk-size "
+                                f"{old['chunk_size']}")
+            for name in os.listdir(out_dir):  # a table whose writer was killed
+                if name.endswith(".tmp"):
+                    _discard(os.path.join(out_dir, name))
+            drop_damaged(out_dir, warn)
+            return old["chunk_size"]
+        os.makedirs(out_dir, exist_ok=True)
+        write_json(manifest_path, manifest | {"complete": False})
+        os.makedirs(os.path.join(out_dir, "chunks"), exist_ok=True)
     return None
 
 
 def close_run(out_dir: str, manifest: dict, info: dict) -> None:
     """Write run.json, mark the manifest complete and remove the chunk folders."""
-    write_json(os.path.join(out_dir, "run.json"), info)
-    write_json(os.path.join(out_dir, MANIFEST), manifest | {"complete": True})
+    with writing_run(out_dir):
+        write_json(os.path.join(out_dir, "run.json"), info)
+        write_json(os.path.join(out_dir, MANIFEST), manifest | {"complete": True})
     shutil.rmtree(os.path.join(out_dir, "chunks"), ignore_errors=True)
 
 
@@ -83,20 +154,83 @@ def finished_chunks(out_dir: str, n_chunks: int) -> list[str]:
     return chunks
 
 
+def checked_chunks(out_dir: str, n_chunks: int, recompute: Callable[[], None],
+                   warn: Callable[[str], None] | None = None) -> list[str]:
+    """The chunk folders of a run, each checked against its checksums just before the merge:
+    damaged ones are removed (warn names each) and recompute() computes every missing chunk,
+    which is then checked once more (damaged again: a UserError, the disk is at fault)."""
+    with writing_run(out_dir):
+        drop_damaged(out_dir, warn)
+        missing = [i for i in range(n_chunks) if not os.path.isdir(chunk_dir(out_dir, i))]
+        if missing:
+            recompute()
+        for index in missing:
+            fault = chunk_fault(chunk_dir(out_dir, index))
+            if fault is not None:
+                raise UserError(f"chunk {index} {fault} right after it was written: check the "
+                                f"disk under {out_dir!r}, then rerun with --resume")
+    return finished_chunks(out_dir, n_chunks)
+
+
+def chunk_fault(folder: str) -> str | None:
+    """Why a stored chunk cannot be used, as a phrase ("is damaged (...)"); None when every
+    file it recorded matches its checksum."""
+    try:
+        with open(os.path.join(folder, COMMIT), "rb") as handle:
+            digests = json.load(handle)["sha256"]
+        if not isinstance(digests, dict) or not digests:
+            raise ValueError(COMMIT)
+    except FileNotFoundError:
+        return "has no checksum (stored by an older version)"
+    except (OSError, ValueError, KeyError, TypeError):
+        return f"is damaged ({COMMIT} is unreadable)"
+    for name, digest in sorted(digests.items()):
+        try:
+            with open(os.path.join(folder, name), "rb") as handle:
+                if hashlib.file_digest(handle, "sha256").hexdigest() != digest:
+                    return f"is damaged ({name}: checksum mismatch)"
+        except FileNotFoundError:
+            return f"is damaged ({name} is missing)"
+        except OSError as err:
+            return f"is damaged ({name}: {err.strerror or err})"
+    return None
+
+
+def drop_damaged(out_dir: str, warn: Callable[[str], None] | None = None) -> None:
+    """Remove every stored chunk that fails its check (`chunk_fault`), warn(line) naming each,
+    and the temporary folders of stores that never ended."""
+    root = os.path.join(out_dir, "chunks")
+    for name in sorted(os.listdir(root)) if os.path.isdir(root) else []:
+        path = os.path.join(root, name)
+        if name.startswith(".tmp-"):
+            shutil.rmtree(path)
+        elif name.isdigit() and (fault := chunk_fault(path)) is not None:
+            if warn is not None:
+                warn(f"chunk {int(name)} {fault}: computing it again")
+            shutil.rmtree(path)
+
+
 def store_chunk(out_dir: str, index: int, files: dict[str, bytes]) -> None:
-    """Write a chunk's files under a temporary name, then rename the folder into place."""
+    """Commit a chunk: its files and their checksums (COMMIT), each fsynced, in a temporary
+    folder renamed into place. A failed write leaves no trace but a one-line UserError."""
     final = chunk_dir(out_dir, index)
     if os.path.isdir(final):
         return
     tmp = os.path.join(out_dir, "chunks", f".tmp-{index:06d}-{os.getpid()}")
-    shutil.rmtree(tmp, ignore_errors=True)
-    os.makedirs(tmp)
-    for name, data in files.items():
-        with open(os.path.join(tmp, name), "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-    os.rename(tmp, final)
+    with writing_run(out_dir):
+        try:
+            shutil.rmtree(tmp, ignore_errors=True)
+            os.makedirs(tmp)
+            digests = {}
+            for name, data in files.items():
+                write_file(os.path.join(tmp, name), data)
+                digests[name] = hashlib.sha256(data).hexdigest()
+            write_file(os.path.join(tmp, COMMIT), json.dumps({"sha256": digests}).encode())
+            _sync_folder(tmp)
+            os.rename(tmp, final)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+        _sync_folder(os.path.dirname(final))
 
 
 def chunk_storer(out_dir: str, on_done: Callable[[int], None]) -> Callable[[tuple], None]:
@@ -112,20 +246,30 @@ def chunk_storer(out_dir: str, on_done: Callable[[int], None]) -> Callable[[tupl
 
 def stream_parquet(tables: Iterable, out: str, info: dict) -> None:
     """Write pyarrow tables (one schema) into one Parquet file carrying the run's facts under
-    the metadata key `euchre_sim`; written under a temporary name, then renamed."""
+    the metadata key `euchre_sim`; written under a temporary name (removed if anything fails),
+    fsynced, then renamed."""
     import pyarrow.parquet as pq
 
     tmp = out + ".tmp"
     writer = None
-    for table in tables:
-        if writer is None:
-            meta = dict(table.schema.metadata or {})
-            meta[b"euchre_sim"] = json.dumps(info, sort_keys=True).encode()
-            writer = pq.ParquetWriter(tmp, table.schema.with_metadata(meta))
-        writer.write_table(table.replace_schema_metadata(writer.schema.metadata))
-    if writer is not None:
-        writer.close()
-        os.replace(tmp, out)
+    with writing_run(os.path.dirname(out) or "."):
+        try:
+            for table in tables:
+                if writer is None:
+                    meta = dict(table.schema.metadata or {})
+                    meta[b"euchre_sim"] = json.dumps(info, sort_keys=True).encode()
+                    writer = pq.ParquetWriter(tmp, table.schema.with_metadata(meta))
+                writer.write_table(table.replace_schema_metadata(writer.schema.metadata))
+            if writer is not None:
+                writer.close()
+                with open(tmp, "rb") as handle:
+                    os.fsync(handle.fileno())
+                os.replace(tmp, out)
+        finally:
+            if writer is not None and writer.is_open:
+                with contextlib.suppress(Exception):  # the failure being raised says enough
+                    writer.close()
+            _discard(tmp)
 
 
 def run_jobs_local(jobs: list, compute: Callable, store: Callable, workers: int) -> None:

@@ -24,14 +24,15 @@ from .callsums import SUMS, ChunkSums, add_rates, merge_frames, merged, split_ke
 from .chunk import ChunkJob, compute_chunk
 from .decisions import auction_facts, auction_table, decision_tables
 from .runner import (
+    checked_chunks,
     chunk_dir,
     chunk_storer,
     close_run,
-    finished_chunks,
     open_run,
     run_jobs_dask,
     run_jobs_local,
     stream_parquet,
+    writing_run,
 )
 from .schema import AUCTION_KEYS, SUMMARY_KEYS
 
@@ -107,8 +108,10 @@ class RunPlan:
 def prepare_run(out_dir: str, rules: RuleSet, seed: int, deals: int, chunk_size: int | None,
                 keep_deals: bool, resume: bool, play: str = "dd", worlds: int = DEFAULT_WORLDS,
                 bidding: str | None = None, bidder_params: tuple = (),
-                bidder_table: str | None = None) -> RunPlan:
-    """Check the output folder and write (or check) the manifest."""
+                bidder_table: str | None = None,
+                warn: Callable[[str], None] | None = None) -> RunPlan:
+    """Check the output folder and write (or check) the manifest; warn(line) names each
+    damaged chunk a resume removes (`runner.open_run`)."""
     if play != "pimc":
         worlds = DEFAULT_WORLDS  # unused: never a reason to refuse a resume
     if bidding not in ("rules", "table"):
@@ -119,7 +122,7 @@ def prepare_run(out_dir: str, rules: RuleSet, seed: int, deals: int, chunk_size:
     table = load_decision_table(bidder_table, rules) if bidder_table is not None else None
     plan = RunPlan(out_dir, rules, seed, deals, chunk_size or default_chunk_size(deals, play),
                    keep_deals, play, worlds, bidding, tuple(bidder_params), bidder_table, table)
-    resumed = open_run(out_dir, plan.identity(), chunk_size, resume, plan.manifest())
+    resumed = open_run(out_dir, plan.identity(), chunk_size, resume, plan.manifest(), warn)
     return plan if resumed is None else dataclasses.replace(plan, chunk_size=resumed)
 
 
@@ -134,19 +137,25 @@ def default_chunk_size(deals: int, play: str = "dd") -> int:
 
 def run_local(plan: RunPlan, workers: int, on_done: Callable[[int], None]) -> None:
     """Run the pending chunks on `workers` local processes; on_done(deals) per chunk."""
-    run_jobs_local(plan.pending(), compute_chunk, chunk_storer(plan.out_dir, on_done), workers)
+    with writing_run(plan.out_dir):
+        run_jobs_local(plan.pending(), compute_chunk, chunk_storer(plan.out_dir, on_done),
+                       workers)
 
 
 def run_dask(plan: RunPlan, scheduler: str, workers: int,
              on_done: Callable[[int], None], threads: int = 1) -> None:
     """Run the pending chunks as tasks on a Dask cluster (runner.run_jobs_dask)."""
-    run_jobs_dask(plan.pending(), compute_chunk, chunk_storer(plan.out_dir, on_done), scheduler,
-                  workers, threads)
+    with writing_run(plan.out_dir):
+        run_jobs_dask(plan.pending(), compute_chunk, chunk_storer(plan.out_dir, on_done),
+                      scheduler, workers, threads)
 
 
-def finish_run(plan: RunPlan, elapsed: float, workers: int, engine: str = "local") -> dict:
-    """Merge every chunk into the final tables and run.json; remove the chunk folders."""
-    chunks = finished_chunks(plan.out_dir, plan.n_chunks)
+def finish_run(plan: RunPlan, elapsed: float, workers: int, engine: str = "local",
+               warn: Callable[[str], None] | None = None) -> dict:
+    """Merge every chunk into the final tables and run.json; remove the chunk folders. Each
+    chunk is checked first: a damaged one is computed again here (`runner.checked_chunks`)."""
+    chunks = checked_chunks(plan.out_dir, plan.n_chunks,
+                            lambda: run_local(plan, workers, lambda deals: None), warn)
     info = plan.manifest() | {"elapsed_seconds": round(elapsed, 3), "workers": workers,
                               "engine": engine,
                               "dealer": "N (seats are positions from the dealer's left)"}

@@ -14,6 +14,7 @@ from __future__ import annotations
 import dataclasses
 import io
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -36,14 +37,15 @@ from ..play.pimc import inference_of
 from ..solver.search import shared_tt
 from .advice_request import read_odds
 from .runner import (
+    checked_chunks,
     chunk_dir,
     chunk_storer,
     close_run,
-    finished_chunks,
     open_run,
     run_jobs_dask,
     run_jobs_local,
     stream_parquet,
+    writing_run,
 )
 
 Z95 = 1.959963984540054  # two-sided 95 % normal quantile
@@ -145,8 +147,10 @@ def prepare_tournament(out_dir: str, rules: RuleSet, seed: int, games: int, play
                        duplicate: bool = True, start: tuple = (0, 0), dealer: int = -1,
                        worlds: int = DEFAULT_WORLDS, params: tuple = (),
                        bidder_table: str | None = None, odds_dir: str | None = None,
-                       chunk_size: int | None = None, resume: bool = False) -> TournamentPlan:
-    """Check the players and the folder; write (or check) the manifest."""
+                       chunk_size: int | None = None, resume: bool = False,
+                       warn: Callable[[str], None] | None = None) -> TournamentPlan:
+    """Check the players and the folder; write (or check) the manifest; warn(line) names
+    each damaged chunk a resume removes (`runner.open_run`)."""
     if max(start) >= rules.target or min(start) < 0:
         raise UserError(f"--from-score {start[0]}-{start[1]}: each side's score must be from 0 "
                         f"to {rules.target - 1} (the game is to {rules.target})")
@@ -174,7 +178,7 @@ def prepare_tournament(out_dir: str, rules: RuleSet, seed: int, games: int, play
                           chunk_size or default_chunk_size(games, players), tuple(players),
                           duplicate, tuple(start), dealer, worlds, params, bidder_table,
                           odds_dir, table, odds)
-    resumed = open_run(out_dir, plan.identity(), chunk_size, resume, plan.manifest())
+    resumed = open_run(out_dir, plan.identity(), chunk_size, resume, plan.manifest(), warn)
     return plan if resumed is None else dataclasses.replace(plan, chunk_size=resumed)
 
 
@@ -288,11 +292,13 @@ def compute_games(job: TournamentJob) -> tuple[int, int, dict[str, bytes]]:
 def run_tournament(plan: TournamentPlan, workers: int, on_done, scheduler: str | None = None
                    ) -> None:
     """Play the pending chunks: local processes, or a Dask cluster with `scheduler`."""
-    if scheduler:
-        run_jobs_dask(plan.pending(), compute_games, chunk_storer(plan.out_dir, on_done),
-                      scheduler, workers, name="euchre-games")
-    else:
-        run_jobs_local(plan.pending(), compute_games, chunk_storer(plan.out_dir, on_done), workers)
+    store = chunk_storer(plan.out_dir, on_done)
+    with writing_run(plan.out_dir):
+        if scheduler:
+            run_jobs_dask(plan.pending(), compute_games, store, scheduler, workers,
+                          name="euchre-games")
+        else:
+            run_jobs_local(plan.pending(), compute_games, store, workers)
 
 
 def summarize(games: pd.DataFrame, hands: pd.DataFrame, duplicate: bool) -> dict:
@@ -335,12 +341,14 @@ def _mean_se(x: np.ndarray) -> tuple[float, float]:
 
 
 def finish_tournament(plan: TournamentPlan, elapsed: float, workers: int,
-                      engine: str = "local") -> dict:
-    """Merge the chunks into games.parquet and hands.parquet, summarise into run.json."""
+                      engine: str = "local", warn: Callable[[str], None] | None = None) -> dict:
+    """Merge the chunks into games.parquet and hands.parquet, summarise into run.json. Each
+    chunk is checked first: a damaged one is played again here (`runner.checked_chunks`)."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    chunks = finished_chunks(plan.out_dir, plan.n_chunks)
+    chunks = checked_chunks(plan.out_dir, plan.n_chunks,
+                            lambda: run_tournament(plan, workers, lambda games: None), warn)
     games = pd.concat([pd.read_parquet(os.path.join(c, "games.parquet")) for c in chunks],
                       ignore_index=True)
     hands = pd.concat([pd.read_parquet(os.path.join(c, "hands.parquet"),
