@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+import os
+import secrets
 import socket
 
 import click
 
 from euchre_sim.core.errors import UserError
+from euchre_sim.web.hosts import WILDCARDS, host_name, is_loopback
 
 from .app import cli
-
-LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 
 def _check_free(host: str, port: int) -> None:
@@ -24,15 +25,33 @@ def _check_free(host: str, port: int) -> None:
         raise UserError(f"cannot listen on {host}:{port}: {err.strerror or err}") from None
 
 
+def _page_url(host: str, port: int, token: str | None) -> str:
+    """The address to open: this machine's name for a wildcard host, the token in the query."""
+    name = host_name(host)
+    name = socket.gethostname() if name in WILDCARDS else name
+    shown = f"[{name}]" if ":" in name else name
+    return f"http://{shown}:{port}/" + (f"?token={token}" if token else "")
+
+
 @cli.command()
 @click.option("--host", default="127.0.0.1", show_default=True,
-              help="Address to listen on (loopback: only this machine).")
+              help="Address to listen on (loopback: only this machine; another needs "
+                   "--allow-remote).")
 @click.option("--port", type=click.IntRange(1, 65535), default=8765, show_default=True)
-def serve(host: str, port: int) -> None:
+@click.option("--runs", type=click.Path(exists=True, file_okay=False), default=None,
+              help="The folder whose run folders, decision tables and odds the page may read "
+                   "(relative paths start there)  [default: the current folder]")
+@click.option("--allow-remote", is_flag=True,
+              help="Let a non-loopback --host be used; every API call then needs the token "
+                   "printed at start.")
+def serve(host: str, port: int, runs: str | None, allow_remote: bool) -> None:
     """A local web page (advise, solve, a run's tables) and its JSON API under /api/.
 
     Example: euchre-sim serve --port 8765, then open http://127.0.0.1:8765/
     """
+    if not is_loopback(host) and not allow_remote:
+        raise UserError(f"--host {host} would let other machines reach the page: add "
+                        "--allow-remote (API calls then need a token printed at start)")
     try:
         import uvicorn
 
@@ -40,9 +59,9 @@ def serve(host: str, port: int) -> None:
     except ImportError:
         raise UserError("serve needs the web extra: pip install 'euchre-sim[web]'") from None
     _check_free(host, port)
-    if host not in LOOPBACK:
-        click.echo(f"euchre-sim: note: listening on {host}: other machines can reach the page "
-                   "and read any run folder on this one", err=True)
-    click.echo(f"euchre-sim: serving http://{host}:{port}/ (warming up; Ctrl-C stops)",
-               err=True)
-    uvicorn.run(create_app(), host=host, port=port, log_level="warning")
+    root = os.path.abspath(runs or os.getcwd())
+    token = secrets.token_urlsafe(32) if allow_remote else None
+    click.echo(f"euchre-sim: serving {_page_url(host, port, token)} (runs under {root}; "
+               "warming up; Ctrl-C stops)", err=True)
+    app = create_app(runs_root=root, host=host, token=token)
+    uvicorn.run(app, host=host, port=port, log_level="warning")

@@ -1,5 +1,7 @@
 """The command line: help on every command, fast --help, one-line errors with exit 2."""
 
+import os
+import re
 import subprocess
 import sys
 
@@ -42,3 +44,32 @@ def test_replay_of_unreadable_input_exits_2(tmp_path):
     junk.write_text("this is not json\nnor this\n")
     result = CliRunner().invoke(cli, ["replay", str(junk)])
     assert result.exit_code == 2
+
+
+@pytest.mark.parametrize("host", ["0.0.0.0", "::", "192.0.2.7", "example.com"])
+def test_serve_refuses_a_remote_host_without_allow_remote(host):
+    result = CliRunner().invoke(cli, ["serve", "--host", host])
+    assert result.exit_code == 2
+    assert result.output.strip().splitlines() == [
+        f"euchre-sim: error: --host {host} would let other machines reach the page: add "
+        "--allow-remote (API calls then need a token printed at start)"]
+
+
+def test_serve_with_allow_remote_prints_the_page_url_with_its_token(tmp_path, monkeypatch):
+    import uvicorn
+    from starlette.testclient import TestClient
+
+    from .web_helpers import free_port
+
+    started = {}
+    monkeypatch.setattr(uvicorn, "run", lambda app, **where: started.update(app=app, **where))
+    port = free_port()
+    result = CliRunner().invoke(cli, ["serve", "--port", str(port), "--allow-remote",
+                                      "--runs", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert "note" not in result.output and started["port"] == port
+    token = re.search(rf"http://127\.0\.0\.1:{port}/\?token=([\w-]+) ", result.output).group(1)
+    client = TestClient(started["app"], base_url="http://127.0.0.1")  # no warm-up: not started
+    assert client.get("/api/runs").status_code == 401
+    listing = client.get("/api/runs", headers={"authorization": f"Bearer {token}"})
+    assert listing.json()["root"] == os.path.realpath(tmp_path)

@@ -17,8 +17,14 @@ DEAL = "N:JH JD AH KS 9C/TH QH AD 9S TC/KC KD TS QS 9D/TD AS 9H QC JS"
 
 
 @pytest.fixture(scope="module")
-def client():
-    with TestClient(create_app()) as test_client:
+def runs(tmp_path_factory):
+    """The server's runs folder."""
+    return tmp_path_factory.mktemp("runs")
+
+
+@pytest.fixture(scope="module")
+def client(runs):
+    with TestClient(create_app(runs_root=str(runs)), base_url="http://127.0.0.1") as test_client:
         deadline = time.monotonic() + 600
         while not test_client.get("/api/health").json()["ready"]:
             assert time.monotonic() < deadline, "the worker never warmed up"
@@ -135,7 +141,8 @@ def test_bad_input_is_a_400_with_one_line(client, path, body, culprit):
 
 
 def test_a_body_that_is_not_json_is_a_400(client):
-    response = client.post("/api/advise", content=b"{hand: JS")
+    response = client.post("/api/advise", content=b"{hand: JS",
+                           headers={"content-type": "application/json"})
     assert response.status_code == 400
     assert response.json()["error"].startswith("the body is not JSON")
 
@@ -179,8 +186,8 @@ def test_queries_wait_in_one_queue_and_cancel(client):
 
 
 @pytest.fixture(scope="module")
-def run_dir(tmp_path_factory):
-    out = tmp_path_factory.mktemp("run") / "out"
+def run_dir(runs):
+    out = runs / "out"
     run_cli(["simulate", "--deals", "3000", "--seed", "1", "--out", str(out), "--workers", "1",
              "--bidding", "rules", "--no-progress"])
     return str(out)
@@ -191,6 +198,8 @@ def test_a_run_folder_opens_with_its_tables_and_plots(client, run_dir):
     assert overview["run"]["deals"] == 3000 and overview["run"]["bidding"] == "rules"
     assert overview["tables"] == ["calls", "summary", "decisions", "auction"]
     assert overview["plots"] == ["heatmaps", "decisions"]
+    assert client.get("/api/run", params={"dir": "out"}).json() == overview  # under the root
+    assert client.get("/api/runs").json()["runs"] == ["out"]
 
 
 def test_run_tables_filter_as_the_table_command_does(client, run_dir):
@@ -214,7 +223,7 @@ def test_run_plots_are_png(client, run_dir, kind):
 
 
 @pytest.mark.parametrize("path, params, culprit", [
-    ("/api/run", {"dir": "/no/such/run"}, "no run folder '/no/such/run'"),
+    ("/api/run", {"dir": "no/such/run"}, "no run folder '"),
     ("/api/run", {}, "give a run folder"),
     ("/api/run/table", {"table": "nope"}, "unknown table 'nope'"),
     ("/api/run/table", {"round": "one"}, "round must be a whole number"),

@@ -1,26 +1,32 @@
 """The Starlette application: the page at `/`, its static files, and the JSON API under
-`/api/` (README, "Web page"). Every user mistake is a 4xx `{"error": "one line"}`."""
+`/api/` (README, "Web page"), behind the Guard. Every user mistake is a 4xx
+`{"error": "one line"}`; paths are read only under the runs folder."""
 
 from __future__ import annotations
 
 import contextlib
 import json
+import os
 import threading
 from importlib.resources import files
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ..core.errors import UserError
-from .bodies import advise_args, rate_key, rules_of, solve_args, work_units
+from .bodies import advise_args, placed, rate_key, rules_of, solve_args, work_units
 from .catalog import deck_catalog, rules_catalog
+from .guard import Guard
+from .hosts import AllowedHosts
 from .queries import advise_query, solve_query, warm_up
 from .runs import plot_png, run_overview, table_page
+from .runs_root import OutsideRoot, RunsRoot
 from .worker import Job, Worker
 
 STATIC = files("euchre_sim.web") / "static"
@@ -39,19 +45,19 @@ async def _body(request: Request):
         raise UserError(f"the body is not JSON ({err})") from None
 
 
-def _submit(worker: Worker, kind: str, body) -> Job:
+def _submit(worker: Worker, root: RunsRoot, kind: str, body) -> Job:
     """Check a query and queue it (a bad query fails here, before it waits)."""
     if kind == "advise":
-        args = advise_args(body)
+        args = placed(advise_args(body), root.place)
         return worker.submit(kind, advise_query(args), work_units(args), rate_key(args))
     if kind == "solve":
         return worker.submit(kind, solve_query(*solve_args(body)))
     raise UserError(f"unknown job kind {kind!r} (kinds: {', '.join(JOB_KINDS)})")
 
 
-async def _answer(worker: Worker, kind: str, request: Request) -> JSONResponse:
+async def _answer(worker: Worker, root: RunsRoot, kind: str, request: Request) -> JSONResponse:
     """Queue the query, wait for it and answer with its result (or its error)."""
-    job = _submit(worker, kind, await _body(request))
+    job = _submit(worker, root, kind, await _body(request))
     await run_in_threadpool(job.finished.wait)
     if job.state == "done":
         return JSONResponse(job.result)
@@ -91,17 +97,21 @@ def _table_filters(request: Request) -> dict:
             "descending": params.get("ascending", "") != "true"}
 
 
-def _run_dir(request: Request) -> str:
+def _run_dir(request: Request, root: RunsRoot) -> str:
     out_dir = request.query_params.get("dir", "").strip()
     if not out_dir:
         raise UserError("give a run folder: ?dir=PATH")
-    return out_dir
+    return root.place(out_dir)
 
 
-def create_app(worker: Worker | None = None) -> Starlette:
-    """The app, with its worker (by default one that warms up on the library's kernels);
-    the worker starts and stops with the app."""
+def create_app(worker: Worker | None = None, runs_root: str | None = None,
+               host: str = "127.0.0.1", token: str | None = None) -> Starlette:
+    """The app, with its worker (by default one that warms up on the library's kernels),
+    reading paths only under `runs_root` (default: the current folder), answering to the
+    loopback's names and `host`, and requiring `token` on the API when one is given. The
+    worker starts and stops with the app."""
     worker = worker or Worker(warm_up)
+    root = RunsRoot(runs_root or os.getcwd())
 
     async def page(request: Request) -> Response:
         return FileResponse(str(STATIC / "index.html"))
@@ -120,23 +130,23 @@ def create_app(worker: Worker | None = None) -> Starlette:
                                                   params.getlist("set"))))
 
     async def estimate(request: Request) -> JSONResponse:
-        args = advise_args(await _body(request))
+        args = placed(advise_args(await _body(request)), root.place)
         rate = worker.rates.get(rate_key(args))
         return JSONResponse({"units": work_units(args), "units_per_second": rate,
                              "seconds": work_units(args) / rate if rate else None,
                              "waiting": worker.waiting()})
 
     async def advise(request: Request) -> JSONResponse:
-        return await _answer(worker, "advise", request)
+        return await _answer(worker, root, "advise", request)
 
     async def solve(request: Request) -> JSONResponse:
-        return await _answer(worker, "solve", request)
+        return await _answer(worker, root, "solve", request)
 
     async def new_job(request: Request) -> JSONResponse:
         body = await _body(request)
         if not isinstance(body, dict) or set(body) != {"kind", "query"}:
             raise UserError('a job is {"kind": "advise" or "solve", "query": {...}}')
-        job = _submit(worker, body["kind"], body["query"])
+        job = _submit(worker, root, body["kind"], body["query"])
         return JSONResponse(job.snapshot(), status_code=202)
 
     async def job(request: Request) -> JSONResponse:
@@ -145,18 +155,22 @@ def create_app(worker: Worker | None = None) -> Starlette:
             worker.cancel(found.id)
         return JSONResponse(found.snapshot())
 
+    async def runs(request: Request) -> JSONResponse:
+        return JSONResponse(await run_in_threadpool(root.runs))
+
     async def run(request: Request) -> JSONResponse:
-        return JSONResponse(await run_in_threadpool(run_overview, _run_dir(request)))
+        return JSONResponse(await run_in_threadpool(run_overview, _run_dir(request, root)))
 
     async def run_table(request: Request) -> JSONResponse:
         return JSONResponse(await run_in_threadpool(
-            table_page, _run_dir(request), request.query_params.get("table", "calls"),
+            table_page, _run_dir(request, root), request.query_params.get("table", "calls"),
             _table_filters(request), _int_param(request, "limit", 100)))
 
     async def run_plot(request: Request) -> Response:
         def draw() -> bytes:
             with _PLOT_LOCK:
-                return plot_png(_run_dir(request), request.query_params.get("kind", "heatmaps"),
+                return plot_png(_run_dir(request, root),
+                                request.query_params.get("kind", "heatmaps"),
                                 _int_param(request, "round", 1))
         try:
             png = await run_in_threadpool(draw)
@@ -166,6 +180,9 @@ def create_app(worker: Worker | None = None) -> Starlette:
 
     async def user_error(request: Request, err: UserError) -> JSONResponse:
         return _error(400, str(err))
+
+    async def outside_root(request: Request, err: OutsideRoot) -> JSONResponse:
+        return _error(403, str(err))
 
     async def http_error(request: Request, err: HTTPException) -> JSONResponse:
         return _error(err.status_code, str(err.detail))
@@ -186,10 +203,11 @@ def create_app(worker: Worker | None = None) -> Starlette:
         Route("/api/solve", solve, methods=["POST"]),
         Route("/api/jobs", new_job, methods=["POST"]),
         Route("/api/jobs/{job_id}", job, methods=["GET", "DELETE"]),
-        Route("/api/run", run), Route("/api/run/table", run_table),
+        Route("/api/runs", runs), Route("/api/run", run), Route("/api/run/table", run_table),
         Route("/api/run/plot", run_plot),
         Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
     ]
-    return Starlette(routes=routes, lifespan=lifespan,
-                     exception_handlers={UserError: user_error, HTTPException: http_error,
-                                         Exception: internal_error})
+    guard = Middleware(Guard, hosts=AllowedHosts.serving(host), token=token)
+    return Starlette(routes=routes, lifespan=lifespan, middleware=[guard],
+                     exception_handlers={UserError: user_error, OutsideRoot: outside_root,
+                                         HTTPException: http_error, Exception: internal_error})

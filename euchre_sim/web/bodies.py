@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ..bidding.params import BIDDERS
 from ..core.errors import UserError
 from ..core.rules import RuleSet, build_rules
@@ -18,6 +20,7 @@ _ADVISE_FIELDS = {"hand": str, "up": str, "turned_down": str, "seat": int, "deal
                   "seed": int, "rules": str, "set": (dict, list), "play": str, "worlds": int,
                   "bidding": str, "bidder_params": str, "bidder_table": str, "score": str,
                   "odds": str}
+PATH_FIELDS = ("bidder_params", "bidder_table", "odds")  # files and folders an advise reads
 _SOLVE_FIELDS = {"deal": str, "dealer": (str, int), "rules": str, "set": (dict, list)}
 _TYPE_NAMES = {str: "a string", int: "a whole number", (dict, list): "an object of options",
                (str, int): "a seat"}
@@ -80,6 +83,12 @@ def advise_args(body) -> dict:
     parse_question(rules, fields["hand"], fields["seat"], fields.get("up"),
                    fields.get("turned_down"))
     return {"rules": rules} | fields
+
+
+def placed(args: dict, place: Callable[[str], str]) -> dict:
+    """advise_args with the files and folders they name passed through `place` (serve: under
+    its runs folder)."""
+    return args | {name: place(args[name]) for name in PATH_FIELDS if name in args}
 
 
 def work_units(args: dict) -> int:

@@ -4,10 +4,13 @@
 const $ = (id) => document.getElementById(id);
 const state = { catalog: null, deck: null, hand: [], ref: null, seat: 1, job: null };
 const RED_SUITS = new Set(["D", "H"]);
+// a server reachable from other machines wants the token it printed (?token= in the page's URL)
+const TOKEN = new URLSearchParams(location.search).get("token");
 
 async function api(path, body, method) {
-  const init = body === undefined ? { method: method || "GET" }
-    : { method: method || "POST", headers: { "Content-Type": "application/json" },
+  const headers = TOKEN ? { Authorization: "Bearer " + TOKEN } : {};
+  const init = body === undefined ? { method: method || "GET", headers }
+    : { method: method || "POST", headers: { ...headers, "Content-Type": "application/json" },
         body: JSON.stringify(body) };
   const response = await fetch(path, init);
   const data = await response.json();
@@ -48,7 +51,7 @@ async function watchHealth() {
     $("status").className = "status " + (health.ready ? "ready" : "warming");
     if (health.ready) { updateEstimate(); return; }
   } catch (err) {
-    $("status").textContent = "server unreachable";
+    $("status").textContent = err instanceof TypeError ? "server unreachable" : err.message;
   }
   setTimeout(watchHealth, 500);
 }
@@ -159,6 +162,17 @@ function pickSeat(seat) {
 }
 
 // ---- advise -----------------------------------------------------------------------------
+
+function describeModels() {
+  // one line on what the chosen bidder and play model mean
+  const play = $("play").value;
+  const bidding = $("bidding").value;
+  const bidder = bidding
+    ? `the other seats bid as the ${bidding} bidder does (${state.catalog.bidding[bidding]}); ` +
+      "passing is one of your actions, and “After you pass” shows what follows"
+    : "none, so no auction: your possible calls are compared with each other, passing not among them";
+  $("models-note").textContent = `Bidding: ${bidder}. Play ${play}: ${state.catalog.play[play]}.`;
+}
 
 function adviseBody() {
   // the CLI's option names, as POST /api/advise reads them
@@ -344,6 +358,28 @@ function runQuery(extra) {
   return new URLSearchParams({ dir: $("run-dir").value.trim(), ...extra });
 }
 
+async function listRuns() {
+  // the run folders under the server's runs folder, to pick from
+  let listing;
+  try {
+    listing = await api("/api/runs");
+  } catch (err) {
+    $("run-error").textContent = err.message;
+    return;
+  }
+  $("runs-root").textContent = listing.root;
+  const pick = listing.runs.length ? "pick a run folder" : "no run folders found";
+  $("run-list").replaceChildren(el("option", { value: "", textContent: pick }),
+    ...listing.runs.map((r) => el("option", { value: r, textContent: r })));
+  $("runs-more").hidden = !listing.truncated;
+}
+
+function runPicked() {
+  if (!$("run-list").value) return;
+  $("run-dir").value = $("run-list").value;
+  openRun();
+}
+
 async function openRun() {
   $("run-error").textContent = "";
   let overview;
@@ -390,7 +426,9 @@ function drawPlot() {
     image.hidden = true;
   };
   image.onload = () => { image.hidden = false; };
-  image.src = "/api/run/plot?" + runQuery({ kind: $("plot-kind").value, round: $("plot-round").value });
+  const query = runQuery({ kind: $("plot-kind").value, round: $("plot-round").value });
+  if (TOKEN) query.set("token", TOKEN);  // an image's request carries no header of ours
+  image.src = "/api/run/plot?" + query;
 }
 
 // ---- start ------------------------------------------------------------------------------
@@ -406,14 +444,22 @@ async function start() {
     el("option", { value: name, textContent: name, title: text })));
   $("bidding").append(...Object.entries(state.catalog.bidding).filter(([name]) => name !== "table")
     .map(([name, text]) => el("option", { value: name, textContent: name, title: text })));
+  $("bidding").value = "rules";  // an auction: passing is one of the actions
+  $("score-box").hidden = false;
   renderOptions();
   $("preset").addEventListener("change", () => { renderOptions(); rulesChanged(); });
   $("play").addEventListener("change", () => {
     $("worlds-box").hidden = $("play").value !== "pimc";
     $("deals").value = $("play").value === "pimc" ? 1000 : 20000;
+    describeModels();
     updateEstimate();
   });
-  $("bidding").addEventListener("change", () => { $("score-box").hidden = !$("bidding").value; updateEstimate(); });
+  $("bidding").addEventListener("change", () => {
+    $("score-box").hidden = !$("bidding").value;
+    describeModels();
+    updateEstimate();
+  });
+  describeModels();
   for (const id of ["deals", "seed", "worlds", "score"]) $(id).addEventListener("input", updateEstimate);
   for (const radio of document.querySelectorAll("input[name=round]")) radio.addEventListener("change", roundChanged);
   for (const button of document.querySelectorAll(".seat")) {
@@ -429,11 +475,14 @@ async function start() {
   $("advise-cancel").addEventListener("click", () => state.job && api("/api/jobs/" + state.job, undefined, "DELETE"));
   $("solve-run").addEventListener("click", runSolve);
   $("run-open").addEventListener("click", openRun);
+  $("run-list").addEventListener("change", runPicked);
+  $("runs-refresh").addEventListener("click", listRuns);
   $("run-filter").addEventListener("click", showRows);
   $("plot-draw").addEventListener("click", drawPlot);
   pickSeat(1);
   await rulesChanged();
   watchHealth();
+  listRuns();
 }
 
-start();
+start().catch((err) => { $("status").textContent = err.message; });

@@ -1,0 +1,60 @@
+"""The folder `serve --runs` reads from: every path a query names (a run folder, a decision
+table, odds, bidder weights) is taken under it, and the run folders it holds are listed."""
+
+from __future__ import annotations
+
+import itertools
+import os
+from collections import deque
+
+from ..core.errors import UserError
+
+MAX_DEPTH = 3  # how deep the listing looks below the root
+MAX_RUNS = 200  # run folders listed at most
+MAX_FOLDERS = 5_000  # folders looked into (and entries read in one folder) at most
+
+
+class OutsideRoot(UserError):
+    """A path that leads out of the runs folder (answered 403, whether it exists or not)."""
+
+    def __init__(self, path: str):
+        super().__init__(f"{path!r} is outside the runs folder (serve --runs)")
+
+
+class RunsRoot:
+    """The runs folder, symlinks resolved."""
+
+    def __init__(self, root: str):
+        self.path = os.path.realpath(root)
+
+    def place(self, path: str) -> str:
+        """`path` (relative to the root, or absolute) with symlinks and `..` resolved;
+        OutsideRoot unless that is the root or lies under it."""
+        if "\0" in path:
+            raise UserError(f"{path!r} is not a path")
+        real = os.path.realpath(os.path.join(self.path, path))
+        if os.path.commonpath([self.path, real]) != self.path:
+            raise OutsideRoot(path)
+        return real
+
+    def runs(self) -> dict:
+        """The run folders (holding run.json) under the root, relative to it, at most
+        MAX_DEPTH down; hidden folders and symlinks are not entered, a run's folder neither."""
+        found, waiting, looked = [], deque([(self.path, 0)]), 0
+        while waiting and len(found) < MAX_RUNS and looked < MAX_FOLDERS:
+            folder, depth = waiting.popleft()
+            looked += 1
+            if os.path.isfile(os.path.join(folder, "run.json")):
+                found.append(os.path.relpath(folder, self.path))
+            elif depth < MAX_DEPTH:
+                waiting.extend((sub, depth + 1) for sub in _subfolders(folder))
+        return {"root": self.path, "runs": sorted(found), "truncated": bool(waiting)}
+
+
+def _subfolders(folder: str) -> list[str]:
+    try:
+        with os.scandir(folder) as entries:
+            return sorted(e.path for e in itertools.islice(entries, MAX_FOLDERS)
+                          if not e.name.startswith(".") and e.is_dir(follow_symlinks=False))
+    except OSError:
+        return []
