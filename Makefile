@@ -5,25 +5,34 @@ BIN := $(VENV)/bin
 DEALS ?= 100000
 OUT ?= out
 
-.PHONY: install run test bench clean
+.PHONY: install install-dev browser run test bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
+# what a run needs: the package and its required dependencies
 install: $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e .
+
+# what the tests need: the dev extra, and a browser for the page tests
+install-dev: $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
+
+browser:
+	@scripts/install-browser
 
 run: install
 	$(BIN)/euchre-sim simulate --deals $(DEALS) --seed 1 --out $(OUT) --resume
 
-test: install
+test: install-dev browser
 	$(BIN)/python -m pytest
 
-bench: install
+bench: install-dev
 	$(BIN)/python benchmarks/bench_engine.py
 	$(BIN)/python benchmarks/bench_solver.py
 	$(BIN)/python benchmarks/bench_simulate.py
+	$(BIN)/python benchmarks/bench_cold_start.py
 
 clean:
 	rm -rf $(VENV) $(OUT) .pytest_cache

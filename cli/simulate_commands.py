@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 import click
 
 from .app import cli
@@ -96,7 +94,6 @@ def run_simulation(deals: int, seed: int, ruleset, workers: int | None, out_dir:
         click.echo(f"run in {out_dir} is already complete", err=True)
         return
     n_workers = workers or default_workers()
-    start = time.perf_counter()
     done = deals - plan.pending_deals()
 
     def run(advance) -> None:
@@ -105,8 +102,12 @@ def run_simulation(deals: int, seed: int, ruleset, workers: int | None, out_dir:
         else:
             run_local(plan, n_workers, advance)
 
-    run_chunks("simulate", "deals", deals, plan.pending_deals, out_dir, not no_progress, run)
-    info = finish_run(plan, time.perf_counter() - start, n_workers,
+    # the kernels compiled here once, before the workers start (not for a remote cluster,
+    # whose workers compile their own)
+    warm_up = (lambda: plan.warm_up(n_workers)) if scheduler in (None, "local") else None
+    seconds = run_chunks("simulate", "deals", deals, plan.pending_deals, out_dir,
+                         not no_progress, run, warm_up)
+    info = finish_run(plan, seconds, n_workers,
                       engine=f"dask {scheduler}" if scheduler else "local", warn=warn)
     rate = (deals - done) / max(info["elapsed_seconds"], 1e-9)
     written = "calls.parquet, summary.parquet" + (

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 import click
 
 from .app import cli
@@ -106,10 +104,11 @@ def tournament(games: int, seed: int, ruleset, ns_bidder: str, ew_bidder: str, p
         return
     n_workers = workers or default_workers()
     done = games - plan.pending_games()
-    started = time.perf_counter()
-    run_chunks("tournament", "games", games, plan.pending_games, out_dir, not no_progress,
-               lambda advance: run_tournament(plan, n_workers, advance, scheduler))
-    info = finish_tournament(plan, time.perf_counter() - started, n_workers,
+    seconds = run_chunks("tournament", "games", games, plan.pending_games, out_dir,
+                         not no_progress,
+                         lambda advance: run_tournament(plan, n_workers, advance, scheduler),
+                         plan.warm_up if scheduler in (None, "local") else None)
+    info = finish_tournament(plan, seconds, n_workers,
                              engine=f"dask {scheduler}" if scheduler else "local", warn=warn)
     summary = info["summary"]
     if as_json:

@@ -4,6 +4,7 @@ It picks a hand by clicking, runs a small advise and reads the rendered table, w
 show what the library computes for the same question; a server that wants a token is used
 through the page's own address."""
 
+import os
 import shutil
 
 import pytest
@@ -42,7 +43,12 @@ def remote_server(tmp_path_factory):
 @pytest.fixture(scope="module")
 def browser():
     binary, driver = shutil.which("chromium"), shutil.which("chromedriver")
-    assert binary and driver, "install the browser: apt-get install -y chromium chromium-driver"
+    if not (binary and driver):
+        why = ("no chromium and chromedriver here (make test installs them as root or with "
+               "sudo; else: sudo apt-get install -y chromium chromium-driver)")
+        if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+            pytest.fail(why)  # CI must run the page in a browser
+        pytest.skip(why)
     options = webdriver.ChromeOptions()
     options.binary_location = binary
     for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",

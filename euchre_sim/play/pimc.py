@@ -131,7 +131,9 @@ def _points_after(tb, lay, wh, st, pm, seat, p, tt, work):
     if pos + 1 == st[S_N_ACTIVE]:
         if (wseat & 1) == (st[S_MAKER] & 1):
             made += 1
-        value = _maker_points(tb, wh, st, made, done + 1, wseat, 0, _ZERO, -1, -1, tt, work)
+        # a trick boundary: int64s, not literals (a literal compiles the chain once more)
+        value = _maker_points(tb, wh, st, made, done + 1, wseat, np.int64(0), _ZERO,
+                              np.int64(-1), np.int64(-1), tt, work)
     else:
         value = _maker_points(tb, wh, st, made, done, next_active(st[S_ACTIVE], seat), pos + 1,
                               led, wbit, wseat, tt, work)
@@ -157,7 +159,8 @@ def _discard_points(tb, wh, st, dealer, p, tt, work):
     """Makers' points in world `wh` (the dealer holding six) when the dealer discards p."""
     hand = wh[dealer]
     wh[dealer] = hand & ~one_bit(p)
-    value = _maker_points(tb, wh, st, 0, 0, st[S_TURN], 0, _ZERO, -1, -1, tt, work)
+    value = _maker_points(tb, wh, st, np.int64(0), np.int64(0), st[S_TURN], np.int64(0), _ZERO,
+                          np.int64(-1), np.int64(-1), tt, work)
     wh[dealer] = hand
     return value
 

@@ -214,12 +214,28 @@ def compute_chunk(job: ChunkJob) -> tuple[int, int, dict[str, bytes]]:
     """Compute one chunk anywhere (a local process or a cluster worker); returns (index,
     count, files) with the chunk's Parquet files as bytes, so workers need no shared file
     system."""
+    rules, params, table, inference = _job_inputs(job)
+    deals = _job_calls(job, rules, inference)
+    return job.index, job.count, chunk_files(job, rules, params, table, *deals)
+
+
+def _job_inputs(job: ChunkJob) -> tuple:
+    """(rules, the bidder's weights, its decision table, what PIMC's worlds infer from)."""
     rules = rules_from_dict(job.options)
     params = np.array(job.bidder_params or bidder_params(), dtype=np.float64)
     table = job.decision_table or empty_table()
     inference = inference_of(bidder_id(job.bidding), params, table) if job.bidding else None
-    hands, ups, calls = chunk_calls(rules, job.seed, job.start, job.count, job.keep_deals,
-                                    job.play, job.worlds, job.bidding is not None, inference)
+    return rules, params, table, inference
+
+
+def _job_calls(job: ChunkJob, rules: RuleSet, inference: tuple | None) -> tuple:
+    return chunk_calls(rules, job.seed, job.start, job.count, job.keep_deals, job.play,
+                       job.worlds, job.bidding is not None, inference)
+
+
+def chunk_files(job: ChunkJob, rules: RuleSet, params: np.ndarray, table: DecisionTable,
+                hands: np.ndarray, ups: np.ndarray, calls: np.ndarray) -> dict[str, bytes]:
+    """A chunk's files from its deals and their call tables (`chunk_calls`)."""
     if job.keep_deals:
         records = call_records(rules, job.start, hands, ups, calls)
         sums, summary = record_sums(records), summary_sums(records)
@@ -236,7 +252,27 @@ def compute_chunk(job: ChunkJob) -> tuple[int, int, dict[str, bytes]]:
         buffer = io.BytesIO()
         frame.to_parquet(buffer, index=False)
         files[f"{name}.parquet"] = buffer.getvalue()
-    return job.index, job.count, files
+    return files
+
+
+def warm_up_chunk(job: ChunkJob, helper=None) -> None:
+    """Compile (or load from Numba's cache) every kernel `job` calls, in this process, by
+    computing it (one deal is enough). With `helper` (an executor of one process) the
+    kernels of the chunk's files compile there meanwhile, on empty call tables, and are then
+    loaded here from the cache: two cores compile at once."""
+    if helper is not None:
+        files = helper.submit(_warm_up_files, job)
+        rules, _, _, inference = _job_inputs(job)
+        _job_calls(job, rules, inference)
+        files.result()
+    compute_chunk(job)
+
+
+def _warm_up_files(job: ChunkJob) -> None:
+    rules, params, table, _ = _job_inputs(job)
+    hands, ups = deal_batch(rules, job.seed, job.start, job.count, SIM_DEALER)
+    calls = np.zeros((job.count, N_ROWS), dtype=np.int8)
+    chunk_files(job, rules, params, table, hands, ups, calls)
 
 
 def auction_sums(rules: RuleSet, bidding: str, params: np.ndarray, table: DecisionTable,

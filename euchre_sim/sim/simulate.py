@@ -21,8 +21,9 @@ from ..core.errors import UserError
 from ..core.rules import RuleSet
 from ..play.models import DEFAULT_WORLDS
 from .callsums import SUMS, ChunkSums, add_rates, merge_frames, merged, split_key
-from .chunk import ChunkJob, compute_chunk
+from .chunk import ChunkJob, compute_chunk, warm_up_chunk
 from .decisions import auction_facts, auction_table, decision_tables
+from .parallel import worker_pool
 from .runner import (
     checked_chunks,
     chunk_dir,
@@ -72,6 +73,18 @@ class RunPlan:
 
     def pending_deals(self) -> int:
         return sum(job.count for job in self.pending())
+
+    def warm_up(self, workers: int = 1) -> None:
+        """Compile (or load from Numba's cache) every kernel the run's chunks call, once, in
+        this process (one deal of its first chunk), on two cores where the run has them.
+        Worker processes started after it inherit or load them instead of each compiling
+        them."""
+        job = self.jobs()[0]._replace(count=1)
+        if workers <= 1:
+            warm_up_chunk(job)
+            return
+        with worker_pool(1) as helper:
+            warm_up_chunk(job, helper)
 
     def identity(self) -> dict:
         """What the run computes: a resumed run must match it exactly."""

@@ -114,6 +114,11 @@ class TournamentPlan:
     def pending_games(self) -> int:
         return sum(job.count for job in self.pending())
 
+    def warm_up(self) -> None:
+        """Compile (or load from Numba's cache) every kernel the games call, once, in this
+        process: one game of the first chunk (`RunPlan.warm_up`)."""
+        compute_games(self.jobs()[0]._replace(count=1))
+
     def identity(self) -> dict:
         """What the run computes: a resumed run must match it exactly."""
         table = None if self.bidder_table is None else {

@@ -77,15 +77,17 @@ def _dealer_class(lay, hands_p, dealer, leader, active, makers, cands, count, tt
     -1 either); only the thresholds that change its points are searched (a euchred side's 0
     and 1-2 tricks score alike, and so do a euchring side's 3-4 and 5)."""
     dealer_makes = makers == (dealer & 1)
-    if _dealer_at_least(lay, hands_p, dealer, leader, active, 3, cands, count, tt, work):
+    # thresholds as int64, not literals: a literal argument compiles the solver once per value
+    if _dealer_at_least(lay, hands_p, dealer, leader, active, np.int64(3), cands, count, tt,
+                        work):
         if makers >= 0 and not dealer_makes:
             return 3
-        return 5 if _dealer_at_least(lay, hands_p, dealer, leader, active, 5, cands,
+        return 5 if _dealer_at_least(lay, hands_p, dealer, leader, active, np.int64(5), cands,
                                      count, tt, work) else 3
     if dealer_makes:
         return 1
-    return 1 if _dealer_at_least(lay, hands_p, dealer, leader, active, 1, cands, count,
-                                 tt, work) else 0
+    return 1 if _dealer_at_least(lay, hands_p, dealer, leader, active, np.int64(1), cands,
+                                 count, tt, work) else 0
 
 
 @njit

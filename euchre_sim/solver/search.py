@@ -178,7 +178,7 @@ def _takes(b, p, eligible, wbit):
     return (b & eligible) != 0 and p > wbit
 
 
-@njit(inline="always")
+@njit(_nrt=False)
 def _two_tricks(lay, hands, leader, active, n_active):
     """NS tricks of the last two tricks, each of the 2-4 seats in play holding two cards:
     plain minimax over the first of them (at most 16 lines), the last resolved directly."""
@@ -228,7 +228,7 @@ def _two_tricks(lay, hands, leader, active, n_active):
     return best0
 
 
-@njit(inline="always")
+@njit(_nrt=False)
 def quick_tricks(lay, hands, leader):
     """Tricks the leader's side surely takes when the leader cashes its top cards: first its
     trumps above all others, which draw the opponents' trumps when they outnumber each
@@ -264,7 +264,7 @@ def quick_tricks(lay, hands, leader):
     return sure
 
 
-@njit(inline="always")
+@njit(_nrt=False)
 def sure_trump_tricks(lay, hands):
     """(NS, EW): tricks each side surely takes with the trumps of one of its seats. Each of a
     seat's trumps wins the trick it is played in unless an opposing trump above it is played
@@ -480,22 +480,27 @@ def endgame(lay, hands, leader, active, n_active, alpha, beta, table, stats, n):
                 c2, p2, f2, r2 = _next_card(f2, r2)
                 hands[s2] ^= c2
                 w2, ws2 = (p2, s2) if _takes(c2, p2, eligible, w1) else (w1, ws1)
-                if n_active == 3:
-                    v = _rest_value(lay, hands, ws2, 1 - (ws2 & 1), n - 1, active, n_active,
-                                    a2, b2, table, stats)
-                else:
-                    a3 = a2
-                    b3 = b2
-                    v = _worst(s3)
-                    f3, r3 = _gen_moves(lay, hands, s3, led, w2, ws2)
-                    while (f3 | r3) and a3 < b3:
+                # the trick's fourth card (none with three seats: one pass, no card), then the
+                # position after the trick: one call of _rest_value, inlined once
+                a3 = a2
+                b3 = b2
+                v = _worst(s3)
+                three = n_active == 3
+                f3, r3 = (_ZERO, _ZERO) if three else _gen_moves(lay, hands, s3, led, w2, ws2)
+                while (three or (f3 | r3)) and a3 < b3:
+                    c3 = _ZERO
+                    ws3 = ws2
+                    if not three:
                         c3, p3, f3, r3 = _next_card(f3, r3)
-                        hands[s3] ^= c3
-                        ws3 = s3 if _takes(c3, p3, eligible, w2) else ws2
-                        v3 = _rest_value(lay, hands, ws3, 1 - (ws3 & 1), n - 1, active,
-                                         n_active, a3, b3, table, stats)
-                        hands[s3] ^= c3
-                        v, a3, b3 = _child_value(s3, v, a3, b3, v3)
+                        if _takes(c3, p3, eligible, w2):
+                            ws3 = s3
+                    hands[s3] ^= c3
+                    v3 = _rest_value(lay, hands, ws3, 1 - (ws3 & 1), n - 1, active, n_active,
+                                     a3, b3, table, stats)
+                    hands[s3] ^= c3
+                    v, a3, b3 = _child_value(s3, v, a3, b3, v3)
+                    if three:
+                        break
                 hands[s2] ^= c2
                 best2, a2, b2 = _child_value(s2, best2, a2, b2, v)
             hands[s1] ^= c1
@@ -503,13 +508,6 @@ def endgame(lay, hands, leader, active, n_active, alpha, beta, table, stats, n):
         hands[leader] ^= c0
         best0, a0, b0 = _child_value(leader, best0, a0, b0, best1)
     return best0
-
-
-@njit(_nrt=False)
-def _search(lay, hands, leader, active, n_active, alpha, beta, table, stats, work):
-    """NS tricks from a trick boundary, `leader` to lead; fail-soft in (alpha, beta)."""
-    return search_at(lay, hands, leader, 0, _ZERO, -1, -1, active, n_active, alpha,
-                     beta, table, stats, work)
 
 
 # as endgame: the counts Numba keeps for arrays handed to inlined helpers cost a few per cent
@@ -657,9 +655,13 @@ def search_at(lay, hands, seat, pos, led, wbit, wseat, active, n_active, alpha, 
         rest = mrow[_M_REST]
 
 
-@njit
-def _n_active(active):
-    return (active & 1) + ((active >> 1) & 1) + ((active >> 2) & 1) + ((active >> 3) & 1)
+@njit(_nrt=False)
+def _search(lay, hands, leader, active, alpha, beta, tt, work):
+    """NS tricks from a trick boundary, `leader` to lead; fail-soft in (alpha, beta). The
+    arguments search_at fixes here are int64s, not literals: a literal argument would
+    compile search_at once more for its value."""
+    return search_at(lay, hands, leader, np.int64(0), _ZERO, np.int64(-1), np.int64(-1), active,
+                     popcount(active), alpha, beta, tt.table, tt.stats, work)
 
 
 @njit(_nrt=False)
@@ -667,16 +669,13 @@ def exact_tricks(lay, hands, leader, active, tt, work):
     """NS tricks under perfect play: one full-window search (`lay` the rule tables' layout of
     the trump, hands in power layout)."""
     n = popcount(hands[leader])
-    return _search(lay, hands, leader, active, _n_active(active), -1, n + 1, tt.table,
-                   tt.stats, work)
+    return _search(lay, hands, leader, active, np.int64(-1), n + 1, tt, work)
 
 
 @njit(_nrt=False)
 def at_least(lay, hands, leader, active, target, tt, work):
     """Does NS take at least `target` tricks? One zero-window search (as exact_tricks)."""
-    v = _search(lay, hands, leader, active, _n_active(active), target - 1, target,
-                tt.table, tt.stats, work)
-    return v >= target
+    return _search(lay, hands, leader, active, target - 1, target, tt, work) >= target
 
 
 _SHARED: list[np.ndarray] = []
