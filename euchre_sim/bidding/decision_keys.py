@@ -53,11 +53,13 @@ def turn_class(tb, hand, upcard, round_no, masks, others):
     the hand's holdings in `masks` (uint64[5]) and its suits' order in `others` (int64[4])
     for turn_features and relative_suit."""
     if upcard == JOKER:
-        return class_key(tb, hand, NO_TRUMP, 2, -1, masks, others)
+        # int64s, not literals: a literal argument compiles class_key once more
+        return class_key(tb, hand, np.int64(NO_TRUMP), np.int64(2), np.int64(-1), masks,
+                         others)
     return class_key(tb, hand, upcard >> 3, round_no, upcard, masks, others)
 
 
-@njit
+@njit(inline="always")  # small, and called with literal codes
 def decision_key(round_no, pos, code, key):
     """The 64-bit key of a decision: turn, action code, class."""
     compact = (key & _LOW56) | (((key >> np.uint64(_NT_BIT)) & np.uint64(1)) << np.uint64(56))

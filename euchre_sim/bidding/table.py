@@ -166,7 +166,7 @@ def table_choice(tb, params, table, hand, upcard, round_no, pos, wins):
     best = -1
     best_score = -1e18
     if for_game and can_pass:
-        level, i = _lookup(params, table, round_no, pos, PASS_CODE, key, packed)
+        level, i = _lookup(params, table, round_no, pos, np.int64(PASS_CODE), key, packed)
         if level >= 0:
             best_score = _game_chance(table, level, i, wins)
     for trump in range(5):

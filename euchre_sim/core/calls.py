@@ -33,7 +33,8 @@ BOTH_ROUNDS = ROUND_1 | ROUND_2
 N_TRUMPS = 5  # trump ids 0-3 (suits) and 4 (no-trump)
 
 
-@njit
+# inlined: callers pass literal rounds and positions, each of which would compile a copy
+@njit(inline="always")
 def call_open(flags, round_no, pos, trump, alone, upcard):
     """Is the call open to position `pos`? `flags` are the rule tables' flags; `upcard` the card
     turned up (a joker names no suit: round 1 is skipped and every suit is open in round 2)."""
@@ -48,13 +49,13 @@ def call_open(flags, round_no, pos, trump, alone, upcard):
     return upcard == JOKER or trump != upcard >> 3
 
 
-@njit
+@njit(inline="always")
 def may_pass(flags, round_no, pos):
     """May the seat pass? Not the dealer in round 2 under stick-the-dealer."""
     return not (round_no == 2 and pos == 4 and flags[FLAG_STICK])
 
 
-@njit
+@njit(inline="always")
 def call_row(round_no, pos, trump, alone):
     """Row of the call table for a call (trump is ignored in round 1)."""
     if round_no == 1:

@@ -19,13 +19,13 @@ from ..core.errors import UserError
 from ..core.jit import njit
 from ..core.rules import RuleSet
 from ..core.ruletables import compile_rules
-from ..play.models import DEFAULT_WORLDS, MODEL_DD, model_id
+from ..play.models import DEFAULT_WORLDS, model_id
 from ..play.pimc import inference_of, new_pimc_work
 from ..play.playout import play_deal
 from ..solver.calltable import analyze_deal
 from ..solver.search import new_tt, new_work
 
-ADVISE_DEALER = 0  # N deals (as in `_advise_batch`); the advised seat sits at its position
+ADVISE_DEALER = 0  # N deals (as in `_solve_batch`); the advised seat sits at its position
 Progress = Callable[[int, int], None]  # (done, total): called between batches; may raise to stop
 
 
@@ -46,22 +46,29 @@ def deal_around(unseen, seed, index, seat, hand, hands, work):
 
 
 @njit
-def _advise_batch(tb, unseen, seed, seat, pos, hand, ref_card, rounds, start, stop, model,
-                  n_worlds, inference, tt, out):
-    """Call tables of sampled deals start..stop-1 (into the same rows of `out`): solved (model
-    dd) or played out by the model."""
+def _solve_batch(tb, unseen, seed, seat, pos, hand, ref_card, rounds, start, stop, tt, out):
+    """Call tables of sampled deals start..stop-1 (into the same rows of `out`), solved."""
     hands = np.zeros(4, dtype=np.uint64)
     work = np.empty_like(unseen)
     solver_work = new_work()
+    for i in range(start, stop):
+        deal_around(unseen, seed, i, seat, hand, hands, work)
+        analyze_deal(tb, hands, ref_card, 0, False, pos, rounds, tt, solver_work, out[i])
+
+
+@njit
+def _play_batch(tb, unseen, seed, seat, pos, hand, ref_card, rounds, start, stop, model,
+                n_worlds, inference, tt, out):
+    """Call tables of sampled deals start..stop-1 (into the same rows of `out`), played out
+    by the model (a kernel of its own: a double-dummy question compiles no player)."""
+    hands = np.zeros(4, dtype=np.uint64)
+    work = np.empty_like(unseen)
     pimc_work = new_pimc_work(inference)
     pimc_works = (pimc_work, pimc_work)
     for i in range(start, stop):
         deal_around(unseen, seed, i, seat, hand, hands, work)
-        if model == MODEL_DD:
-            analyze_deal(tb, hands, ref_card, 0, False, pos, rounds, tt, solver_work, out[i])
-        else:
-            play_deal((model, model), tb, hands, ref_card, 0, n_worlds,
-                      deal_key(seed, np.uint64(i)), pos, rounds, tt, pimc_works, out[i])
+        play_deal((model, model), tb, hands, ref_card, 0, n_worlds,
+                  deal_key(seed, np.uint64(i)), pos, rounds, tt, pimc_works, out[i])
 
 
 def call_actions(rules: RuleSet, round_no: int, position: int, ref_card: int) -> list[tuple]:
@@ -173,9 +180,12 @@ def advise(rules: RuleSet, hand_text: str, position: int, up: str | None = None,
     for done, name in enumerate(models):
         out = np.full((deals, N_ROWS), -1, dtype=np.int8)
         for start, stop in steps:
-            _advise_batch(tables, q.unseen, seed_to_u64(seed), q.seat, position,
-                          np.uint64(q.hand), q.ref_card, q.round_no, start, stop, model_id(name),
-                          worlds, inference_of(), tt, out)
+            deals_at = (tables, q.unseen, seed_to_u64(seed), q.seat, position,
+                        np.uint64(q.hand), q.ref_card, q.round_no, start, stop)
+            if name == "dd":
+                _solve_batch(*deals_at, tt, out)
+            else:
+                _play_batch(*deals_at, model_id(name), worlds, inference_of(), tt, out)
             if progress is not None:
                 progress(done * deals + stop, len(models) * deals)
         results[name] = out
