@@ -393,8 +393,11 @@ def test_ctrl_c_reports_one_line_and_resume_finishes(tmp_path):
     out = tmp_path / "interrupted"
     args = [sys.executable, "-m", "euchre_sim_cli", "simulate", "--deals", "3000", "--seed", "3",
             "--out", str(out), "--workers", "2", "--chunk-size", "100", "--no-progress"]
+    # Ctrl-C's default action restored in the run, which would inherit an ignored SIGINT from a
+    # test session started in the background of a shell
     proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True)
+                            start_new_session=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     chunks = out / "chunks"
     _wait_for_chunks(proc, chunks, 2)
     os.killpg(proc.pid, signal.SIGINT)  # as a terminal's Ctrl-C: the whole process group
