@@ -260,12 +260,12 @@ def warm_up_chunk(job: ChunkJob, helper=None) -> None:
     computing it (one deal is enough). With `helper` (an executor of one process) the
     kernels of the chunk's files compile there meanwhile, on empty call tables, and are then
     loaded here from the cache: two cores compile at once."""
-    if helper is not None:
-        files = helper.submit(_warm_up_files, job)
-        rules, _, _, inference = _job_inputs(job)
-        _job_calls(job, rules, inference)
+    files = helper.submit(_warm_up_files, job) if helper is not None else None
+    rules, params, table, inference = _job_inputs(job)
+    deals = _job_calls(job, rules, inference)
+    if files is not None:
         files.result()
-    compute_chunk(job)
+    chunk_files(job, rules, params, table, *deals)
 
 
 def _warm_up_files(job: ChunkJob) -> None:

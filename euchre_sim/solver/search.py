@@ -22,6 +22,9 @@ trick winners and equivalent cards are a few bit operations. The search keeps
   (PIMC) and a lone maker against a lone defender;
 - `at_least` answers one threshold by a zero-window search; `exact_tricks` is one
   full-window search (the table's bounds serve both).
+The big helpers (`quick_tricks`, `sure_trump_tricks`, `_two_tricks`) are called, not inlined:
+inlined at every caller they cost a first run's compile more than they save (docs/performance.md,
+"Cold start").
 """
 
 from __future__ import annotations
