@@ -35,14 +35,14 @@ _NT_CALL = INDEX["nt_call"]
 _NT_ALONE = INDEX["nt_alone"]
 
 
-@njit
+@njit(_nrt=False)
 def trump_value(tb, params, card, trump):
     """A trump's weight by its rank from the top of the trump suit."""
     rank = tb.order_pos[trump, card]
     return params[_TRUMP_1 + rank] if rank < 4 else params[_TRUMP_LOW]
 
 
-@njit
+@njit(_nrt=False)
 def hand_value(tb, params, hand, trump):
     """Points of a hand (card-id mask) for a trump (4: no-trump)."""
     value = 0.0
@@ -81,7 +81,7 @@ def hand_value(tb, params, hand, trump):
     return value
 
 
-@njit
+@njit(_nrt=False)
 def dealer_value(tb, params, hand, upcard, trump):
     """The dealer's points after taking the upcard and discarding the card that costs least."""
     six = hand | (_ONE << np.uint64(upcard))
@@ -94,7 +94,7 @@ def dealer_value(tb, params, hand, upcard, trump):
     return best
 
 
-@njit
+@njit(_nrt=False)
 def conventional_choice(tb, params, hand, upcard, round_no, pos):
     """The call-table row the bidder calls at this turn, or -1 to pass."""
     flags = tb.flags

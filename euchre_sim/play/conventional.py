@@ -198,10 +198,14 @@ def conventional_card(lay, hands, st, pm, seat):
 def conventional_discard(lay, hands, st, pm):
     """The dealer's discard from six cards (convention 9)."""
     dealer = st[S_DEALER]
-    hand = hands[dealer]
-    if st[S_UP] >= 0:
-        hand &= ~one_bit(st[S_UP])
-    unseen = unseen_by(lay, hands, st, pm, dealer)
+    return discard_from(lay, hands[dealer], st[S_UP], unseen_by(lay, hands, st, pm, dealer))
+
+
+@njit
+def discard_from(lay, six, up, unseen):
+    """Convention 9 for the dealer holding `six` (up: the upcard's power bit, -1: none;
+    unseen: the cards the dealer cannot place)."""
+    hand = six & ~one_bit(up) if up >= 0 else six
     off = hand & ~lay[LAYOUT_TRUMPS]
     if not off:
         return low_index(hand)

@@ -16,7 +16,6 @@ import numpy as np
 from ..bidding.params import bidder_params
 from ..bidding.table import DecisionTable, empty_table
 from ..core.bits import one_bit
-from ..core.dealing import deal_key
 from ..core.jit import njit
 from ..core.ruletables import LAYOUT_TRUMPS
 from ..core.trick import next_active
@@ -45,7 +44,7 @@ from .state import (
     settled,
     unseen_by,
 )
-from .worlds import sample_world
+from .worlds import CHAIN_WORDS, sample_world
 
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
@@ -55,11 +54,12 @@ MAX_CANDIDATES = 8
 def inference_of(bidder: int = -1, params: np.ndarray | None = None,
                  table: DecisionTable | None = None) -> tuple:
     """What a PIMC player's worlds infer from (see `worlds`): the bidder (-1: nothing, only
-    what was seen), its parameters and decision table, and counters (worlds asked, found by
-    inference, fallen back)."""
+    what was seen), its parameters and decision table, counters (worlds asked, worlds that
+    agree with everything, worlds that had to leave something out) and the chain's buffers."""
     params = bidder_params() if params is None else params
     return (params, table if table is not None else empty_table(), np.zeros(3, np.int64),
-            np.array([bidder + 1], dtype=np.int64))
+            np.array([bidder + 1], dtype=np.int64), np.zeros(CHAIN_WORDS, np.int64),
+            np.zeros(10, np.uint64))
 
 
 @njit
@@ -177,8 +177,7 @@ def _best_over_worlds(tb, lay, hands, st, pm, seat, discard, n, n_worlds, key, t
         if true_world:
             wh[:] = hands
         else:
-            sample_world(tb, lay, hands, st, pm, seat, deal_key(key, np.uint64(w)), cards, wh,
-                         inference)
+            sample_world(tb, lay, hands, st, pm, seat, key, w, cards, wh, inference)
         for i in range(n):
             if discard:
                 sums[i] += _discard_points(tb, wh, st, seat, cands[i], tt, work)

@@ -62,7 +62,7 @@ def new_state(trump, dealer, maker, maker_alone, defender_alone, active, leader,
 
 
 @njit(inline="always")
-def _deck_bits(lay):
+def deck_bits(lay):
     return (lay[LAYOUT_SUITS] | lay[LAYOUT_SUITS + 1] | lay[LAYOUT_SUITS + 2]
             | lay[LAYOUT_SUITS + 3] | lay[LAYOUT_SUITS + 4])
 
@@ -88,7 +88,7 @@ def settled(st):
 @njit
 def unseen_by(lay, hands, st, pm, seat):
     """Cards `seat` cannot place: not its own, not played, not known out (nor its discard)."""
-    hidden = _deck_bits(lay) & ~hands[seat] & ~pm[P_PLAYED] & ~pm[P_KNOWN_OUT]
+    hidden = deck_bits(lay) & ~hands[seat] & ~pm[P_PLAYED] & ~pm[P_KNOWN_OUT]
     if seat == st[S_DEALER] and st[S_DISCARD] >= 0:
         hidden &= ~one_bit(st[S_DISCARD])
     return hidden

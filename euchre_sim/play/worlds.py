@@ -16,40 +16,47 @@ what the auction and the pickup tell: every seat in play that passed before the 
 passed under the bidder with the world's hand (its cards played so far put back), the maker
 would have made the call, and when the dealer took the upcard the dealer's six cards are
 sampled and the conventional discard rule must throw one of the sampled cards ("the dealer
-probably made a void"). Rejection sampling for MAX_INFERRED tries, then the plain world; the
-counters say how often each happened.
+probably made a void"). Such worlds are drawn by a Markov chain (Metropolis over swaps of two
+unseen cards between places, a swap kept when the world still agrees; symmetric proposals, so
+the chain's stationary law is the uniform law over agreeing worlds, which is what exact
+rejection sampling gives): it starts from a random deal, walks to an agreeing world by swaps
+that never add a disagreement, burns in, then gives one world every few swaps. Where no world
+agrees with everything (another seat bid unlike the bidder, so its bids cannot all be
+explained), the chain keeps to the fewest disagreements it reached; the counters say how
+often that happened. Nothing falls back to plain worlds.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ..bidding.auction import NO_WINS, bidder_choice
+from ..bidding.auction import NO_WINS
+from ..bidding.conventional import conventional_choice, hand_value
+from ..bidding.params import BIDDER_GAME, BIDDER_TABLE
+from ..bidding.table import table_choice
 from ..core.bits import low_index, one_bit, popcount
 from ..core.calls import call_row
 from ..core.dealing import deal_key, draw, shuffle
 from ..core.jit import njit
 from ..core.ruletables import LAYOUT_SUITS
-from .conventional import conventional_discard
+from .conventional import discard_from
 from .state import (
     P_BY,
     P_KNOWN_OUT,
     P_VOID,
     S_ACTIVE,
     S_DEALER,
-    S_DEFENDER_ALONE,
     S_MAKER,
     S_MAKER_ALONE,
     S_MAKER_TURN,
     S_TRUMP,
     S_UP,
     S_UPCARD,
-    new_state,
+    deck_bits,
     unseen_by,
 )
 
 MAX_REJECTS = 24
-MAX_INFERRED = 64  # worlds tried for one that agrees with the auction and the discard
 OUT = 4  # the out-of-play "seat"
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
@@ -114,30 +121,41 @@ def guided_deal(lay, key, cards, n, room, voids, out):
 
 
 @njit
-def sample_world(tb, lay, hands, st, pm, seat, key, cards, out, inference):
-    """Fill out[0:4] (power layout, by seat) with a deal consistent with what `seat` knows,
-    and, when the player infers (a bidder in `inference`), with the auction and the dealer's
-    discard.
+def sample_world(tb, lay, hands, st, pm, seat, key, w, cards, out, inference):
+    """Fill out[0:4] (power layout, by seat) with world w of the decision keyed `key`: a deal
+    consistent with what `seat` knows and, when the player infers (a bidder in `inference`),
+    with the auction and the dealer's discard (worlds 0, 1, ... of one key are the states of
+    one chain, so ask for them in order).
 
     cards: int64 work buffer of 64; inference: (bidder params, decision table, counters,
-    [0 or 1 + the bidder]) as play.pimc.inference_of makes it."""
-    if inference[3][0] > 0 and _inferred_world(tb, lay, hands, st, pm, seat, key, cards, out,
-                                               inference):
-        return
-    _plain_world(lay, hands, st, pm, seat, key, cards, out)
+    [0 or 1 + the bidder], chain buffers) as play.pimc.inference_of makes it."""
+    if inference[3][0] > 0 and seat_may_infer(st, seat):
+        inferred_world(tb, lay, hands, st, pm, seat, key, w, cards, out, inference)
+    else:
+        _plain_world(lay, hands, st, pm, seat, deal_key(key, np.uint64(w)), cards, out)
 
 
 @njit
+def seat_may_infer(st, seat):
+    """Is there anything to infer: a seat other than `seat` in play that bid before or at
+    the call, or the discard of a dealer who took the upcard?"""
+    dealer = st[S_DEALER]
+    if _holds_discard(st, seat, dealer):
+        return True
+    for k in range(st[S_MAKER_TURN] + 1):
+        s = (dealer + k % 4 + 1) & 3
+        if s != seat and (st[S_ACTIVE] >> s) & 1:
+            return True
+    return False
+
+
+@njit(_nrt=False)
 def _start_discard(lay, st, pm, six):
     """The dealer's discard from `six` as the conventional rule makes it before any play."""
-    st0, pm0 = new_state(st[S_TRUMP], st[S_DEALER], st[S_MAKER], st[S_MAKER_ALONE],
-                         st[S_DEFENDER_ALONE], st[S_ACTIVE], 0, st[S_UP], pm[P_KNOWN_OUT])
-    held = np.zeros(4, dtype=np.uint64)
-    held[st[S_DEALER]] = six
-    return conventional_discard(lay, held, st0, pm0)
+    return discard_from(lay, six, st[S_UP], deck_bits(lay) & ~six & ~pm[P_KNOWN_OUT])
 
 
-@njit
+@njit(_nrt=False)
 def _to_cards(tb, trump, power):
     """A power-layout mask as a card-id mask."""
     mask = _ZERO
@@ -150,72 +168,186 @@ def _to_cards(tb, trump, power):
 
 
 @njit
-def _agrees_with_auction(tb, st, pm, seat, world, discard, bidder, params, table):
-    """Would the bidder have passed with every hand before the call, and made the call with
-    the maker's? Seats out of play (their cards unknown) and `seat` itself are not asked."""
+def _holds_discard(st, seat, s):
+    """Does place s hold the dealer's six cards (the dealer took the upcard and `seat`, not
+    the dealer, infers the discard)?"""
+    return s == st[S_DEALER] and st[S_UP] >= 0 and s != seat and (st[S_ACTIVE] >> s) & 1
+
+
+@njit
+def world_hand(lay, st, pm, seat, s, place):
+    """The hand of seat s in a world whose place s holds `place` (the dealer's six less the
+    conventional rule's discard, where the discard is inferred)."""
+    if _holds_discard(st, seat, s):
+        return place & ~one_bit(_start_discard(lay, st, pm, place | pm[P_BY + s]))
+    return place
+
+
+@njit(inline="always")
+def place_agrees(tb, lay, st, pm, seat, s, place, fixed, inference):
+    """Does place s (a seat other than `seat`, or OUT) agree with what `seat` knows: no shown
+    void broken, the dealer's discard one of its unseen cards, and every bid s made before
+    and at the call the one the bidder makes with its hand (its played cards put back)?"""
+    if s == OUT:
+        return True
+    before = place | pm[P_BY + s]  # the hand it bid with
+    hand = place
+    if _holds_discard(st, seat, s):
+        d = one_bit(_start_discard(lay, st, pm, before))
+        if not d & place & ~fixed:
+            return False
+        hand = place & ~d
+        before &= ~one_bit(st[S_UP])
+    if hand & pm[P_VOID + s]:
+        return False
+    return _bids_agree(tb, st, s, _to_cards(tb, st[S_TRUMP], before), inference[0],
+                       inference[1], inference[3][0] - 1)
+
+
+@njit(inline="always")
+def _bids_agree(tb, st, s, hand, params, table, bidder):
+    """Is every bid seat s made before and at the call the bidder's with `hand` (card ids)?
+    The rules bidder also stands in for dd (whose passes need every outcome)."""
     dealer = st[S_DEALER]
     trump = st[S_TRUMP]
-    upcard = st[S_UPCARD]
-    maker_turn = st[S_MAKER_TURN]
-    for k in range(maker_turn + 1):
-        round_no = k // 4 + 1
+    for k in range(st[S_MAKER_TURN] + 1):
         pos = k % 4 + 1
-        s = (dealer + pos) & 3
-        if s == seat or not (st[S_ACTIVE] >> s) & 1:
+        if (dealer + pos) & 3 != s:
             continue
-        held = world[s] | pm[P_BY + s]
-        if s == dealer and st[S_UP] >= 0:  # the dealer's five before the pickup
-            held = (held | discard) & ~one_bit(st[S_UP])
-        hand = _to_cards(tb, trump, held)
-        # the rules bidder also stands in for dd (whose passes need every outcome)
-        choice = bidder_choice(bidder, tb, params, table, hand, upcard, round_no, pos, NO_WINS)
-        want = -1 if k < maker_turn else call_row(round_no, pos, trump, st[S_MAKER_ALONE])
+        round_no = k // 4 + 1
+        if bidder == BIDDER_TABLE or bidder == BIDDER_GAME:  # a direct call: see bidder_choice
+            choice = table_choice(tb, params, table, hand, st[S_UPCARD], round_no, pos, NO_WINS)
+        else:
+            choice = conventional_choice(tb, params, hand, st[S_UPCARD], round_no, pos)
+        want = -1 if k < st[S_MAKER_TURN] else call_row(round_no, pos, trump,
+                                                        st[S_MAKER_ALONE])
         if choice != want:
             return False
     return True
 
 
 @njit
-def _inferred_world(tb, lay, hands, st, pm, seat, key, cards, out, inference):
-    """Rejection sampling of a world that also agrees with the auction under the bidder and,
-    when the dealer took the upcard, with the dealer's discard (the dealer's six cards are
-    sampled and the conventional rule discards one of the sampled ones). False after
-    MAX_INFERRED tries (counted: counters = worlds asked, found, fallen back)."""
-    params, table, counters, mode = inference
+def inferred_world(tb, lay, hands, st, pm, seat, key, w, cards, out, inference):
+    """World w of a Markov chain over deals consistent with what `seat` knows, the auction
+    and the discard (module docstring); counters: worlds asked, worlds that agree with
+    everything, worlds that had to leave something out (no agreeing world was found)."""
+    counters, chain, placed = inference[2], inference[4], inference[5]
+    if w == 0:
+        _start_chain(tb, lay, hands, st, pm, seat, key, cards, inference)
+        steps = BURN_IN_SWEEPS * chain[_N]
+    else:
+        steps = max(1, chain[_N] // THIN_DIVISOR)
+    total = _walk(tb, lay, st, pm, seat, deal_key(key, np.uint64(2)), steps, chain[_TARGET],
+                  cards, inference)
     counters[0] += 1
-    dealer = st[S_DEALER]
-    infer_discard = st[S_UP] >= 0 and seat != dealer and (st[S_ACTIVE] >> dealer) & 1
-    fixed = np.zeros(5, dtype=np.uint64)
-    room = np.zeros(5, dtype=np.int64)
-    n = _known(lay, hands, st, pm, seat, cards, fixed, room)
-    if infer_discard:
-        room[dealer] += 1  # the discard, sampled with the dealer's cards
-    for attempt in range(MAX_INFERRED):
-        shuffle(deal_key(key, np.uint64(MAX_REJECTS + 1 + attempt)), cards, n)
-        k = 0
-        for s in range(4):
-            dealt = _ZERO
-            for _ in range(room[s]):
-                dealt |= one_bit(cards[k])
-                k += 1
-            out[s] = fixed[s] | dealt
-        discard = _ZERO
-        if infer_discard:
-            d = _start_discard(lay, st, pm, out[dealer] | pm[P_BY + dealer])
-            if not one_bit(d) & out[dealer] & ~fixed[dealer]:
+    counters[1 if total == 0 else 2] += 1
+    for s in range(4):
+        out[s] = world_hand(lay, st, pm, seat, s, placed[s])
+
+
+_BAD, _N, _TARGET, _STEP = 64, 69, 70, 71
+CHAIN_WORDS = 72  # int64 words of a chain: where[64], bad[5], n, target, step
+SEARCH_STEPS = 500  # swaps tried to reach a world that agrees with everything
+BURN_IN_SWEEPS = 4  # swaps (in units of the unseen cards) before the first world
+THIN_DIVISOR = 2  # a world every n // THIN_DIVISOR swaps after that
+
+
+@njit
+def _walk(tb, lay, st, pm, seat, key, steps, limit, cards, inference):
+    """`steps` proposals of the chain, each a swap of two unseen cards between places; a
+    swap is taken when the disagreements after it are at most `limit`. With limit -1 it is
+    the search for an agreeing world: a swap is taken when it lowers the disagreements, or
+    keeps them and does not weaken the maker's hand for the trump (by the rules bidder's
+    count), and the walk stops at none. Returns the disagreements left."""
+    chain, placed = inference[4], inference[5]
+    n = chain[_N]
+    total = chain[_BAD:_BAD + 5].sum()
+    if n < 2:
+        return total
+    maker = st[S_MAKER]
+    guided = limit < 0 and maker != seat
+    strength = _strength(tb, st, pm, maker, placed[maker], inference[0]) if guided else 0.0
+    for _ in range(steps):
+        r = draw(key, chain[_STEP])
+        chain[_STEP] += 1
+        i = np.int64(r % np.uint64(n))
+        j = np.int64((r >> np.uint64(32)) % np.uint64(n))
+        a = chain[i]
+        b = chain[j]
+        if a == b:
+            continue
+        bi = one_bit(cards[i])
+        bj = one_bit(cards[j])
+        place_a = (placed[a] & ~bi) | bj
+        place_b = (placed[b] & ~bj) | bi
+        bad_a = 0 if place_agrees(tb, lay, st, pm, seat, a, place_a, placed[5 + a],
+                                  inference) else 1
+        bad_b = 0 if place_agrees(tb, lay, st, pm, seat, b, place_b, placed[5 + b],
+                                  inference) else 1
+        after = total - chain[_BAD + a] - chain[_BAD + b] + bad_a + bad_b
+        if limit >= 0:
+            if after > limit:
                 continue
-            discard = one_bit(d)
-            out[dealer] &= ~discard
-        ok = True
-        for s in range(4):
-            if s != seat and out[s] & pm[P_VOID + s]:
-                ok = False
-        if ok and _agrees_with_auction(tb, st, pm, seat, out, discard, mode[0] - 1, params,
-                                       table):
-            counters[1] += 1
-            return True
-    counters[2] += 1
-    return False
+        elif after > total:
+            continue
+        elif guided and after == total and (a == maker or b == maker):
+            moved = _strength(tb, st, pm, maker, place_a if a == maker else place_b,
+                              inference[0])
+            if moved < strength:
+                continue
+            strength = moved
+        placed[a] = place_a
+        placed[b] = place_b
+        chain[i] = b
+        chain[j] = a
+        chain[_BAD + a] = bad_a
+        chain[_BAD + b] = bad_b
+        total = after
+        if limit < 0:
+            if total == 0:
+                break
+            if guided:
+                strength = _strength(tb, st, pm, maker, placed[maker], inference[0])
+    return total
+
+
+@njit(_nrt=False)
+def _strength(tb, st, pm, maker, place, params):
+    """The rules bidder's count of the maker's hand (its played cards put back) for the
+    trump: what the search climbs while the call is not yet explained."""
+    return hand_value(tb, params, _to_cards(tb, st[S_TRUMP], place | pm[P_BY + maker]),
+                      st[S_TRUMP])
+
+
+@njit
+def _start_chain(tb, lay, hands, st, pm, seat, key, cards, inference):
+    """A random deal of the unseen cards (the dealer's six where its discard is inferred),
+    then up to SEARCH_STEPS swaps that never add a disagreement, until none is left: the
+    chain keeps to the fewest disagreements reached (0 but where no world agrees)."""
+    chain, placed = inference[4], inference[5]
+    room = np.zeros(5, dtype=np.int64)
+    fixed = placed[5:10]
+    fixed[:] = _ZERO
+    n = _known(lay, hands, st, pm, seat, cards, fixed, room)
+    if _holds_discard(st, seat, st[S_DEALER]):
+        room[st[S_DEALER]] += 1
+    room[OUT] = n - room[:4].sum()
+    shuffle(deal_key(key, np.uint64(0)), cards, n)
+    k = 0
+    for s in range(5):
+        placed[s] = fixed[s]
+        for _ in range(room[s]):
+            placed[s] |= one_bit(cards[k])
+            chain[k] = s
+            k += 1
+        asked = s < 4 and s != seat and (st[S_ACTIVE] >> s) & 1
+        chain[_BAD + s] = 1 if asked and not place_agrees(
+            tb, lay, st, pm, seat, s, placed[s], fixed[s], inference) else 0
+    chain[_N] = n
+    chain[_STEP] = 0
+    chain[_TARGET] = _walk(tb, lay, st, pm, seat, deal_key(key, np.uint64(1)), SEARCH_STEPS,
+                           -1, cards, inference)
+    chain[_STEP] = 0
 
 
 @njit
