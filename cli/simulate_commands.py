@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import click
 
 from .app import cli
@@ -61,35 +63,45 @@ def print_headline(out_dir: str) -> None:
               help="Run the chunks on a Dask cluster ('local': a LocalCluster of --workers).")
 @play_options
 @bidding_options
+@click.option("--tables", default=None, metavar="NAMES",
+              help="Tables to write, of calls (with summary), decisions, auction, separated "
+                   "by commas (default: calls, and decisions,auction with --bidding; under "
+                   "--play rules|pimc with --bidding only decisions,auction, which play just "
+                   "the calls the auction reaches).")
 def simulate(deals: int, seed: int, ruleset, workers: int | None, out_dir: str, keep_deals: bool,
              chunk_size: int | None, resume: bool, no_progress: bool,
              scheduler: str | None, play: str, worlds: int, bidding: str | None,
-             bidder_params: str | None, bidder_table: str | None) -> None:
+             bidder_params: str | None, bidder_table: str | None, tables: str | None) -> None:
     """Deal and solve DEALS random deals; write call and lone-hand win-rate tables (Parquet);
     with --bidding, also each deal's auction: decisions.parquet and auction.parquet.
 
     Example: euchre-sim simulate --deals 100000 --seed 1 --out out/ --bidding dd
     """
+    asked = tuple(name.strip() for name in tables.split(",")) if tables is not None else None
     run_simulation(deals, seed, ruleset, workers, out_dir, keep_deals, chunk_size, resume,
-                   no_progress, scheduler, play, worlds, bidding, bidder_params, bidder_table)
-    print_headline(out_dir)
+                   no_progress, scheduler, play, worlds, bidding, bidder_params, bidder_table,
+                   asked)
+    if os.path.isfile(os.path.join(out_dir, "summary.parquet")):
+        print_headline(out_dir)
 
 
 def run_simulation(deals: int, seed: int, ruleset, workers: int | None, out_dir: str,
                    keep_deals: bool, chunk_size: int | None, resume: bool, no_progress: bool,
                    scheduler: str | None, play: str, worlds: int, bidding: str | None,
-                   bidder_params: str | None, bidder_table: str | None) -> None:
+                   bidder_params: str | None, bidder_table: str | None,
+                   tables: tuple | None = None) -> None:
     """simulate's work: plan (or resume), run the chunks, write the tables; Ctrl-C keeps
     what is finished."""
     from euchre_sim.bidding.params import bidder_params as load_params
     from euchre_sim.sim.parallel import default_workers
     from euchre_sim.sim.runner import is_complete
+    from euchre_sim.sim.schema import OUTPUT_TABLES
     from euchre_sim.sim.simulate import finish_run, prepare_run, run_dask, run_local
 
     params = tuple(float(x) for x in load_params(bidder_params))
     # a resumed run is the same run; warn names each damaged chunk it computes again
     plan = prepare_run(out_dir, ruleset, seed, deals, chunk_size, keep_deals, resume, play,
-                       worlds, bidding, params, bidder_table, warn)
+                       worlds, bidding, params, bidder_table, warn, tables)
     if resume and is_complete(out_dir):
         click.echo(f"run in {out_dir} is already complete", err=True)
         return
@@ -110,8 +122,8 @@ def run_simulation(deals: int, seed: int, ruleset, workers: int | None, out_dir:
     info = finish_run(plan, seconds, n_workers,
                       engine=f"dask {scheduler}" if scheduler else "local", warn=warn)
     rate = (deals - done) / max(info["elapsed_seconds"], 1e-9)
-    written = "calls.parquet, summary.parquet" + (
-        ", decisions.parquet, auction.parquet" if bidding else "")
+    written = ", ".join(f"{name}.parquet" for name in OUTPUT_TABLES
+                        if os.path.isfile(os.path.join(out_dir, f"{name}.parquet")))
     click.echo(f"{deals:,} deals ({deals - done:,} this run, {rate:,.0f} deals/s) -> "
                f"{out_dir}/{written}, run.json", err=True)
 

@@ -70,6 +70,56 @@ def defends_alone(tb, params, hands, upcard, dealer, round_no, pos, trump, j):
 
 
 @njit
+def lone_defender(tb, params, hands, upcard, dealer, round_no, pos, trump):
+    """Which defender of a call at `pos` goes alone under the rules and table bidders: 0 the
+    earlier, 1 the later (the earlier asked first), -1 neither."""
+    for j in range(2):
+        if defends_alone(tb, params, hands, upcard, dealer, round_no, pos, trump, j):
+            return j
+    return -1
+
+
+@njit
+def reached_rows(bidder, tb, params, table, hands, upcard, dealer, wanted):
+    """wanted[row] = 1 for the call-table rows a rules or table bidder's auction and its
+    decisions read (0 elsewhere): every call open at each turn the auction reaches (up to its
+    first call), and the call that follows if the first caller passes instead (the value of
+    its pass), each with the lone defence its defenders choose where the rules allow one
+    (`resolve_contracts`). Returns the turn of the first call (-1: passed out)."""
+    wanted[:] = 0
+    first = -1
+    for k in range(N_TURNS):
+        round_no = turn_round(k)
+        pos = turn_position(k)
+        if first < 0:
+            for trump in range(5):
+                for alone in range(2):
+                    if call_open(tb.flags, round_no, pos, trump, alone, upcard):
+                        _want(tb, params, hands, upcard, dealer,
+                              call_row(round_no, pos, trump, alone), wanted)
+        choice = bidder_choice(bidder, tb, params, table, hands[(dealer + pos) & 3], upcard,
+                               round_no, pos, NO_WINS)
+        if choice >= 0:
+            if first >= 0:
+                _want(tb, params, hands, upcard, dealer, choice, wanted)
+                return first
+            first = k
+    return first
+
+
+@njit
+def _want(tb, params, hands, upcard, dealer, row, wanted):
+    """Mark the call's row and, where the rules allow it, its lone defence if any."""
+    wanted[row] = 1
+    if defence_open(tb.flags):
+        round_no, pos, trump, _ = row_call(row)
+        named = upcard >> 3 if round_no == 1 else trump
+        j = lone_defender(tb, params, hands, upcard, dealer, round_no, pos, named)
+        if j >= 0:
+            wanted[defence_row(row, j)] = 1
+
+
+@njit
 def resolve_contracts(bidders, tb, params, hands, upcard, dealer, calls, contracts):
     """contracts[row] = (points to the makers, makers' tricks, lone defender's position or 0)
     of every open call once the defenders have decided, under their side's bidder
@@ -95,20 +145,21 @@ def resolve_contracts(bidders, tb, params, hands, upcard, dealer, calls, contrac
         if not defence_open(flags):
             continue
         bidder = bidders[1 - ((dealer + pos) & 1)]
+        if bidder != BIDDER_DD:
+            j = lone_defender(tb, params, hands, upcard, dealer, round_no, pos, trump)
+            if j >= 0:
+                contracts[row, 0] = tb.score[alone, 1, calls[defence_row(row, j)]]
+                contracts[row, 1] = calls[defence_row(row, j)]
+                contracts[row, 2] = defender_position(pos, j)
+            continue
         for step in range(2):
-            j = 1 - step if bidder == BIDDER_DD else step
+            j = 1 - step
             lone_tricks = calls[defence_row(row, j)]
             points = tb.score[alone, 1, lone_tricks]
-            if bidder == BIDDER_DD:
-                take = points < contracts[row, 0]
-            else:
-                take = defends_alone(tb, params, hands, upcard, dealer, round_no, pos, trump, j)
-            if take:
+            if points < contracts[row, 0]:
                 contracts[row, 0] = points
                 contracts[row, 1] = lone_tricks
                 contracts[row, 2] = defender_position(pos, j)
-                if bidder != BIDDER_DD:
-                    break
 
 
 @njit

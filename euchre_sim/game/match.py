@@ -40,7 +40,7 @@ from ..core.dealing import deal_into, deal_key
 from ..core.jit import njit
 from ..play.models import MODEL_DD
 from ..play.pimc import new_pimc_work
-from ..play.playout import play_contract, play_deal
+from ..play.playout import ALL_ROWS, play_contract, play_deal
 from ..play.state import S_FAILED, S_MAKER_TRICKS
 from ..solver.calltable import analyze_deal, dealer_side_tricks
 from ..solver.search import new_work
@@ -104,7 +104,7 @@ def play_hand(bidders, models, card_play, tb, params, table, odds, hands, upcard
                          work, calls)
         else:
             play_deal(models, tb, hands, upcard, dealer, n_worlds, key, 0,
-                      BOTH_ROUNDS | WITH_DEFENCE, tt, pws, calls)
+                      BOTH_ROUNDS | WITH_DEFENCE, ALL_ROWS, tt, pws, calls)
         auction_choices(bidders, tb, params, table, hands, upcard, dealer, calls, contracts,
                         choices, values)
         k = first_call(choices, 0)

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..bidding.auction import reached_rows
+from ..bidding.params import BIDDER_GAME, BIDDER_RULES, BIDDER_TABLE
 from ..core.bits import one_bit
 from ..core.calls import (
     BOTH_ROUNDS,
@@ -119,12 +121,16 @@ def played_call(model, tb, hands, upcard, dealer, round_no, trump, maker, alone_
                          alone_pos, def_pos, n_worlds, key, tt, pws)[S_MAKER_TRICKS]
 
 
+ALL_ROWS = np.zeros(0, dtype=np.uint8)  # `wanted` of play_deal: every row
+
+
 @njit
-def play_deal(models, tb, hands, upcard, dealer, n_worlds, key, only_pos, rounds, tt, pws, out):
+def play_deal(models, tb, hands, upcard, dealer, n_worlds, key, only_pos, rounds, wanted, tt,
+              pws, out):
     """Fill `out` (N_ROWS, as solver.calltable.analyze_deal, the same only_pos and rounds)
-    with the makers' tricks of every call open in the deal, each hand played out by each side's
-    model (models[team], team 0 NS) from key deal_key(key, row); pws: the PIMC players' work
-    by team."""
+    with the makers' tricks of every call open in the deal (of the rows where wanted[row] is
+    set, unless wanted is ALL_ROWS), each hand played out by each side's model (models[team],
+    team 0 NS) from key deal_key(key, row); pws: the PIMC players' work by team."""
     flags = tb.flags
     defence = defence_open(flags) and (rounds & WITH_DEFENCE) != 0
     out[:] = -1
@@ -141,6 +147,8 @@ def play_deal(models, tb, hands, upcard, dealer, n_worlds, key, only_pos, rounds
                     base = call_row(round_no, pos, trump, alone)
                     for j in range(-1, 2 if defence else 0):  # -1: both defend
                         row = base if j < 0 else defence_row(base, j)
+                        if wanted.shape[0] and not wanted[row]:
+                            continue
                         def_pos = 0 if j < 0 else defender_position(pos, j)
                         out[row] = play_contract(
                             models, tb, hands, upcard, dealer, round_no, trump,
@@ -149,28 +157,38 @@ def play_deal(models, tb, hands, upcard, dealer, n_worlds, key, only_pos, rounds
 
 
 @njit
-def _play_batch(model, tb, hands, upcards, dealer, n_worlds, seed, start, parts, inference, tt,
-                out):
+def _play_batch(model, tb, hands, upcards, dealer, n_worlds, seed, start, parts, reached_only,
+                inference, tt, out):
     pw = new_pimc_work(inference)
     pws = (pw, pw)
+    params, table, mode = inference[0], inference[1], inference[3]
+    wanted = np.ones(N_ROWS, dtype=np.uint8)
     for i in range(hands.shape[0]):
         key = deal_key(seed, np.uint64(start + i))
-        play_deal((model, model), tb, hands[i], upcards[i], dealer, n_worlds, key, 0, parts, tt,
-                  pws, out[i])
+        if reached_only:
+            reached_rows(mode[0] - 1, tb, params, table, hands[i], upcards[i], dealer, wanted)
+        play_deal((model, model), tb, hands[i], upcards[i], dealer, n_worlds, key, 0, parts,
+                  wanted, tt, pws, out[i])
 
 
 def play_deals(rules, model: str, hands: np.ndarray, upcards: np.ndarray, seed: int, start: int,
                n_worlds: int = DEFAULT_WORLDS, dealer: int = 0, tt=None,
-               defence: bool = False, inference: tuple | None = None) -> np.ndarray:
+               defence: bool = False, inference: tuple | None = None,
+               reached_only: bool = False) -> np.ndarray:
     """Call tables (int8[n, N_ROWS], makers' tricks or -1) of deals start.. played out by
-    the model ("rules" or "pimc"; "dd" plays out with the solver's choices)."""
+    the model ("rules" or "pimc"; "dd" plays out with the solver's choices). reached_only:
+    only the rows the auction of inference's bidder (rules or table) reads
+    (`bidding.auction.reached_rows`), -1 elsewhere."""
     from ..core.dealing import seed_to_u64
     from ..core.ruletables import compile_rules
 
     tt = tt if tt is not None else shared_tt()
     out = np.zeros((hands.shape[0], N_ROWS), dtype=np.int8)
+    inference = inference or inference_of()
+    if reached_only and inference[3][0] - 1 not in (BIDDER_RULES, BIDDER_TABLE, BIDDER_GAME):
+        raise ValueError("reached_only needs a rules or table bidder in `inference`")
     _play_batch(model_id(model), compile_rules(rules), hands, upcards, dealer, n_worlds,
                 seed_to_u64(seed), np.uint64(start),
-                BOTH_ROUNDS | (WITH_DEFENCE if defence else 0), inference or inference_of(),
-                tt, out)
+                BOTH_ROUNDS | (WITH_DEFENCE if defence else 0), reached_only, inference, tt,
+                out)
     return out

@@ -21,7 +21,7 @@ from ..core.rules import RuleSet
 from ..core.ruletables import compile_rules
 from ..play.models import DEFAULT_WORLDS, model_id
 from ..play.pimc import inference_of, new_pimc_work
-from ..play.playout import play_deal
+from ..play.playout import ALL_ROWS, play_deal
 from ..solver.calltable import analyze_deal
 from ..solver.search import new_tt, new_work
 
@@ -68,7 +68,7 @@ def _play_batch(tb, unseen, seed, seat, pos, hand, ref_card, rounds, start, stop
     for i in range(start, stop):
         deal_around(unseen, seed, i, seat, hand, hands, work)
         play_deal((model, model), tb, hands, ref_card, 0, n_worlds,
-                  deal_key(seed, np.uint64(i)), pos, rounds, tt, pimc_works, out[i])
+                  deal_key(seed, np.uint64(i)), pos, rounds, ALL_ROWS, tt, pimc_works, out[i])
 
 
 def call_actions(rules: RuleSet, round_no: int, position: int, ref_card: int) -> list[tuple]:

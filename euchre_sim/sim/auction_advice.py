@@ -17,8 +17,8 @@ import math
 import numpy as np
 import pandas as pd
 
-from ..bidding.auction import N_TURNS, auction_choices, first_call
-from ..bidding.params import bidder_id, bidder_params
+from ..bidding.auction import N_TURNS, auction_choices, first_call, reached_rows
+from ..bidding.params import BIDDER_DD, bidder_id, bidder_params
 from ..bidding.table import DecisionTable, empty_table
 from ..core.calls import BOTH_ROUNDS, N_CALLS, N_ROWS, WITH_DEFENCE, may_pass, row_call
 from ..core.dealing import deal_key, seed_to_u64
@@ -29,7 +29,7 @@ from ..core.ruletables import FLAG_DEFEND_ALONE, compile_rules
 from ..game.odds import game_chances, results_from_contracts, win_odds
 from ..play.models import DEFAULT_WORLDS, MODEL_DD, model_id
 from ..play.pimc import inference_of, new_pimc_work
-from ..play.playout import play_deal
+from ..play.playout import ALL_ROWS, play_deal
 from ..solver.calltable import analyze_deal
 from ..solver.search import new_tt, new_work
 from .advise import (
@@ -63,6 +63,7 @@ def _reached_batch(bidder, tb, params, table, unseen, seed, seat, hand, ref_card
     solver_work = new_work()
     pimc_work = new_pimc_work(inference)
     pimc_works = (pimc_work, pimc_work)
+    wanted = np.ones(N_ROWS, dtype=np.uint8)
     for i in range(start, stop):
         if kept == count:
             return kept, i
@@ -70,9 +71,18 @@ def _reached_batch(bidder, tb, params, table, unseen, seed, seat, hand, ref_card
         if model == MODEL_DD:
             analyze_deal(tb, hands, ref_card, ADVISE_DEALER, False, 0, PARTS, tt, solver_work,
                          calls[kept])
-        else:
+        elif bidder == BIDDER_DD:
             play_deal((model, model), tb, hands, ref_card, ADVISE_DEALER, n_worlds,
-                      deal_key(seed, np.uint64(i)), 0, PARTS, tt, pimc_works, calls[kept])
+                      deal_key(seed, np.uint64(i)), 0, PARTS, ALL_ROWS, tt, pimc_works,
+                      calls[kept])
+        else:  # the bidder's own hands tell which turns are reached: play only those rows
+            first = reached_rows(bidder, tb, params, table, hands, ref_card, ADVISE_DEALER,
+                                 wanted)
+            if 0 <= first < turn:
+                continue
+            play_deal((model, model), tb, hands, ref_card, ADVISE_DEALER, n_worlds,
+                      deal_key(seed, np.uint64(i)), 0, PARTS, wanted, tt, pimc_works,
+                      calls[kept])
         auction_choices((bidder, bidder), tb, params, table, hands, ref_card, ADVISE_DEALER,
                         calls[kept], contracts[kept], choices[kept], values[kept])
         called = first_call(choices[kept], 0)

@@ -77,12 +77,13 @@ RECORD_FIELDS = ["deal", "round", "seat", "trump", "alone", "hand_key", "trumps"
 
 def chunk_calls(rules: RuleSet, seed: int, start: int, count: int, exact: bool,
                 play: str = "dd", worlds: int = DEFAULT_WORLDS, defence: bool = False,
-                inference: tuple | None = None) -> tuple:
+                inference: tuple | None = None, reached_only: bool = False) -> tuple:
     """The deals start..start+count-1 (hands, upcards) and their call tables.
 
     exact=False gives maker_tricks as representatives of their scoring class (euchred, made,
     marched; see analyze_deal): the same points and rates for fewer searches. defence: with the
-    lone-defence rows; inference: what PIMC's worlds infer from (`play.pimc.inference_of`)."""
+    lone-defence rows; inference: what PIMC's worlds infer from (`play.pimc.inference_of`);
+    reached_only: a model plays only the rows inference's bidder's auction reads."""
     hands, ups = deal_batch(rules, seed, start, count, SIM_DEALER)
     if play == "dd":
         calls = np.zeros((count, N_ROWS), dtype=np.int8)
@@ -91,7 +92,7 @@ def chunk_calls(rules: RuleSet, seed: int, start: int, count: int, exact: bool,
                       calls)
     else:
         calls = play_deals(rules, play, hands, ups, seed, start, worlds, SIM_DEALER, shared_tt(),
-                           defence, inference)
+                           defence, inference, reached_only)
     return hands, ups, calls
 
 
@@ -208,6 +209,13 @@ class ChunkJob(NamedTuple):
     bidding: str | None = None  # with a bidder: decisions and auction tables too
     bidder_params: tuple = ()  # the rules bidder's weights (PARAMS order)
     decision_table: DecisionTable | None = None  # the table bidder's decisions
+    per_call: bool = True  # the per-call tables (calls, summary; deals and outcomes)
+
+    @property
+    def reached_only(self) -> bool:
+        """Play only the calls the auction reads: a model's playouts, no per-call tables, a
+        bidder that bids from its own hand."""
+        return not self.per_call and self.play != "dd" and self.bidding in ("rules", "table")
 
 
 def compute_chunk(job: ChunkJob) -> tuple[int, int, dict[str, bytes]]:
@@ -230,21 +238,22 @@ def _job_inputs(job: ChunkJob) -> tuple:
 
 def _job_calls(job: ChunkJob, rules: RuleSet, inference: tuple | None) -> tuple:
     return chunk_calls(rules, job.seed, job.start, job.count, job.keep_deals, job.play,
-                       job.worlds, job.bidding is not None, inference)
+                       job.worlds, job.bidding is not None, inference, job.reached_only)
 
 
 def chunk_files(job: ChunkJob, rules: RuleSet, params: np.ndarray, table: DecisionTable,
                 hands: np.ndarray, ups: np.ndarray, calls: np.ndarray) -> dict[str, bytes]:
     """A chunk's files from its deals and their call tables (`chunk_calls`)."""
-    if job.keep_deals:
+    files, frames = {}, {}
+    if job.per_call and job.keep_deals:
         records = call_records(rules, job.start, hands, ups, calls)
-        sums, summary = record_sums(records), summary_sums(records)
-        frames = {"summary": summary, "deals": deal_frame(rules, job.start, hands, ups),
-                  "outcomes": outcome_frame(rules, records)}
-    else:
-        sums, summary = chunk_sums(rules, job.start, hands, ups, calls)
-        frames = {"summary": summary}
-    files = {"calls.sums": bucketed_sums(*sums)}
+        sums, frames["summary"] = record_sums(records), summary_sums(records)
+        frames["deals"] = deal_frame(rules, job.start, hands, ups)
+        frames["outcomes"] = outcome_frame(rules, records)
+    elif job.per_call:
+        sums, frames["summary"] = chunk_sums(rules, job.start, hands, ups, calls)
+    if job.per_call:
+        files["calls.sums"] = bucketed_sums(*sums)
     if job.bidding is not None:
         frames["auction"], files["decisions.sums"] = auction_sums(
             rules, job.bidding, params, table, hands, ups, calls)

@@ -4,6 +4,7 @@ No Numba here: reading finished tables must not load the kernels.
 """
 
 OUTPUT_TABLES = ("calls", "summary", "decisions", "auction")
+RUN_TABLES = ("calls", "decisions", "auction")  # what simulate --tables names (calls: + summary)
 CALLS_KEYS = ["round", "seat", "alone", "hand_key"]  # a calls row's class
 SUMMARY_KEYS = ["round", "seat", "alone", "trumps", "right", "left", "aces", "voids"]
 DECISIONS_KEYS = ["round", "seat", "hand_key", "action", "suit", "alone"]

@@ -1,7 +1,8 @@
 """A simulation run: plan chunks, run them (locally or elsewhere), resume, and write tables.
 
-The folder (`runner`) ends with calls.parquet, summary.parquet and run.json (and deals and
-outcomes with --keep-deals; decisions and auction with a bidder).
+The folder (`runner`) ends with run.json and the tables of `run_tables`: calls.parquet and
+summary.parquet (and deals and outcomes with --keep-deals), decisions.parquet and
+auction.parquet with a bidder.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ from .runner import (
     stream_parquet,
     writing_run,
 )
-from .schema import AUCTION_KEYS, SUMMARY_KEYS
+from .schema import AUCTION_KEYS, RUN_TABLES, SUMMARY_KEYS
 
 _MERGE_ROWS = 300_000  # stored rows merged at once: the parent's memory at the end
 
@@ -54,6 +55,7 @@ class RunPlan:
     bidder_params: tuple = ()  # the bidder's weights (rules, table); empty for dd
     bidder_table: str | None = None  # the table bidder's decisions: a finished run's folder
     decision_table: DecisionTable | None = field(default=None, compare=False)
+    tables: tuple = ("calls",)  # of RUN_TABLES: what the run writes (run_tables)
 
     @property
     def n_chunks(self) -> int:
@@ -64,7 +66,7 @@ class RunPlan:
         return [ChunkJob(options, self.seed, i, i * self.chunk_size,
                          min(self.chunk_size, self.deals - i * self.chunk_size),
                          self.keep_deals, self.play, self.worlds, self.bidding,
-                         self.bidder_params, self.decision_table)
+                         self.bidder_params, self.decision_table, "calls" in self.tables)
                 for i in range(self.n_chunks)]
 
     def pending(self) -> list[ChunkJob]:
@@ -91,7 +93,9 @@ class RunPlan:
         return {"seed": self.seed, "deals": self.deals, "rules": self.rules.options(),
                 "keep_deals": self.keep_deals, "play": self.play, "worlds": self.pimc_worlds,
                 "bidding": self.bidding, "bidder_params": self.named_params,
-                "bidder_table": self.table_source}
+                "bidder_table": self.table_source} | (
+                    {} if self.tables == run_tables("dd", self.bidding)
+                    else {"tables": list(self.tables)})
 
     @property
     def table_source(self) -> dict | None:
@@ -122,9 +126,10 @@ def prepare_run(out_dir: str, rules: RuleSet, seed: int, deals: int, chunk_size:
                 keep_deals: bool, resume: bool, play: str = "dd", worlds: int = DEFAULT_WORLDS,
                 bidding: str | None = None, bidder_params: tuple = (),
                 bidder_table: str | None = None,
-                warn: Callable[[str], None] | None = None) -> RunPlan:
+                warn: Callable[[str], None] | None = None,
+                tables: tuple | None = None) -> RunPlan:
     """Check the output folder and write (or check) the manifest; warn(line) names each
-    damaged chunk a resume removes (`runner.open_run`)."""
+    damaged chunk a resume removes (`runner.open_run`); tables: see run_tables."""
     if play != "pimc":
         worlds = DEFAULT_WORLDS  # unused: never a reason to refuse a resume
     if bidding not in ("rules", "table"):
@@ -133,10 +138,32 @@ def prepare_run(out_dir: str, rules: RuleSet, seed: int, deals: int, chunk_size:
         raise UserError("--bidding table reads its decisions from --bidder-table DIR (and "
                         "only it does)")
     table = load_decision_table(bidder_table, rules) if bidder_table is not None else None
+    tables = run_tables(play, bidding, tables)
+    if keep_deals and "calls" not in tables:
+        raise UserError("--keep-deals keeps each call's outcome: add calls to --tables")
     plan = RunPlan(out_dir, rules, seed, deals, chunk_size or default_chunk_size(deals, play),
-                   keep_deals, play, worlds, bidding, tuple(bidder_params), bidder_table, table)
+                   keep_deals, play, worlds, bidding, tuple(bidder_params), bidder_table, table,
+                   tables)
     resumed = open_run(out_dir, plan.identity(), chunk_size, resume, plan.manifest(), warn)
     return plan if resumed is None else dataclasses.replace(plan, chunk_size=resumed)
+
+
+def run_tables(play: str, bidding: str | None, asked: tuple | None = None) -> tuple:
+    """The tables a run writes (of RUN_TABLES, in that order): those asked, else the per-call
+    tables (calls, summary) and, with a bidder, its decisions and auction; under a model that
+    plays out (rules, pimc) with a bidder, only decisions and auction, so that only the calls
+    the auction reaches are played (the per-call tables need every call of every deal)."""
+    if asked is None:
+        if bidding is None:
+            return ("calls",)
+        return RUN_TABLES if play == "dd" else ("decisions", "auction")
+    unknown = sorted(set(asked) - set(RUN_TABLES))
+    if unknown or not asked:
+        raise UserError(f"--tables takes names of {', '.join(RUN_TABLES)} separated by "
+                        f"commas, got {','.join(asked)!r}")
+    if bidding is None and set(asked) & {"decisions", "auction"}:
+        raise UserError("the decisions and auction tables need a bidder: add --bidding")
+    return tuple(name for name in RUN_TABLES if name in asked)
 
 
 def default_chunk_size(deals: int, play: str = "dd") -> int:
@@ -181,19 +208,23 @@ def finish_run(plan: RunPlan, elapsed: float, workers: int, engine: str = "local
     def parts(name: str, kind: str = "parquet") -> list[str]:
         return [os.path.join(c, f"{name}.{kind}") for c in chunks]
 
-    stream_parquet(_calls_tables(plan, parts("calls", "sums")), out("calls"), info)
-    summary = add_rates(merge_frames(parts("summary"), SUMMARY_KEYS))
-    stream_parquet([pa.Table.from_pandas(summary, preserve_index=False)], out("summary"), info)
+    if "calls" in plan.tables:
+        stream_parquet(_calls_tables(plan, parts("calls", "sums")), out("calls"), info)
+        summary = add_rates(merge_frames(parts("summary"), SUMMARY_KEYS))
+        stream_parquet([pa.Table.from_pandas(summary, preserve_index=False)], out("summary"),
+                       info)
     if plan.keep_deals:
         for name in ("deals", "outcomes"):  # streamed chunk by chunk, in deal order
             stream_parquet((pq.read_table(p) for p in parts(name)), out(name), info)
     if plan.bidding is not None:
         auction = auction_table(merge_frames(parts("auction"), AUCTION_KEYS), plan.deals)
         info["auction"] = auction_facts(auction, plan.deals)
-        stream_parquet(decision_tables(plan.rules, parts("decisions", "sums"), _MERGE_ROWS),
-                        out("decisions"), info)
-        stream_parquet([pa.Table.from_pandas(auction, preserve_index=False)], out("auction"),
-                        info)
+        if "decisions" in plan.tables:
+            stream_parquet(decision_tables(plan.rules, parts("decisions", "sums"),
+                                           _MERGE_ROWS), out("decisions"), info)
+        if "auction" in plan.tables:
+            stream_parquet([pa.Table.from_pandas(auction, preserve_index=False)],
+                           out("auction"), info)
     close_run(plan.out_dir, plan.manifest(), info)
     return info
 
