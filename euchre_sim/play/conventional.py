@@ -1,7 +1,7 @@
 """The conventional player (`--play rules`): Euchre's card-play conventions, in Numba.
 
 It sees only its own hand and what has been played (plus shown voids), and follows, in order:
-Leading
+Leading (rule 1 is also how a loner draws trump: from the top)
   1. The maker (alone or not) pulls trump: leads its highest trump while opponents may hold
      trump, if that trump is the highest still unseen or it holds two or more trumps.
   2. The maker's partner leads trump back only with the highest unseen trump.
@@ -21,24 +21,47 @@ suit, keeping bosses, trumping never (a trump only when nothing else is left).
 Dealer's discard (9): never the upcard or a trump while an off-suit card is left; an off-suit
 singleton that is not a boss (to make a void), else the lowest card of the shortest off suit,
 bosses last.
+The loner (the maker alone) plays for all five tricks, ahead of rules 6-8 when not last:
+ 10. Following a plain suit: its lowest card that no unseen card of the suit beats, else its
+     highest card that wins so far (never "second hand low").
+ 11. Trumping (void, or over a trump lead) while the march is on: the lowest trump above every
+     trump a seat still to play may hold, when its other trumps still draw every unseen trump
+     from the top (its i-th highest above the i-th highest unseen, as if one defender held them
+     all); else the highest winning trump that leaves such a draw; else, ruffing while it keeps
+     a trump above every unseen one, its lowest winning trump (an overruff needs a defender
+     void in the suit, while after the safe ruff an unseen trump beats what is left). Else the
+     lowest trump no seat still to play can beat, else the cheapest trump as good as its
+     highest.
+Against a loner:
+ 12. A defender after the loner in the trick wins as cheaply as it can (only its partner is
+     left); one before the loner plays over its partner's card unless that card is a boss of
+     the suit: its cheapest sure winner, else its highest winning card (no "second hand low").
+ 13. Throwing off: first a card of a suit the loner has shown void in (it can never win), then
+     a spare low card beyond the guards its top card of the suit needs (one per unseen card
+     above it), then from the suit it guards least; last, a suit its partner has shown void in.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ..core.bits import bits_above, low_index, one_bit, popcount
+from ..core.bits import above_highest, bits_above, high_bit, low_index, one_bit, popcount
 from ..core.jit import njit
 from ..core.ruletables import LAYOUT_SUITS, LAYOUT_TRUMPS
+from ..core.trick import next_active
 from .state import (
+    P_BY,
     P_LED,
+    P_TRICK,
     P_VOID,
     S_ACTIVE,
     S_DEALER,
     S_MAKER,
     S_MAKER_ALONE,
+    S_MAKER_TRICKS,
     S_N_ACTIVE,
     S_POS,
+    S_TRICKS,
     S_UP,
     S_WBIT,
     S_WSEAT,
@@ -112,9 +135,38 @@ def _discard_low(lay, legal, unseen):
 
 
 @njit
-def _play_low(lay, legal, led, unseen):
-    if legal & led:
+def _defence_discard(lay, legal, unseen, loner_voids, partner_voids):
+    """Convention 13: a defender's throw-off against a loner (trump last)."""
+    off = legal & ~lay[LAYOUT_TRUMPS]
+    if not off:
         return low_index(legal)
+    if off & loner_voids:
+        return lowest_card(lay, off & loner_voids)
+    best = -1
+    best_score = 1 << 30
+    for s in range(5):
+        suit = lay[LAYOUT_SUITS + s]
+        mine = off & suit
+        if not mine:
+            continue
+        guards = 1 + popcount(unseen & suit & bits_above(top_card(mine)))
+        spare = popcount(mine) - guards
+        score = (1000 if suit & partner_voids else 0) + s \
+            + (-10 * spare if spare > 0 else 100 + 10 * spare)
+        if score < best_score:
+            best = lowest_card(lay, mine)
+            best_score = score
+    return best
+
+
+@njit
+def _play_low(lay, legal, st, pm, seat, unseen):
+    if legal & pm[P_LED]:
+        return low_index(legal)
+    loner = _loner(st)
+    if loner >= 0 and (seat & 1) != (loner & 1):
+        return _defence_discard(lay, legal, unseen, pm[P_VOID + loner],
+                                pm[P_VOID + ((seat + 2) & 3)])
     return _discard_low(lay, legal, unseen)
 
 
@@ -157,17 +209,97 @@ def _rules_lead(lay, legal, st, pm, seat, unseen):
 
 
 @njit
+def _loner(st):
+    """The lone maker's seat, or -1."""
+    return st[S_MAKER] if st[S_MAKER_ALONE] else -1
+
+
+@njit
+def _draws(mine, out):
+    """Do trumps `mine`, led from the top, draw the trumps `out` even from one hand (each of
+    mine, highest first, above the highest still out)?"""
+    while out:
+        if high_bit(mine) < high_bit(out):
+            return False
+        mine &= ~high_bit(mine)
+        out &= ~high_bit(out)
+    return True
+
+
+@njit
+def _behind_may_trump(st, pm, seat, trumps):
+    """May a seat still to play in this trick hold a trump (none shown void in trumps)?"""
+    s = seat
+    for _ in range(st[S_N_ACTIVE] - 1 - st[S_POS]):
+        s = next_active(st[S_ACTIVE], s)
+        if not pm[P_VOID + s] & trumps:
+            return True
+    return False
+
+
+@njit
+def _lone_trump(beats, mine, out, behind, ruffing, march):
+    """Convention 11: the loner's trump among `beats`, ahead of a defender that may hold the
+    trumps `behind`, keeping trumps `mine` that draw the trumps `out` while a march is on."""
+    safe = beats & above_highest(behind) if behind else beats
+    if safe:
+        s = low_index(safe)
+        if not march or _draws(mine & ~one_bit(s), out):
+            return s
+    if march:
+        m = beats & ~safe
+        while m:
+            c = top_card(m)
+            m &= ~one_bit(c)
+            if _draws(mine & ~one_bit(c), out):
+                return c
+        if ruffing and high_bit(mine) > high_bit(out):
+            return low_index(beats)
+    if safe:
+        return low_index(safe)
+    m = beats
+    while out & bits_above(low_index(m)) != out & above_highest(m):
+        m &= m - _ONE
+    return low_index(m)
+
+
+@njit
+def _lone_card(lay, legal, beats, st, pm, seat, unseen):
+    """Conventions 10 and 11: the loner, not last, wins the trick if it can."""
+    led = pm[P_LED]
+    trumps = lay[LAYOUT_TRUMPS]
+    if not beats & trumps:
+        m = beats
+        while m:
+            p = low_index(m)
+            m &= m - _ONE
+            if not unseen & led & bits_above(p):
+                return p
+        return top_card(beats)
+    out = unseen & trumps
+    behind = out if _behind_may_trump(st, pm, seat, trumps) else _ZERO
+    march = st[S_MAKER_TRICKS] == st[S_TRICKS]
+    return _lone_trump(beats, legal & trumps, out, behind, not led & trumps, march)
+
+
+@njit
 def _rules_follow(lay, legal, st, pm, seat, unseen):
     led = pm[P_LED]
-    wbit = st[S_WBIT]
-    if st[S_WSEAT] == (seat + 2) & 3:
-        return _play_low(lay, legal, led, unseen)
-    beats = legal & (led | lay[LAYOUT_TRUMPS]) & bits_above(wbit)
+    trumps = lay[LAYOUT_TRUMPS]
+    loner = _loner(st)
+    defending = loner >= 0 and (seat & 1) != (loner & 1)
+    loner_to_play = loner >= 0 and not pm[P_TRICK] & pm[P_BY + loner]
+    if st[S_WSEAT] == (seat + 2) & 3 and not (
+            defending and loner_to_play and not is_boss(lay, unseen, st[S_WBIT])):
+        return _play_low(lay, legal, st, pm, seat, unseen)
+    beats = legal & (led | trumps) & bits_above(st[S_WBIT])
     if not beats:
-        return _play_low(lay, legal, led, unseen)
-    if st[S_POS] == st[S_N_ACTIVE] - 1:
+        return _play_low(lay, legal, st, pm, seat, unseen)
+    if st[S_POS] == st[S_N_ACTIVE] - 1 or (defending and not loner_to_play):
         return low_index(beats)
-    threats = unseen & (led | lay[LAYOUT_TRUMPS])
+    if seat == loner:
+        return _lone_card(lay, legal, beats, st, pm, seat, unseen)
+    threats = unseen & (led | trumps)
     m = beats
     while m:
         p = low_index(m)
@@ -175,7 +307,7 @@ def _rules_follow(lay, legal, st, pm, seat, unseen):
         if not threats & bits_above(p):
             return p
     if legal & led:
-        if st[S_POS] == 1:
+        if st[S_POS] == 1 and not defending:
             return low_index(legal)
         return top_card(beats)
     return low_index(beats)
