@@ -49,6 +49,9 @@ from .worlds import CHAIN_WORDS, sample_world
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
 MAX_CANDIDATES = 8
+FIRST_LOOK = 10  # worlds before a decision may stop early
+LOOK_EVERY = 5  # then a look every 5 worlds
+CLEAR_Z = 3.0  # the best candidate's paired lead over each other, in standard errors
 
 
 def inference_of(bidder: int = -1, params: np.ndarray | None = None,
@@ -63,12 +66,14 @@ def inference_of(bidder: int = -1, params: np.ndarray | None = None,
 
 
 @njit
-def new_pimc_work(inference):
-    """Buffers of one PIMC player: solver work, a world, card list, candidates, sums, and what
-    its worlds infer from (`inference_of`)."""
+def new_pimc_work(inference, clear_z=CLEAR_Z):
+    """Buffers of one PIMC player: solver work, a world, card list, candidates, sums, what
+    its worlds infer from (`inference_of`), the sums' cross products, and when a decision
+    stops early (clear_z, see `_clear`; 0: never, every decision takes all its worlds)."""
     return (new_work(), np.zeros(4, dtype=np.uint64), np.zeros(64, dtype=np.int64),
             np.zeros(MAX_CANDIDATES, dtype=np.int64), np.zeros(MAX_CANDIDATES, dtype=np.int64),
-            inference)
+            inference, np.zeros((MAX_CANDIDATES, MAX_CANDIDATES), dtype=np.int64),
+            np.array([clear_z], dtype=np.float64))
 
 
 @njit
@@ -169,10 +174,14 @@ def _discard_points(tb, wh, st, dealer, p, tt, work):
 def _best_over_worlds(tb, lay, hands, st, pm, seat, discard, n, n_worlds, key, true_world,
                       preferred, tt, pw):
     """The candidate (of pw's list, n long) with the best total points for `seat`'s side over
-    the worlds: the seat's sampled worlds, or the true deal alone."""
-    work, wh, cards, cands, sums, inference = pw
+    the worlds: the seat's sampled worlds (stopping early once the best is clear, `_clear`),
+    or the true deal alone."""
+    work, wh, cards, cands, sums, inference, cross, clear_z = pw
     sums[:n] = 0
+    cross[:n, :n] = 0
     tt.stats[4] += 1
+    maximize = (seat & 1) == (st[S_MAKER] & 1)
+    values = np.zeros(MAX_CANDIDATES, dtype=np.int64)
     for w in range(1 if true_world else n_worlds):
         if true_world:
             wh[:] = hands
@@ -180,11 +189,34 @@ def _best_over_worlds(tb, lay, hands, st, pm, seat, discard, n, n_worlds, key, t
             sample_world(tb, lay, hands, st, pm, seat, key, w, cards, wh, inference)
         for i in range(n):
             if discard:
-                sums[i] += _discard_points(tb, wh, st, seat, cands[i], tt, work)
+                values[i] = _discard_points(tb, wh, st, seat, cands[i], tt, work)
             else:
-                sums[i] += _points_after(tb, lay, wh, st, pm, seat, cands[i], tt, work)
-    maximize = (seat & 1) == (st[S_MAKER] & 1)
+                values[i] = _points_after(tb, lay, wh, st, pm, seat, cands[i], tt, work)
+        for i in range(n):
+            sums[i] += values[i]
+            for j in range(n):
+                cross[i, j] += values[i] * values[j]
+        if clear_z[0] > 0 and w + 1 >= FIRST_LOOK and (w + 1) % LOOK_EVERY == 0 and \
+                w + 1 < n_worlds and _clear(sums, cross, n, w + 1, maximize, cands, preferred,
+                                            clear_z[0]):
+            break
     return cands[_pick(sums, n, maximize, cands, preferred)]
+
+
+@njit
+def _clear(sums, cross, n, m, maximize, cands, preferred, z):
+    """Is the best candidate after m worlds clear: its paired lead over every other at
+    least z standard errors, or positive and the same in every world? (Candidates that have
+    tied in every world so far are not told apart: a rare world may still part them.)"""
+    best = _pick(sums, n, maximize, cands, preferred)
+    for i in range(n):
+        if i == best:
+            continue
+        lead = (sums[best] - sums[i]) / m if maximize else (sums[i] - sums[best]) / m
+        spread = (cross[best, best] - 2 * cross[best, i] + cross[i, i]) / m - lead * lead
+        if lead <= 0 or (spread > 1e-9 and lead < z * np.sqrt(spread / (m - 1))):
+            return False
+    return True
 
 
 @njit

@@ -175,12 +175,24 @@ def _holds_discard(st, seat, s):
 
 
 @njit
-def world_hand(lay, st, pm, seat, s, place):
+def world_hand(lay, st, pm, seat, s, place, fixed):
     """The hand of seat s in a world whose place s holds `place` (the dealer's six less the
-    conventional rule's discard, where the discard is inferred)."""
-    if _holds_discard(st, seat, s):
-        return place & ~one_bit(_start_discard(lay, st, pm, place | pm[P_BY + s]))
-    return place
+    conventional rule's discard, where the discard is inferred; in a world that could not
+    agree with the discard, less its lowest dealt card)."""
+    if not _holds_discard(st, seat, s):
+        return place
+    d = one_bit(_start_discard(lay, st, pm, place | pm[P_BY + s]))
+    if not d & place & ~fixed:
+        d = one_bit(low_index(place & ~fixed))
+    return place & ~d
+
+
+@njit
+def _breaks_void(lay, st, pm, seat, s, place, fixed):
+    """Does the hand of place s (OUT: never) hold a card of a suit it has shown void in?"""
+    if s == OUT:
+        return False
+    return (world_hand(lay, st, pm, seat, s, place, fixed) & pm[P_VOID + s]) != 0
 
 
 @njit(inline="always")
@@ -242,14 +254,14 @@ def inferred_world(tb, lay, hands, st, pm, seat, key, w, cards, out, inference):
     counters[0] += 1
     counters[1 if total == 0 else 2] += 1
     for s in range(4):
-        out[s] = world_hand(lay, st, pm, seat, s, placed[s])
+        out[s] = world_hand(lay, st, pm, seat, s, placed[s], placed[5 + s])
 
 
 _BAD, _N, _TARGET, _STEP = 64, 69, 70, 71
 CHAIN_WORDS = 72  # int64 words of a chain: where[64], bad[5], n, target, step
 SEARCH_STEPS = 500  # swaps tried to reach a world that agrees with everything
 BURN_IN_SWEEPS = 4  # swaps (in units of the unseen cards) before the first world
-THIN_DIVISOR = 2  # a world every n // THIN_DIVISOR swaps after that
+THIN_DIVISOR = 4  # a world every n // THIN_DIVISOR swaps after that
 
 
 @njit
@@ -280,6 +292,9 @@ def _walk(tb, lay, st, pm, seat, key, steps, limit, cards, inference):
         bj = one_bit(cards[j])
         place_a = (placed[a] & ~bi) | bj
         place_b = (placed[b] & ~bj) | bi
+        if _breaks_void(lay, st, pm, seat, a, place_a, placed[5 + a]) or \
+                _breaks_void(lay, st, pm, seat, b, place_b, placed[5 + b]):
+            continue  # shown voids hold in every world
         bad_a = 0 if place_agrees(tb, lay, st, pm, seat, a, place_a, placed[5 + a],
                                   inference) else 1
         bad_b = 0 if place_agrees(tb, lay, st, pm, seat, b, place_b, placed[5 + b],
@@ -332,14 +347,18 @@ def _start_chain(tb, lay, hands, st, pm, seat, key, cards, inference):
     if _holds_discard(st, seat, st[S_DEALER]):
         room[st[S_DEALER]] += 1
     room[OUT] = n - room[:4].sum()
-    shuffle(deal_key(key, np.uint64(0)), cards, n)
-    k = 0
+    voids = np.zeros(5, dtype=np.uint64)
+    for s in range(4):
+        if s != seat:
+            voids[s] = pm[P_VOID + s]
+    dealt = np.zeros(5, dtype=np.uint64)
+    guided_deal(lay, deal_key(key, np.uint64(0)), cards, n, room, voids, dealt)
+    for k in range(n):
+        for s in range(5):
+            if dealt[s] & one_bit(cards[k]):
+                chain[k] = s
     for s in range(5):
-        placed[s] = fixed[s]
-        for _ in range(room[s]):
-            placed[s] |= one_bit(cards[k])
-            chain[k] = s
-            k += 1
+        placed[s] = fixed[s] | dealt[s]
         asked = s < 4 and s != seat and (st[S_ACTIVE] >> s) & 1
         chain[_BAD + s] = 1 if asked and not place_agrees(
             tb, lay, st, pm, seat, s, placed[s], fixed[s], inference) else 0
