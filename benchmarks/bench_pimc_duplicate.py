@@ -4,7 +4,8 @@ The rules bidder's contract of each of BENCH_MATCH random deals (default 2,000) 
 twice by PIMC (BENCH_WORLDS worlds, default 50, both sides inferring from the auction under
 the rules bidder): once with NS the player under test and EW the yardstick, once with the
 seats swapped. The player under test stops a decision early once its best card is clear
-(`play.pimc.CLEAR_Z` standard errors); the yardstick always solves all its worlds. Prints
+(`play.pimc.CLEAR_Z` standard errors, or BENCH_CLEAR_Z); the yardstick always solves all its
+worlds. Prints
 JSON: the tested side's points per deal over the two plays (NS minus EW, halved), with its
 95 % interval, and the worlds each side solved.
 """
@@ -26,6 +27,7 @@ from euchre_sim.play.playout import played_call
 from euchre_sim.solver.search import new_tt
 
 MATCH = int(os.environ.get("BENCH_MATCH", "2000"))
+TESTED_Z = float(os.environ.get("BENCH_CLEAR_Z", str(CLEAR_Z)))  # the tested player's z
 WORLDS = int(os.environ.get("BENCH_WORLDS", "50"))
 SEED = 31
 
@@ -33,7 +35,7 @@ SEED = 31
 def duplicate(rules) -> dict:
     tb = compile_rules(rules)
     params = bidder_params()
-    tested = new_pimc_work(inference_of(BIDDER_RULES), CLEAR_Z)
+    tested = new_pimc_work(inference_of(BIDDER_RULES), TESTED_Z)
     yardstick = new_pimc_work(inference_of(BIDDER_RULES), 0.0)
     hands, ups = deal_batch(rules, SEED, 0, MATCH)
     tt = new_tt()
@@ -67,5 +69,5 @@ def duplicate(rules) -> dict:
 
 
 if __name__ == "__main__":
-    print(json.dumps({"match": MATCH, "worlds": WORLDS, "clear_z": CLEAR_Z,
+    print(json.dumps({"match": MATCH, "worlds": WORLDS, "clear_z": TESTED_Z,
                       "duplicate": duplicate(build_rules("standard"))}, indent=2))

@@ -1,0 +1,89 @@
+"""Realistic play at scale: `simulate --play pimc` with and without the auction, against
+double dummy on the same auction and, with `--before TREE`, an older checkout of this project
+measured side by side (not a timed test).
+
+Each configuration runs the CLI in a fresh process (one worker, warm Numba cache: one small
+run first compiles) and reads the run's own `elapsed_seconds` from run.json (compile time and
+start-up left out). Prints JSON: deals per second per core, the median of BENCH_RUNS runs
+(default 3; the older tree, which is slow, runs once), the ratios, and what a million deals
+would take on 2 cores here and on a 64-core Dask cluster from the measured per-core rate.
+
+    .venv/bin/python benchmarks/bench_realistic.py [--before /path/to/old/checkout]
+
+An older checkout is one made with `git worktree add /tmp/before <commit>`; it runs with its
+own sources on PYTHONPATH and its own Numba cache.
+"""
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+
+RUNS = int(os.environ.get("BENCH_RUNS", "3"))
+CONFIGS = {  # name: (simulate options, deals)
+    "pimc_bidding_rules": (["--play", "pimc", "--bidding", "rules"], 400),
+    "dd_bidding_rules": (["--play", "dd", "--bidding", "rules"], 20_000),
+    "pimc_per_call": (["--play", "pimc"], 150),
+}
+BEFORE_DEALS = {"pimc_bidding_rules": 60, "pimc_per_call": 60}
+CHUNK_OVERHEAD_S = 2.0  # a Dask task's start, transfer and merge share, per chunk (measured
+#                         on the local cluster in bench_simulate.py: well under a second)
+
+
+def run(options: list[str], deals: int, tree: str | None = None) -> float:
+    """Deals per second of one `simulate` run (its own elapsed_seconds)."""
+    out = tempfile.mkdtemp(prefix="bench-realistic-")
+    env = dict(os.environ)
+    command = [sys.executable, "-m", "cli", "simulate"]
+    cwd = None
+    if tree is not None:
+        env["PYTHONPATH"] = tree
+        env["NUMBA_CACHE_DIR"] = os.path.join(tempfile.gettempdir(), "bench-before-numba")
+        cwd = tree
+    else:
+        command = ["euchre-sim", "simulate"] if shutil.which("euchre-sim") else command
+    try:
+        subprocess.run(command + options + ["--deals", str(deals), "--seed", "5", "--workers",
+                                            "1", "--no-progress", "--out",
+                                            os.path.join(out, "run")],
+                       check=True, env=env, cwd=cwd, capture_output=True)
+        with open(os.path.join(out, "run", "run.json"), encoding="utf-8") as handle:
+            return deals / json.load(handle)["elapsed_seconds"]
+    finally:
+        shutil.rmtree(out, ignore_errors=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--before", help="an older checkout to measure side by side")
+    args = parser.parse_args()
+    figures = {}
+    for name, (options, deals) in CONFIGS.items():
+        run(options, 20)  # compile (or load) once
+        figures[name] = round(statistics.median(run(options, deals) for _ in range(RUNS)), 1)
+    report = {"deals_per_s_per_core": figures}
+    if args.before:
+        before = {}
+        for name, deals in BEFORE_DEALS.items():
+            options = CONFIGS[name][0]
+            run(options, 4, args.before)
+            before[name] = round(run(options, deals, args.before), 2)
+        report["before_deals_per_s_per_core"] = before
+        report["speedup_vs_before"] = {name: round(figures[name] / before[name], 1)
+                                       for name in before}
+    rate = figures["pimc_bidding_rules"]
+    report["pimc_bidding_rules_vs_dd"] = round(figures["dd_bidding_rules"] / rate, 1)
+    chunks = 1_000_000 / 200  # default PIMC chunks of 200 deals
+    report["million_deals_hours"] = {
+        "2_cores": round(1_000_000 / (2 * rate) / 3600, 2),
+        "64_core_dask": round((1_000_000 / (64 * rate) + chunks * CHUNK_OVERHEAD_S / 64)
+                              / 3600, 2)}
+    print(json.dumps(report, indent=2))
+
+
+if __name__ == "__main__":
+    main()
