@@ -78,8 +78,10 @@ def probe_leads(rules) -> dict:
     return counts
 
 
-def head_to_head(rules) -> dict:
-    """The inferring side's points per deal against the plain one, teams swapped."""
+def duplicate_gains(rules, side_a, side_b, match: int, seed: int, worlds: int) -> np.ndarray:
+    """Side A's points per deal against side B (PIMC works), teams swapped: the rules
+    bidder's contract of each of `match` deals played out twice, A as NS then as EW (NS minus
+    EW, halved); passed-out deals are left out."""
     from euchre_sim.bidding.conventional import conventional_choice
     from euchre_sim.bidding.params import bidder_params
     from euchre_sim.core.calls import row_call
@@ -89,12 +91,10 @@ def head_to_head(rules) -> dict:
 
     tb = compile_rules(rules)
     params = bidder_params()
-    inferring = new_pimc_work(inference_of(BIDDER_RULES))
-    plain = new_pimc_work(inference_of())
-    hands, ups = deal_batch(rules, 7, 0, MATCH)
+    hands, ups = deal_batch(rules, seed, 0, match)
     tt = new_tt()
     gains = []
-    for i in range(MATCH):
+    for i in range(match):
         call = next((row for k in range(8)
                      if (row := conventional_choice(tb, params, hands[i, (k % 4 + 1) % 4],
                                                     ups[i], k // 4 + 1, k % 4 + 1)) >= 0),
@@ -104,15 +104,21 @@ def head_to_head(rules) -> dict:
         round_no, pos, trump, alone = (int(x) for x in row_call(call))
         if round_no == 1:
             trump = int(ups[i]) >> 3
-        key = np.uint64(deal_key(seed_to_u64(7), np.uint64(i)))
+        key = np.uint64(deal_key(seed_to_u64(seed), np.uint64(i)))
         ns_points = []
-        for works in ((inferring, plain), (plain, inferring)):
+        for works in ((side_a, side_b), (side_b, side_a)):
             tricks = played_call(MODEL_PIMC, tb, hands[i], ups[i], 0, round_no, trump, pos & 3,
-                                 pos if alone else 0, 0, WORLDS, key, tt, works)
+                                 pos if alone else 0, 0, worlds, key, tt, works)
             points = int(tb.score[alone, 0, tricks])
             ns_points.append(points if pos % 2 == 0 else -points)
-        gains.append((ns_points[0] - ns_points[1]) / 2)  # NS inferring minus EW inferring
-    gains = np.array(gains, dtype=np.float64)
+        gains.append((ns_points[0] - ns_points[1]) / 2)
+    return np.array(gains, dtype=np.float64)
+
+
+def head_to_head(rules) -> dict:
+    """The inferring side's points per deal against the plain one, teams swapped."""
+    inferring = new_pimc_work(inference_of(BIDDER_RULES))
+    gains = duplicate_gains(rules, inferring, new_pimc_work(inference_of()), MATCH, 7, WORLDS)
     return {"deals_played": len(gains), "inferring_side_points_per_deal": gains.mean(),
             "se": gains.std(ddof=1) / np.sqrt(len(gains)),
             "worlds_inferring": [int(x) for x in inferring[5][2]]}
