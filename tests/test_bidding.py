@@ -256,9 +256,26 @@ def test_advise_keeps_exactly_the_deals_where_earlier_seats_pass(bidding, round_
         else:
             choices = [naive.rules_bidder_choice(rules, DEFAULTS, cards_of(hands[p % 4]), upcard,
                                                  r, p) for r in (1, 2) for p in (1, 2, 3, 4)]
-        if all(c is None for c in choices[:turn]):
-            reached.append(i)
+        if all(c is None for k, c in enumerate(choices[:turn]) if k != turn - 4):
+            reached.append(i)  # the seat's own round-1 pass is given
     assert list(kept["indices"]) == reached
+
+
+@pytest.mark.parametrize("bidding", ["dd", "rules"])
+@pytest.mark.parametrize("hand,down,position", [("JC AS AH KD 9D", "AD", 2),
+                                                ("JS JC AD KD QD", "KS", 1)])
+def test_round_2_advice_for_a_hand_its_bidder_would_have_ordered_up_with(bidding, hand, down,
+                                                                        position):
+    """The seat's round-1 pass happened (the user says so): deals are kept where the other
+    seats passed, even though the rules bidder itself would have ordered up with this hand."""
+    rules = build_rules("standard")
+    ordered = naive.rules_bidder_choice(rules, DEFAULTS, rules.card_deck.parse_cards(hand),
+                                        rules.card_deck.parse_card(down), 1, position)
+    assert ordered is not None, "the rules bidder would order up"
+    result = advise_in_auction(rules, hand, position, turned_down=down, deals=60, seed=3,
+                               bidding=bidding)
+    assert result["deals"] == 60
+    assert 0 < result["reached"] <= 1
 
 
 def test_pass_value_of_the_eldest_seat_is_the_naive_continuation():

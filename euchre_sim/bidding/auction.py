@@ -80,12 +80,13 @@ def lone_defender(tb, params, hands, upcard, dealer, round_no, pos, trump):
 
 
 @njit
-def reached_rows(bidder, tb, params, table, hands, upcard, dealer, wanted):
+def reached_rows(bidder, tb, params, table, hands, upcard, dealer, passing, wanted):
     """wanted[row] = 1 for the call-table rows a rules or table bidder's auction and its
     decisions read (0 elsewhere): every call open at each turn the auction reaches (up to its
     first call), and the call that follows if the first caller passes instead (the value of
     its pass), each with the lone defence its defenders choose where the rules allow one
-    (`resolve_contracts`). Returns the turn of the first call (-1: passed out)."""
+    (`resolve_contracts`); the seat at turn `passing` (-1: none) is taken to pass there.
+    Returns the turn of the first call (-1: passed out)."""
     wanted[:] = 0
     first = -1
     for k in range(N_TURNS):
@@ -97,8 +98,8 @@ def reached_rows(bidder, tb, params, table, hands, upcard, dealer, wanted):
                     if call_open(tb.flags, round_no, pos, trump, alone, upcard):
                         _want(tb, params, hands, upcard, dealer,
                               call_row(round_no, pos, trump, alone), wanted)
-        choice = bidder_choice(bidder, tb, params, table, hands[(dealer + pos) & 3], upcard,
-                               round_no, pos, NO_WINS)
+        choice = -1 if k == passing else bidder_choice(
+            bidder, tb, params, table, hands[(dealer + pos) & 3], upcard, round_no, pos, NO_WINS)
         if choice >= 0:
             if first >= 0:
                 _want(tb, params, hands, upcard, dealer, choice, wanted)

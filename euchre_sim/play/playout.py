@@ -166,7 +166,8 @@ def _play_batch(model, tb, hands, upcards, dealer, n_worlds, seed, start, parts,
     for i in range(hands.shape[0]):
         key = deal_key(seed, np.uint64(start + i))
         if reached_only:
-            reached_rows(mode[0] - 1, tb, params, table, hands[i], upcards[i], dealer, wanted)
+            reached_rows(mode[0] - 1, tb, params, table, hands[i], upcards[i], dealer, -1,
+                         wanted)
         play_deal((model, model), tb, hands[i], upcards[i], dealer, n_worlds, key, 0, parts,
                   wanted, tt, pws, out[i])
 

@@ -57,7 +57,9 @@ def _reached_batch(bidder, tb, params, table, unseen, seed, seat, hand, ref_card
                    values, indices):
     """Try deals start..stop-1 in order, keeping those that reach `turn` under the bidder
     (after the `kept` already kept) until `count` are kept: their call tables, resolved
-    contracts, choices, auction values and indices. Returns (kept, next deal to try)."""
+    contracts, choices, auction values and indices. In round 2 the seat's own round-1 pass is
+    given (its bidder's choice there is not asked). Returns (kept, next deal to try)."""
+    own_pass = turn - 4  # the seat's round-1 turn (negative in round 1: none)
     hands = np.zeros(4, dtype=np.uint64)
     work = np.empty_like(unseen)
     solver_work = new_work()
@@ -77,7 +79,7 @@ def _reached_batch(bidder, tb, params, table, unseen, seed, seat, hand, ref_card
                       calls[kept])
         else:  # the bidder's own hands tell which turns are reached: play only those rows
             first = reached_rows(bidder, tb, params, table, hands, ref_card, ADVISE_DEALER,
-                                 wanted)
+                                 own_pass, wanted)
             if 0 <= first < turn:
                 continue
             play_deal((model, model), tb, hands, ref_card, ADVISE_DEALER, n_worlds,
@@ -86,6 +88,8 @@ def _reached_batch(bidder, tb, params, table, unseen, seed, seat, hand, ref_card
         auction_choices((bidder, bidder), tb, params, table, hands, ref_card, ADVISE_DEALER,
                         calls[kept], contracts[kept], choices[kept], values[kept])
         called = first_call(choices[kept], 0)
+        if called == own_pass:  # the seat's own round-1 pass is given, whatever the bidder
+            called = first_call(choices[kept], own_pass + 1)
         if called < 0 or called >= turn:
             indices[kept] = i
             kept += 1
