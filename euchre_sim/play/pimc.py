@@ -58,11 +58,12 @@ def inference_of(bidder: int = -1, params: np.ndarray | None = None,
                  table: DecisionTable | None = None) -> tuple:
     """What a PIMC player's worlds infer from (see `worlds`): the bidder (-1: nothing, only
     what was seen), its parameters and decision table, counters (worlds asked, worlds that
-    agree with everything, worlds that had to leave something out) and the chain's buffers."""
+    agree with everything, worlds that had to leave something out), the chain's buffers and
+    which seats found no agreeing world in the hand (`worlds.forget_hopeless`)."""
     params = bidder_params() if params is None else params
     return (params, table if table is not None else empty_table(), np.zeros(3, np.int64),
             np.array([bidder + 1], dtype=np.int64), np.zeros(CHAIN_WORDS, np.int64),
-            np.zeros(10, np.uint64))
+            np.zeros(10, np.uint64), np.zeros(4, np.bool_))
 
 
 @njit

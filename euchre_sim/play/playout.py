@@ -49,6 +49,7 @@ from .state import (
     new_state,
     play_card,
 )
+from .worlds import forget_hopeless
 
 
 @njit
@@ -105,6 +106,8 @@ def play_contract(models, tb, hands, upcard, dealer, round_no, trump, maker, alo
                        leader, up, known_out)
     st[S_UPCARD] = upcard
     st[S_MAKER_TURN] = (round_no - 1) * 4 + ((maker - dealer - 1) & 3)
+    forget_hopeless(pws[0][5])
+    forget_hopeless(pws[1][5])
     if take_up:
         d = choose_discard(models[dealer & 1], tb, lay, hp, st, pm, n_worlds, key, tt, pws)
         hp[dealer] &= ~one_bit(d)

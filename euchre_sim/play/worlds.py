@@ -243,9 +243,13 @@ def inferred_world(tb, lay, hands, st, pm, seat, key, w, cards, out, inference):
     """World w of a Markov chain over deals consistent with what `seat` knows, the auction
     and the discard (module docstring); counters: worlds asked, worlds that agree with
     everything, worlds that had to leave something out (no agreeing world was found)."""
-    counters, chain, placed = inference[2], inference[4], inference[5]
+    counters, chain, placed, hopeless = inference[2], inference[4], inference[5], inference[6]
     if w == 0:
-        _start_chain(tb, lay, hands, st, pm, seat, key, cards, inference)
+        # where this seat found no agreeing world earlier in the hand, none exists now (what
+        # it has seen since only narrows the worlds): a short search for the fewest
+        search = 2 * chain[_N] if hopeless[seat] else SEARCH_STEPS
+        _start_chain(tb, lay, hands, st, pm, seat, key, cards, search, inference)
+        hopeless[seat] = chain[_TARGET] > 0
         steps = BURN_IN_SWEEPS * chain[_N]
     else:
         steps = max(1, chain[_N] // THIN_DIVISOR)
@@ -335,10 +339,16 @@ def _strength(tb, st, pm, maker, place, params):
 
 
 @njit
-def _start_chain(tb, lay, hands, st, pm, seat, key, cards, inference):
+def forget_hopeless(inference):
+    """A new hand: no seat is known to find no agreeing world."""
+    inference[6][:] = False
+
+
+@njit
+def _start_chain(tb, lay, hands, st, pm, seat, key, cards, search, inference):
     """A random deal of the unseen cards (the dealer's six where its discard is inferred),
-    then up to SEARCH_STEPS swaps that never add a disagreement, until none is left: the
-    chain keeps to the fewest disagreements reached (0 but where no world agrees)."""
+    then up to `search` swaps that never add a disagreement, until none is left: the chain
+    keeps to the fewest disagreements reached (0 but where no world agrees)."""
     chain, placed = inference[4], inference[5]
     room = np.zeros(5, dtype=np.int64)
     fixed = placed[5:10]
@@ -364,8 +374,8 @@ def _start_chain(tb, lay, hands, st, pm, seat, key, cards, inference):
             tb, lay, st, pm, seat, s, placed[s], fixed[s], inference) else 0
     chain[_N] = n
     chain[_STEP] = 0
-    chain[_TARGET] = _walk(tb, lay, st, pm, seat, deal_key(key, np.uint64(1)), SEARCH_STEPS,
-                           -1, cards, inference)
+    chain[_TARGET] = _walk(tb, lay, st, pm, seat, deal_key(key, np.uint64(1)), search, -1,
+                           cards, inference)
     chain[_STEP] = 0
 
 
