@@ -145,3 +145,29 @@ def test_decision_classes_read_the_hand_against_the_turned_down_card(tmp_path):
     assert round2["hand"].str.endswith("t").all()  # the turned-down card is of the T suit
     per_class = round2.groupby(["seat", "hand_key"])["action"].agg(set)
     assert per_class.map(lambda actions: "pass" in actions).mean() > 0.9
+
+
+def test_played_out_auction_plays_only_the_calls_it_reads(tmp_path):
+    """--play rules with the rules bidder writes decisions and auction only, playing the calls
+    the auction reads; the same tables as a run that plays every call (--tables with calls);
+    --keep-deals keeps every table; bad --tables are one line, exit 2."""
+    base = ["simulate", "--deals", "300", "--seed", "4", "--workers", "1", "--no-progress",
+            "--play", "rules", "--bidding", "rules", "--rules", "online"]
+    run_cli(base + ["--out", str(tmp_path / "reached")])
+    run_cli(base + ["--out", str(tmp_path / "every"), "--tables", "calls,decisions,auction"])
+    assert sorted(p.name for p in (tmp_path / "reached").glob("*.parquet")) == \
+        ["auction.parquet", "decisions.parquet"]
+    assert (tmp_path / "every" / "calls.parquet").is_file()
+    for name in ("decisions", "auction"):
+        reached = pd.read_parquet(tmp_path / "reached" / f"{name}.parquet")
+        every = pd.read_parquet(tmp_path / "every" / f"{name}.parquet")
+        pd.testing.assert_frame_equal(reached, every)
+    run_cli(base + ["--out", str(tmp_path / "kept"), "--keep-deals"])
+    assert (tmp_path / "kept" / "outcomes.parquet").is_file()
+    for bad, message in ((["--tables", "calls,odds"], "--tables takes names"),
+                         (["--tables", "auction", "--keep-deals"], "--keep-deals keeps")):
+        result = run_cli(base + ["--out", str(tmp_path / "bad")] + bad, code=2)
+        assert message in result.output and result.output.count("\n") == 1
+    result = run_cli(["simulate", "--deals", "10", "--out", str(tmp_path / "nb"), "--tables",
+                      "decisions"], code=2)
+    assert "need a bidder" in result.output

@@ -138,6 +138,8 @@ def prepare_run(out_dir: str, rules: RuleSet, seed: int, deals: int, chunk_size:
         raise UserError("--bidding table reads its decisions from --bidder-table DIR (and "
                         "only it does)")
     table = load_decision_table(bidder_table, rules) if bidder_table is not None else None
+    if tables is None and keep_deals:  # the deals' outcomes are the per-call tables' rows
+        tables = RUN_TABLES if bidding else ("calls",)
     tables = run_tables(play, bidding, tables)
     if keep_deals and "calls" not in tables:
         raise UserError("--keep-deals keeps each call's outcome: add calls to --tables")
