@@ -69,12 +69,13 @@ def inference_of(bidder: int = -1, params: np.ndarray | None = None,
 @njit
 def new_pimc_work(inference, clear_z=CLEAR_Z):
     """Buffers of one PIMC player: solver work, a world, card list, candidates, sums, what
-    its worlds infer from (`inference_of`), the sums' cross products, and when a decision
-    stops early (clear_z, see `_clear`; 0: never, every decision takes all its worlds)."""
+    its worlds infer from (`inference_of`), the sums' cross products, when a decision
+    stops early (clear_z, see `_clear`; 0: never, every decision takes all its worlds), and
+    one world's points by candidate."""
     return (new_work(), np.zeros(4, dtype=np.uint64), np.zeros(64, dtype=np.int64),
             np.zeros(MAX_CANDIDATES, dtype=np.int64), np.zeros(MAX_CANDIDATES, dtype=np.int64),
             inference, np.zeros((MAX_CANDIDATES, MAX_CANDIDATES), dtype=np.int64),
-            np.array([clear_z], dtype=np.float64))
+            np.array([clear_z], dtype=np.float64), np.zeros(MAX_CANDIDATES, dtype=np.int64))
 
 
 @njit
@@ -177,12 +178,11 @@ def _best_over_worlds(tb, lay, hands, st, pm, seat, discard, n, n_worlds, key, t
     """The candidate (of pw's list, n long) with the best total points for `seat`'s side over
     the worlds: the seat's sampled worlds (stopping early once the best is clear, `_clear`),
     or the true deal alone."""
-    work, wh, cards, cands, sums, inference, cross, clear_z = pw
+    work, wh, cards, cands, sums, inference, cross, clear_z, values = pw
     sums[:n] = 0
     cross[:n, :n] = 0
     tt.stats[4] += 1
     maximize = (seat & 1) == (st[S_MAKER] & 1)
-    values = np.zeros(MAX_CANDIDATES, dtype=np.int64)
     for w in range(1 if true_world else n_worlds):
         if true_world:
             wh[:] = hands
