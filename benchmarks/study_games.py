@@ -55,7 +55,7 @@ def simulate(rules, out: str, seed: int, bidding: str, table_dir: str | None = N
 
 def tournament(rules, out: str, seed: int, games: int, players, **options) -> dict:
     start = time.perf_counter()
-    plan = prepare_tournament(out, rules, seed, games, players, params=PARAMS, **options)
+    plan = prepare_tournament(out, rules, seed, games, players, params=(PARAMS, PARAMS), **options)
     run_tournament(plan, WORKERS, lambda n: None)
     return finish_tournament(plan, time.perf_counter() - start, WORKERS)
 

@@ -53,10 +53,12 @@ def bidding_options(command):
                            "run.")(command)
     command = click.option("--bidder-params", "bidder_params", default=None, metavar="FILE",
                            help="JSON weights and thresholds of the rules bidder "
-                           "(see README).")(command)
+                           "(on top of the fitted ones under --bidding human; see "
+                           "README).")(command)
     return click.option("--bidding", type=click.Choice(BIDDERS), default=None,
                         help="Value pass against the calls where the auction reaches the "
-                        "seat, bid by dd (perfect information), rules (point count) or table "
-                        "(a decisions table)."
+                        "seat, bid by dd (perfect information), rules (point count), human (the "
+                        "point count fitted to how often people call) or table (a decisions "
+                        "table)."
                         )(command)
 

@@ -98,7 +98,7 @@ def run_simulation(deals: int, seed: int, ruleset, workers: int | None, out_dir:
     from euchre_sim.sim.schema import OUTPUT_TABLES
     from euchre_sim.sim.simulate import finish_run, prepare_run, run_dask, run_local
 
-    params = tuple(float(x) for x in load_params(bidder_params))
+    params = tuple(float(x) for x in load_params(bidder_params, bidding))
     # a resumed run is the same run; warn names each damaged chunk it computes again
     plan = prepare_run(out_dir, ruleset, seed, deals, chunk_size, keep_deals, resume, play,
                        worlds, bidding, params, bidder_table, warn, tables)

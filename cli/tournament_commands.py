@@ -29,7 +29,8 @@ def _player_options(command):
         click.option("--worlds", type=click.IntRange(1, 10_000), default=DEFAULT_WORLDS,
                      show_default=True, help="Worlds each PIMC decision samples."),
         click.option("--bidder-params", "bidder_params", default=None, metavar="FILE",
-                     help="JSON weights of the rules bidder (both players)."),
+                     help="JSON weights of the rules bidder (both players; on top of the "
+                     "human bidder's own numbers for a human player)."),
         click.option("--bidder-table", "bidder_table", default=None, metavar="DIR",
                      help="The table and game bidders' decisions: a finished simulate "
                      "--bidding run."),
@@ -95,7 +96,8 @@ def tournament(games: int, seed: int, ruleset, ns_bidder: str, ew_bidder: str, p
     players = (Player(ns_bidder, ns_play or play), Player(ew_bidder, ew_play or play))
     start = parse_score(from_score, "--from-score") or (0, 0)
     first_dealer = -1 if dealer is None else parse_seat(dealer)
-    params = tuple(float(x) for x in load_params(bidder_params))
+    params = tuple(tuple(float(x) for x in load_params(bidder_params, p.bidding))
+                   for p in players)
     plan = prepare_tournament(out_dir, ruleset, seed, games, players, not no_duplicate, start,
                               first_dealer, worlds, params, bidder_table, odds_dir, chunk_size,
                               resume, warn)

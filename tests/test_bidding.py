@@ -54,7 +54,7 @@ def _auction(bidder, rules, hands, upcard, calls, params=None):
     values = np.zeros(9, dtype=np.int64)
     contracts = np.zeros((48, 3), dtype=np.int64)
     params = bidder_params() if params is None else params
-    auction_choices((bidder, bidder), compile_rules(rules), params, empty_table(),
+    auction_choices((bidder, bidder), compile_rules(rules), (params, params), empty_table(),
                     np.array(hands, dtype=np.uint64), upcard, 0, calls, contracts, choices,
                     values)
     return choices, values

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from euchre_sim.bidding.params import PARAMS
+from euchre_sim.bidding.params import HUMAN_FILE, PARAMS
 from euchre_sim.core.cards import cards_of
 from euchre_sim.core.dealing import deal_one
 from euchre_sim.core.rules import build_rules
@@ -22,6 +22,9 @@ from .helpers import run_cli
 from .kernels import solve
 
 PARAMS_BY_NAME = {key: default for key, default, _ in PARAMS}
+# the conventional bidders' numbers: the human bidder's are the fitted file's, read here apart
+with open(HUMAN_FILE, encoding="utf-8") as _file:
+    WEIGHTS = {"rules": PARAMS_BY_NAME, "human": PARAMS_BY_NAME | json.load(_file)["params"]}
 
 
 def _makers_tricks(rules, hands, upcard, dealer, call, j=None):
@@ -61,7 +64,8 @@ def _naive_wins(odds, us, them, we_deal_next, top):
 
 def _naive_hand(rules, hands, upcard, dealer, bidders, score=(0, 0), frame=None, odds=None):
     """(call or None, lone defender j or None, makers' points) of one hand: each seat bids by
-    its side's bidder (bidders[seat % 2]: "rules" reads its hand, "table" and "game" the
+    its side's bidder (bidders[seat % 2]: "rules" and "human" read its hand with their own
+    numbers (WEIGHTS), "table" and "game" the
     decisions `frame` (game: for the game from `score`, by the `odds`), "dd" maximises its
     side's points by backward induction over every outcome and every later seat's choice)."""
     from .test_bidding import _naive_table_choice
@@ -81,7 +85,8 @@ def _naive_hand(rules, hands, upcard, dealer, bidders, score=(0, 0), frame=None,
             lone = [j for j in (1, 0)
                     if naive.call_points(rules, outcome(*call, j), call[3], True) == points]
             return points, lone[0]
-        return naive.rules_defence(rules, PARAMS_BY_NAME, hand_at, upcard, outcome, call)
+        return naive.rules_defence(rules, WEIGHTS.get(defenders, PARAMS_BY_NAME), hand_at,
+                                   upcard, outcome, call)
 
     turns = [(r, p) for r in (1, 2) for p in (1, 2, 3, 4)]
     choices = [None] * 8
@@ -90,9 +95,9 @@ def _naive_hand(rules, hands, upcard, dealer, bidders, score=(0, 0), frame=None,
         round_no, position = turns[k]
         seat = (dealer + position) % 4
         side = 1 if seat % 2 == 0 else -1
-        if bidders[seat % 2] == "rules":
-            call = naive.rules_bidder_choice(rules, PARAMS_BY_NAME, hand_at(position), upcard,
-                                             round_no, position)
+        if bidders[seat % 2] in WEIGHTS:
+            call = naive.rules_bidder_choice(rules, WEIGHTS[bidders[seat % 2]],
+                                             hand_at(position), upcard, round_no, position)
         elif bidders[seat % 2] in ("table", "game"):
             wins = None
             if bidders[seat % 2] == "game":
@@ -151,7 +156,12 @@ def _job(rules, bidders, games=3, duplicate=True, start=(0, 0), dealer=-1, seed=
 
     players = tuple(Player(b, "dd") for b in bidders)
     return TournamentJob(rules.options(), seed, 0, 0, games, players, duplicate, start, dealer,
-                         50, tuple(PARAMS_BY_NAME.values()), table, odds)
+                         50, tuple(_weights(b) for b in bidders), table, odds)
+
+
+def _weights(bidder: str) -> tuple:
+    """A player's bidder's numbers in PARAMS order (the defaults but for human)."""
+    return tuple(WEIGHTS.get(bidder, PARAMS_BY_NAME)[key] for key, _, _ in PARAMS)
 
 
 def _compare_with_twin(rules, job, bidders, **twin):
@@ -176,7 +186,8 @@ RULE_SETS = {
 
 
 @pytest.mark.parametrize("name", sorted(RULE_SETS))
-@pytest.mark.parametrize("bidders", [("rules", "rules"), ("dd", "rules")])
+@pytest.mark.parametrize("bidders", [("rules", "rules"), ("dd", "rules"), ("human", "rules"),
+                                     ("dd", "human")])
 def test_games_match_the_plain_python_twin(name, bidders):
     rules = RULE_SETS[name]
     _compare_with_twin(rules, _job(rules, bidders, games=2), bidders)

@@ -90,9 +90,10 @@ def test_a_hand_picked_by_clicking_is_advised_as_the_library_advises_it(browser,
     WebDriverWait(browser, 120).until(
         ready.visibility_of_element_located((By.CSS_SELECTOR, "#advise-results tbody tr")))
 
-    # the page asks with the rules bidder by default: passing is one of the actions
+    # the page asks with the human bidder by default (a table of people like those of the
+    # online site): passing is one of the actions
     expected = advise_request(build_rules(), " ".join(CARDS), 2, UP, deals=500, seed=3,
-                              bidding="rules")
+                              bidding="human")
     assert "pass" in {action["action"] for action in expected["actions"]}
     rows = browser.find_elements(By.CSS_SELECTOR, "#advise-results tbody tr")
     assert len(rows) == len(expected["actions"])
@@ -107,7 +108,7 @@ def test_a_hand_picked_by_clicking_is_advised_as_the_library_advises_it(browser,
         low, high = (f"{x:+.3f}" for x in action["ci95"])
         assert cell["ci95"].replace("−", "-") == f"{low}..{high}"
     title = browser.find_element(By.ID, "advise-title").text
-    assert "seat 2" in title and "500 deals" in title and "bidding rules" in title
+    assert "seat 2" in title and "500 deals" in title and "bidding human" in title
     after = browser.find_elements(By.CSS_SELECTOR, "#after-pass tbody tr")
     assert browser.find_element(By.ID, "after-pass-box").is_displayed()
     assert len(after) == len(expected["after_pass"]) > 0
@@ -116,7 +117,7 @@ def test_a_hand_picked_by_clicking_is_advised_as_the_library_advises_it(browser,
 def test_a_line_says_what_the_bidder_and_the_play_model_mean(browser, server):
     _open(browser, server)
     note = browser.find_element(By.ID, "models-note")
-    assert "rules bidder" in note.text and "After you pass" in note.text
+    assert "human bidder" in note.text and "After you pass" in note.text
     assert "Play dd: double dummy" in note.text
     Select(browser.find_element(By.ID, "bidding")).select_by_value("")
     Select(browser.find_element(By.ID, "play")).select_by_value("pimc")

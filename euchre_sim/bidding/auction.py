@@ -124,8 +124,8 @@ def _want(tb, params, hands, upcard, dealer, row, wanted):
 def resolve_contracts(bidders, tb, params, hands, upcard, dealer, calls, contracts):
     """contracts[row] = (points to the makers, makers' tricks, lone defender's position or 0)
     of every open call once the defenders have decided, under their side's bidder
-    (bidders[team], team 0 NS), whether one of them defends alone (only where the rules allow
-    it); tricks -1 for a call not open.
+    (bidders[team] with params[team], team 0 NS), whether one of them defends alone (only
+    where the rules allow it); tricks -1 for a call not open.
 
     The dd defenders see the outcomes: the later one defends alone when that lowers the
     makers' points, the earlier one when that lowers them below what follows its pass (ties:
@@ -145,9 +145,9 @@ def resolve_contracts(bidders, tb, params, hands, upcard, dealer, calls, contrac
         contracts[row, 0] = tb.score[alone, 0, tricks]
         if not defence_open(flags):
             continue
-        bidder = bidders[1 - ((dealer + pos) & 1)]
-        if bidder != BIDDER_DD:
-            j = lone_defender(tb, params, hands, upcard, dealer, round_no, pos, trump)
+        team = 1 - ((dealer + pos) & 1)
+        if bidders[team] != BIDDER_DD:
+            j = lone_defender(tb, params[team], hands, upcard, dealer, round_no, pos, trump)
             if j >= 0:
                 contracts[row, 0] = tb.score[alone, 1, calls[defence_row(row, j)]]
                 contracts[row, 1] = calls[defence_row(row, j)]
@@ -183,8 +183,8 @@ def _choose(bidders, tb, params, table, hands, upcard, dealer, contracts, choice
         seat = (dealer + pos) & 3
         sign = 1 if (seat & 1) == 0 else -1
         if bidders[seat & 1] != BIDDER_DD:
-            best = bidder_choice(bidders[seat & 1], tb, params, table, hands[seat], upcard,
-                                 round_no, pos, NO_WINS)
+            best = bidder_choice(bidders[seat & 1], tb, params[seat & 1], table, hands[seat],
+                                 upcard, round_no, pos, NO_WINS)
             choices[k] = best
             if best >= 0:
                 value = ns_points(contracts, best, dealer)
@@ -210,7 +210,8 @@ def _choose(bidders, tb, params, table, hands, upcard, dealer, contracts, choice
 def auction_choices(bidders, tb, params, table, hands, upcard, dealer, calls, contracts, choices,
                     values):
     """Resolve the contracts (see resolve_contracts) and fill choices[0:8] (row or -1) with
-    each seat bidding under its side's bidder (bidders[team], team 0 NS) and values[0:9] (NS
+    each seat bidding under its side's bidder (bidders[team] with params[team], team 0 NS)
+    and values[0:9] (NS
     points of the auction from each turn on; values[8] = 0). `table`: the table bidder's
     decisions."""
     resolve_contracts(bidders, tb, params, hands, upcard, dealer, calls, contracts)

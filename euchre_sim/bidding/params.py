@@ -1,25 +1,35 @@
 """Bidder names and the conventional bidder's weights and thresholds: one data table.
 
-No Numba here (the CLI reads the names at start-up). `--bidder-params FILE` (JSON, a subset of
-the keys below) changes any of them; `bidder_params` returns the array the kernels read, in the
-order of `PARAMS`.
+No Numba here (the CLI reads the names at start-up). The `human` bidder is the rules bidder
+with the numbers of `human.json` (fitted to an online site's published call shares by
+`benchmarks/fit_human_bidder.py`; the file names its source and the fit). `--bidder-params FILE`
+(JSON, a subset of the keys below) changes any of them; `bidder_params` returns the array the
+kernels read, in the order of `PARAMS`.
 """
 
 from __future__ import annotations
 
 import json
+import os
 
 import numpy as np
 
 from ..core.errors import UserError
 
-BIDDERS = ("dd", "rules", "table")
-BIDDER_DD, BIDDER_RULES, BIDDER_TABLE, BIDDER_GAME = range(4)
+BIDDERS = ("dd", "rules", "human", "table")
+BIDDER_DD, BIDDER_RULES, BIDDER_TABLE, BIDDER_GAME = range(4)  # the kernels' bidders
 GAME_BIDDERS = (*BIDDERS, "game")  # a game's players: the game bidder needs a score
+KERNEL_BIDDER = {"dd": BIDDER_DD, "rules": BIDDER_RULES, "human": BIDDER_RULES,
+                 "table": BIDDER_TABLE, "game": BIDDER_GAME}
+CONVENTIONAL = ("rules", "human", "table")  # bid from their own hand (the table bidder's
+# fallback is the rules bidder)
+HUMAN_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "human.json")
 DESCRIPTIONS = {
     "dd": "perfect-information auction: each seat takes the action best for its side, "
           "seeing every hand and the auction's continuation",
     "rules": "conventional bidder: a point count of the hand against seat thresholds",
+    "human": "the conventional bidder with thresholds fitted so that each seat makes trump as "
+             "often as people did at an online site's tables",
     "table": "bids from a decisions table: the call with the best gain over passing in the "
              "hand's class, where the class has enough deals (else the rules bidder)",
     "game": "the table bidder playing for the game: the action (passing included) with the "
@@ -64,28 +74,45 @@ INDEX = {key: i for i, (key, _, _) in enumerate(PARAMS)}
 
 
 def bidder_id(name: str) -> int:
-    return GAME_BIDDERS.index(name)
+    """The kernels' bidder for a bidder's name (`human` is the rules bidder's kernel)."""
+    return KERNEL_BIDDER[name]
 
 
-def bidder_params(path: str | None = None) -> np.ndarray:
-    """The weights and thresholds (float64, in PARAMS order): defaults, changed by a JSON file
-    of {key: number}."""
-    values = np.array([default for _, default, _ in PARAMS], dtype=np.float64)
-    if path is None:
-        return values
+def _read_json(path: str, what: str):
     try:
         with open(path, encoding="utf-8") as handle:
-            given = json.load(handle)
+            return json.load(handle)
     except OSError as err:
-        raise UserError(f"cannot read bidder parameters {path!r}: {err.strerror}") from None
+        raise UserError(f"cannot read {what} {path!r}: {err.strerror}") from None
     except ValueError as err:
-        raise UserError(f"bidder parameters {path!r} are not JSON: {err}") from None
+        raise UserError(f"{what} {path!r} are not JSON: {err}") from None
+
+
+def _change(values: np.ndarray, given, path: str) -> None:
+    """values[key] = number for each key of the JSON object `given` (read from `path`)."""
     if not isinstance(given, dict):
         raise UserError(f"bidder parameters {path!r} must be a JSON object of key: number")
     for key, value in given.items():
         if key not in INDEX:
-            raise UserError(f"unknown bidder parameter {key!r} (see README: the rules bidder)")
+            raise UserError(f"unknown bidder parameter {key!r} in {path!r} (see README: the "
+                            "rules bidder)")
         if isinstance(value, bool) or not isinstance(value, int | float):
             raise UserError(f"bidder parameter {key!r} must be a number, got {value!r}")
         values[INDEX[key]] = float(value)
+
+
+def human_fit(path: str | None = None) -> dict:
+    """The human bidder's file (default HUMAN_FILE): {"source", "published_shares_percent",
+    "fit", "params"}."""
+    return _read_json(path or HUMAN_FILE, "the human bidder's parameters")
+
+
+def bidder_params(path: str | None = None, bidding: str | None = None) -> np.ndarray:
+    """The weights and thresholds (float64, in PARAMS order) of a bidder: the defaults (the
+    fitted ones for `human`), changed by a JSON file of {key: number}."""
+    values = np.array([default for _, default, _ in PARAMS], dtype=np.float64)
+    if bidding == "human":
+        _change(values, human_fit().get("params"), HUMAN_FILE)
+    if path is not None:
+        _change(values, _read_json(path, "bidder parameters"), path)
     return values

@@ -60,5 +60,5 @@ def advise_request(rules: RuleSet, hand: str, seat: int, up: str | None = None,
                         "it does)")
     table = load_decision_table(bidder_table, rules) if bidder_table else None
     return advise_in_auction(rules, hand, seat, up, turned_down, deals, seed, bidding, play,
-                             worlds, load_params(bidder_params), table, score=parse_score(score),
-                             odds=read_odds(odds), progress=progress)
+                             worlds, load_params(bidder_params, bidding), table,
+                             score=parse_score(score), odds=read_odds(odds), progress=progress)

@@ -85,8 +85,8 @@ def _reached_batch(bidder, tb, params, table, unseen, seed, seat, hand, ref_card
             play_deal((model, model), tb, hands, ref_card, ADVISE_DEALER, n_worlds,
                       deal_key(seed, np.uint64(i)), 0, PARTS, wanted, tt, pimc_works,
                       calls[kept])
-        auction_choices((bidder, bidder), tb, params, table, hands, ref_card, ADVISE_DEALER,
-                        calls[kept], contracts[kept], choices[kept], values[kept])
+        auction_choices((bidder, bidder), tb, (params, params), table, hands, ref_card,
+                        ADVISE_DEALER, calls[kept], contracts[kept], choices[kept], values[kept])
         called = first_call(choices[kept], 0)
         if called == own_pass:  # the seat's own round-1 pass is given, whatever the bidder
             called = first_call(choices[kept], own_pass + 1)
@@ -241,7 +241,7 @@ def advise_in_auction(rules: RuleSet, hand_text: str, position: int, up: str | N
     solved over fresh deals bid and played the same way (`odds_deals`). `progress(done,
     total)` counts kept deals, then the odds' deals."""
     deals = deals or default_deals(play)
-    params = bidder_params() if params is None else params
+    params = bidder_params(None, bidding) if params is None else params
     q = parse_question(rules, hand_text, position, up, turned_down)
     extra = odds_deals(play) if score is not None and odds is None else 0
     kept = reached_deals(rules, q, deals, seed, bidding, params, play, worlds, table, infer,

@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from ..bidding.auction import N_TURNS
-from ..bidding.params import bidder_id, bidder_params
+from ..bidding.params import CONVENTIONAL, bidder_id, bidder_params
 from ..bidding.table import DecisionTable, empty_table
 from ..core.calls import BOTH_ROUNDS, N_CALLS, N_ROWS, WITH_DEFENCE, row_call
 from ..core.cards import JOKER
@@ -215,7 +215,7 @@ class ChunkJob(NamedTuple):
     def reached_only(self) -> bool:
         """Play only the calls the auction reads: a model's playouts, no per-call tables, a
         bidder that bids from its own hand."""
-        return not self.per_call and self.play != "dd" and self.bidding in ("rules", "table")
+        return not self.per_call and self.play != "dd" and self.bidding in CONVENTIONAL
 
 
 def compute_chunk(job: ChunkJob) -> tuple[int, int, dict[str, bytes]]:
@@ -230,7 +230,7 @@ def compute_chunk(job: ChunkJob) -> tuple[int, int, dict[str, bytes]]:
 def _job_inputs(job: ChunkJob) -> tuple:
     """(rules, the bidder's weights, its decision table, what PIMC's worlds infer from)."""
     rules = rules_from_dict(job.options)
-    params = np.array(job.bidder_params or bidder_params(), dtype=np.float64)
+    params = np.array(job.bidder_params or bidder_params(None, job.bidding), dtype=np.float64)
     table = job.decision_table or empty_table()
     inference = inference_of(bidder_id(job.bidding), params, table) if job.bidding else None
     return rules, params, table, inference

@@ -51,8 +51,8 @@ def auction_batch(bidder, tb, params, table, hands, ups, dealer, calls, contract
                   values):
     """contracts[i], choices[i] and values[i] of every deal's auction (bidding.auction)."""
     for i in range(hands.shape[0]):
-        auction_choices((bidder, bidder), tb, params, table, hands[i], ups[i], dealer, calls[i],
-                        contracts[i], choices[i], values[i])
+        auction_choices((bidder, bidder), tb, (params, params), table, hands[i], ups[i], dealer,
+                        calls[i], contracts[i], choices[i], values[i])
 
 
 def result_names(top: int) -> list[str]:

@@ -16,7 +16,8 @@ import numpy as np
 import pandas as pd
 
 from .. import __version__
-from ..bidding.params import PARAMS
+from ..bidding.params import CONVENTIONAL, PARAMS
+from ..bidding.params import bidder_params as params_of
 from ..bidding.table import DecisionTable, load_decision_table, table_digest
 from ..core.errors import UserError
 from ..core.rules import RuleSet
@@ -132,8 +133,10 @@ def prepare_run(out_dir: str, rules: RuleSet, seed: int, deals: int, chunk_size:
     damaged chunk a resume removes (`runner.open_run`); tables: see run_tables."""
     if play != "pimc":
         worlds = DEFAULT_WORLDS  # unused: never a reason to refuse a resume
-    if bidding not in ("rules", "table"):
+    if bidding not in CONVENTIONAL:
         bidder_params = ()  # likewise
+    elif not bidder_params:
+        bidder_params = tuple(float(x) for x in params_of(None, bidding))
     if (bidding == "table") != (bidder_table is not None):
         raise UserError("--bidding table reads its decisions from --bidder-table DIR (and "
                         "only it does)")

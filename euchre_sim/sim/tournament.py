@@ -72,7 +72,7 @@ class TournamentJob(NamedTuple):
     start: tuple  # (NS, EW) score at the start of every game
     dealer: int  # the first dealer's seat (-1: seat g % 4 deals first in game g)
     worlds: int
-    bidder_params: tuple
+    bidder_params: tuple  # each player's bidder's weights (PARAMS order)
     decision_table: DecisionTable | None = None
     odds: np.ndarray | None = None  # the game bidder's p[us, them, we_deal]
 
@@ -89,7 +89,7 @@ class TournamentPlan:
     start: tuple = (0, 0)
     dealer: int = -1
     worlds: int = DEFAULT_WORLDS
-    bidder_params: tuple = ()
+    bidder_params: tuple = ()  # by player
     bidder_table: str | None = None
     odds_dir: str | None = None
     decision_table: DecisionTable | None = field(default=None, compare=False)
@@ -133,8 +133,10 @@ class TournamentPlan:
                 "duplicate": self.duplicate, "start": list(self.start),
                 "dealer": None if self.dealer < 0 else SEAT_NAMES[self.dealer],
                 "worlds": self.worlds if any(p.play == "pimc" for p in self.players) else None,
-                "bidder_params": {key: value for (key, _, _), value in
-                                  zip(PARAMS, self.bidder_params, strict=True)},
+                "bidder_params": {name: dict(zip((key for key, _, _ in PARAMS), values,
+                                                 strict=True))
+                                  for name, values in zip("AB", self.bidder_params,
+                                                          strict=True)},
                 "bidder_table": table, "odds": odds}
 
     def manifest(self) -> dict:
@@ -150,12 +152,13 @@ def default_chunk_size(games: int, players: tuple) -> int:
 
 def prepare_tournament(out_dir: str, rules: RuleSet, seed: int, games: int, players: tuple,
                        duplicate: bool = True, start: tuple = (0, 0), dealer: int = -1,
-                       worlds: int = DEFAULT_WORLDS, params: tuple = (),
+                       worlds: int = DEFAULT_WORLDS, params: tuple | None = None,
                        bidder_table: str | None = None, odds_dir: str | None = None,
                        chunk_size: int | None = None, resume: bool = False,
                        warn: Callable[[str], None] | None = None) -> TournamentPlan:
     """Check the players and the folder; write (or check) the manifest; warn(line) names
-    each damaged chunk a resume removes (`runner.open_run`)."""
+    each damaged chunk a resume removes (`runner.open_run`). params: each player's bidder's
+    weights (default: its bidder's own, `bidder_params`)."""
     if max(start) >= rules.target or min(start) < 0:
         raise UserError(f"--from-score {start[0]}-{start[1]}: each side's score must be from 0 "
                         f"to {rules.target - 1} (the game is to {rules.target})")
@@ -178,11 +181,13 @@ def prepare_tournament(out_dir: str, rules: RuleSet, seed: int, games: int, play
         if table.results.shape[1] != 2 * rules.max_hand_points + 1:
             raise UserError(f"the decisions in {bidder_table!r} keep no result shares "
                             "(simulate --bidding again with this version)")
-    params = tuple(params) or tuple(float(x) for x in bidder_params())
+    if params is None:
+        params = tuple(tuple(float(x) for x in bidder_params(None, p.bidding))
+                       for p in players)
     plan = TournamentPlan(out_dir, rules, seed, games,
                           chunk_size or default_chunk_size(games, players), tuple(players),
-                          duplicate, tuple(start), dealer, worlds, params, bidder_table,
-                          odds_dir, table, odds)
+                          duplicate, tuple(start), dealer, worlds, tuple(map(tuple, params)),
+                          bidder_table, odds_dir, table, odds)
     resumed = open_run(out_dir, plan.identity(), chunk_size, resume, plan.manifest(), warn)
     return plan if resumed is None else dataclasses.replace(plan, chunk_size=resumed)
 
@@ -190,12 +195,12 @@ def prepare_tournament(out_dir: str, rules: RuleSet, seed: int, games: int, play
 def game_records(job: TournamentJob) -> np.ndarray:
     """The hand records (game.match.HAND_FIELDS) of the job's games, in game order."""
     rules = rules_from_dict(job.options)
-    params = np.array(job.bidder_params, dtype=np.float64)
+    params = tuple(np.array(p, dtype=np.float64) for p in job.bidder_params)
     table = job.decision_table or empty_table()
     bidders = np.array([bidder_id(p.bidding) for p in job.players], dtype=np.int64)
     models = np.array([model_id(p.play) for p in job.players], dtype=np.int64)
-    inference = tuple(inference_of(int(b), params, table) if p.play == "pimc" else
-                      inference_of() for b, p in zip(bidders, job.players, strict=True))
+    inference = tuple(inference_of(int(b), w, table) if p.play == "pimc" else inference_of()
+                      for b, w, p in zip(bidders, params, job.players, strict=True))
     odds = job.odds if job.odds is not None else np.zeros((1, 1, 2))
     copies = 2 if job.duplicate else 1
     buffer = np.zeros((HANDS_PER_GAME, N_FIELDS), dtype=np.int64)
@@ -203,7 +208,7 @@ def game_records(job: TournamentJob) -> np.ndarray:
     while True:
         out = np.zeros((capacity, N_FIELDS), dtype=np.int64)
         n = play_games((bidders[0], bidders[1]), (models[0], models[1]), rules.drinks,
-                       compile_rules(rules), params, table, odds,
+                       compile_rules(rules), (params[0], params[1]), table, odds,
                        2 * rules.max_hand_points + 1, deck_array(rules),
                        seed_to_u64(job.seed), job.first_game, job.count, job.duplicate,
                        job.start[0], job.start[1], job.dealer, rules.target, job.worlds,

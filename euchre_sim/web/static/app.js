@@ -444,7 +444,7 @@ async function start() {
     el("option", { value: name, textContent: name, title: text })));
   $("bidding").append(...Object.entries(state.catalog.bidding).filter(([name]) => name !== "table")
     .map(([name, text]) => el("option", { value: name, textContent: name, title: text })));
-  $("bidding").value = "rules";  // an auction: passing is one of the actions
+  $("bidding").value = "human";  // an auction against bidders like people: passing is an action
   $("score-box").hidden = false;
   renderOptions();
   $("preset").addEventListener("change", () => { renderOptions(); rulesChanged(); });
