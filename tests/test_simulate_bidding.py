@@ -113,16 +113,23 @@ def test_decisions_and_auction_match_a_naive_auction(tmp_path, name, bidding):
     assert info["auction"]["pass_out_rate"] == contracts.get((0, 0, False, False), 0) / DEALS
 
 
-def test_bidding_tables_identical_whatever_workers_and_chunks(tmp_path):
+def test_bidding_tables_identical_whatever_workers_and_chunks(tmp_path, monkeypatch):
+    """Also when the tables are merged and written a few rows at a time (a long run's
+    merge: the first rows, round 1's, name no suit)."""
+    from euchre_sim.sim import simulate
+
     runs = []
-    for workers, chunk in ((1, 500), (2, 170)):
-        out = tmp_path / f"w{workers}"
+    for workers, chunk, merge_rows in ((1, 500, None), (2, 170, None), (1, 300, 97)):
+        if merge_rows:
+            monkeypatch.setattr(simulate, "_MERGE_ROWS", merge_rows)
+        out = tmp_path / f"w{workers}_{chunk}"
         run_cli(["simulate", "--deals", "1000", "--seed", "8", "--out", str(out), "--workers",
                  str(workers), "--chunk-size", str(chunk), "--no-progress", "--bidding", "rules"])
         runs.append({name: pd.read_parquet(out / f"{name}.parquet")
                      for name in ("decisions", "auction", "calls")})
     for name in runs[0]:
-        pd.testing.assert_frame_equal(runs[0][name], runs[1][name])
+        for other in runs[1:]:
+            pd.testing.assert_frame_equal(runs[0][name], other[name])
 
 
 def test_resume_refuses_another_bidder(tmp_path):

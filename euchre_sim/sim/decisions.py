@@ -218,6 +218,8 @@ def decision_tables(rules, paths: list[str], max_rows: int):
             stuck = (frame["round"] == 2) & (frame["seat"] == 4)
             frame.loc[stuck, ["gain", "gain_se"]] = np.nan
         table = pa.Table.from_pandas(frame, preserve_index=False)
+        suit = table.schema.get_field_index("suit")  # one type even where a part has no suit
+        table = table.set_column(suit, "suit", table.column(suit).cast(pa.large_string()))
         yield table.add_column(2, "hand", read.many(columns["hand_key"]))
 
 
