@@ -187,33 +187,42 @@ def world_hand(lay, st, pm, seat, s, place, fixed):
     return place & ~d
 
 
-@njit
-def _breaks_void(lay, st, pm, seat, s, place, fixed):
-    """Does the hand of place s (OUT: never) hold a card of a suit it has shown void in?"""
+_AGREES, _DISAGREES, _BREAKS_VOID = 0, 1, 2
+
+
+@njit(inline="always")
+def _place_state(tb, lay, st, pm, seat, s, place, fixed, inference):
+    """How place s (a seat other than `seat`, or OUT) holding `place` stands with what `seat`
+    knows: _BREAKS_VOID when its hand in the world (`world_hand`) holds a card of a suit it has
+    shown void in (never allowed), _DISAGREES when the dealer's discard is not one of its
+    unseen cards or a bid it made before and at the call is not the one the bidder makes with
+    its hand (its played cards put back), else _AGREES. The dealer's discard is found once."""
     if s == OUT:
-        return False
-    return (world_hand(lay, st, pm, seat, s, place, fixed) & pm[P_VOID + s]) != 0
+        return _AGREES
+    before = place | pm[P_BY + s]  # the hand it bid with
+    hand = place
+    discard_agrees = True
+    if _holds_discard(st, seat, s):
+        d = one_bit(_start_discard(lay, st, pm, before))
+        if not d & place & ~fixed:
+            d = one_bit(low_index(place & ~fixed))  # world_hand's stand-in discard
+            discard_agrees = False
+        hand = place & ~d
+        before &= ~one_bit(st[S_UP])
+    if hand & pm[P_VOID + s]:
+        return _BREAKS_VOID
+    if not discard_agrees:
+        return _DISAGREES
+    if _bids_agree(tb, st, s, _to_cards(tb, st[S_TRUMP], before), inference[0], inference[1],
+                   inference[3][0] - 1):
+        return _AGREES
+    return _DISAGREES
 
 
 @njit(inline="always")
 def place_agrees(tb, lay, st, pm, seat, s, place, fixed, inference):
-    """Does place s (a seat other than `seat`, or OUT) agree with what `seat` knows: no shown
-    void broken, the dealer's discard one of its unseen cards, and every bid s made before
-    and at the call the one the bidder makes with its hand (its played cards put back)?"""
-    if s == OUT:
-        return True
-    before = place | pm[P_BY + s]  # the hand it bid with
-    hand = place
-    if _holds_discard(st, seat, s):
-        d = one_bit(_start_discard(lay, st, pm, before))
-        if not d & place & ~fixed:
-            return False
-        hand = place & ~d
-        before &= ~one_bit(st[S_UP])
-    if hand & pm[P_VOID + s]:
-        return False
-    return _bids_agree(tb, st, s, _to_cards(tb, st[S_TRUMP], before), inference[0],
-                       inference[1], inference[3][0] - 1)
+    """Does place s agree with what `seat` knows (`_place_state`)?"""
+    return _place_state(tb, lay, st, pm, seat, s, place, fixed, inference) == _AGREES
 
 
 @njit(inline="always")
@@ -296,13 +305,12 @@ def _walk(tb, lay, st, pm, seat, key, steps, limit, cards, inference):
         bj = one_bit(cards[j])
         place_a = (placed[a] & ~bi) | bj
         place_b = (placed[b] & ~bj) | bi
-        if _breaks_void(lay, st, pm, seat, a, place_a, placed[5 + a]) or \
-                _breaks_void(lay, st, pm, seat, b, place_b, placed[5 + b]):
+        bad_a = _place_state(tb, lay, st, pm, seat, a, place_a, placed[5 + a], inference)
+        if bad_a == _BREAKS_VOID:
             continue  # shown voids hold in every world
-        bad_a = 0 if place_agrees(tb, lay, st, pm, seat, a, place_a, placed[5 + a],
-                                  inference) else 1
-        bad_b = 0 if place_agrees(tb, lay, st, pm, seat, b, place_b, placed[5 + b],
-                                  inference) else 1
+        bad_b = _place_state(tb, lay, st, pm, seat, b, place_b, placed[5 + b], inference)
+        if bad_b == _BREAKS_VOID:
+            continue
         after = total - chain[_BAD + a] - chain[_BAD + b] + bad_a + bad_b
         if limit >= 0:
             if after > limit:
