@@ -137,7 +137,7 @@ def test_simulate_bidding_human_records_its_numbers_and_bids_like_people(tmp_pat
         assert abs(share[round_no, seat] - published) <= 3, (round_no, seat)
 
 
-def test_advise_and_tournament_take_the_human_bidder(tmp_path):
+def test_advise_odds_and_tournament_take_the_human_bidder(tmp_path):
     advice = json.loads(run_cli(["advise", "--hand", "JC AS AH KD 9D", "--up", "9H", "--seat",
                                  "2", "--deals", "400", "--bidding", "human", "--json"]).output)
     assert advice["bidding"] == "human" and "pass" in {a["action"] for a in advice["actions"]}
@@ -147,3 +147,8 @@ def test_advise_and_tournament_take_the_human_bidder(tmp_path):
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["bidder_params"]["A"] == HUMAN
     assert manifest["bidder_params"]["B"] == DEFAULTS
+    odds = tmp_path / "odds"
+    run_cli(["odds", "--out", str(odds), "--deals", "2000", "--bidding", "human"])
+    manifest = json.loads((odds / "manifest.json").read_text())
+    assert manifest["bidding"] == "human" and manifest["bidder_params"] == HUMAN
+    assert (odds / "odds.parquet").is_file()
