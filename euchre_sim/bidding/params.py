@@ -21,8 +21,9 @@ BIDDER_DD, BIDDER_RULES, BIDDER_TABLE, BIDDER_GAME = range(4)  # the kernels' bi
 GAME_BIDDERS = (*BIDDERS, "game")  # a game's players: the game bidder needs a score
 KERNEL_BIDDER = {"dd": BIDDER_DD, "rules": BIDDER_RULES, "human": BIDDER_RULES,
                  "table": BIDDER_TABLE, "game": BIDDER_GAME}
-CONVENTIONAL = ("rules", "human", "table")  # bid from their own hand (the table bidder's
-# fallback is the rules bidder)
+# the bidders that bid from their own hand and have weights (the table bidder falls back on the
+# rules bidder's)
+CONVENTIONAL = ("rules", "human", "table")
 HUMAN_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "human.json")
 DESCRIPTIONS = {
     "dd": "perfect-information auction: each seat takes the action best for its side, "
