@@ -23,7 +23,7 @@ import time
 
 import pandas as pd
 
-from euchre_sim.bidding.params import bidder_params
+from euchre_sim.bidding.params import bidder_weights
 from euchre_sim.core.rules import build_rules
 from euchre_sim.report.query import class_regret
 from euchre_sim.sim.advise import advise
@@ -33,7 +33,7 @@ from euchre_sim.sim.simulate import finish_run, prepare_run, run_local
 RUNS = 3
 ITERATIONS = 4
 DEALS = int(os.environ.get("BENCH_DEALS", "50000"))
-PARAMS = tuple(float(x) for x in bidder_params())
+PARAMS = bidder_weights()
 FEATURES = ("trumps", "right", "left", "aces", "voids")
 
 

@@ -24,7 +24,7 @@ import time
 
 import numpy as np
 
-from euchre_sim.bidding.params import bidder_params
+from euchre_sim.bidding.params import bidder_weights
 from euchre_sim.core.rules import build_rules
 from euchre_sim.report.query import run_odds
 from euchre_sim.sim.parallel import default_workers
@@ -40,7 +40,7 @@ DEALS = int(os.environ.get("STUDY_DEALS", "400000"))
 GAMES = int(os.environ.get("STUDY_GAMES", "20000"))
 PAIRS = int(os.environ.get("STUDY_PAIRS", "100000"))
 WORKERS = int(os.environ.get("STUDY_WORKERS", default_workers()))
-PARAMS = tuple(float(x) for x in bidder_params())
+PARAMS = bidder_weights()
 SCORES = [((0, 0), 0), ((4, 6), 1), ((6, 8), 0), ((8, 9), 0), ((8, 9), 1), ((9, 8), 3),
           ((9, 9), 2)]
 

@@ -92,13 +92,13 @@ def run_simulation(deals: int, seed: int, ruleset, workers: int | None, out_dir:
                    tables: tuple | None = None) -> None:
     """simulate's work: plan (or resume), run the chunks, write the tables; Ctrl-C keeps
     what is finished."""
-    from euchre_sim.bidding.params import bidder_params as load_params
+    from euchre_sim.bidding.params import bidder_weights
     from euchre_sim.sim.parallel import default_workers
     from euchre_sim.sim.runner import is_complete
     from euchre_sim.sim.schema import OUTPUT_TABLES
     from euchre_sim.sim.simulate import finish_run, prepare_run, run_dask, run_local
 
-    params = tuple(float(x) for x in load_params(bidder_params, bidding))
+    params = bidder_weights(bidder_params, bidding)
     # a resumed run is the same run; warn names each damaged chunk it computes again
     plan = prepare_run(out_dir, ruleset, seed, deals, chunk_size, keep_deals, resume, play,
                        worlds, bidding, params, bidder_table, warn, tables)

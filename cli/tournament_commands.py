@@ -81,7 +81,7 @@ def tournament(games: int, seed: int, ruleset, ns_bidder: str, ew_bidder: str, p
     """
     import json
 
-    from euchre_sim.bidding.params import bidder_params as load_params
+    from euchre_sim.bidding.params import bidder_weights
     from euchre_sim.core.seats import parse_seat
     from euchre_sim.sim.advice_request import parse_score
     from euchre_sim.sim.parallel import default_workers
@@ -96,8 +96,7 @@ def tournament(games: int, seed: int, ruleset, ns_bidder: str, ew_bidder: str, p
     players = (Player(ns_bidder, ns_play or play), Player(ew_bidder, ew_play or play))
     start = parse_score(from_score, "--from-score") or (0, 0)
     first_dealer = -1 if dealer is None else parse_seat(dealer)
-    params = tuple(tuple(float(x) for x in load_params(bidder_params, p.bidding))
-                   for p in players)
+    params = tuple(bidder_weights(bidder_params, p.bidding) for p in players)
     plan = prepare_tournament(out_dir, ruleset, seed, games, players, not no_duplicate, start,
                               first_dealer, worlds, params, bidder_table, odds_dir, chunk_size,
                               resume, warn)

@@ -211,9 +211,8 @@ def auction_choices(bidders, tb, params, table, hands, upcard, dealer, calls, co
                     values):
     """Resolve the contracts (see resolve_contracts) and fill choices[0:8] (row or -1) with
     each seat bidding under its side's bidder (bidders[team] with params[team], team 0 NS)
-    and values[0:9] (NS
-    points of the auction from each turn on; values[8] = 0). `table`: the table bidder's
-    decisions."""
+    and values[0:9] (NS points of the auction from each turn on; values[8] = 0). `table`: the
+    table bidder's decisions."""
     resolve_contracts(bidders, tb, params, hands, upcard, dealer, calls, contracts)
     _choose(bidders, tb, params, table, hands, upcard, dealer, contracts, choices)
     values[N_TURNS] = 0

@@ -108,6 +108,16 @@ def human_fit(path: str | None = None) -> dict:
     return _read_json(path or HUMAN_FILE, "the human bidder's parameters")
 
 
+def bidder_weights(path: str | None = None, bidding: str | None = None) -> tuple:
+    """`bidder_params` as a tuple of floats (what run plans and manifests keep)."""
+    return tuple(float(x) for x in bidder_params(path, bidding))
+
+
+def params_by_name(values) -> dict:
+    """{key: value} of weights in PARAMS order."""
+    return {key: value for (key, _, _), value in zip(PARAMS, values, strict=True)}
+
+
 def bidder_params(path: str | None = None, bidding: str | None = None) -> np.ndarray:
     """The weights and thresholds (float64, in PARAMS order) of a bidder: the defaults (the
     fitted ones for `human`), changed by a JSON file of {key: number}."""

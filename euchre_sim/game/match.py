@@ -157,7 +157,8 @@ def play_game(bidders, models, card_play, tb, params, table, odds, odds_results,
     """Play game `game` (copy 0 or 1 of its duplicate pair: the play keys differ) from the
     score (ns_start, ew_start) with first_dealer dealing; bidders, models and the bidders'
     params by side (team 0 NS); odds: the game bidder's p[us, them, we_deal], odds_results:
-    the decision table's result columns (2 max_hand_points + 1). Writes one record per hand into out
+    the decision table's result columns (2 max_hand_points + 1). Writes one record per hand
+    into out
     (HANDS_PER_GAME rows); returns the hands played."""
     hands = np.zeros(4, dtype=np.uint64)
     deal_work = np.empty_like(deck_cards)

@@ -181,10 +181,18 @@ def world_hand(lay, st, pm, seat, s, place, fixed):
     agree with the discard, less its lowest dealt card)."""
     if not _holds_discard(st, seat, s):
         return place
+    return place & ~_world_discard(lay, st, pm, s, place, fixed)[0]
+
+
+@njit(inline="always")
+def _world_discard(lay, st, pm, s, place, fixed):
+    """(the discard of dealer place s holding `place`, is it the conventional rule's): the
+    rule's discard from the six cards it held, where that is one of its dealt cards, else its
+    lowest dealt card (a world that cannot agree with the discard)."""
     d = one_bit(_start_discard(lay, st, pm, place | pm[P_BY + s]))
-    if not d & place & ~fixed:
-        d = one_bit(low_index(place & ~fixed))
-    return place & ~d
+    if d & place & ~fixed:
+        return d, True
+    return one_bit(low_index(place & ~fixed)), False
 
 
 _AGREES, _DISAGREES, _BREAKS_VOID = 0, 1, 2
@@ -203,10 +211,7 @@ def _place_state(tb, lay, st, pm, seat, s, place, fixed, inference):
     hand = place
     discard_agrees = True
     if _holds_discard(st, seat, s):
-        d = one_bit(_start_discard(lay, st, pm, before))
-        if not d & place & ~fixed:
-            d = one_bit(low_index(place & ~fixed))  # world_hand's stand-in discard
-            discard_agrees = False
+        d, discard_agrees = _world_discard(lay, st, pm, s, place, fixed)
         hand = place & ~d
         before &= ~one_bit(st[S_UP])
     if hand & pm[P_VOID + s]:

@@ -16,8 +16,7 @@ import numpy as np
 import pandas as pd
 
 from .. import __version__
-from ..bidding.params import CONVENTIONAL, PARAMS
-from ..bidding.params import bidder_params as params_of
+from ..bidding.params import CONVENTIONAL, bidder_weights, params_by_name
 from ..bidding.table import DecisionTable, load_decision_table, table_digest
 from ..core.errors import UserError
 from ..core.rules import RuleSet
@@ -111,8 +110,7 @@ class RunPlan:
         """The bidder's weights by name (None for the dd bidder, which has none)."""
         if not self.bidder_params:
             return None
-        return {key: value for (key, _, _), value in zip(PARAMS, self.bidder_params,
-                                                          strict=True)}
+        return params_by_name(self.bidder_params)
 
     def manifest(self) -> dict:
         return self.identity() | {"chunk_size": self.chunk_size, "version": __version__}
@@ -136,7 +134,7 @@ def prepare_run(out_dir: str, rules: RuleSet, seed: int, deals: int, chunk_size:
     if bidding not in CONVENTIONAL:
         bidder_params = ()  # likewise
     elif not bidder_params:
-        bidder_params = tuple(float(x) for x in params_of(None, bidding))
+        bidder_params = bidder_weights(None, bidding)
     if (bidding == "table") != (bidder_table is not None):
         raise UserError("--bidding table reads its decisions from --bidder-table DIR (and "
                         "only it does)")

@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 
 from .. import __version__
-from ..bidding.params import PARAMS, bidder_id, bidder_params
+from ..bidding.params import bidder_id, bidder_weights, params_by_name
 from ..bidding.table import DecisionTable, empty_table, load_decision_table, table_digest
 from ..core.cards import JOKER
 from ..core.dealing import deck_array, seed_to_u64
@@ -133,10 +133,8 @@ class TournamentPlan:
                 "duplicate": self.duplicate, "start": list(self.start),
                 "dealer": None if self.dealer < 0 else SEAT_NAMES[self.dealer],
                 "worlds": self.worlds if any(p.play == "pimc" for p in self.players) else None,
-                "bidder_params": {name: dict(zip((key for key, _, _ in PARAMS), values,
-                                                 strict=True))
-                                  for name, values in zip("AB", self.bidder_params,
-                                                          strict=True)},
+                "bidder_params": {name: params_by_name(values) for name, values in
+                                  zip("AB", self.bidder_params, strict=True)},
                 "bidder_table": table, "odds": odds}
 
     def manifest(self) -> dict:
@@ -158,7 +156,7 @@ def prepare_tournament(out_dir: str, rules: RuleSet, seed: int, games: int, play
                        warn: Callable[[str], None] | None = None) -> TournamentPlan:
     """Check the players and the folder; write (or check) the manifest; warn(line) names
     each damaged chunk a resume removes (`runner.open_run`). params: each player's bidder's
-    weights (default: its bidder's own, `bidder_params`)."""
+    weights (default: its bidder's own, `bidder_weights`)."""
     if max(start) >= rules.target or min(start) < 0:
         raise UserError(f"--from-score {start[0]}-{start[1]}: each side's score must be from 0 "
                         f"to {rules.target - 1} (the game is to {rules.target})")
@@ -182,8 +180,7 @@ def prepare_tournament(out_dir: str, rules: RuleSet, seed: int, games: int, play
             raise UserError(f"the decisions in {bidder_table!r} keep no result shares "
                             "(simulate --bidding again with this version)")
     if params is None:
-        params = tuple(tuple(float(x) for x in bidder_params(None, p.bidding))
-                       for p in players)
+        params = tuple(bidder_weights(None, p.bidding) for p in players)
     plan = TournamentPlan(out_dir, rules, seed, games,
                           chunk_size or default_chunk_size(games, players), tuple(players),
                           duplicate, tuple(start), dealer, worlds, tuple(map(tuple, params)),
