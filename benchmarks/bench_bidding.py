@@ -26,9 +26,9 @@ import pandas as pd
 from euchre_sim.bidding.params import bidder_weights
 from euchre_sim.core.rules import build_rules
 from euchre_sim.report.query import class_regret
-from euchre_sim.sim.advise import advise
-from euchre_sim.sim.auction_advice import advise_in_auction
-from euchre_sim.sim.simulate import finish_run, prepare_run, run_local
+from euchre_sim.sim.advice_request import answer
+from euchre_sim.sim.question import AdviceQuestion
+from euchre_sim.sim.simulate import RunPlan, finish_run, prepare_run, run_local
 
 RUNS = 3
 ITERATIONS = 4
@@ -40,8 +40,8 @@ FEATURES = ("trumps", "right", "left", "aces", "voids")
 def simulate(rules, out: str, seed: int, deals: int, bidding=None, table_dir=None) -> dict:
     start = time.perf_counter()
     params = PARAMS if bidding in ("rules", "table") else ()
-    plan = prepare_run(out, rules, seed, deals, None, False, False, "dd", 50, bidding, params,
-                       table_dir)
+    plan = prepare_run(RunPlan(out, rules, seed, deals, bidding=bidding, bidder_params=params,
+                               bidder_table=table_dir))
     run_local(plan, 1, lambda n: None)
     info = finish_run(plan, time.perf_counter() - start, 1)
     info["deals_per_second"] = deals / (time.perf_counter() - start)
@@ -64,15 +64,16 @@ def throughput(rules, tmp: str) -> dict:
 
 def advise_times(rules) -> dict:
     hand = "JS AS 9H 9D TC"
-    advise(rules, hand, 1, up="9S", deals=200)  # warm the caches
-    advise_in_auction(rules, hand, 4, up="9S", deals=200)
+    def asked(seat: int, deals: int, bidding: str | None = None) -> AdviceQuestion:
+        return AdviceQuestion(rules, hand, seat, up="9S", deals=deals, bidding=bidding)
+
+    answer(asked(1, 200))  # warm the caches
+    answer(asked(4, 200, "dd"))
     out = {}
     for label, run in (
-            ("plain_seat1", lambda: advise(rules, hand, 1, up="9S", deals=20_000)),
-            ("bidding_dd_seat1", lambda: advise_in_auction(rules, hand, 1, up="9S",
-                                                           deals=20_000)),
-            ("bidding_dd_seat4", lambda: advise_in_auction(rules, hand, 4, up="9S",
-                                                           deals=20_000))):
+            ("plain_seat1", lambda: answer(asked(1, 20_000))),
+            ("bidding_dd_seat1", lambda: answer(asked(1, 20_000, "dd"))),
+            ("bidding_dd_seat4", lambda: answer(asked(4, 20_000, "dd")))):
         times = []
         for _ in range(RUNS):
             start = time.perf_counter()

@@ -47,7 +47,8 @@ from euchre_sim.play.state import (  # noqa: E402
     new_state,
     play_card,
 )
-from euchre_sim.sim.advise import deal_around, parse_question  # noqa: E402
+from euchre_sim.sim.advise import deal_around  # noqa: E402
+from euchre_sim.sim.question import AdviceQuestion  # noqa: E402
 from euchre_sim.solver.search import to_power  # noqa: E402
 
 OLD_COMMIT = "a58238a"
@@ -177,7 +178,7 @@ def rates(tricks: np.ndarray) -> dict:
 def pinned_figures(rules, tb, pinned) -> dict:
     result = {}
     for name, (hand, up, pos) in PINNED.items():
-        q = parse_question(rules, hand, pos, up, None)
+        q = AdviceQuestion(rules, hand, pos, up).cards
         out = np.zeros((HAND_DEALS, 2), dtype=np.int64)
         pinned(tb, q.unseen, seed_to_u64(SEED), q.seat, pos, np.uint64(q.hand), q.ref_card,
                HAND_DEALS, out)

@@ -27,6 +27,7 @@ from euchre_sim.core.ruletables import compile_rules
 from euchre_sim.play.pimc import inference_of, new_pimc_work, pimc_card
 from euchre_sim.play.state import S_DISCARD, S_MAKER_TURN, S_UPCARD, new_state
 from euchre_sim.sim.auction_advice import advise_in_auction
+from euchre_sim.sim.question import AdviceQuestion
 from euchre_sim.solver.search import new_tt
 
 DEALS = int(os.environ.get("BENCH_DEALS", "400"))
@@ -39,8 +40,9 @@ def lone_hand(rules) -> dict:
     out = {}
     for label, play, infer in (("pimc_inference", "pimc", True), ("pimc_plain", "pimc", False),
                                ("dd", "dd", False)):
-        result = advise_in_auction(rules, "JS KS QS TS 9S", 3, up="AS", deals=DEALS, seed=1,
-                                   bidding="rules", play=play, worlds=WORLDS, infer=infer)
+        result = advise_in_auction(AdviceQuestion(rules, "JS KS QS TS 9S", 3, up="AS",
+                                                  deals=DEALS, seed=1, bidding="rules",
+                                                  play=play, worlds=WORLDS, infer=infer))
         lone = next(a for a in result["actions"] if a["action"] == "order_up" and a["alone"])
         out[label] = {"deals": result["deals"], "march_rate": lone["march_rate"],
                       "make_rate": lone["make_rate"], "mean_points": lone["mean_points"],

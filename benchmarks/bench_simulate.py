@@ -19,8 +19,8 @@ import time
 from euchre_sim.core.dealing import deal_batch
 from euchre_sim.core.rules import build_rules
 from euchre_sim.sim.callsums import bucketed_sums, record_sums
-from euchre_sim.sim.chunk import chunk_records, summary_sums
-from euchre_sim.sim.simulate import finish_run, prepare_run, run_dask, run_local
+from euchre_sim.sim.chunk import ChunkJob, chunk_records, summary_sums
+from euchre_sim.sim.simulate import RunPlan, finish_run, prepare_run, run_dask, run_local
 from euchre_sim.solver.calltable import analyze_deals
 from euchre_sim.solver.search import new_tt
 
@@ -32,7 +32,7 @@ def one_run(rules, workers: int, deals: int, scheduler: str | None = None) -> fl
     out = tempfile.mkdtemp(prefix="bench-sim-")
     try:
         start = time.perf_counter()
-        plan = prepare_run(os.path.join(out, "run"), rules, 1, deals, None, False, False)
+        plan = prepare_run(RunPlan(os.path.join(out, "run"), rules, 1, deals))
         if scheduler:
             run_dask(plan, scheduler, workers, lambda n: None)
         else:
@@ -51,7 +51,7 @@ def overhead_share(rules) -> float:
     analyze_deals(rules, hands, ups, 0, exact=False, tt=new_tt())
     solver = time.perf_counter() - start
     start = time.perf_counter()
-    frame, _ = chunk_records(rules, 3, 0, n, exact=False)
+    frame, _ = chunk_records(ChunkJob.of(rules, 3, 0, n), exact=False)
     bucketed_sums(*record_sums(frame))
     summary_sums(frame)
     whole = time.perf_counter() - start

@@ -30,7 +30,7 @@ from euchre_sim.core.dealing import deal_batch  # noqa: E402
 from euchre_sim.core.rules import build_rules  # noqa: E402
 from euchre_sim.core.ruletables import compile_rules  # noqa: E402
 from euchre_sim.sim.callsums import bucketed_sums  # noqa: E402
-from euchre_sim.sim.chunk import chunk_calls, chunk_sums  # noqa: E402
+from euchre_sim.sim.chunk import ChunkJob, chunk_calls, chunk_sums  # noqa: E402
 from euchre_sim.solver.calltable import analyze_batch, analyze_deal  # noqa: E402
 from euchre_sim.solver.search import SolverTT, new_tt, new_work  # noqa: E402
 
@@ -70,7 +70,7 @@ def _single(start, count):
 def _chunk(count):
     """A worker's whole chunk of `count` deals, as `compute_chunk` does it."""
     rules = build_rules("standard")
-    hands, ups, calls = chunk_calls(rules, SEED, 0, count, False)
+    hands, ups, calls = chunk_calls(ChunkJob.of(rules, SEED, 0, count), exact=False)
     sums, summary = chunk_sums(rules, 0, hands, ups, calls)
     bucketed_sums(*sums)
     summary.to_parquet(io.BytesIO(), index=False)

@@ -23,6 +23,7 @@ from euchre_sim.game.selfplay import play_games
 from euchre_sim.sim.tournament import (
     Player,
     TournamentJob,
+    TournamentPlan,
     finish_tournament,
     game_records,
     prepare_tournament,
@@ -53,7 +54,8 @@ def command_rate(tmp: str) -> float:
     for r in range(RUNS):
         out = os.path.join(tmp, f"t{r}")
         start = time.perf_counter()
-        plan = prepare_tournament(out, RULES, r, GAMES, (Player("rules", "dd"),) * 2)
+        plan = prepare_tournament(TournamentPlan(out, RULES, r, GAMES,
+                                                 (Player("rules", "dd"),) * 2))
         run_tournament(plan, 1, lambda n: None)
         finish_tournament(plan, time.perf_counter() - start, 1)
         rates.append(2 * GAMES / (time.perf_counter() - start))

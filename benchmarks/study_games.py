@@ -28,9 +28,10 @@ from euchre_sim.bidding.params import bidder_weights
 from euchre_sim.core.rules import build_rules
 from euchre_sim.report.query import run_odds
 from euchre_sim.sim.parallel import default_workers
-from euchre_sim.sim.simulate import finish_run, prepare_run, run_local
+from euchre_sim.sim.simulate import RunPlan, finish_run, prepare_run, run_local
 from euchre_sim.sim.tournament import (
     Player,
+    TournamentPlan,
     finish_tournament,
     prepare_tournament,
     run_tournament,
@@ -47,15 +48,16 @@ SCORES = [((0, 0), 0), ((4, 6), 1), ((6, 8), 0), ((8, 9), 0), ((8, 9), 1), ((9, 
 
 def simulate(rules, out: str, seed: int, bidding: str, table_dir: str | None = None) -> None:
     start = time.perf_counter()
-    plan = prepare_run(out, rules, seed, DEALS, None, False, False, "dd", 50, bidding, PARAMS,
-                       table_dir)
+    plan = prepare_run(RunPlan(out, rules, seed, DEALS, bidding=bidding, bidder_params=PARAMS,
+                               bidder_table=table_dir))
     run_local(plan, WORKERS, lambda n: None)
     finish_run(plan, time.perf_counter() - start, WORKERS)
 
 
 def tournament(rules, out: str, seed: int, games: int, players, **options) -> dict:
     start = time.perf_counter()
-    plan = prepare_tournament(out, rules, seed, games, players, params=(PARAMS, PARAMS), **options)
+    plan = prepare_tournament(TournamentPlan(out, rules, seed, games, players,
+                                             bidder_params=(PARAMS, PARAMS), **options))
     run_tournament(plan, WORKERS, lambda n: None)
     return finish_tournament(plan, time.perf_counter() - start, WORKERS)
 

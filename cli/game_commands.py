@@ -22,7 +22,7 @@ from .options import (
 
 @cli.command()
 @click.argument("preset", required=False)
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@json_option()
 def rules(preset: str | None, as_json: bool) -> None:
     """List the presets, or every option of PRESET with its value and meaning.
 
@@ -101,7 +101,7 @@ def play(games: int, seed: int, ruleset, out_path: str | None, ns_player: str,
 @cli.command()
 @click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
 @rules_options
-@json_option
+@json_option(rows=True)
 def replay(file: str, ruleset, as_json: bool) -> None:
     """Re-derive recorded hands (JSON Lines): legality of every bid, discard and card, and points.
 
@@ -160,10 +160,12 @@ def _read_lines(file: str) -> list[str]:
 @play_options
 @bidding_options
 @workers_option
-@json_option
-def odds(out_dir: str, from_dir: str | None, deals: int, seed: int, ruleset, play: str,
-         worlds: int, bidding: str | None, bidder_params: str | None, bidder_table: str | None,
-         workers: int | None, as_json: bool) -> None:
+@click.option("--resume", is_flag=True, help="Continue an interrupted simulation in --out.")
+@click.option("--no-progress", is_flag=True, help="No progress bar.")
+@json_option(rows=True)
+def odds(out_dir: str, from_dir: str | None, ruleset, bidding: str | None,
+         bidder_params: str | None, workers: int | None, resume: bool, no_progress: bool,
+         as_json: bool, **fields) -> None:
     """The chance of winning the game from every score, for either side dealing next.
 
     Simulates DEALS deals with the auction (--bidding, default rules) into --out, or reads
@@ -174,13 +176,17 @@ def odds(out_dir: str, from_dir: str | None, deals: int, seed: int, ruleset, pla
     """
     import os
 
+    from euchre_sim.bidding.params import bidder_weights
     from euchre_sim.report.query import run_odds
+    from euchre_sim.sim.simulate import RunPlan
 
     from .simulate_commands import run_simulation
 
     if from_dir is None:
-        run_simulation(deals, seed, ruleset, workers, out_dir, False, None, False, True, None,
-                       play, worlds, bidding or "rules", bidder_params, bidder_table)
+        bidding = bidding or "rules"
+        plan = RunPlan(out_dir, ruleset, bidding=bidding,
+                       bidder_params=bidder_weights(bidder_params, bidding), **fields)
+        run_simulation(plan, workers, resume, not no_progress)
     info, table = run_odds(from_dir or out_dir)
     os.makedirs(out_dir, exist_ok=True)
     table.to_parquet(os.path.join(out_dir, "odds.parquet"), index=False)

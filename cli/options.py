@@ -25,7 +25,57 @@ def rules_options(command):
 
 seed_option = click.option("--seed", type=int, default=0, show_default=True,
                            help="Seed: fixes every random choice.")
-json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+
+
+def json_option(rows: bool = False):
+    """--json, by the one rule: one JSON object for one answer; JSON lines (an object a line)
+    for rows."""
+    return click.option("--json", "as_json", is_flag=True,
+                        help="Print JSON lines, an object a line." if rows else
+                        "Print one JSON object.")
+
+
+def deprecation_note(old: str, new: str) -> None:
+    """The one line an old spelling prints on standard error."""
+    click.echo(f"euchre-sim: note: {old} is deprecated, write {new}", err=True)
+
+
+def renamed_option(new: str, old: str, dest: str, **attrs):
+    """Option `new` (passed on as `dest`) with `old`, its former spelling, kept as a hidden
+    alias that prints a deprecation note; giving both is a usage error."""
+    old_dest = f"_old_{dest}"
+    required = attrs.pop("required", False)
+
+    def decorate(command):
+        @click.option(new, dest, **attrs)
+        @click.option(old, old_dest, hidden=True, **attrs)
+        @functools.wraps(command)
+        def wrapper(*args, **kwargs):
+            before = kwargs.pop(old_dest)
+            if before is not None:
+                if kwargs[dest] is not None:
+                    raise click.UsageError(f"give {new} only (not also {old})")
+                deprecation_note(f"{old} {attrs.get('metavar', '')}".strip(), new)
+                kwargs[dest] = before
+            if required and kwargs[dest] is None:
+                raise click.UsageError(f"missing option {new}")
+            return command(*args, **kwargs)
+
+        return wrapper
+
+    return decorate
+
+
+def compass_seat(option: str, text: str):
+    """A compass seat (N E S W) given to `option`; digits, the old spelling, with a note."""
+    from euchre_sim.core.seats import SEAT_NAMES, parse_seat
+
+    seat = parse_seat(text)
+    if str(text).strip().isdigit():
+        deprecation_note(f"{option} {text}", f"{option} {SEAT_NAMES[seat]} (digits are positions "
+                         "elsewhere)")
+    return seat
+
 workers_option = click.option("--workers", type=click.IntRange(min=1), default=None,
                               help="Worker processes (default: all cores).")
 

@@ -9,6 +9,7 @@ import click
 from .app import cli
 from .options import (
     bidding_options,
+    json_option,
     play_options,
     rules_options,
     seed_option,
@@ -68,40 +69,39 @@ def print_headline(out_dir: str) -> None:
                    "by commas (default: calls, and decisions,auction with --bidding; under "
                    "--play rules|pimc with --bidding only decisions,auction, which play just "
                    "the calls the auction reaches).")
-def simulate(deals: int, seed: int, ruleset, workers: int | None, out_dir: str, keep_deals: bool,
-             chunk_size: int | None, resume: bool, no_progress: bool,
-             scheduler: str | None, play: str, worlds: int, bidding: str | None,
-             bidder_params: str | None, bidder_table: str | None, tables: str | None) -> None:
+def simulate(ruleset, out_dir: str, workers: int | None, resume: bool, no_progress: bool,
+             scheduler: str | None, bidder_params: str | None, tables: str | None,
+             **fields) -> None:
     """Deal and solve DEALS random deals; write call and lone-hand win-rate tables (Parquet);
     with --bidding, also each deal's auction: decisions.parquet and auction.parquet.
 
     Example: euchre-sim simulate --deals 100000 --seed 1 --out out/ --bidding dd
     """
+    from euchre_sim.bidding.params import bidder_weights
+    from euchre_sim.sim.simulate import RunPlan
+
     asked = tuple(name.strip() for name in tables.split(",")) if tables is not None else None
-    run_simulation(deals, seed, ruleset, workers, out_dir, keep_deals, chunk_size, resume,
-                   no_progress, scheduler, play, worlds, bidding, bidder_params, bidder_table,
-                   asked)
+    plan = RunPlan(out_dir, ruleset, bidder_params=bidder_weights(bidder_params,
+                                                                  fields["bidding"]),
+                   tables=asked, **fields)
+    run_simulation(plan, workers, resume, not no_progress, scheduler)
     if os.path.isfile(os.path.join(out_dir, "summary.parquet")):
         print_headline(out_dir)
 
 
-def run_simulation(deals: int, seed: int, ruleset, workers: int | None, out_dir: str,
-                   keep_deals: bool, chunk_size: int | None, resume: bool, no_progress: bool,
-                   scheduler: str | None, play: str, worlds: int, bidding: str | None,
-                   bidder_params: str | None, bidder_table: str | None,
-                   tables: tuple | None = None) -> None:
-    """simulate's work: plan (or resume), run the chunks, write the tables; Ctrl-C keeps
-    what is finished."""
-    from euchre_sim.bidding.params import bidder_weights
+def run_simulation(plan, workers: int | None, resume: bool, progress: bool = True,
+                   scheduler: str | None = None) -> None:
+    """simulate's work: open the plan's folder (or resume it), run the chunks on `workers`
+    local processes or a Dask `scheduler`, write the tables; Ctrl-C keeps what is
+    finished."""
     from euchre_sim.sim.parallel import default_workers
     from euchre_sim.sim.runner import is_complete
     from euchre_sim.sim.schema import OUTPUT_TABLES
     from euchre_sim.sim.simulate import finish_run, prepare_run, run_dask, run_local
 
-    params = bidder_weights(bidder_params, bidding)
+    out_dir, deals = plan.out_dir, plan.deals
     # a resumed run is the same run; warn names each damaged chunk it computes again
-    plan = prepare_run(out_dir, ruleset, seed, deals, chunk_size, keep_deals, resume, play,
-                       worlds, bidding, params, bidder_table, warn, tables)
+    plan = prepare_run(plan, resume, warn)
     if resume and is_complete(out_dir):
         click.echo(f"run in {out_dir} is already complete", err=True)
         return
@@ -117,8 +117,8 @@ def run_simulation(deals: int, seed: int, ruleset, workers: int | None, out_dir:
     # the kernels compiled here once, before the workers start (not for a remote cluster,
     # whose workers compile their own)
     warm_up = (lambda: plan.warm_up(n_workers)) if scheduler in (None, "local") else None
-    seconds = run_chunks("simulate", "deals", deals, plan.pending_deals, out_dir,
-                         not no_progress, run, warm_up)
+    seconds = run_chunks("simulate", "deals", deals, plan.pending_deals, out_dir, progress, run,
+                         warm_up)
     info = finish_run(plan, seconds, n_workers,
                       engine=f"dask {scheduler}" if scheduler else "local", warn=warn)
     rate = (deals - done) / max(info["elapsed_seconds"], 1e-9)
@@ -143,14 +143,11 @@ def run_simulation(deals: int, seed: int, ruleset, workers: int | None, out_dir:
 @click.option("--score", default=None, metavar="US-THEM",
               help="With --bidding: the game's score, e.g. 8-9; adds each action's chance "
                    "of winning the game.")
-@click.option("--odds", "odds_dir", type=click.Path(file_okay=False), default=None,
+@click.option("--odds", type=click.Path(file_okay=False), default=None,
               help="With --score: a folder with odds.parquet (euchre-sim odds); default: "
                    "solve the odds from fresh deals bid the same way.")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-def advise(hand: str, up: str | None, turned_down: str | None, seat: int, deals: int | None,
-           seed: int, ruleset, play: str, worlds: int, bidding: str | None,
-           bidder_params: str | None, bidder_table: str | None, score: str | None,
-           odds_dir: str | None, as_json: bool) -> None:
+@json_option()
+def advise(ruleset, as_json: bool, **fields) -> None:
     """Should this hand order up, call, go alone or pass? Figures over random deals of the
     unseen cards (with --bidding: the deals where the auction reaches you, pass included).
 
@@ -158,14 +155,15 @@ def advise(hand: str, up: str | None, turned_down: str | None, seat: int, deals:
     """
     import json
 
-    from euchre_sim.sim.advice_request import advise_request
+    from euchre_sim.sim.advice_request import answer
+    from euchre_sim.sim.question import ask
 
-    result = advise_request(ruleset, hand, seat, up, turned_down, deals, seed, play, worlds,
-                            bidding, bidder_params, bidder_table, score, odds_dir)
+    question = ask(ruleset, fields)
+    result = answer(question)
     if as_json:
         click.echo(json.dumps(result))
         return
-    _print_advice(result, seat, play, worlds)
+    _print_advice(result, question.seat, question.play, question.worlds)
 
 
 def _action_label(a: dict) -> str:

@@ -10,7 +10,7 @@ import click
 from euchre_sim.core.errors import UserError
 
 from .app import cli
-from .options import json_option, rules_options, workers_option
+from .options import compass_seat, json_option, renamed_option, rules_options, workers_option
 
 
 def _parse_line(line: str, number: int, deck, default_dealer: int) -> tuple[int, list[int]]:
@@ -56,36 +56,37 @@ def _print_table(deck, dealer: int, hands: list[int], rows: list[dict]) -> None:
 
 @cli.command()
 @click.argument("deal", required=False)
-@click.option("--dealer", default="N", show_default=True, help="Dealer seat (N E S W or 0-3).")
-@click.option("--deals", "deals_file", type=click.Path(dir_okay=False, allow_dash=True),
-              help="File of deals, one a line (deal string or JSON object); '-' for stdin.")
+@click.option("--dealer", default="N", show_default=True, metavar="SEAT",
+              help="The dealer: N E S W.")
+@renamed_option("--input", "--deals", "input_file", metavar="FILE", default=None,
+                type=click.Path(dir_okay=False, allow_dash=True),
+                help="File of deals, one a line (deal string or JSON object); '-' for stdin.")
 @rules_options
-@json_option
+@json_option(rows=True)
 @workers_option
-def solve(deal: str | None, dealer: str, deals_file: str | None, ruleset, as_json: bool,
+def solve(deal: str | None, dealer: str, input_file: str | None, ruleset, as_json: bool,
           workers: int | None) -> None:
     """Double-dummy table: tricks each side takes for every trump, with partner and alone.
 
     Example: euchre-sim solve "N:JH JD AH KS 9C/TH QH AD 9S TC/KC KD TS QS 9D/TD AS 9H QC JS"
     --dealer W --json
     """
-    from euchre_sim.core.seats import parse_seat
     from euchre_sim.sim.parallel import default_workers, ordered_map
 
     deck = ruleset.card_deck
-    default_dealer = parse_seat(dealer)
-    if (deal is None) == (deals_file is None):
-        raise UserError("give one DEAL or --deals FILE")
+    default_dealer = compass_seat("--dealer", dealer)
+    if (deal is None) == (input_file is None):
+        raise UserError("give one DEAL or --input FILE")
     if deal is not None:
         lines = [deal]
-    elif deals_file == "-":
+    elif input_file == "-":
         lines = sys.stdin.read().splitlines()
     else:
         try:
-            with open(deals_file, encoding="utf-8") as handle:
+            with open(input_file, encoding="utf-8") as handle:
                 lines = handle.read().splitlines()
         except OSError as err:
-            raise UserError(f"cannot read {deals_file!r}: {err.strerror}") from None
+            raise UserError(f"cannot read {input_file!r}: {err.strerror}") from None
     import numpy as np
 
     from euchre_sim.solver.calltable import solve_json_lines, table_rows

@@ -42,10 +42,10 @@ def table(out_dir: str, name: str, round_no, seat, trumps, alone, hand, action, 
     from rich.console import Console
     from rich.table import Table
 
-    from euchre_sim.report.query import filter_table, load_table
+    from euchre_sim.report.query import RowFilter, filter_table, load_table
 
-    frame = filter_table(load_table(out_dir, name), round_no, seat, trumps, alone, hand,
-                         min_n, sort, not ascending, action).head(limit)
+    rows = RowFilter(round_no, seat, trumps, alone, action, hand, min_n, sort, not ascending)
+    frame = filter_table(load_table(out_dir, name), rows).head(limit)
     if as_json:
         frame = frame.drop(columns=["hand_key"], errors="ignore")
         for line in frame.to_json(orient="records", lines=True).splitlines():

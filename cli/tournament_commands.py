@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from .app import cli
-from .options import rules_options, seed_option, workers_option
+from .options import compass_seat, json_option, rules_options, seed_option, workers_option
 from .progress import run_chunks, warn
 
 
@@ -63,13 +63,11 @@ def _player_options(command):
 @click.option("--scheduler", default=None, metavar="tcp://HOST:PORT|local",
               help="Play the chunks on a Dask cluster ('local': a LocalCluster of --workers).")
 @click.option("--no-progress", is_flag=True, help="No progress bar.")
-@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
-def tournament(games: int, seed: int, ruleset, ns_bidder: str, ew_bidder: str, play: str,
-               ns_play: str | None, ew_play: str | None, worlds: int, bidder_params: str | None,
-               bidder_table: str | None, odds_dir: str | None, out_dir: str, from_score: str | None,
-               dealer: str | None, no_duplicate: bool, workers: int | None,
-               chunk_size: int | None, resume: bool, scheduler: str | None, no_progress: bool,
-               as_json: bool) -> None:
+@json_option()
+def tournament(ruleset, ns_bidder: str, ew_bidder: str, play: str, ns_play: str | None,
+               ew_play: str | None, bidder_params: str | None, from_score: str | None,
+               dealer: str | None, no_duplicate: bool, workers: int | None, resume: bool,
+               scheduler: str | None, no_progress: bool, as_json: bool, **fields) -> None:
     """Whole games to the target between player A (--ns) and player B (--ew).
 
     Each deal is played twice with the players' seats swapped (duplicate), so the luck of the
@@ -82,24 +80,25 @@ def tournament(games: int, seed: int, ruleset, ns_bidder: str, ew_bidder: str, p
     import json
 
     from euchre_sim.bidding.params import bidder_weights
-    from euchre_sim.core.seats import parse_seat
-    from euchre_sim.sim.advice_request import parse_score
     from euchre_sim.sim.parallel import default_workers
+    from euchre_sim.sim.question import parse_score
     from euchre_sim.sim.runner import is_complete
     from euchre_sim.sim.tournament import (
         Player,
+        TournamentPlan,
         finish_tournament,
         prepare_tournament,
         run_tournament,
     )
 
     players = (Player(ns_bidder, ns_play or play), Player(ew_bidder, ew_play or play))
-    start = parse_score(from_score, "--from-score") or (0, 0)
-    first_dealer = -1 if dealer is None else parse_seat(dealer)
-    params = tuple(bidder_weights(bidder_params, p.bidding) for p in players)
-    plan = prepare_tournament(out_dir, ruleset, seed, games, players, not no_duplicate, start,
-                              first_dealer, worlds, params, bidder_table, odds_dir, chunk_size,
-                              resume, warn)
+    plan = prepare_tournament(TournamentPlan(
+        rules=ruleset, players=players, duplicate=not no_duplicate,
+        start=parse_score(from_score, "from_score") or (0, 0),
+        dealer=-1 if dealer is None else compass_seat("--dealer", dealer),
+        bidder_params=tuple(bidder_weights(bidder_params, p.bidding) for p in players),
+        **fields), resume, warn)
+    out_dir, games = plan.out_dir, plan.games
     if resume and is_complete(out_dir):
         click.echo(f"tournament in {out_dir} is already complete", err=True)
         return

@@ -3,10 +3,10 @@ deal i depends only on (seed, i), and the transposition table only caches exact 
 
 import pytest
 
-from euchre_sim.bidding.params import bidder_params
 from euchre_sim.core.rules import build_rules
-from euchre_sim.sim.advise import advise, parse_question
+from euchre_sim.sim.advise import advise
 from euchre_sim.sim.auction_advice import reached_deals
+from euchre_sim.sim.question import AdviceQuestion
 
 HAND = ("JS AS 9H 9D TC", 1, "9S")
 
@@ -15,15 +15,15 @@ HAND = ("JS AS 9H 9D TC", 1, "9S")
 def test_batches_do_not_change_the_answer(play, deals):
     rules = build_rules("online", ["no_trump=true"])
     hand, seat, up = HAND
-    whole = advise(rules, hand, seat, up, deals=deals, seed=5, play=play, worlds=5,
-                   batch=deals)
-    pieces = advise(rules, hand, seat, up, deals=deals, seed=5, play=play, worlds=5, batch=7)
+    question = AdviceQuestion(rules, hand, seat, up, deals=deals, seed=5, play=play, worlds=5)
+    whole = advise(question, batch=deals)
+    pieces = advise(question, batch=7)
     assert pieces == whole
 
 
 def test_progress_counts_every_deal_of_every_model():
     reports = []
-    advise(build_rules(), *HAND[:2], HAND[2], deals=50, play="rules", batch=20,
+    advise(AdviceQuestion(build_rules(), *HAND, deals=50, play="rules"), batch=20,
            progress=lambda done, total: reports.append((done, total)))
     assert reports == [(20, 100), (40, 100), (50, 100), (70, 100), (90, 100), (100, 100)]
 
@@ -36,16 +36,16 @@ def test_a_progress_callback_that_raises_stops_the_advice():
         raise Stop
 
     with pytest.raises(Stop):
-        advise(build_rules(), *HAND[:2], HAND[2], deals=500, batch=100, progress=stop)
+        advise(AdviceQuestion(build_rules(), *HAND, deals=500), batch=100, progress=stop)
 
 
 @pytest.mark.parametrize("seat", [1, 3])
 def test_reached_deals_in_batches_keep_the_same_deals(seat):
     rules = build_rules()
-    q = parse_question(rules, "JS AS 9H 9D TC", seat, "9S", None)
-    whole = reached_deals(rules, q, 200, 3, "rules", bidder_params(), batch=10**6)
+    q = AdviceQuestion(rules, "JS AS 9H 9D TC", seat, "9S", deals=200, seed=3, bidding="rules")
+    whole = reached_deals(q, batch=10**6)
     reports = []
-    pieces = reached_deals(rules, q, 200, 3, "rules", bidder_params(), batch=13,
+    pieces = reached_deals(q, batch=13,
                            progress=lambda done, total: reports.append((done, total)))
     assert pieces["tried"] == whole["tried"]
     for key in ("calls", "contracts", "choices", "values", "indices"):

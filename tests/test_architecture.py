@@ -62,3 +62,22 @@ def test_every_wing_is_packaged():
     pyproject = tomllib.loads((PACKAGE.parent / "pyproject.toml").read_text())
     packaged = set(pyproject["tool"]["setuptools"]["packages"])
     assert {f"euchre_sim.{wing}" for wing in WINGS} <= packaged
+
+
+def test_no_plain_function_takes_more_than_eight_parameters():
+    """A question with many fields is a typed object built and checked in one place (Numba
+    kernels, whose arguments are arrays and scalars, and Click commands aside)."""
+    long = []
+    for path in sorted(PACKAGE.rglob("*.py")) + sorted((PACKAGE.parent / "cli").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                continue
+            decorators = " ".join(ast.unparse(d) for d in node.decorator_list)
+            if any(word in decorators for word in ("jit", "click", "command", "option")):
+                continue
+            args = node.args
+            count = len(args.posonlyargs) + len(args.args) + len(args.kwonlyargs)
+            count -= bool(args.args) and args.args[0].arg in ("self", "cls")
+            if count > 8:
+                long.append(f"{path.name}: {node.name} ({count})")
+    assert long == []

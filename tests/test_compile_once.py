@@ -16,14 +16,14 @@ from euchre_sim.core.jit import njit, on_first_compile
 _PATHS = """
 import json
 from euchre_sim.core.rules import build_rules
-from euchre_sim.sim.chunk import chunk_calls
+from euchre_sim.sim.chunk import ChunkJob, chunk_calls
 from euchre_sim.solver import search
 from euchre_sim.solver.calltable import solve_table
 
 rules = build_rules("standard", [])
-chunk_calls(rules, 1, 0, 2, False)
-chunk_calls(rules, 1, 0, 2, True)
-chunk_calls(rules, 1, 0, 1, False, "pimc", 4)
+chunk_calls(ChunkJob.of(rules, 1, 0, 2), exact=False)
+chunk_calls(ChunkJob.of(rules, 1, 0, 2), exact=True)
+chunk_calls(ChunkJob.of(rules, 1, 0, 1, play="pimc", worlds=4), exact=False)
 solve_table(rules, rules.card_deck.parse_deal(
     "N:JS AS 9H 9D TC / KS QS TH JH QC / 9S AH KH AD KC / TS QH KD QD AC"), 3)
 print(json.dumps({name: len(getattr(search, name).signatures)

@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from euchre_sim.core.rules import build_rules
-from euchre_sim.sim.simulate import finish_run, prepare_run, run_dask
+from euchre_sim.sim.simulate import RunPlan, finish_run, prepare_run, run_dask
 from euchre_sim_cli.main import cli
 
 distributed = pytest.importorskip("distributed")
@@ -70,8 +70,8 @@ def test_cluster_gives_the_local_engines_tables(cluster, tmp_path):
 def test_worker_killed_mid_run_still_identical(cluster, tmp_path):
     address, workers = cluster
     deals, chunk = 4000, 100
-    plan = prepare_run(str(tmp_path / "killed"), build_rules("standard"), 11, deals, chunk,
-                       False, False)
+    plan = prepare_run(RunPlan(str(tmp_path / "killed"), build_rules("standard"), 11, deals,
+                               chunk))
     done = []
     errors = []
 
@@ -127,8 +127,8 @@ def test_threads_of_one_worker_sharing_the_table_give_the_local_engines_tables(t
     GIL-free kernels share the process's transposition table without a lock, and the tables
     must still be the local engine's."""
     deals, chunk = 3000, 100
-    plan = prepare_run(str(tmp_path / "threads"), build_rules("standard"), 11, deals, chunk,
-                       False, False)
+    plan = prepare_run(RunPlan(str(tmp_path / "threads"), build_rules("standard"), 11, deals,
+                               chunk))
     run_dask(plan, "local", 1, lambda count: None, threads=2)
     finish_run(plan, 1.0, 1, engine="dask local")
     local = _local(tmp_path, deals, chunk)

@@ -12,7 +12,7 @@ from euchre_sim.core.cards import JOKER
 from euchre_sim.core.handclass import KeyReader, class_features, class_key
 from euchre_sim.core.rules import build_rules
 from euchre_sim.core.ruletables import compile_rules
-from euchre_sim.sim.chunk import chunk_records
+from euchre_sim.sim.chunk import ChunkJob, chunk_records
 
 from . import naive
 from .conftest import RULE_SETS
@@ -23,7 +23,7 @@ from .naive import hand_class_parts
 @pytest.mark.parametrize("name", sorted(RULE_SETS))
 def test_vectorised_reader_matches_the_plain_one(name):
     rules = RULE_SETS[name]
-    records, _ = chunk_records(rules, 3, 0, 60, exact=False)
+    records, _ = chunk_records(ChunkJob.of(rules, 3, 0, 60), exact=False)
     keys = np.unique(records["hand_key"])
     read = KeyReader(rules)
     assert read.many(keys).to_pylist() == [read(int(k)) for k in keys]

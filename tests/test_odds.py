@@ -105,10 +105,11 @@ def test_at_nine_all_a_call_wins_the_game_exactly_when_it_is_made():
     """At 9-9 in a game to 10 any made call ends the game for the makers and any euchre for
     the defenders, so a call's chance of winning is its make rate, whatever the odds table."""
     from euchre_sim.sim.auction_advice import advise_in_auction
+    from euchre_sim.sim.question import AdviceQuestion
 
     rules = build_rules("standard")
-    result = advise_in_auction(rules, "JS AS 9H 9D TC", 1, up="9S", deals=300, seed=4,
-                               bidding="rules", score=(9, 9))
+    result = advise_in_auction(AdviceQuestion(rules, "JS AS 9H 9D TC", 1, up="9S", deals=300,
+                                              seed=4, bidding="rules", score=(9, 9)))
     calls = [a for a in result["actions"] if a["action"] != "pass"]
     assert calls and all(a["p_win"] == pytest.approx(a["make_rate"]) for a in calls)
     best = max(result["actions"], key=lambda a: a["p_win"])

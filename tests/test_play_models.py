@@ -14,7 +14,7 @@ from euchre_sim.game.engine import HandState
 from euchre_sim.game.model_strategy import ModelStrategy, state_arrays
 from euchre_sim.game.strategies import TrumpCountStrategy
 from euchre_sim.play.pimc import inference_of
-from euchre_sim.play.playout import play_deals
+from euchre_sim.play.playout import Playout, play_deals
 from euchre_sim.play.state import (
     P_KNOWN_OUT,
     P_PLAYED,
@@ -170,7 +170,7 @@ def test_double_dummy_play_with_the_true_world_scores_as_the_solver(name):
     tb = compile_rules(rules)
     hands, ups = deal_batch(rules, 17, 0, 6)
     solved = analyze_deals(rules, hands, ups, exact=True, defence=True)
-    played = play_deals(rules, "dd", hands, ups, seed=17, start=0, defence=True)
+    played = play_deals(rules, Playout("dd", defence=True), hands, ups, seed=17, start=0)
     assert ((solved >= 0) == (played >= 0)).all()
     assert (solved[:, 48:] >= 0).any() == rules.defend_alone
     open_ = solved >= 0
@@ -200,11 +200,11 @@ def test_models_never_make_an_illegal_play(name, model):
 def test_models_are_reproducible_from_a_seed_in_any_batching(model):
     rules = RULE_SETS["online"]
     hands, ups = deal_batch(rules, 4, 0, 6)
-    whole = play_deals(rules, model, hands, ups, seed=4, start=0, n_worlds=5)
-    again = play_deals(rules, model, hands, ups, seed=4, start=0, n_worlds=5)
-    parts = np.vstack([play_deals(rules, model, hands[:2], ups[:2], seed=4, start=0, n_worlds=5),
-                       play_deals(rules, model, hands[2:], ups[2:], seed=4, start=2,
-                                  n_worlds=5)])
+    whole = play_deals(rules, Playout(model, 5), hands, ups, seed=4, start=0)
+    again = play_deals(rules, Playout(model, 5), hands, ups, seed=4, start=0)
+    how = Playout(model, 5)
+    parts = np.vstack([play_deals(rules, how, hands[:2], ups[:2], seed=4, start=0),
+                       play_deals(rules, how, hands[2:], ups[2:], seed=4, start=2)])
     assert (whole == again).all() and (whole == parts).all()
     assert ((whole >= 0) == (analyze_deals(rules, hands, ups) >= 0)).all()
 
@@ -216,9 +216,10 @@ def test_realistic_play_of_the_pinned_hand_is_clearly_below_double_dummy():
     results on a deal go together). advise's double-dummy figures and standard errors are
     checked against the solver in test_simulate."""
     from euchre_sim.sim.advise import advise
+    from euchre_sim.sim.question import AdviceQuestion
 
-    result = advise(build_rules("standard"), "JS AS 9H 9D TC", 1, up="9S", deals=200, seed=1,
-                    play="pimc", worlds=20)
+    result = advise(AdviceQuestion(build_rules("standard"), "JS AS 9H 9D TC", 1, up="9S",
+                                   deals=200, seed=1, play="pimc", worlds=20))
     order_up = next(a for a in result["actions"] if not a["alone"])
     assert result["play"] == "pimc" and order_up["n"] == 200
     pimc, dd = order_up, order_up["dd"]

@@ -13,8 +13,13 @@ from euchre_sim.core.rules import build_rules
 from euchre_sim.sim import runner, simulate
 from euchre_sim.sim.chunk import compute_chunk
 from euchre_sim.sim.runner import store_chunk
-from euchre_sim.sim.simulate import finish_run, prepare_run
-from euchre_sim.sim.tournament import Player, compute_games, prepare_tournament
+from euchre_sim.sim.simulate import RunPlan, finish_run, prepare_run
+from euchre_sim.sim.tournament import (
+    Player,
+    TournamentPlan,
+    compute_games,
+    prepare_tournament,
+)
 
 from .helpers import run_cli
 
@@ -64,11 +69,12 @@ def stored_run(command: str, out) -> None:
     """A run whose chunks are all stored but not merged (as a crash before the merge leaves
     it)."""
     if command == "simulate":
-        plan = prepare_run(str(out), RULES, 11, 3000, 1000, False, False)
+        plan = prepare_run(RunPlan(str(out), RULES, 11, 3000, 1000))
         compute = compute_chunk
     else:
-        plan = prepare_tournament(str(out), RULES, 5, 30,
-                                  (Player("dd", "dd"), Player("rules", "dd")), chunk_size=10)
+        plan = prepare_tournament(TournamentPlan(str(out), RULES, 5, 30,
+                                                 (Player("dd", "dd"), Player("rules", "dd")),
+                                                 chunk_size=10))
         compute = compute_games
     for job in plan.jobs():
         index, _, files = compute(job)
@@ -113,7 +119,7 @@ def test_the_final_merge_recomputes_a_chunk_damaged_after_the_resume_check(clean
     """finish_run checks every chunk again just before it reads them."""
     out = tmp_path / "run"
     stored_run("simulate", out)
-    plan = prepare_run(str(out), RULES, 11, 3000, None, False, True)
+    plan = prepare_run(RunPlan(str(out), RULES, 11, 3000), resume=True)
     truncate(out / "chunks" / "000001" / "calls.sums")
     lines = []
     finish_run(plan, 0.0, 1, warn=lines.append)

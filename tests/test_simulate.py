@@ -18,6 +18,7 @@ from euchre_sim.core.cards import cards_of
 from euchre_sim.core.rules import build_rules
 from euchre_sim.core.ruletables import make_points
 from euchre_sim.sim.advise import advise
+from euchre_sim.sim.question import AdviceQuestion
 from euchre_sim_cli.main import cli
 
 from . import naive
@@ -183,8 +184,8 @@ def test_default_path_gives_the_exact_count_paths_tables(ruleset):
     same class and score the same points, and the chunk's tables must be identical."""
     from euchre_sim.sim.chunk import ChunkJob, chunk_records, compute_chunk
 
-    fast, _ = chunk_records(ruleset, 21, 0, 150, exact=False)
-    exact, _ = chunk_records(ruleset, 21, 0, 150, exact=True)
+    fast, _ = chunk_records(ChunkJob.of(ruleset, 21, 0, 150), exact=False)
+    exact, _ = chunk_records(ChunkJob.of(ruleset, 21, 0, 150), exact=True)
     assert len(exact["deal"]) > 150
     for name in fast:
         if name != "maker_tricks":
@@ -316,7 +317,8 @@ def _check_advise_against_the_solver(rules, hand, position, down=None, up=None, 
     """Every action's rates, mean points and standard error equal those of the deals advise
     sampled, each solved one position at a time (round 1: every discard of the dealer's)."""
     deck = rules.card_deck
-    result = advise(rules, hand, position, up=up, turned_down=down, deals=deals, seed=seed)
+    result = advise(AdviceQuestion(rules, hand, position, up=up, turned_down=down, deals=deals,
+                                    seed=seed))
     sampled = sampled_deals(rules, hand, position, up or down, deals, seed)
     seat = position % 4  # N deals
     upcard = deck.parse_card(up) if up else None
@@ -426,7 +428,7 @@ def test_record_batches_do_not_change_a_chunks_sums(monkeypatch):
     from euchre_sim.sim.callsums import record_sums
 
     rules = build_rules("standard")
-    hands, ups, calls = chunk.chunk_calls(rules, 21, 1000, 150, exact=False)
+    hands, ups, calls = chunk.chunk_calls(chunk.ChunkJob.of(rules, 21, 1000, 150), exact=False)
     records = chunk.call_records(rules, 1000, hands, ups, calls)
     whole_keys, whole_sums = record_sums(records)
     monkeypatch.setattr(chunk, "RECORD_BATCH", 7)

@@ -15,7 +15,13 @@ from euchre_sim.core.cards import cards_of
 from euchre_sim.core.dealing import deal_one
 from euchre_sim.core.rules import build_rules
 from euchre_sim.core.seats import SEAT_NAMES
-from euchre_sim.sim.tournament import Player, game_records, hand_frame, prepare_tournament
+from euchre_sim.sim.tournament import (
+    Player,
+    TournamentPlan,
+    game_records,
+    hand_frame,
+    prepare_tournament,
+)
 
 from . import naive
 from .helpers import run_cli
@@ -326,8 +332,8 @@ def test_prepare_refuses_a_table_bidder_without_a_table(tmp_path):
     from euchre_sim.core.errors import UserError
 
     with pytest.raises(UserError):
-        prepare_tournament(str(tmp_path / "t"), RULE_SETS["standard"], 1, 2,
-                           (Player("table", "dd"), Player("rules", "dd")))
+        TournamentPlan(str(tmp_path / "t"), RULE_SETS["standard"], 1, 2,
+                       (Player("table", "dd"), Player("rules", "dd")))
 
 
 @pytest.fixture(scope="module")
@@ -363,8 +369,9 @@ def test_resume_after_an_interruption_gives_the_same_tables(small_run, tmp_path)
     from euchre_sim.sim.tournament import compute_games
 
     out, _ = small_run
-    plan = prepare_tournament(str(tmp_path / "r"), RULE_SETS["standard"], 3, 60,
-                              (Player("dd", "dd"), Player("rules", "dd")), chunk_size=20)
+    plan = prepare_tournament(TournamentPlan(str(tmp_path / "r"), RULE_SETS["standard"], 3, 60,
+                                             (Player("dd", "dd"), Player("rules", "dd")),
+                                             chunk_size=20))
     index, _, files = compute_games(plan.jobs()[0])
     store_chunk(plan.out_dir, index, files)
     run_cli(["tournament", "--ns", "dd", "--ew", "rules", "--games", "60", "--seed", "3",

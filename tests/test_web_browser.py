@@ -14,7 +14,8 @@ from selenium.webdriver.support import expected_conditions as ready
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 from euchre_sim.core.rules import build_rules
-from euchre_sim.sim.advice_request import advise_request
+from euchre_sim.sim.advice_request import answer
+from euchre_sim.sim.question import AdviceQuestion
 from euchre_sim.solver.calltable import solve_table
 from euchre_sim.web.app import create_app
 from euchre_sim.web.worker import Worker
@@ -92,8 +93,8 @@ def test_a_hand_picked_by_clicking_is_advised_as_the_library_advises_it(browser,
 
     # the page asks with the human bidder by default (a table of people like those of the
     # online site): passing is one of the actions
-    expected = advise_request(build_rules(), " ".join(CARDS), 2, UP, deals=500, seed=3,
-                              bidding="human")
+    expected = answer(AdviceQuestion(build_rules(), " ".join(CARDS), 2, UP, deals=500, seed=3,
+                                     bidding="human"))
     assert "pass" in {action["action"] for action in expected["actions"]}
     rows = browser.find_elements(By.CSS_SELECTOR, "#advise-results tbody tr")
     assert len(rows) == len(expected["actions"])

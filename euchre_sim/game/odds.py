@@ -167,3 +167,12 @@ def result_wins(p, us, them, we_deal_next, top, out):
         out[k - 1] = chance_after(p, us, them, k, we_deal_next)
         out[top + k - 1] = chance_after(p, us, them, -k, we_deal_next)
     out[2 * top] = chance_after(p, us, them, 0, we_deal_next)
+
+
+def odds_array(odds: pd.DataFrame) -> np.ndarray:
+    """p[us, them, we_deal] from an odds.parquet table."""
+    size = int(odds["us"].max()) + 1
+    p = np.full((size, size, 2), np.nan)
+    p[odds["us"].to_numpy(), odds["them"].to_numpy(), odds["we_deal"].to_numpy(int)] = \
+        odds["p_win"].to_numpy()
+    return p

@@ -13,6 +13,8 @@ decision k of it from key(that, k): results do not depend on batching or workers
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from ..bidding.auction import reached_rows
@@ -175,24 +177,32 @@ def _play_batch(model, tb, hands, upcards, dealer, n_worlds, seed, start, parts,
                   wanted, tt, pws, out[i])
 
 
-def play_deals(rules, model: str, hands: np.ndarray, upcards: np.ndarray, seed: int, start: int,
-               n_worlds: int = DEFAULT_WORLDS, dealer: int = 0, tt=None,
-               defence: bool = False, inference: tuple | None = None,
-               reached_only: bool = False) -> np.ndarray:
-    """Call tables (int8[n, N_ROWS], makers' tricks or -1) of deals start.. played out by
-    the model ("rules" or "pimc"; "dd" plays out with the solver's choices). reached_only:
-    only the rows the auction of inference's bidder (rules or table) reads
-    (`bidding.auction.reached_rows`), -1 elsewhere."""
+class Playout(NamedTuple):
+    """How deals are played out: the model ("rules", "pimc"; "dd" plays out with the solver's
+    choices), worlds per PIMC decision, the lone-defence rows too, what PIMC's worlds infer
+    from (`play.pimc.inference_of`), and whether only the rows the auction of inference's
+    bidder (rules or table) reads are played (`bidding.auction.reached_rows`, -1 elsewhere)."""
+
+    model: str
+    worlds: int = DEFAULT_WORLDS
+    defence: bool = False
+    inference: tuple | None = None
+    reached_only: bool = False
+
+
+def play_deals(rules, playout: Playout, hands: np.ndarray, upcards: np.ndarray, seed: int,
+               start: int, dealer: int = 0) -> np.ndarray:
+    """Call tables (int8[n, N_ROWS], makers' tricks or -1) of deals start.. played out."""
     from ..core.dealing import seed_to_u64
     from ..core.ruletables import compile_rules
 
-    tt = tt if tt is not None else shared_tt()
     out = np.zeros((hands.shape[0], N_ROWS), dtype=np.int8)
-    inference = inference or inference_of()
-    if reached_only and inference[3][0] - 1 not in (BIDDER_RULES, BIDDER_TABLE, BIDDER_GAME):
+    inference = playout.inference or inference_of()
+    if playout.reached_only and inference[3][0] - 1 not in (BIDDER_RULES, BIDDER_TABLE,
+                                                             BIDDER_GAME):
         raise ValueError("reached_only needs a rules or table bidder in `inference`")
-    _play_batch(model_id(model), compile_rules(rules), hands, upcards, dealer, n_worlds,
-                seed_to_u64(seed), np.uint64(start),
-                BOTH_ROUNDS | (WITH_DEFENCE if defence else 0), reached_only, inference, tt,
-                out)
+    _play_batch(model_id(playout.model), compile_rules(rules), hands, upcards, dealer,
+                playout.worlds, seed_to_u64(seed), np.uint64(start),
+                BOTH_ROUNDS | (WITH_DEFENCE if playout.defence else 0), playout.reached_only,
+                inference, shared_tt(), out)
     return out

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import json
 import os
+from dataclasses import dataclass
 
 import pandas as pd
 
-from ..core.errors import UserError
+from ..core.errors import FieldError, UserError
 from ..sim.schema import OUTPUT_TABLES
 
 
@@ -41,28 +42,41 @@ def load_table(out_dir: str, name: str = "calls") -> pd.DataFrame:
     return pd.read_parquet(path)
 
 
-def filter_table(frame: pd.DataFrame, round_no: int | None = None, seat: int | None = None,
-                 trumps: int | None = None, alone: bool | None = None, hand: str | None = None,
-                 min_n: int = 1, sort: str | None = None, descending: bool = True,
-                 action: str | None = None) -> pd.DataFrame:
-    """Rows matching every filter given; `hand` matches a substring of the class text."""
-    mask = frame["n"] >= min_n
-    for column, value in (("round", round_no), ("seat", seat), ("trumps", trumps),
-                          ("alone", alone), ("action", action)):
+@dataclass(frozen=True)
+class RowFilter:
+    """Which rows of a table to show, in which order: each filter given must match (`hand` a
+    substring of the class text), at least `min_n` deals, sorted by `sort`."""
+
+    round: int | None = None
+    seat: int | None = None
+    trumps: int | None = None
+    alone: bool | None = None
+    action: str | None = None
+    hand: str | None = None
+    min_n: int = 1
+    sort: str | None = None
+    descending: bool = True
+
+
+def filter_table(frame: pd.DataFrame, rows: RowFilter = RowFilter()) -> pd.DataFrame:
+    """The frame's rows that `rows` keeps, in its order."""
+    mask = frame["n"] >= rows.min_n
+    for column in ("round", "seat", "trumps", "alone", "action"):
+        value = getattr(rows, column)
         if value is not None:
             if column not in frame:
                 raise UserError(f"this table has no {column!r} column to filter on")
             mask &= frame[column] == value
-    if hand is not None:
+    if rows.hand is not None:
         if "hand" not in frame:
-            raise UserError("--hand filters the calls and decisions tables only")
-        mask &= frame["hand"].str.contains(hand, regex=False)
+            raise FieldError("{hand} filters the calls and decisions tables only")
+        mask &= frame["hand"].str.contains(rows.hand, regex=False)
     out = frame[mask]
-    if sort is not None:
-        if sort not in frame.columns:
-            raise UserError(f"unknown column {sort!r} to sort by "
+    if rows.sort is not None:
+        if rows.sort not in frame.columns:
+            raise UserError(f"unknown column {rows.sort!r} to sort by "
                             f"(columns: {', '.join(frame.columns)})")
-        out = out.sort_values(sort, ascending=not descending, kind="stable")
+        out = out.sort_values(rows.sort, ascending=not rows.descending, kind="stable")
     return out
 
 

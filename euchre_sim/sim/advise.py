@@ -8,24 +8,21 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import NamedTuple
 
 import numpy as np
 
 from ..core.calls import N_ROWS, call_row, open_calls
-from ..core.cards import JOKER, bit, cards_of
 from ..core.dealing import deal_key, seed_to_u64, shuffle
-from ..core.errors import UserError
 from ..core.jit import njit
 from ..core.rules import RuleSet
 from ..core.ruletables import compile_rules
-from ..play.models import DEFAULT_WORLDS, model_id
+from ..play.models import model_id
 from ..play.pimc import inference_of, new_pimc_work
 from ..play.playout import ALL_ROWS, play_deal
 from ..solver.calltable import analyze_deal
 from ..solver.search import new_tt, new_work
+from .question import AdviceQuestion
 
-ADVISE_DEALER = 0  # N deals (as in `_solve_batch`); the advised seat sits at its position
 Progress = Callable[[int, int], None]  # (done, total): called between batches; may raise to stop
 
 
@@ -102,11 +99,6 @@ def figures(tables, tricks: np.ndarray, alone: bool) -> dict:
     return rates(tricks) | mean_figures(tables.score[int(alone), 0, tricks])
 
 
-def default_deals(play: str) -> int:
-    """20,000 deals when solving; 1,000 under PIMC (each deal is ~2 x 20 x K solves)."""
-    return 1_000 if play == "pimc" else 20_000
-
-
 def batch_size(play: str) -> int:
     """Deals a kernel call handles between progress reports (well under a second each)."""
     return 10 if play == "pimc" else 2_000
@@ -124,54 +116,21 @@ def part_of(progress: Progress | None, offset: int, total: int) -> Progress | No
     return lambda done, _: progress(offset + done, total)
 
 
-class Question(NamedTuple):
-    """A hand to advise on, checked: cards as masks and ids, round, seat."""
-
-    hand: int
-    ref_card: int  # the upcard (round 1) or the turned-down card (round 2)
-    round_no: int
-    position: int
-    seat: int  # the seat at that position when N deals
-    unseen: np.ndarray  # the card ids dealt around the hand
-
-
-def parse_question(rules: RuleSet, hand_text: str, position: int, up: str | None,
-                   turned_down: str | None) -> Question:
-    """Check the hand, the upcard or turned-down card and the seat; one-line errors."""
-    deck = rules.card_deck
-    if (up is None) == (turned_down is None):
-        raise UserError("give exactly one of --up (round 1) or --turned-down (round 2)")
-    if position not in (1, 2, 3, 4):
-        raise UserError(f"--seat must be 1-4 (positions from the dealer's left), got {position}")
-    hand = deck.parse_hand(hand_text)
-    ref_card = deck.parse_card(up if up is not None else turned_down)
-    if hand >> ref_card & 1:
-        raise UserError(f"card {deck.card_name(ref_card)!r} is both in the hand and turned up")
-    round_no = 1 if up is not None else 2
-    if round_no == 1 and ref_card == JOKER:
-        raise UserError("Benny as the upcard names no suit: there is no round 1 to advise on")
-    unseen = np.array(cards_of(deck.mask & ~hand & ~bit(ref_card)), dtype=np.int64)
-    return Question(hand, ref_card, round_no, position, (ADVISE_DEALER + position) % 4, unseen)
-
-
-def describe_question(rules: RuleSet, q: Question) -> dict:
+def describe_question(question: AdviceQuestion) -> dict:
     """The question's fields of the JSON answer."""
-    deck = rules.card_deck
+    deck, q = question.rules.card_deck, question.cards
     return {"round": q.round_no, "seat": q.position, "hand": deck.format_hand(q.hand),
             ("up" if q.round_no == 1 else "turned_down"): deck.card_name(q.ref_card)}
 
 
-def advise(rules: RuleSet, hand_text: str, position: int, up: str | None = None,
-           turned_down: str | None = None, deals: int | None = None, seed: int = 0,
-           play: str = "dd", worlds: int = DEFAULT_WORLDS, progress: Progress | None = None,
+def advise(question: AdviceQuestion, progress: Progress | None = None,
            batch: int | None = None) -> dict:
     """Make, march and euchred rates and mean points of every call open to the hand, under
     the play model (and, for rules/pimc, double dummy on the same deals beside them).
     `progress(done, total)` is called after each batch of deals (`batch_size`); the batching
     does not change the answer, since deal i depends only on (seed, i)."""
-    deals = deals or default_deals(play)
+    rules, play, deals, q = question.rules, question.play, question.deals, question.cards
     deck = rules.card_deck
-    q = parse_question(rules, hand_text, position, up, turned_down)
     tables = compile_rules(rules)
     tt = new_tt()
     models = [play] if play == "dd" else [play, "dd"]
@@ -180,23 +139,25 @@ def advise(rules: RuleSet, hand_text: str, position: int, up: str | None = None,
     for done, name in enumerate(models):
         out = np.full((deals, N_ROWS), -1, dtype=np.int8)
         for start, stop in steps:
-            deals_at = (tables, q.unseen, seed_to_u64(seed), q.seat, position,
+            deals_at = (tables, q.unseen, seed_to_u64(question.seed), q.seat, q.position,
                         np.uint64(q.hand), q.ref_card, q.round_no, start, stop)
             if name == "dd":
                 _solve_batch(*deals_at, tt, out)
             else:
-                _play_batch(*deals_at, model_id(name), worlds, inference_of(), tt, out)
+                _play_batch(*deals_at, model_id(name), question.worlds, inference_of(), tt,
+                            out)
             if progress is not None:
                 progress(done * deals + stop, len(models) * deals)
         results[name] = out
     actions = []
-    for action, trump, alone, column in call_actions(rules, q.round_no, position, q.ref_card):
+    for action, trump, alone, column in call_actions(rules, q.round_no, q.position,
+                                                     q.ref_card):
         entry = {"action": action, "suit": deck.suit_name(trump), "alone": alone}
         entry |= figures(tables, results[play][:, column].astype(np.int64), alone)
         if play != "dd":
             entry["dd"] = figures(tables, results["dd"][:, column].astype(np.int64), alone)
         actions.append(entry)
     actions.sort(key=lambda a: -a["mean_points"])
-    return describe_question(rules, q) | {
-        "deals": deals, "play": play, "worlds": worlds if play == "pimc" else None,
+    return describe_question(question) | {
+        "deals": deals, "play": play, "worlds": question.worlds if play == "pimc" else None,
         "actions": actions}

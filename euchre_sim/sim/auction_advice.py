@@ -15,37 +15,33 @@ from __future__ import annotations
 import math
 
 import numpy as np
-import pandas as pd
 
 from ..bidding.auction import N_TURNS, auction_choices, first_call, reached_rows
-from ..bidding.params import BIDDER_DD, bidder_id, bidder_params
-from ..bidding.table import DecisionTable, empty_table
+from ..bidding.params import BIDDER_DD, bidder_id
+from ..bidding.table import empty_table
 from ..core.calls import BOTH_ROUNDS, N_CALLS, N_ROWS, WITH_DEFENCE, may_pass, row_call
 from ..core.dealing import deal_key, seed_to_u64
 from ..core.errors import UserError
 from ..core.jit import njit
-from ..core.rules import RuleSet
 from ..core.ruletables import FLAG_DEFEND_ALONE, compile_rules
 from ..game.odds import game_chances, results_from_contracts, win_odds
-from ..play.models import DEFAULT_WORLDS, MODEL_DD, model_id
+from ..play.models import MODEL_DD, model_id
 from ..play.pimc import inference_of, new_pimc_work
 from ..play.playout import ALL_ROWS, play_deal
 from ..solver.calltable import analyze_deal
 from ..solver.search import new_tt, new_work
 from .advise import (
-    ADVISE_DEALER,
     Progress,
     batch_size,
     batches,
     call_actions,
     deal_around,
-    default_deals,
     describe_question,
     mean_figures,
-    parse_question,
     part_of,
     rates,
 )
+from .question import ADVISE_DEALER, AdviceQuestion
 
 MAX_TRIES_PER_DEAL = 100  # rejection sampling gives up after deals x this many tries
 PARTS = BOTH_ROUNDS | WITH_DEFENCE  # a pass is valued by the auction of both rounds
@@ -96,31 +92,30 @@ def _reached_batch(bidder, tb, params, table, unseen, seed, seat, hand, ref_card
     return kept, stop
 
 
-def reached_deals(rules: RuleSet, q, deals: int, seed: int, bidding: str, params: np.ndarray,
-                  play: str = "dd", worlds: int = DEFAULT_WORLDS,
-                  table: DecisionTable | None = None, infer: bool = True,
-                  progress: Progress | None = None, batch: int | None = None
-                  ) -> dict[str, np.ndarray]:
+def reached_deals(question: AdviceQuestion, progress: Progress | None = None,
+                  batch: int | None = None) -> dict[str, np.ndarray]:
     """The kept deals' call tables, choices, values and indices, and the number tried; with
     `infer` PIMC's worlds agree with the auction under the bidder and with the discard.
     Deals are tried in batches (`batch_size`), `progress(kept, deals)` after each."""
+    q, deals, play = question.cards, question.deals, question.play
     turn = (q.round_no - 1) * 4 + q.position - 1
     calls = np.full((deals, N_ROWS), -1, dtype=np.int8)
     contracts = np.zeros((deals, N_CALLS, 3), dtype=np.int64)
     choices = np.zeros((deals, N_TURNS), dtype=np.int64)
     values = np.zeros((deals, N_TURNS + 1), dtype=np.int64)
     indices = np.zeros(deals, dtype=np.int64)
-    bidder = bidder_id(bidding)
-    table = table or empty_table()
-    inference = inference_of(bidder, params, table) if infer else inference_of()
-    tb, tt, max_tries = compile_rules(rules), new_tt(), deals * MAX_TRIES_PER_DEAL
+    bidder, params = bidder_id(question.bidding), question.params
+    table = question.table or empty_table()
+    inference = inference_of(bidder, params, table) if question.infer else inference_of()
+    tb, tt, max_tries = compile_rules(question.rules), new_tt(), deals * MAX_TRIES_PER_DEAL
     kept = tried = 0
     while kept < deals and tried < max_tries:
         stop = min(tried + (batch or batch_size(play)), max_tries)
-        kept, tried = _reached_batch(bidder, tb, params, table, q.unseen, seed_to_u64(seed),
-                                     q.seat, np.uint64(q.hand), q.ref_card, turn, deals, kept,
-                                     tried, stop, model_id(play), worlds, inference, tt, calls,
-                                     contracts, choices, values, indices)
+        kept, tried = _reached_batch(bidder, tb, params, table, q.unseen,
+                                     seed_to_u64(question.seed), q.seat, np.uint64(q.hand),
+                                     q.ref_card, turn, deals, kept, tried, stop, model_id(play),
+                                     question.worlds, inference, tt, calls, contracts, choices,
+                                     values, indices)
         if progress is not None:
             progress(kept, deals)
     return {"calls": calls[:kept], "contracts": contracts[:kept], "choices": choices[:kept],
@@ -142,33 +137,13 @@ def _best(actions: list[dict], per_deal: list[np.ndarray]) -> dict | None:
             "lead": float(diff.mean()), "lead_se": float(se)}
 
 
-def odds_deals(play: str) -> int:
-    """Deals to solve the odds of every score when none are given (PIMC: ~40 playouts each)."""
-    return 300 if play == "pimc" else 20_000
-
-
-def odds_array(odds: pd.DataFrame) -> np.ndarray:
-    """p[us, them, we_deal] from an odds.parquet table."""
-    size = int(odds["us"].max()) + 1
-    p = np.full((size, size, 2), np.nan)
-    p[odds["us"].to_numpy(), odds["them"].to_numpy(), odds["we_deal"].to_numpy(int)] = \
-        odds["p_win"].to_numpy()
-    return p
-
-
-def _game_figures(rules: RuleSet, q, score: tuple[int, int], actions: list[dict],
-                  per_deal: list[np.ndarray], p: np.ndarray) -> dict:
+def _game_figures(question: AdviceQuestion, actions: list[dict], per_deal: list[np.ndarray],
+                  p: np.ndarray) -> dict:
     """p_win and p_win_se on every action (its deals' chances of winning from the score after
     the hand), the action best for the game, and whether it differs from the best for
     points. The deal passes left, so our side deals next when we sit at position 1 or 3."""
-    us, them = score
-    if not (0 <= us < rules.target and 0 <= them < rules.target):
-        raise UserError(f"--score must be two scores below the target {rules.target}, "
-                        f"got {us}-{them}")
-    if p.shape[0] != rules.target + 1:
-        raise UserError(f"the odds table is for a game to {p.shape[0] - 1}, these rules play "
-                        f"to {rules.target}")
-    we_deal_next = q.position % 2 == 1
+    us, them = question.score
+    we_deal_next = question.seat % 2 == 1
     for action, points in zip(actions, per_deal, strict=True):
         chances = game_chances(p, us, them, np.asarray(points, dtype=np.int64), we_deal_next)
         action["p_win"] = float(chances.mean())
@@ -180,21 +155,23 @@ def _game_figures(rules: RuleSet, q, score: tuple[int, int], actions: list[dict]
             "game_differs": top is not by_points}
 
 
-def hand_results(rules: RuleSet, bidding: str, params: np.ndarray, play: str, worlds: int,
-                 table, seed: int, deals: int, progress: Progress | None = None):
-    """One hand's results (game.odds.HandResults) over `deals` random deals bid by the bidder
-    and played by the model, computed here (the odds of a score need no Parquet run), in
-    batches of deals with `progress(done, deals)` after each."""
-    from .chunk import SIM_DEALER, chunk_calls, run_auctions
+def hand_results(question: AdviceQuestion, deals: int, progress: Progress | None = None):
+    """One hand's results (game.odds.HandResults) over `deals` random deals bid by the
+    question's bidder and played by its model, computed here (the odds of a score need no
+    Parquet run), in batches of deals with `progress(done, deals)` after each."""
+    from .chunk import SIM_DEALER, ChunkJob, chunk_calls, run_auctions
 
+    rules, play = question.rules, question.play
     parts = []
     for start, stop in batches(deals, batch_size(play)):
-        parts.append(chunk_calls(rules, seed, start, stop - start, False, play, worlds, True))
+        job = ChunkJob.of(rules, question.seed, start, stop - start, play=play,
+                          worlds=question.worlds, bidding=question.bidding)
+        parts.append(chunk_calls(job, exact=False))
         if progress is not None:
             progress(stop, deals)
     hands, ups, calls = (np.concatenate(column) for column in zip(*parts, strict=True))
-    contracts = run_auctions(rules, bidding, params, table or empty_table(), hands, ups,
-                             calls)[3]
+    contracts = run_auctions(rules, question.bidding, question.params,
+                             question.table or empty_table(), hands, ups, calls)[3]
     size = 1 + rules.max_hand_points
     assert SIM_DEALER == 0  # positions 2 and 4 deal, as results_from_contracts reads them
     return results_from_contracts(contracts["seat"], contracts["points"], size)
@@ -206,9 +183,9 @@ def _inference_facts(counters: np.ndarray) -> dict:
     return {"worlds_asked": asked, "found_by_inference": found, "fell_back": fallen}
 
 
-def _after_pass(rules: RuleSet, q, kept: dict, sign: int) -> list[dict]:
+def _after_pass(question: AdviceQuestion, kept: dict, sign: int) -> list[dict]:
     """Who called what after the seat passed, how often, and what it was worth to the seat."""
-    deck = rules.card_deck
+    deck, q = question.rules.card_deck, question.cards
     turn, choices, values = kept["turn"], kept["choices"], kept["values"]
     groups: dict[tuple, list[int]] = {}
     for d in range(len(choices)):
@@ -228,41 +205,31 @@ def _after_pass(rules: RuleSet, q, kept: dict, sign: int) -> list[dict]:
     return sorted(out, key=lambda e: -e["share"])
 
 
-def advise_in_auction(rules: RuleSet, hand_text: str, position: int, up: str | None = None,
-                      turned_down: str | None = None, deals: int | None = None,
-                      seed: int = 0, bidding: str = "dd", play: str = "dd",
-                      worlds: int = DEFAULT_WORLDS, params: np.ndarray | None = None,
-                      table: DecisionTable | None = None, infer: bool = True,
-                      score: tuple[int, int] | None = None, odds: np.ndarray | None = None,
-                      progress: Progress | None = None) -> dict:
+def advise_in_auction(question: AdviceQuestion, progress: Progress | None = None) -> dict:
     """Pass and every open call of the hand, over deals where the auction reaches the seat;
-    with `score` (us, them) also each action's chance of winning the game, from `odds`
-    (p[us, them, we_deal], e.g. odds_array of an odds.parquet) or, without it, from the odds
-    solved over fresh deals bid and played the same way (`odds_deals`). `progress(done,
-    total)` counts kept deals, then the odds' deals."""
-    deals = deals or default_deals(play)
-    params = bidder_params(None, bidding) if params is None else params
-    q = parse_question(rules, hand_text, position, up, turned_down)
-    extra = odds_deals(play) if score is not None and odds is None else 0
-    kept = reached_deals(rules, q, deals, seed, bidding, params, play, worlds, table, infer,
-                         part_of(progress, 0, deals + extra))
+    with a `score` also each action's chance of winning the game, from the question's odds
+    table or, without one, from the odds solved over fresh deals bid and played the same way
+    (`odds_deals`). `progress(done, total)` counts kept deals, then the odds' deals."""
+    rules, deals, q = question.rules, question.deals, question.cards
+    extra = question.work_units - deals
+    kept = reached_deals(question, part_of(progress, 0, deals + extra))
     n = len(kept["calls"])
     if n < 2:
-        raise UserError(f"the auction under --bidding {bidding} reached this seat on {n} of "
-                        f"{kept['tried']:,} deals: too few to advise")
+        raise UserError(f"the auction under the {question.bidding} bidder reached this seat "
+                        f"on {n} of {kept['tried']:,} deals: too few to advise")
     tables = compile_rules(rules)
     sign = 1 if q.seat % 2 == 0 else -1  # NS points -> the seat's side
     turn = kept["turn"]
     chosen = kept["choices"][:, turn]
     actions, per_deal = [], []
-    pass_open = bool(may_pass(tables.flags, q.round_no, position))
+    pass_open = bool(may_pass(tables.flags, q.round_no, q.position))
     if pass_open:
         points = sign * kept["values"][:, turn + 1]
         actions.append({"action": "pass", "suit": None, "alone": False,
                         "chosen_rate": float((chosen < 0).mean()), "make_rate": None,
                         "march_rate": None, "euchred_rate": None} | mean_figures(points))
         per_deal.append(points)
-    for action, trump, alone, row in call_actions(rules, q.round_no, position, q.ref_card):
+    for action, trump, alone, row in call_actions(rules, q.round_no, q.position, q.ref_card):
         points, tricks, defender = (kept["contracts"][:, row, i] for i in range(3))
         actions.append({"action": action, "suit": rules.card_deck.suit_name(trump),
                         "alone": alone, "chosen_rate": float((chosen == row).mean())}
@@ -273,15 +240,17 @@ def advise_in_auction(rules: RuleSet, hand_text: str, position: int, up: str | N
     best = _best(actions, per_deal)
     order = sorted(range(len(actions)), key=lambda i: -actions[i]["mean_points"])
     game = {}
-    if score is not None:
+    if question.score is not None:
+        odds = question.odds_table
         if odds is None:
-            results = hand_results(rules, bidding, params, play, worlds, table, seed, extra,
-                                   part_of(progress, deals, deals + extra))
+            results = hand_results(question, extra, part_of(progress, deals, deals + extra))
             odds = win_odds(results, rules.target)[0]
-        game = _game_figures(rules, q, score, actions, per_deal, odds)
-    return describe_question(rules, q) | game | {
-        "deals": n, "tried": kept["tried"], "reached": n / kept["tried"], "bidding": bidding,
-        "play": play, "worlds": worlds if play == "pimc" else None, "best": best,
+        game = _game_figures(question, actions, per_deal, odds)
+    play = question.play
+    return describe_question(question) | game | {
+        "deals": n, "tried": kept["tried"], "reached": n / kept["tried"],
+        "bidding": question.bidding, "play": play,
+        "worlds": question.worlds if play == "pimc" else None, "best": best,
         "inference": _inference_facts(kept["worlds"]) if play == "pimc" else None,
         "actions": [actions[i] for i in order],
-        "after_pass": _after_pass(rules, q, kept, sign) if pass_open else []}
+        "after_pass": _after_pass(question, kept, sign) if pass_open else []}

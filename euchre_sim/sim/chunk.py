@@ -25,7 +25,7 @@ from ..core.rules import RuleSet, rules_from_dict
 from ..core.ruletables import compile_rules
 from ..play.models import DEFAULT_WORLDS
 from ..play.pimc import inference_of
-from ..play.playout import play_deals
+from ..play.playout import Playout, play_deals
 from ..solver.calltable import analyze_batch
 from ..solver.search import shared_tt
 from .callsums import SUMS, bucketed_sums, call_values, group_sums, record_sums
@@ -75,24 +75,26 @@ RECORD_FIELDS = ["deal", "round", "seat", "trump", "alone", "hand_key", "trumps"
                  "left", "aces", "voids", "maker_tricks", "points"]
 
 
-def chunk_calls(rules: RuleSet, seed: int, start: int, count: int, exact: bool,
-                play: str = "dd", worlds: int = DEFAULT_WORLDS, defence: bool = False,
-                inference: tuple | None = None, reached_only: bool = False) -> tuple:
-    """The deals start..start+count-1 (hands, upcards) and their call tables.
+def chunk_calls(job: ChunkJob, inference: tuple | None = None,
+                exact: bool | None = None) -> tuple:
+    """The job's deals (hands, upcards) and their call tables, with the lone-defence rows
+    where it has a bidder.
 
-    exact=False gives maker_tricks as representatives of their scoring class (euchred, made,
-    marched; see analyze_deal): the same points and rates for fewer searches. defence: with the
-    lone-defence rows; inference: what PIMC's worlds infer from (`play.pimc.inference_of`);
-    reached_only: a model plays only the rows inference's bidder's auction reads."""
-    hands, ups = deal_batch(rules, seed, start, count, SIM_DEALER)
-    if play == "dd":
-        calls = np.zeros((count, N_ROWS), dtype=np.int8)
+    exact (default: the job's keep_deals) False gives maker_tricks as representatives of their
+    scoring class (euchred, made, marched; see analyze_deal): the same points and rates for
+    fewer searches. inference: what PIMC's worlds infer from (`play.pimc.inference_of`)."""
+    rules = job.rules
+    exact = job.keep_deals if exact is None else exact
+    defence = job.bidding is not None
+    hands, ups = deal_batch(rules, job.seed, job.start, job.count, SIM_DEALER)
+    if job.play == "dd":
+        calls = np.zeros((job.count, N_ROWS), dtype=np.int8)
         parts = BOTH_ROUNDS | (WITH_DEFENCE if defence else 0)
         analyze_batch(compile_rules(rules), hands, ups, SIM_DEALER, exact, parts, shared_tt(),
                       calls)
     else:
-        calls = play_deals(rules, play, hands, ups, seed, start, worlds, SIM_DEALER, shared_tt(),
-                           defence, inference, reached_only)
+        playout = Playout(job.play, job.worlds, defence, inference, job.reached_only)
+        calls = play_deals(rules, playout, hands, ups, job.seed, job.start, SIM_DEALER)
     return hands, ups, calls
 
 
@@ -107,13 +109,12 @@ def call_records(rules: RuleSet, start: int, hands: np.ndarray, ups: np.ndarray,
     return records
 
 
-def chunk_records(rules: RuleSet, seed: int, start: int, count: int, exact: bool,
-                  play: str = "dd", worlds: int = DEFAULT_WORLDS, defence: bool = False,
-                  inference: tuple | None = None) -> tuple[dict[str, np.ndarray], tuple]:
-    """Every open call of deals start..start+count-1 as columns (call_records), and the raw
-    deals with their call tables (chunk_calls, the same arguments)."""
-    deals = chunk_calls(rules, seed, start, count, exact, play, worlds, defence, inference)
-    return call_records(rules, start, *deals), deals
+def chunk_records(job: ChunkJob, exact: bool | None = None
+                  ) -> tuple[dict[str, np.ndarray], tuple]:
+    """Every open call of the job's deals as columns (call_records), and the raw deals with
+    their call tables (chunk_calls)."""
+    deals = chunk_calls(job, exact=exact)
+    return call_records(job.rules, job.start, *deals), deals
 
 
 def chunk_sums(rules: RuleSet, start: int, hands: np.ndarray, ups: np.ndarray,
@@ -203,13 +204,22 @@ class ChunkJob(NamedTuple):
     index: int
     start: int
     count: int
-    keep_deals: bool
-    play: str
-    worlds: int
+    keep_deals: bool = False  # deals and outcomes kept, with exact trick counts
+    play: str = "dd"
+    worlds: int = DEFAULT_WORLDS
     bidding: str | None = None  # with a bidder: decisions and auction tables too
     bidder_params: tuple = ()  # the rules bidder's weights (PARAMS order)
     decision_table: DecisionTable | None = None  # the table bidder's decisions
     per_call: bool = True  # the per-call tables (calls, summary; deals and outcomes)
+
+    @classmethod
+    def of(cls, rules: RuleSet, seed: int, start: int, count: int, **fields) -> ChunkJob:
+        """Deals start..start+count-1 of the seed under these rules (chunk 0)."""
+        return cls(rules.options(), seed, 0, start, count, **fields)
+
+    @property
+    def rules(self) -> RuleSet:
+        return rules_from_dict(self.options)
 
     @property
     def reached_only(self) -> bool:
@@ -223,22 +233,17 @@ def compute_chunk(job: ChunkJob) -> tuple[int, int, dict[str, bytes]]:
     count, files) with the chunk's Parquet files as bytes, so workers need no shared file
     system."""
     rules, params, table, inference = _job_inputs(job)
-    deals = _job_calls(job, rules, inference)
+    deals = chunk_calls(job, inference)
     return job.index, job.count, chunk_files(job, rules, params, table, *deals)
 
 
 def _job_inputs(job: ChunkJob) -> tuple:
     """(rules, the bidder's weights, its decision table, what PIMC's worlds infer from)."""
-    rules = rules_from_dict(job.options)
+    rules = job.rules
     params = np.array(job.bidder_params or bidder_params(None, job.bidding), dtype=np.float64)
     table = job.decision_table or empty_table()
     inference = inference_of(bidder_id(job.bidding), params, table) if job.bidding else None
     return rules, params, table, inference
-
-
-def _job_calls(job: ChunkJob, rules: RuleSet, inference: tuple | None) -> tuple:
-    return chunk_calls(rules, job.seed, job.start, job.count, job.keep_deals, job.play,
-                       job.worlds, job.bidding is not None, inference, job.reached_only)
 
 
 def chunk_files(job: ChunkJob, rules: RuleSet, params: np.ndarray, table: DecisionTable,
@@ -271,7 +276,7 @@ def warm_up_chunk(job: ChunkJob, helper=None) -> None:
     loaded here from the cache: two cores compile at once."""
     files = helper.submit(_warm_up_files, job) if helper is not None else None
     rules, params, table, inference = _job_inputs(job)
-    deals = _job_calls(job, rules, inference)
+    deals = chunk_calls(job, inference)
     if files is not None:
         files.result()
     chunk_files(job, rules, params, table, *deals)

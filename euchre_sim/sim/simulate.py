@@ -18,7 +18,7 @@ import pandas as pd
 from .. import __version__
 from ..bidding.params import CONVENTIONAL, bidder_weights, params_by_name
 from ..bidding.table import DecisionTable, load_decision_table, table_digest
-from ..core.errors import UserError
+from ..core.errors import FieldError, UserError
 from ..core.rules import RuleSet
 from ..play.models import DEFAULT_WORLDS
 from .callsums import SUMS, ChunkSums, add_rates, merge_frames, merged, split_key
@@ -43,28 +43,62 @@ _MERGE_ROWS = 300_000  # stored rows merged at once: the parent's memory at the 
 
 @dataclass(frozen=True)
 class RunPlan:
+    """A simulation run, checked: `deals` random deals of the seed under the rules, in chunks
+    of `chunk_size` (default: `default_chunk_size`), played by `play` (`worlds` per PIMC
+    decision) and, with a `bidding` bidder, bid (`bidder_params` its weights, default the
+    bidder's own; `bidder_table` a finished run's folder for the table bidder); `tables` of
+    RUN_TABLES (default: `run_tables`); `keep_deals`: deals and outcomes too."""
+
     out_dir: str
     rules: RuleSet
     seed: int
     deals: int
-    chunk_size: int
-    keep_deals: bool
+    chunk_size: int | None = None
+    keep_deals: bool = False
     play: str = "dd"
     worlds: int = DEFAULT_WORLDS
     bidding: str | None = None
     bidder_params: tuple = ()  # the bidder's weights (rules, table); empty for dd
     bidder_table: str | None = None  # the table bidder's decisions: a finished run's folder
+    tables: tuple | None = None  # of RUN_TABLES: what the run writes (run_tables)
     decision_table: DecisionTable | None = field(default=None, compare=False)
-    tables: tuple = ("calls",)  # of RUN_TABLES: what the run writes (run_tables)
+
+    def __post_init__(self):
+        def settle(name: str, value) -> None:
+            object.__setattr__(self, name, value)
+
+        if self.play != "pimc":
+            settle("worlds", DEFAULT_WORLDS)  # unused: never a reason to refuse a resume
+        if self.bidding not in CONVENTIONAL:
+            settle("bidder_params", ())  # likewise
+        elif not self.bidder_params:
+            settle("bidder_params", bidder_weights(None, self.bidding))
+        settle("bidder_params", tuple(self.bidder_params))
+        if (self.bidding == "table") != (self.bidder_table is not None):
+            raise FieldError("{bidding} table reads its decisions from {bidder_table} (and "
+                             "only it does)")
+        if self.bidder_table is not None and self.decision_table is None:
+            settle("decision_table", load_decision_table(self.bidder_table, self.rules))
+        tables = self.tables
+        if tables is None and self.keep_deals:  # the deals' outcomes are the per-call rows
+            tables = RUN_TABLES if self.bidding else ("calls",)
+        settle("tables", run_tables(self.play, self.bidding, tables))
+        if self.keep_deals and "calls" not in self.tables:
+            raise FieldError("{keep_deals} keeps each call's outcome: add calls to {tables}")
+
+    @property
+    def chunk_deals(self) -> int:
+        """Deals per chunk: as asked, else `default_chunk_size`."""
+        return self.chunk_size or default_chunk_size(self.deals, self.play)
 
     @property
     def n_chunks(self) -> int:
-        return (self.deals + self.chunk_size - 1) // self.chunk_size
+        return (self.deals + self.chunk_deals - 1) // self.chunk_deals
 
     def jobs(self) -> list[ChunkJob]:
         options = self.rules.options()
-        return [ChunkJob(options, self.seed, i, i * self.chunk_size,
-                         min(self.chunk_size, self.deals - i * self.chunk_size),
+        size = self.chunk_deals
+        return [ChunkJob(options, self.seed, i, i * size, min(size, self.deals - i * size),
                          self.keep_deals, self.play, self.worlds, self.bidding,
                          self.bidder_params, self.decision_table, "calls" in self.tables)
                 for i in range(self.n_chunks)]
@@ -113,7 +147,7 @@ class RunPlan:
         return params_by_name(self.bidder_params)
 
     def manifest(self) -> dict:
-        return self.identity() | {"chunk_size": self.chunk_size, "version": __version__}
+        return self.identity() | {"chunk_size": self.chunk_deals, "version": __version__}
 
     @property
     def pimc_worlds(self) -> int | None:
@@ -121,33 +155,13 @@ class RunPlan:
         return self.worlds if self.play == "pimc" else None
 
 
-def prepare_run(out_dir: str, rules: RuleSet, seed: int, deals: int, chunk_size: int | None,
-                keep_deals: bool, resume: bool, play: str = "dd", worlds: int = DEFAULT_WORLDS,
-                bidding: str | None = None, bidder_params: tuple = (),
-                bidder_table: str | None = None,
-                warn: Callable[[str], None] | None = None,
-                tables: tuple | None = None) -> RunPlan:
+def prepare_run(plan: RunPlan, resume: bool = False,
+                warn: Callable[[str], None] | None = None) -> RunPlan:
     """Check the output folder and write (or check) the manifest; warn(line) names each
-    damaged chunk a resume removes (`runner.open_run`); tables: see run_tables."""
-    if play != "pimc":
-        worlds = DEFAULT_WORLDS  # unused: never a reason to refuse a resume
-    if bidding not in CONVENTIONAL:
-        bidder_params = ()  # likewise
-    elif not bidder_params:
-        bidder_params = bidder_weights(None, bidding)
-    if (bidding == "table") != (bidder_table is not None):
-        raise UserError("--bidding table reads its decisions from --bidder-table DIR (and "
-                        "only it does)")
-    table = load_decision_table(bidder_table, rules) if bidder_table is not None else None
-    if tables is None and keep_deals:  # the deals' outcomes are the per-call tables' rows
-        tables = RUN_TABLES if bidding else ("calls",)
-    tables = run_tables(play, bidding, tables)
-    if keep_deals and "calls" not in tables:
-        raise UserError("--keep-deals keeps each call's outcome: add calls to --tables")
-    plan = RunPlan(out_dir, rules, seed, deals, chunk_size or default_chunk_size(deals, play),
-                   keep_deals, play, worlds, bidding, tuple(bidder_params), bidder_table, table,
-                   tables)
-    resumed = open_run(out_dir, plan.identity(), chunk_size, resume, plan.manifest(), warn)
+    damaged chunk a resume removes (`runner.open_run`). A resumed run keeps its chunk size
+    unless the plan names one (then they must agree)."""
+    resumed = open_run(plan.out_dir, plan.identity(), plan.chunk_size, resume, plan.manifest(),
+                       warn)
     return plan if resumed is None else dataclasses.replace(plan, chunk_size=resumed)
 
 

@@ -26,16 +26,16 @@ from ..bidding.params import bidder_id, bidder_weights, params_by_name
 from ..bidding.table import DecisionTable, empty_table, load_decision_table, table_digest
 from ..core.cards import JOKER
 from ..core.dealing import deck_array, seed_to_u64
-from ..core.errors import UserError
+from ..core.errors import FieldError, UserError
 from ..core.rules import RuleSet, rules_from_dict
 from ..core.ruletables import compile_rules
 from ..core.seats import SEAT_NAMES, TEAM_NAMES
 from ..game.drinks import HandFacts, drinks_of
 from ..game.match import HAND_FIELDS, HANDS_PER_GAME, N_FIELDS, play_games
+from ..game.odds import odds_array
 from ..play.models import DEFAULT_WORLDS, model_id
 from ..play.pimc import inference_of
 from ..solver.search import shared_tt
-from .advice_request import read_odds
 from .runner import (
     checked_chunks,
     chunk_dir,
@@ -79,30 +79,87 @@ class TournamentJob(NamedTuple):
 
 @dataclass(frozen=True)
 class TournamentPlan:
+    """A tournament, checked: `games` games of the seed between `players` (A, B), in chunks of
+    `chunk_size` games (default: `default_chunk_size`), in duplicate pairs unless
+    `duplicate` is False, each from the `start` score (NS, EW), the first dealer `dealer`
+    (-1: seat g % 4 deals first in game g); `bidder_params` each player's bidder's weights
+    (default: its bidder's own); the table and game bidders' decisions from `bidder_table`,
+    the game bidder's chances from `odds_dir` (an odds run's folder)."""
+
     out_dir: str
     rules: RuleSet
     seed: int
     games: int
-    chunk_size: int
     players: tuple
+    chunk_size: int | None = None
     duplicate: bool = True
     start: tuple = (0, 0)
     dealer: int = -1
     worlds: int = DEFAULT_WORLDS
-    bidder_params: tuple = ()  # by player
+    bidder_params: tuple | None = None  # by player
     bidder_table: str | None = None
     odds_dir: str | None = None
     decision_table: DecisionTable | None = field(default=None, compare=False)
     odds: np.ndarray | None = field(default=None, compare=False)
 
+    def __post_init__(self):
+        def settle(name: str, value) -> None:
+            object.__setattr__(self, name, value)
+
+        rules, start = self.rules, tuple(self.start)
+        if max(start) >= rules.target or min(start) < 0:
+            raise FieldError("{from_score} {us}-{them}: each side's score must be from 0 to "
+                             "{top} (the game is to {target})", us=start[0], them=start[1],
+                             top=rules.target - 1, target=rules.target)
+        bidders = {p.bidding for p in self.players}
+        if bool(bidders & {"table", "game"}) != (self.bidder_table is not None):
+            raise FieldError("the table and game bidders read their decisions from "
+                             "{bidder_table} DIR (and only they do)")
+        if ("game" in bidders) != (self.odds_dir is not None):
+            raise FieldError("the game bidder reads its chances of the game from {odds} DIR "
+                             "(and only it does)")
+        if "game" in bidders and "dd" in bidders:
+            raise UserError("the game bidder plays against the rules, table or game bidder, "
+                            "not dd")
+        if self.bidder_table is not None and self.decision_table is None:
+            settle("decision_table", load_decision_table(self.bidder_table, rules))
+        if self.odds_dir is not None and self.odds is None:
+            settle("odds", self._read_odds())
+        params = self.bidder_params
+        if params is None:
+            params = tuple(bidder_weights(None, p.bidding) for p in self.players)
+        settle("bidder_params", tuple(map(tuple, params)))
+        settle("players", tuple(self.players))
+        settle("start", start)
+
+    def _read_odds(self) -> np.ndarray:
+        """The game bidder's p[us, them, we_deal], checked against the rules and the table."""
+        path = os.path.join(self.odds_dir, "odds.parquet")
+        if not os.path.isfile(path):
+            raise FieldError("no odds.parquet in {odds} {where!r} (run 'euchre-sim odds' "
+                             "first)", where=self.odds_dir)
+        odds = odds_array(pd.read_parquet(path))
+        if odds.shape[0] != self.rules.target + 1:
+            raise UserError(f"the odds in {self.odds_dir!r} are for a game to "
+                            f"{odds.shape[0] - 1}, these rules play to {self.rules.target}")
+        if self.decision_table.results.shape[1] != 2 * self.rules.max_hand_points + 1:
+            raise UserError(f"the decisions in {self.bidder_table!r} keep no result shares "
+                            "(simulate --bidding again with this version)")
+        return odds
+
+    @property
+    def chunk_games(self) -> int:
+        """Games per chunk: as asked, else `default_chunk_size`."""
+        return self.chunk_size or default_chunk_size(self.games, self.players)
+
     @property
     def n_chunks(self) -> int:
-        return (self.games + self.chunk_size - 1) // self.chunk_size
+        return (self.games + self.chunk_games - 1) // self.chunk_games
 
     def jobs(self) -> list[TournamentJob]:
         options = self.rules.options()
-        return [TournamentJob(options, self.seed, i, i * self.chunk_size,
-                              min(self.chunk_size, self.games - i * self.chunk_size),
+        size = self.chunk_games
+        return [TournamentJob(options, self.seed, i, i * size, min(size, self.games - i * size),
                               self.players, self.duplicate, self.start, self.dealer, self.worlds,
                               self.bidder_params, self.decision_table, self.odds)
                 for i in range(self.n_chunks)]
@@ -138,7 +195,7 @@ class TournamentPlan:
                 "bidder_table": table, "odds": odds}
 
     def manifest(self) -> dict:
-        return self.identity() | {"chunk_size": self.chunk_size, "version": __version__}
+        return self.identity() | {"chunk_size": self.chunk_games, "version": __version__}
 
 
 def default_chunk_size(games: int, players: tuple) -> int:
@@ -148,44 +205,13 @@ def default_chunk_size(games: int, players: tuple) -> int:
     return int(min(20_000, max(500, -(-games // 100))))
 
 
-def prepare_tournament(out_dir: str, rules: RuleSet, seed: int, games: int, players: tuple,
-                       duplicate: bool = True, start: tuple = (0, 0), dealer: int = -1,
-                       worlds: int = DEFAULT_WORLDS, params: tuple | None = None,
-                       bidder_table: str | None = None, odds_dir: str | None = None,
-                       chunk_size: int | None = None, resume: bool = False,
+def prepare_tournament(plan: TournamentPlan, resume: bool = False,
                        warn: Callable[[str], None] | None = None) -> TournamentPlan:
-    """Check the players and the folder; write (or check) the manifest; warn(line) names
-    each damaged chunk a resume removes (`runner.open_run`). params: each player's bidder's
-    weights (default: its bidder's own, `bidder_weights`)."""
-    if max(start) >= rules.target or min(start) < 0:
-        raise UserError(f"--from-score {start[0]}-{start[1]}: each side's score must be from 0 "
-                        f"to {rules.target - 1} (the game is to {rules.target})")
-    bidders = {p.bidding for p in players}
-    if bool(bidders & {"table", "game"}) != (bidder_table is not None):
-        raise UserError("the table and game bidders read their decisions from --bidder-table "
-                        "DIR (and only they do)")
-    if ("game" in bidders) != (odds_dir is not None):
-        raise UserError("the game bidder reads its chances of the game from --odds DIR (and "
-                        "only it does)")
-    if "game" in bidders and "dd" in bidders:
-        raise UserError("the game bidder plays against the rules, table or game bidder, not dd")
-    table = load_decision_table(bidder_table, rules) if bidder_table is not None else None
-    odds = None
-    if odds_dir is not None:
-        odds = read_odds(odds_dir)
-        if odds.shape[0] != rules.target + 1:
-            raise UserError(f"the odds in {odds_dir!r} are for a game to {odds.shape[0] - 1}, "
-                            f"these rules play to {rules.target}")
-        if table.results.shape[1] != 2 * rules.max_hand_points + 1:
-            raise UserError(f"the decisions in {bidder_table!r} keep no result shares "
-                            "(simulate --bidding again with this version)")
-    if params is None:
-        params = tuple(bidder_weights(None, p.bidding) for p in players)
-    plan = TournamentPlan(out_dir, rules, seed, games,
-                          chunk_size or default_chunk_size(games, players), tuple(players),
-                          duplicate, tuple(start), dealer, worlds, tuple(map(tuple, params)),
-                          bidder_table, odds_dir, table, odds)
-    resumed = open_run(out_dir, plan.identity(), chunk_size, resume, plan.manifest(), warn)
+    """Check the folder; write (or check) the manifest; warn(line) names each damaged chunk a
+    resume removes (`runner.open_run`). A resumed run keeps its chunk size unless the plan
+    names one (then they must agree)."""
+    resumed = open_run(plan.out_dir, plan.identity(), plan.chunk_size, resume, plan.manifest(),
+                       warn)
     return plan if resumed is None else dataclasses.replace(plan, chunk_size=resumed)
 
 

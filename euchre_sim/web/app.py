@@ -19,8 +19,9 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from ..core.errors import UserError
-from .bodies import advise_args, placed, rate_key, rules_of, solve_args, work_units
+from ..core.errors import UserError, json_name
+from ..report.query import RowFilter
+from .bodies import advise_question, rate_key, rules_of, solve_args
 from .catalog import deck_catalog, rules_catalog
 from .guard import Guard
 from .hosts import AllowedHosts
@@ -48,8 +49,9 @@ async def _body(request: Request):
 def _submit(worker: Worker, root: RunsRoot, kind: str, body) -> Job:
     """Check a query and queue it (a bad query fails here, before it waits)."""
     if kind == "advise":
-        args = placed(advise_args(body), root.place)
-        return worker.submit(kind, advise_query(args), work_units(args), rate_key(args))
+        question = advise_question(body, root.place)
+        return worker.submit(kind, advise_query(question), question.work_units,
+                             rate_key(question))
     if kind == "solve":
         return worker.submit(kind, solve_query(*solve_args(body)))
     raise UserError(f"unknown job kind {kind!r} (kinds: {', '.join(JOB_KINDS)})")
@@ -83,18 +85,18 @@ def _int_param(request: Request, name: str, default: int | None = None) -> int |
         raise UserError(f"{name} must be a whole number, got {text!r}") from None
 
 
-def _table_filters(request: Request) -> dict:
-    """filter_table's arguments from the query string (empty values: no filter)."""
+def _table_filters(request: Request) -> RowFilter:
+    """The rows asked for by the query string (empty values: no filter)."""
     params = request.query_params
     alone = params.get("alone", "")
     if alone not in ("", "true", "false"):
         raise UserError(f"alone must be true or false, got {alone!r}")
-    return {"round_no": _int_param(request, "round"), "seat": _int_param(request, "seat"),
-            "trumps": _int_param(request, "trumps"),
-            "alone": None if alone == "" else alone == "true",
-            "hand": params.get("hand") or None, "action": params.get("action") or None,
-            "min_n": _int_param(request, "min_n", 1), "sort": params.get("sort") or None,
-            "descending": params.get("ascending", "") != "true"}
+    return RowFilter(round=_int_param(request, "round"), seat=_int_param(request, "seat"),
+                     trumps=_int_param(request, "trumps"),
+                     alone=None if alone == "" else alone == "true",
+                     hand=params.get("hand") or None, action=params.get("action") or None,
+                     min_n=_int_param(request, "min_n", 1), sort=params.get("sort") or None,
+                     descending=params.get("ascending", "") != "true")
 
 
 def _run_dir(request: Request, root: RunsRoot) -> str:
@@ -130,10 +132,10 @@ def create_app(worker: Worker | None = None, runs_root: str | None = None,
                                                   params.getlist("set"))))
 
     async def estimate(request: Request) -> JSONResponse:
-        args = placed(advise_args(await _body(request)), root.place)
-        rate = worker.rates.get(rate_key(args))
-        return JSONResponse({"units": work_units(args), "units_per_second": rate,
-                             "seconds": work_units(args) / rate if rate else None,
+        question = advise_question(await _body(request), root.place)
+        rate, units = worker.rates.get(rate_key(question)), question.work_units
+        return JSONResponse({"units": units, "units_per_second": rate,
+                             "seconds": units / rate if rate else None,
                              "waiting": worker.waiting()})
 
     async def advise(request: Request) -> JSONResponse:
@@ -179,7 +181,7 @@ def create_app(worker: Worker | None = None, runs_root: str | None = None,
         return Response(png, media_type="image/png")
 
     async def user_error(request: Request, err: UserError) -> JSONResponse:
-        return _error(400, str(err))
+        return _error(400, err.named(json_name))
 
     async def outside_root(request: Request, err: OutsideRoot) -> JSONResponse:
         return _error(403, str(err))

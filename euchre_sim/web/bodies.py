@@ -1,17 +1,14 @@
-"""The API's JSON bodies read into library arguments: the CLI's option names (`turned_down` or
+"""The API's JSON bodies read into the library's questions: the field names (`turned_down` or
 `turned-down`), their types checked, the deals capped; every mistake a one-line UserError."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..bidding.params import BIDDERS
 from ..core.errors import UserError
 from ..core.rules import RuleSet, build_rules
 from ..core.seats import parse_seat
-from ..play.models import DEFAULT_WORLDS, PLAY_MODELS
-from ..sim.advise import default_deals, parse_question
-from ..sim.auction_advice import odds_deals
+from ..sim.question import AdviceQuestion, ask
 
 MAX_DEALS = 200_000  # a query's deals (PIMC: MAX_PIMC_DEALS): minutes of work at most
 MAX_PIMC_DEALS = 10_000
@@ -20,7 +17,6 @@ _ADVISE_FIELDS = {"hand": str, "up": str, "turned_down": str, "seat": int, "deal
                   "seed": int, "rules": str, "set": (dict, list), "play": str, "worlds": int,
                   "bidding": str, "bidder_params": str, "bidder_table": str, "score": str,
                   "odds": str}
-PATH_FIELDS = ("bidder_params", "bidder_table", "odds")  # files and folders an advise reads
 _SOLVE_FIELDS = {"deal": str, "dealer": (str, int), "rules": str, "set": (dict, list)}
 _TYPE_NAMES = {str: "a string", int: "a whole number", (dict, list): "an object of options",
                (str, int): "a seat"}
@@ -58,51 +54,28 @@ def rules_of(preset: str = "standard", settings: dict | list | None = None) -> R
     return build_rules(preset, settings or ())
 
 
-def _choice(value: str | None, choices: tuple[str, ...], name: str) -> None:
-    if value is not None and value not in choices:
-        raise UserError(f"{name} must be one of {', '.join(choices)}, got {value!r}")
-
-
-def advise_args(body) -> dict:
-    """advise_request's keyword arguments from an /api/advise body, checked (the hand and the
-    card too, so a bad query fails before it waits in the queue)."""
+def advise_question(body, place: Callable[[str], str] | None = None) -> AdviceQuestion:
+    """The question of an /api/advise body, checked (the hand and the card too, so a bad query
+    fails before it waits in the queue); the files and folders it names passed through
+    `place` (serve: under its runs folder)."""
     fields = _fields(body, _ADVISE_FIELDS, "advise")
     for needed in ("hand", "seat"):
         if needed not in fields:
             raise UserError(f"advise needs {needed!r}")
     rules = rules_of(fields.pop("rules", "standard"), fields.pop("set", None))
-    play = fields.setdefault("play", "dd")
-    _choice(play, PLAY_MODELS, "play")
-    _choice(fields.get("bidding"), BIDDERS, "bidding")
-    deals = fields.setdefault("deals", default_deals(play))
-    cap = MAX_PIMC_DEALS if play == "pimc" else MAX_DEALS
-    if not 2 <= deals <= cap:
-        raise UserError(f"deals must be 2 to {cap:,} with play {play}, got {deals:,}")
-    if not 1 <= fields.get("worlds", DEFAULT_WORLDS) <= MAX_WORLDS:
+    question = ask(rules, fields)
+    cap = MAX_PIMC_DEALS if question.play == "pimc" else MAX_DEALS
+    if question.deals > cap:
+        raise UserError(f"deals must be 2 to {cap:,} with play {question.play}, got "
+                        f"{question.deals:,}")
+    if question.worlds > MAX_WORLDS:
         raise UserError(f"worlds must be 1 to {MAX_WORLDS:,}")
-    parse_question(rules, fields["hand"], fields["seat"], fields.get("up"),
-                   fields.get("turned_down"))
-    return {"rules": rules} | fields
+    return question if place is None else question.placed(place)
 
 
-def placed(args: dict, place: Callable[[str], str]) -> dict:
-    """advise_args with the files and folders they name passed through `place` (serve: under
-    its runs folder)."""
-    return args | {name: place(args[name]) for name in PATH_FIELDS if name in args}
-
-
-def work_units(args: dict) -> int:
-    """The progress total of an advise: deals per model played (plus the odds' deals when a
-    score is given without an odds table)."""
-    if args.get("bidding") is None:
-        return args["deals"] * (1 if args["play"] == "dd" else 2)
-    extra = odds_deals(args["play"]) if args.get("score") and not args.get("odds") else 0
-    return args["deals"] + extra
-
-
-def rate_key(args: dict) -> str:
+def rate_key(question: AdviceQuestion) -> str:
     """Queries that run at about the same speed per work unit share a key."""
-    return args["play"] + (" in the auction" if args.get("bidding") else "")
+    return question.play + (" in the auction" if question.bidding else "")
 
 
 def solve_args(body) -> tuple[RuleSet, list[int], int]:

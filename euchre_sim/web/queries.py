@@ -3,13 +3,15 @@
 
 from __future__ import annotations
 
+import dataclasses
 import time
 
 from ..core.rules import RuleSet
 from ..core.seats import seat_name
-from ..sim.advice_request import advise_request
+from ..sim.advice_request import answer
+from ..sim.question import AdviceQuestion
 from ..solver.calltable import solve_table
-from .bodies import advise_args, rate_key, rules_of, work_units
+from .bodies import advise_question, rate_key, rules_of
 from .worker import Query
 
 # The warm-up's questions: every kernel an advise or a solve calls, with the speed of each
@@ -21,9 +23,9 @@ WARM_QUERIES = ({"deals": 2_000}, {"deals": 1_000, "play": "rules"},
 WARM_DEAL = "N:JH JD AH KS 9C/TH QH AD 9S TC/KC KD TS QS 9D/TD AS 9H QC JS"
 
 
-def advise_query(args: dict) -> Query:
-    """An advise with its checked arguments (bodies.advise_args)."""
-    return lambda progress: advise_request(**args, progress=progress)
+def advise_query(question: AdviceQuestion) -> Query:
+    """The `advise --json` object of a checked question (bodies.advise_question)."""
+    return lambda progress: answer(question, progress)
 
 
 def solve_query(rules: RuleSet, hands: list[int], dealer: int) -> Query:
@@ -38,9 +40,9 @@ def warm_up() -> dict[str, float]:
     rates = {}
     solve_table(rules_of(), rules_of().card_deck.parse_deal(WARM_DEAL), 3)
     for extra in WARM_QUERIES:
-        args = advise_args(WARM_HAND | extra)
-        advise_request(**args | {"deals": 2})  # loads (or compiles) first, untimed
+        question = advise_question(WARM_HAND | extra)
+        answer(dataclasses.replace(question, deals=2))  # loads (or compiles) first, untimed
         start = time.perf_counter()
-        advise_request(**args)
-        rates[rate_key(args)] = work_units(args) / (time.perf_counter() - start)
+        answer(question)
+        rates[rate_key(question)] = question.work_units / (time.perf_counter() - start)
     return rates

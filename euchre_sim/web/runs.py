@@ -8,7 +8,7 @@ import os
 import tempfile
 
 from ..core.errors import UserError
-from ..report.query import filter_table, load_run, load_table
+from ..report.query import RowFilter, filter_table, load_run, load_table
 from ..sim.schema import OUTPUT_TABLES
 
 PLOTS = {"heatmaps": "summary", "decisions": "decisions", "odds": "odds"}  # kind: table drawn
@@ -25,12 +25,12 @@ def run_overview(out_dir: str) -> dict:
     return {"dir": out_dir, "run": info, "tables": tables, "plots": plots}
 
 
-def table_page(out_dir: str, name: str, filters: dict, limit: int = 100) -> dict:
-    """Rows of a table matching `filters` (report.query.filter_table's arguments), at most
-    `limit` of them, with the number that matched."""
+def table_page(out_dir: str, name: str, rows: RowFilter, limit: int = 100) -> dict:
+    """Rows of a table that `rows` keeps, at most `limit` of them, with the number that
+    matched."""
     if not 1 <= limit <= MAX_ROWS:
         raise UserError(f"limit must be 1 to {MAX_ROWS:,}")
-    frame = filter_table(load_table(out_dir, name), **filters)
+    frame = filter_table(load_table(out_dir, name), rows)
     shown = frame.head(limit).drop(columns=["hand_key"], errors="ignore")
     return {"table": name, "matched": len(frame), "columns": list(shown.columns),
             "rows": json.loads(shown.to_json(orient="values"))}

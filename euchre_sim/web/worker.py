@@ -17,7 +17,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ..core.errors import UserError
+from ..core.errors import UserError, json_name
 
 Query = Callable[[Callable[[int, int], None]], dict]
 FINISHED = ("done", "failed", "cancelled")
@@ -146,7 +146,7 @@ class Worker:
             except Cancelled:
                 self._finish(job, "cancelled")
             except UserError as err:
-                self._finish(job, "failed", error=str(err), user_error=True)
+                self._finish(job, "failed", error=err.named(json_name), user_error=True)
             except Exception as err:  # the server outlives a bug in one query
                 traceback.print_exc()
                 self._finish(job, "failed", error=f"internal error: {type(err).__name__}: {err}")

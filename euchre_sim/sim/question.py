@@ -1,0 +1,201 @@
+"""An `advise` question as one typed object: its fields, checked in one place, whether they come
+from the command line or a JSON body.
+
+The library speaks of fields (`turned_down`, `bidder_table`); a mistake is a
+`core.errors.FieldError` that names them as `{field}`, and each front end names them as its
+users typed them: the CLI as options (`--turned-down`), the page as JSON fields.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from dataclasses import dataclass, fields
+from functools import cached_property
+from typing import NamedTuple
+
+import numpy as np
+
+from ..bidding.params import BIDDERS, bidder_params
+from ..core.cards import JOKER, bit, cards_of
+from ..core.errors import FieldError, UserError
+from ..core.rules import RuleSet
+from ..play.models import DEFAULT_WORLDS, PLAY_MODELS
+
+ADVISE_DEALER = 0  # N deals (as in `_solve_batch`); the advised seat sits at its position
+PATH_FIELDS = ("bidder_params", "bidder_table", "odds")  # files and folders a question reads
+
+
+class Cards(NamedTuple):
+    """A question's cards, checked: the hand as a mask, the card turned up or down, the round,
+    the position and the seat at it when N deals, the card ids dealt around the hand."""
+
+    hand: int
+    ref_card: int  # the upcard (round 1) or the turned-down card (round 2)
+    round_no: int
+    position: int
+    seat: int
+    unseen: np.ndarray
+
+
+def default_deals(play: str) -> int:
+    """20,000 deals when solving; 1,000 under PIMC (each deal is ~2 x 20 x K solves)."""
+    return 1_000 if play == "pimc" else 20_000
+
+
+def odds_deals(play: str) -> int:
+    """Deals to solve the odds of every score when none are given (PIMC: ~40 playouts each)."""
+    return 300 if play == "pimc" else 20_000
+
+
+@dataclass(frozen=True)
+class AdviceQuestion:
+    """Should this hand order up, call, go alone or pass? `seat` is the position from the
+    dealer's left (1-4); exactly one of `up` (round 1) and `turned_down` (round 2). With
+    `bidding`, pass is valued against the calls over the deals where the auction reaches the
+    seat (`bidder_params` a JSON file, `bidder_table` a run folder for the table bidder) and
+    `score` ('US-THEM' or a pair) adds each action's chance of winning the game, from `odds`
+    (a folder with odds.parquet) or solved afresh. `infer`: PIMC's worlds agree with the
+    auction."""
+
+    rules: RuleSet
+    hand: str
+    seat: int
+    up: str | None = None
+    turned_down: str | None = None
+    deals: int | None = None
+    seed: int = 0
+    play: str = "dd"
+    worlds: int = DEFAULT_WORLDS
+    bidding: str | None = None
+    bidder_params: str | None = None
+    bidder_table: str | None = None
+    score: tuple[int, int] | str | None = None
+    odds: str | None = None
+    infer: bool = True
+
+    def __post_init__(self):
+        if isinstance(self.score, str):
+            object.__setattr__(self, "score", parse_score(self.score))
+        if self.deals is None:
+            object.__setattr__(self, "deals", default_deals(self.play))
+        self.check()
+
+    def check(self) -> None:
+        """Every field, alone and together; the first mistake found is a FieldError."""
+        if self.play not in PLAY_MODELS:
+            raise FieldError("{play} must be one of {models}, got {got!r}",
+                             models=", ".join(PLAY_MODELS), got=self.play)
+        if self.bidding is not None and self.bidding not in BIDDERS:
+            raise FieldError("{bidding} must be one of {bidders}, got {got!r}",
+                             bidders=", ".join(BIDDERS), got=self.bidding)
+        if self.deals < 2:
+            raise FieldError("{deals} must be at least 2, got {got}", got=self.deals)
+        if self.worlds < 1:
+            raise FieldError("{worlds} must be at least 1, got {got}", got=self.worlds)
+        if (self.bidding == "table") != (self.bidder_table is not None):
+            raise FieldError("{bidding} table reads its decisions from {bidder_table} (and "
+                             "only it does)")
+        if self.bidding is None and self.score is not None:
+            raise FieldError("{score} needs {bidding} (the game goes on after a pass)")
+        if self.score is not None and not all(0 <= s < self.rules.target for s in self.score):
+            raise FieldError("{score} must be two scores below the target {target}, got "
+                             "{us}-{them}", target=self.rules.target, us=self.score[0],
+                             them=self.score[1])
+        self.cards  # noqa: B018 (checks the hand, the card and the seat)
+
+    @cached_property
+    def cards(self) -> Cards:
+        deck = self.rules.card_deck
+        if (self.up is None) == (self.turned_down is None):
+            raise FieldError("give exactly one of {up} (round 1) or {turned_down} (round 2)")
+        if self.seat not in (1, 2, 3, 4):
+            raise FieldError("{seat} must be 1-4 (positions from the dealer's left), got {got}",
+                             got=self.seat)
+        hand = deck.parse_hand(self.hand)
+        ref_card = deck.parse_card(self.up if self.up is not None else self.turned_down)
+        if hand >> ref_card & 1:
+            raise UserError(f"card {deck.card_name(ref_card)!r} is both in the hand and "
+                            "turned up")
+        round_no = 1 if self.up is not None else 2
+        if round_no == 1 and ref_card == JOKER:
+            raise UserError("Benny as the upcard names no suit: there is no round 1 to advise "
+                            "on")
+        unseen = np.array(cards_of(deck.mask & ~hand & ~bit(ref_card)), dtype=np.int64)
+        return Cards(hand, ref_card, round_no, self.seat, (ADVISE_DEALER + self.seat) % 4,
+                     unseen)
+
+    @cached_property
+    def params(self) -> np.ndarray:
+        """The bidder's weights and thresholds (the file's on top of the bidder's own)."""
+        return bidder_params(self.bidder_params, self.bidding)
+
+    @cached_property
+    def table(self):
+        """The table bidder's decisions (None for the other bidders)."""
+        from ..bidding.table import load_decision_table
+
+        return None if self.bidder_table is None else load_decision_table(self.bidder_table,
+                                                                          self.rules)
+
+    @cached_property
+    def odds_table(self) -> np.ndarray | None:
+        """p[us, them, we_deal] of the odds folder's odds.parquet (None: none given)."""
+        if self.odds is None:
+            return None
+        import pandas as pd
+
+        from ..game.odds import odds_array
+
+        path = os.path.join(self.odds, "odds.parquet")
+        if not os.path.isfile(path):
+            raise FieldError("no odds.parquet in {odds} {where!r} (run 'euchre-sim odds' "
+                             "first)", where=self.odds)
+        odds = odds_array(pd.read_parquet(path))
+        if odds.shape[0] != self.rules.target + 1:
+            raise FieldError("the odds table in {odds} is for a game to {theirs}, these rules "
+                             "play to {target}", theirs=odds.shape[0] - 1,
+                             target=self.rules.target)
+        return odds
+
+    @property
+    def work_units(self) -> int:
+        """The progress total: deals per model played (plus the odds' deals when a score is
+        given without an odds table)."""
+        if self.bidding is None:
+            return self.deals * (1 if self.play == "dd" else 2)
+        return self.deals + (self.odds_deals if self.score is not None and self.odds is None
+                             else 0)
+
+    @property
+    def odds_deals(self) -> int:
+        return odds_deals(self.play)
+
+    def placed(self, place) -> AdviceQuestion:
+        """The same question with the files and folders it names passed through `place`."""
+        return dataclasses.replace(self, **{name: place(getattr(self, name))
+                                            for name in PATH_FIELDS
+                                            if getattr(self, name) is not None})
+
+
+_FIELDS = tuple(f.name for f in fields(AdviceQuestion))
+
+
+def ask(rules: RuleSet, values: dict) -> AdviceQuestion:
+    """A question from fields by name (unknown names refused), checked."""
+    unknown = sorted(set(values) - set(_FIELDS) - {"rules"})
+    if unknown:
+        raise UserError(f"unknown field {unknown[0]!r} for advise "
+                        f"(fields: {', '.join(_FIELDS[1:])})")
+    return AdviceQuestion(rules, **{k: v for k, v in values.items() if v is not None})
+
+
+def parse_score(text: str | None, field: str = "score") -> tuple[int, int] | None:
+    """'8-9' -> (8, 9); a mistake names the field."""
+    if text is None:
+        return None
+    parts = text.replace(":", "-").split("-")
+    if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
+        raise FieldError(f"{{{field}}} must look like US-THEM, e.g. 8-9, got {{got!r}}",
+                         got=text)
+    return int(parts[0]), int(parts[1])
