@@ -23,11 +23,11 @@ import time
 
 import pandas as pd
 
+from euchre_sim.advice.advice_request import answer
+from euchre_sim.advice.question import AdviceQuestion
 from euchre_sim.bidding.params import bidder_weights
 from euchre_sim.core.rules import build_rules
 from euchre_sim.report.query import class_regret
-from euchre_sim.sim.advice_request import answer
-from euchre_sim.sim.question import AdviceQuestion
 from euchre_sim.sim.simulate import RunPlan, finish_run, prepare_run, run_local
 
 RUNS = 3

@@ -28,6 +28,8 @@ import numpy as np
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 sys.path.insert(0, ROOT)
 
+from euchre_sim.advice.advise import deal_around  # noqa: E402
+from euchre_sim.advice.question import AdviceQuestion  # noqa: E402
 from euchre_sim.bidding.conventional import conventional_choice  # noqa: E402
 from euchre_sim.bidding.params import bidder_params  # noqa: E402
 from euchre_sim.core.bits import one_bit, popcount  # noqa: E402
@@ -47,8 +49,6 @@ from euchre_sim.play.state import (  # noqa: E402
     new_state,
     play_card,
 )
-from euchre_sim.sim.advise import deal_around  # noqa: E402
-from euchre_sim.sim.question import AdviceQuestion  # noqa: E402
 from euchre_sim.solver.search import to_power  # noqa: E402
 
 OLD_COMMIT = "a58238a"

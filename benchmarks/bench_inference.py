@@ -20,14 +20,14 @@ import os
 
 import numpy as np
 
+from euchre_sim.advice.auction_advice import advise_in_auction
+from euchre_sim.advice.question import AdviceQuestion
 from euchre_sim.bidding.params import BIDDER_RULES
 from euchre_sim.core.bits import one_bit
 from euchre_sim.core.rules import build_rules
 from euchre_sim.core.ruletables import compile_rules
 from euchre_sim.play.pimc import inference_of, new_pimc_work, pimc_card
 from euchre_sim.play.state import S_DISCARD, S_MAKER_TURN, S_UPCARD, new_state
-from euchre_sim.sim.auction_advice import advise_in_auction
-from euchre_sim.sim.question import AdviceQuestion
 from euchre_sim.solver.search import new_tt
 
 DEALS = int(os.environ.get("BENCH_DEALS", "400"))

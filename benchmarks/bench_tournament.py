@@ -20,7 +20,7 @@ import time
 from euchre_sim.bidding.params import PARAMS
 from euchre_sim.core.rules import build_rules
 from euchre_sim.game.selfplay import play_games
-from euchre_sim.sim.tournament import (
+from euchre_sim.game.tournament import (
     Player,
     TournamentJob,
     TournamentPlan,

@@ -26,16 +26,16 @@ import numpy as np
 
 from euchre_sim.bidding.params import bidder_weights
 from euchre_sim.core.rules import build_rules
-from euchre_sim.report.query import run_odds
-from euchre_sim.sim.parallel import default_workers
-from euchre_sim.sim.simulate import RunPlan, finish_run, prepare_run, run_local
-from euchre_sim.sim.tournament import (
+from euchre_sim.game.tournament import (
     Player,
     TournamentPlan,
     finish_tournament,
     prepare_tournament,
     run_tournament,
 )
+from euchre_sim.report.query import run_odds
+from euchre_sim.runs.parallel import default_workers
+from euchre_sim.sim.simulate import RunPlan, finish_run, prepare_run, run_local
 
 DEALS = int(os.environ.get("STUDY_DEALS", "400000"))
 GAMES = int(os.environ.get("STUDY_GAMES", "20000"))

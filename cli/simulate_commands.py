@@ -94,8 +94,8 @@ def run_simulation(plan, workers: int | None, resume: bool, progress: bool = Tru
     """simulate's work: open the plan's folder (or resume it), run the chunks on `workers`
     local processes or a Dask `scheduler`, write the tables; Ctrl-C keeps what is
     finished."""
-    from euchre_sim.sim.parallel import default_workers
-    from euchre_sim.sim.runner import is_complete
+    from euchre_sim.runs.parallel import default_workers
+    from euchre_sim.runs.runner import is_complete
     from euchre_sim.sim.schema import OUTPUT_TABLES
     from euchre_sim.sim.simulate import finish_run, prepare_run, run_dask, run_local
 
@@ -155,8 +155,8 @@ def advise(ruleset, as_json: bool, **fields) -> None:
     """
     import json
 
-    from euchre_sim.sim.advice_request import answer
-    from euchre_sim.sim.question import ask
+    from euchre_sim.advice.advice_request import answer
+    from euchre_sim.advice.question import ask
 
     question = ask(ruleset, fields)
     result = answer(question)

@@ -71,7 +71,7 @@ def solve(deal: str | None, dealer: str, input_file: str | None, ruleset, as_jso
     Example: euchre-sim solve "N:JH JD AH KS 9C/TH QH AD 9S TC/KC KD TS QS 9D/TD AS 9H QC JS"
     --dealer W --json
     """
-    from euchre_sim.sim.parallel import default_workers, ordered_map
+    from euchre_sim.runs.parallel import default_workers, ordered_map
 
     deck = ruleset.card_deck
     default_dealer = compass_seat("--dealer", dealer)

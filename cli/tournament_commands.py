@@ -79,17 +79,17 @@ def tournament(ruleset, ns_bidder: str, ew_bidder: str, play: str, ns_play: str 
     """
     import json
 
+    from euchre_sim.advice.question import parse_score
     from euchre_sim.bidding.params import bidder_weights
-    from euchre_sim.sim.parallel import default_workers
-    from euchre_sim.sim.question import parse_score
-    from euchre_sim.sim.runner import is_complete
-    from euchre_sim.sim.tournament import (
+    from euchre_sim.game.tournament import (
         Player,
         TournamentPlan,
         finish_tournament,
         prepare_tournament,
         run_tournament,
     )
+    from euchre_sim.runs.parallel import default_workers
+    from euchre_sim.runs.runner import is_complete
 
     players = (Player(ns_bidder, ns_play or play), Player(ew_bidder, ew_play or play))
     plan = prepare_tournament(TournamentPlan(

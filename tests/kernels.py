@@ -3,14 +3,14 @@ trick, one random hand as a record, the deals `advise` samples)."""
 
 import numpy as np
 
+from euchre_sim.advice.advise import deal_around
+from euchre_sim.advice.question import ADVISE_DEALER
 from euchre_sim.core import trick
 from euchre_sim.core.cards import bit, cards_of
 from euchre_sim.core.dealing import deal_one, seed_to_u64
 from euchre_sim.core.ruletables import LAYOUT_TRUMPS, compile_rules
 from euchre_sim.core.seats import SEAT_NAMES
 from euchre_sim.game.random_hands import CALL, PASS, play_key, random_hand
-from euchre_sim.sim.advise import deal_around
-from euchre_sim.sim.question import ADVISE_DEALER
 from euchre_sim.solver.search import (
     at_least,
     endgame,

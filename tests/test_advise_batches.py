@@ -3,10 +3,10 @@ deal i depends only on (seed, i), and the transposition table only caches exact 
 
 import pytest
 
+from euchre_sim.advice.advise import advise
+from euchre_sim.advice.auction_advice import reached_deals
+from euchre_sim.advice.question import AdviceQuestion
 from euchre_sim.core.rules import build_rules
-from euchre_sim.sim.advise import advise
-from euchre_sim.sim.auction_advice import reached_deals
-from euchre_sim.sim.question import AdviceQuestion
 
 HAND = ("JS AS 9H 9D TC", 1, "9S")
 

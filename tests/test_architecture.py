@@ -5,7 +5,7 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent / "euchre_sim"
 # a wing may import its own modules and those of lower wings, never a higher one
-WINGS = ("core", "bidding", "solver", "play", "game", "sim", "report", "web")
+WINGS = ("core", "runs", "bidding", "solver", "play", "game", "sim", "advice", "report", "web")
 
 
 def _imports():

@@ -7,6 +7,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from euchre_sim.advice.auction_advice import advise_in_auction, reached_deals
+from euchre_sim.advice.question import AdviceQuestion
 from euchre_sim.bidding.auction import auction_choices, first_call
 from euchre_sim.bidding.conventional import conventional_choice, hand_value
 from euchre_sim.bidding.params import BIDDER_DD, PARAMS, bidder_params
@@ -17,8 +19,6 @@ from euchre_sim.core.dealing import deal_one
 from euchre_sim.core.errors import UserError
 from euchre_sim.core.rules import build_rules
 from euchre_sim.core.ruletables import compile_rules
-from euchre_sim.sim.auction_advice import advise_in_auction, reached_deals
-from euchre_sim.sim.question import AdviceQuestion
 from euchre_sim.solver.calltable import analyze_deals
 
 from . import naive

@@ -104,8 +104,8 @@ def test_odds_command(tmp_path):
 def test_at_nine_all_a_call_wins_the_game_exactly_when_it_is_made():
     """At 9-9 in a game to 10 any made call ends the game for the makers and any euchre for
     the defenders, so a call's chance of winning is its make rate, whatever the odds table."""
-    from euchre_sim.sim.auction_advice import advise_in_auction
-    from euchre_sim.sim.question import AdviceQuestion
+    from euchre_sim.advice.auction_advice import advise_in_auction
+    from euchre_sim.advice.question import AdviceQuestion
 
     rules = build_rules("standard")
     result = advise_in_auction(AdviceQuestion(rules, "JS AS 9H 9D TC", 1, up="9S", deals=300,

@@ -215,8 +215,8 @@ def test_realistic_play_of_the_pinned_hand_is_clearly_below_double_dummy():
     (one-sided, p = 0.001; the unpaired error overstates a paired one when the two models'
     results on a deal go together). advise's double-dummy figures and standard errors are
     checked against the solver in test_simulate."""
-    from euchre_sim.sim.advise import advise
-    from euchre_sim.sim.question import AdviceQuestion
+    from euchre_sim.advice.advise import advise
+    from euchre_sim.advice.question import AdviceQuestion
 
     result = advise(AdviceQuestion(build_rules("standard"), "JS AS 9H 9D TC", 1, up="9S",
                                    deals=200, seed=1, play="pimc", worlds=20))

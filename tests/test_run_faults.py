@@ -10,16 +10,17 @@ import pandas as pd
 import pytest
 
 from euchre_sim.core.rules import build_rules
-from euchre_sim.sim import runner, simulate
-from euchre_sim.sim.chunk import compute_chunk
-from euchre_sim.sim.runner import store_chunk
-from euchre_sim.sim.simulate import RunPlan, finish_run, prepare_run
-from euchre_sim.sim.tournament import (
+from euchre_sim.game.tournament import (
     Player,
     TournamentPlan,
     compute_games,
     prepare_tournament,
 )
+from euchre_sim.runs import runner
+from euchre_sim.runs.runner import store_chunk
+from euchre_sim.sim import simulate
+from euchre_sim.sim.chunk import compute_chunk
+from euchre_sim.sim.simulate import RunPlan, finish_run, prepare_run
 
 from .helpers import run_cli
 

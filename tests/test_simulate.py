@@ -14,11 +14,11 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
+from euchre_sim.advice.advise import advise
+from euchre_sim.advice.question import AdviceQuestion
 from euchre_sim.core.cards import cards_of
 from euchre_sim.core.rules import build_rules
 from euchre_sim.core.ruletables import make_points
-from euchre_sim.sim.advise import advise
-from euchre_sim.sim.question import AdviceQuestion
 from euchre_sim_cli.main import cli
 
 from . import naive

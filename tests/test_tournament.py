@@ -15,7 +15,7 @@ from euchre_sim.core.cards import cards_of
 from euchre_sim.core.dealing import deal_one
 from euchre_sim.core.rules import build_rules
 from euchre_sim.core.seats import SEAT_NAMES
-from euchre_sim.sim.tournament import (
+from euchre_sim.game.tournament import (
     Player,
     TournamentPlan,
     game_records,
@@ -158,7 +158,7 @@ def naive_game(rules, seed, game, copy, bidders, start=(0, 0), first_dealer=None
 
 def _job(rules, bidders, games=3, duplicate=True, start=(0, 0), dealer=-1, seed=5, table=None,
          odds=None):
-    from euchre_sim.sim.tournament import TournamentJob
+    from euchre_sim.game.tournament import TournamentJob
 
     players = tuple(Player(b, "dd") for b in bidders)
     return TournamentJob(rules.options(), seed, 0, 0, games, players, duplicate, start, dealer,
@@ -203,8 +203,8 @@ def test_games_match_the_plain_python_twin(name, bidders):
 def test_game_bidder_against_table_bidder_matches_the_twin(tmp_path, start):
     """The game bidder at every score of the games, by the decisions' result shares and the
     odds, against the table bidder: each seat's bid as the naive table twin makes it."""
+    from euchre_sim.advice.advice_request import read_odds
     from euchre_sim.bidding.table import load_decision_table
-    from euchre_sim.sim.advice_request import read_odds
 
     rules = RULE_SETS["standard"]
     run = tmp_path / "run"
@@ -365,8 +365,8 @@ def test_odds_dp_agrees_with_games_played_from_the_score(rules_odds, score, deal
 def test_resume_after_an_interruption_gives_the_same_tables(small_run, tmp_path):
     """Only the first chunk finished (as if the run was stopped there): --resume plays the
     rest and the tables are those of the uninterrupted run."""
-    from euchre_sim.sim.runner import store_chunk
-    from euchre_sim.sim.tournament import compute_games
+    from euchre_sim.game.tournament import compute_games
+    from euchre_sim.runs.runner import store_chunk
 
     out, _ = small_run
     plan = prepare_tournament(TournamentPlan(str(tmp_path / "r"), RULE_SETS["standard"], 3, 60,

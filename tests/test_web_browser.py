@@ -13,9 +13,9 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as ready
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
+from euchre_sim.advice.advice_request import answer
+from euchre_sim.advice.question import AdviceQuestion
 from euchre_sim.core.rules import build_rules
-from euchre_sim.sim.advice_request import answer
-from euchre_sim.sim.question import AdviceQuestion
 from euchre_sim.solver.calltable import solve_table
 from euchre_sim.web.app import create_app
 from euchre_sim.web.worker import Worker

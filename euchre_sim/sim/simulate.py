@@ -21,11 +21,8 @@ from ..bidding.table import DecisionTable, load_decision_table, table_digest
 from ..core.errors import FieldError, UserError
 from ..core.rules import RuleSet
 from ..play.models import DEFAULT_WORLDS
-from .callsums import SUMS, ChunkSums, add_rates, merge_frames, merged, split_key
-from .chunk import ChunkJob, compute_chunk, warm_up_chunk
-from .decisions import auction_facts, auction_table, decision_tables
-from .parallel import worker_pool
-from .runner import (
+from ..runs.parallel import worker_pool
+from ..runs.runner import (
     checked_chunks,
     chunk_dir,
     chunk_storer,
@@ -36,6 +33,9 @@ from .runner import (
     stream_parquet,
     writing_run,
 )
+from .callsums import SUMS, ChunkSums, add_rates, merge_frames, merged, split_key
+from .chunk import ChunkJob, compute_chunk, warm_up_chunk
+from .decisions import auction_facts, auction_table, decision_tables
 from .schema import AUCTION_KEYS, RUN_TABLES, SUMMARY_KEYS
 
 _MERGE_ROWS = 300_000  # stored rows merged at once: the parent's memory at the end

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from ..advice.question import AdviceQuestion, ask
 from ..core.errors import UserError
 from ..core.rules import RuleSet, build_rules
 from ..core.seats import parse_seat
-from ..sim.question import AdviceQuestion, ask
 
 MAX_DEALS = 200_000  # a query's deals (PIMC: MAX_PIMC_DEALS): minutes of work at most
 MAX_PIMC_DEALS = 10_000

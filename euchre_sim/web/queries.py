@@ -6,10 +6,10 @@ from __future__ import annotations
 import dataclasses
 import time
 
+from ..advice.advice_request import answer
+from ..advice.question import AdviceQuestion
 from ..core.rules import RuleSet
 from ..core.seats import seat_name
-from ..sim.advice_request import answer
-from ..sim.question import AdviceQuestion
 from ..solver.calltable import solve_table
 from .bodies import advise_question, rate_key, rules_of
 from .worker import Query

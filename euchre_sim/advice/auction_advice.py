@@ -159,7 +159,7 @@ def hand_results(question: AdviceQuestion, deals: int, progress: Progress | None
     """One hand's results (game.odds.HandResults) over `deals` random deals bid by the
     question's bidder and played by its model, computed here (the odds of a score need no
     Parquet run), in batches of deals with `progress(done, deals)` after each."""
-    from .chunk import SIM_DEALER, ChunkJob, chunk_calls, run_auctions
+    from ..sim.chunk import SIM_DEALER, ChunkJob, chunk_calls, run_auctions
 
     rules, play = question.rules, question.play
     parts = []

@@ -30,13 +30,9 @@ from ..core.errors import FieldError, UserError
 from ..core.rules import RuleSet, rules_from_dict
 from ..core.ruletables import compile_rules
 from ..core.seats import SEAT_NAMES, TEAM_NAMES
-from ..game.drinks import HandFacts, drinks_of
-from ..game.match import HAND_FIELDS, HANDS_PER_GAME, N_FIELDS, play_games
-from ..game.odds import odds_array
 from ..play.models import DEFAULT_WORLDS, model_id
 from ..play.pimc import inference_of
-from ..solver.search import shared_tt
-from .runner import (
+from ..runs.runner import (
     checked_chunks,
     chunk_dir,
     chunk_storer,
@@ -47,6 +43,10 @@ from .runner import (
     stream_parquet,
     writing_run,
 )
+from ..solver.search import shared_tt
+from .drinks import HandFacts, drinks_of
+from .match import HAND_FIELDS, HANDS_PER_GAME, N_FIELDS, play_games
+from .odds import odds_array
 
 Z95 = 1.959963984540054  # two-sided 95 % normal quantile
 

@@ -1,0 +1,1 @@
+"""Advice for one hand: an advise question, its deals, and the answer."""

@@ -1,0 +1,1 @@
+"""Chunked runs: local worker processes or a Dask cluster, the manifest, resume, merge."""
