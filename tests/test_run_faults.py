@@ -19,7 +19,7 @@ from euchre_sim.game.tournament import (
 from euchre_sim.runs import runner
 from euchre_sim.runs.runner import store_chunk
 from euchre_sim.sim import simulate
-from euchre_sim.sim.chunk import compute_chunk
+from euchre_sim.sim.tables import compute_chunk
 from euchre_sim.sim.simulate import RunPlan, finish_run, prepare_run
 
 from .helpers import run_cli

@@ -182,7 +182,8 @@ def test_default_path_gives_the_exact_count_paths_tables(ruleset):
     (and a shortcut over the dealer's discards), keeping a representative count of tricks;
     with --keep-deals it counts tricks exactly. On the same deals every call must land in the
     same class and score the same points, and the chunk's tables must be identical."""
-    from euchre_sim.sim.chunk import ChunkJob, chunk_records, compute_chunk
+    from euchre_sim.sim.chunk import ChunkJob, chunk_records
+    from euchre_sim.sim.tables import compute_chunk
 
     fast, _ = chunk_records(ChunkJob.of(ruleset, 21, 0, 150), exact=False)
     exact, _ = chunk_records(ChunkJob.of(ruleset, 21, 0, 150), exact=True)

@@ -7,15 +7,14 @@ again. With a bidder it also writes the chunk's auction and decision sums.
 
 from __future__ import annotations
 
-import io
 from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
 
 from ..bidding.auction import N_TURNS
-from ..bidding.params import CONVENTIONAL, bidder_id, bidder_params
-from ..bidding.table import DecisionTable, empty_table
+from ..bidding.params import CONVENTIONAL, bidder_id
+from ..bidding.table import DecisionTable
 from ..core.calls import BOTH_ROUNDS, N_CALLS, N_ROWS, WITH_DEFENCE, row_call
 from ..core.cards import JOKER
 from ..core.dealing import deal_batch
@@ -24,7 +23,6 @@ from ..core.jit import njit
 from ..core.rules import RuleSet, rules_from_dict
 from ..core.ruletables import compile_rules
 from ..play.models import DEFAULT_WORLDS
-from ..play.pimc import inference_of
 from ..play.playout import Playout, play_deals
 from ..solver.calltable import analyze_batch
 from ..solver.search import shared_tt
@@ -226,67 +224,6 @@ class ChunkJob(NamedTuple):
         """Play only the calls the auction reads: a model's playouts, no per-call tables, a
         bidder that bids from its own hand."""
         return not self.per_call and self.play != "dd" and self.bidding in CONVENTIONAL
-
-
-def compute_chunk(job: ChunkJob) -> tuple[int, int, dict[str, bytes]]:
-    """Compute one chunk anywhere (a local process or a cluster worker); returns (index,
-    count, files) with the chunk's Parquet files as bytes, so workers need no shared file
-    system."""
-    rules, params, table, inference = _job_inputs(job)
-    deals = chunk_calls(job, inference)
-    return job.index, job.count, chunk_files(job, rules, params, table, *deals)
-
-
-def _job_inputs(job: ChunkJob) -> tuple:
-    """(rules, the bidder's weights, its decision table, what PIMC's worlds infer from)."""
-    rules = job.rules
-    params = np.array(job.bidder_params or bidder_params(None, job.bidding), dtype=np.float64)
-    table = job.decision_table or empty_table()
-    inference = inference_of(bidder_id(job.bidding), params, table) if job.bidding else None
-    return rules, params, table, inference
-
-
-def chunk_files(job: ChunkJob, rules: RuleSet, params: np.ndarray, table: DecisionTable,
-                hands: np.ndarray, ups: np.ndarray, calls: np.ndarray) -> dict[str, bytes]:
-    """A chunk's files from its deals and their call tables (`chunk_calls`)."""
-    files, frames = {}, {}
-    if job.per_call and job.keep_deals:
-        records = call_records(rules, job.start, hands, ups, calls)
-        sums, frames["summary"] = record_sums(records), summary_sums(records)
-        frames["deals"] = deal_frame(rules, job.start, hands, ups)
-        frames["outcomes"] = outcome_frame(rules, records)
-    elif job.per_call:
-        sums, frames["summary"] = chunk_sums(rules, job.start, hands, ups, calls)
-    if job.per_call:
-        files["calls.sums"] = bucketed_sums(*sums)
-    if job.bidding is not None:
-        frames["auction"], files["decisions.sums"] = auction_sums(
-            rules, job.bidding, params, table, hands, ups, calls)
-    for name, frame in frames.items():
-        buffer = io.BytesIO()
-        frame.to_parquet(buffer, index=False)
-        files[f"{name}.parquet"] = buffer.getvalue()
-    return files
-
-
-def warm_up_chunk(job: ChunkJob, helper=None) -> None:
-    """Compile (or load from Numba's cache) every kernel `job` calls, in this process, by
-    computing it (one deal is enough). With `helper` (an executor of one process) the
-    kernels of the chunk's files compile there meanwhile, on empty call tables, and are then
-    loaded here from the cache: two cores compile at once."""
-    files = helper.submit(_warm_up_files, job) if helper is not None else None
-    rules, params, table, inference = _job_inputs(job)
-    deals = chunk_calls(job, inference)
-    if files is not None:
-        files.result()
-    chunk_files(job, rules, params, table, *deals)
-
-
-def _warm_up_files(job: ChunkJob) -> None:
-    rules, params, table, _ = _job_inputs(job)
-    hands, ups = deal_batch(rules, job.seed, job.start, job.count, SIM_DEALER)
-    calls = np.zeros((job.count, N_ROWS), dtype=np.int8)
-    chunk_files(job, rules, params, table, hands, ups, calls)
 
 
 def auction_sums(rules: RuleSet, bidding: str, params: np.ndarray, table: DecisionTable,

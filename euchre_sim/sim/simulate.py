@@ -12,9 +12,6 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-import numpy as np
-import pandas as pd
-
 from .. import __version__
 from ..bidding.params import CONVENTIONAL, bidder_weights, params_by_name
 from ..bidding.table import DecisionTable, load_decision_table, table_digest
@@ -30,15 +27,11 @@ from ..runs.runner import (
     open_run,
     run_jobs_dask,
     run_jobs_local,
-    stream_parquet,
     writing_run,
 )
-from .callsums import SUMS, ChunkSums, add_rates, merge_frames, merged, split_key
-from .chunk import ChunkJob, compute_chunk, warm_up_chunk
-from .decisions import auction_facts, auction_table, decision_tables
-from .schema import AUCTION_KEYS, RUN_TABLES, SUMMARY_KEYS
-
-_MERGE_ROWS = 300_000  # stored rows merged at once: the parent's memory at the end
+from .chunk import ChunkJob
+from .schema import RUN_TABLES
+from .tables import Merge, compute_chunk, merge_tables, warm_up_chunk
 
 
 @dataclass(frozen=True)
@@ -87,6 +80,11 @@ class RunPlan:
             raise FieldError("{keep_deals} keeps each call's outcome: add calls to {tables}")
 
     @property
+    def per_call(self) -> bool:
+        """Whether the run writes the per-call tables (calls, summary; deals and outcomes)."""
+        return "calls" in self.tables
+
+    @property
     def chunk_deals(self) -> int:
         """Deals per chunk: as asked, else `default_chunk_size`."""
         return self.chunk_size or default_chunk_size(self.deals, self.play)
@@ -100,7 +98,7 @@ class RunPlan:
         size = self.chunk_deals
         return [ChunkJob(options, self.seed, i, i * size, min(size, self.deals - i * size),
                          self.keep_deals, self.play, self.worlds, self.bidding,
-                         self.bidder_params, self.decision_table, "calls" in self.tables)
+                         self.bidder_params, self.decision_table, self.per_call)
                 for i in range(self.n_chunks)]
 
     def pending(self) -> list[ChunkJob]:
@@ -216,55 +214,6 @@ def finish_run(plan: RunPlan, elapsed: float, workers: int, engine: str = "local
     info = plan.manifest() | {"elapsed_seconds": round(elapsed, 3), "workers": workers,
                               "engine": engine,
                               "dealer": "N (seats are positions from the dealer's left)"}
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
-    def out(name: str) -> str:
-        return os.path.join(plan.out_dir, f"{name}.parquet")
-
-    def parts(name: str, kind: str = "parquet") -> list[str]:
-        return [os.path.join(c, f"{name}.{kind}") for c in chunks]
-
-    if "calls" in plan.tables:
-        stream_parquet(_calls_tables(plan, parts("calls", "sums")), out("calls"), info)
-        summary = add_rates(merge_frames(parts("summary"), SUMMARY_KEYS))
-        stream_parquet([pa.Table.from_pandas(summary, preserve_index=False)], out("summary"),
-                       info)
-    if plan.keep_deals:
-        for name in ("deals", "outcomes"):  # streamed chunk by chunk, in deal order
-            stream_parquet((pq.read_table(p) for p in parts(name)), out(name), info)
-    if plan.bidding is not None:
-        auction = auction_table(merge_frames(parts("auction"), AUCTION_KEYS), plan.deals)
-        info["auction"] = auction_facts(auction, plan.deals)
-        if "decisions" in plan.tables:
-            stream_parquet(decision_tables(plan.rules, parts("decisions", "sums"),
-                                           _MERGE_ROWS), out("decisions"), info)
-        if "auction" in plan.tables:
-            stream_parquet([pa.Table.from_pandas(auction, preserve_index=False)],
-                           out("auction"), info)
+    merge_tables(Merge(plan, chunks, info))
     close_run(plan.out_dir, plan.manifest(), info)
     return info
-
-
-def _calls_tables(plan: RunPlan, paths: list[str]):
-    """calls.parquet tables, at most _MERGE_ROWS rows at a time (`callsums.merged`)."""
-    import pyarrow as pa
-
-    from ..core.handclass import KeyReader
-
-    read = KeyReader(plan.rules)
-    for keys, sums in merged(ChunkSums(paths), _MERGE_ROWS):
-        columns = split_key(keys)
-        frame = pd.DataFrame({name: columns[name] for name in ("round", "seat", "alone")})
-        frame["hand_key"] = columns["hand_key"]
-        frame["trumps"] = _popcount10(columns["hand_key"])
-        for i, name in enumerate(SUMS):
-            frame[name] = sums[:, i]
-        table = pa.Table.from_pandas(add_rates(frame), preserve_index=False)
-        yield table.add_column(3, "hand", read.many(columns["hand_key"]))
-
-
-def _popcount10(keys: np.ndarray) -> np.ndarray:
-    """Trumps held: the set bits of a class key's trump slot (10 low bits)."""
-    low = (keys & np.uint64(0x3FF)).astype(np.int64)
-    return np.array([bin(v).count("1") for v in range(1024)], dtype=np.int8)[low]

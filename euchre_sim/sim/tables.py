@@ -1,0 +1,224 @@
+"""The simulation's output tables, one entry each in `FAMILIES`: which runs write them, the
+files a chunk stores for them, and how the chunks' files merge into the run's tables. A new
+output table is a new entry (its columns are its frames' and `schema`'s keys)."""
+
+from __future__ import annotations
+
+import io
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cached_property
+from typing import NamedTuple
+
+import numpy as np
+import pandas as pd
+
+from ..bidding.params import bidder_id, bidder_params
+from ..bidding.table import DecisionTable, empty_table
+from ..core.calls import N_ROWS
+from ..core.dealing import deal_batch
+from ..core.rules import RuleSet
+from ..play.pimc import inference_of
+from ..runs.runner import stream_parquet
+from .callsums import SUMS, ChunkSums, add_rates, bucketed_sums, merge_frames, merged, split_key
+from .chunk import (
+    SIM_DEALER,
+    ChunkJob,
+    auction_sums,
+    call_records,
+    chunk_calls,
+    chunk_sums,
+    deal_frame,
+    outcome_frame,
+    record_sums,
+    summary_sums,
+)
+from .decisions import auction_facts, auction_table, decision_tables
+from .schema import AUCTION_KEYS, SUMMARY_KEYS
+
+MERGE_ROWS = 300_000  # stored rows merged at once: the parent's memory at the end
+
+
+@dataclass
+class ChunkDeals:
+    """A chunk's deals and their call tables (`chunk_calls`), with what its tables are built
+    from: the rules, the bidder's weights and decision table."""
+
+    job: ChunkJob
+    rules: RuleSet
+    params: np.ndarray
+    table: DecisionTable
+    hands: np.ndarray
+    ups: np.ndarray
+    calls: np.ndarray
+
+    @cached_property
+    def records(self) -> dict[str, np.ndarray]:
+        """Every open call of the chunk as columns (`call_records`), all at once."""
+        return call_records(self.rules, self.job.start, self.hands, self.ups, self.calls)
+
+
+class Merge(NamedTuple):
+    """The finished chunks of a run being merged, and the facts its tables carry."""
+
+    plan: object  # simulate.RunPlan
+    chunks: list[str]
+    info: dict
+
+    def parts(self, name: str, kind: str = "parquet") -> list[str]:
+        return [os.path.join(c, f"{name}.{kind}") for c in self.chunks]
+
+    def write(self, name: str, tables) -> None:
+        """`name`.parquet of the run from pyarrow tables (one schema), streamed."""
+        stream_parquet(tables, os.path.join(self.plan.out_dir, f"{name}.parquet"), self.info)
+
+
+@dataclass(frozen=True)
+class TableFamily:
+    """Output tables computed together: whether a chunk has them, its files for them (name ->
+    bytes or a frame stored as Parquet), and their merge into the run's tables."""
+
+    name: str
+    has: Callable[[ChunkJob], bool]  # of a chunk's job, or of the run's plan
+    fill: Callable[[ChunkDeals], dict]
+    merge: Callable[[Merge], None]
+
+
+def _fill_calls(deals: ChunkDeals) -> dict:
+    if deals.job.keep_deals:  # the records are built for the outcomes anyway
+        sums, summary = record_sums(deals.records), summary_sums(deals.records)
+    else:  # a batch of records at a time
+        sums, summary = chunk_sums(deals.rules, deals.job.start, deals.hands, deals.ups,
+                                   deals.calls)
+    return {"calls.sums": bucketed_sums(*sums), "summary.parquet": summary}
+
+
+def _merge_calls(merge: Merge) -> None:
+    import pyarrow as pa
+
+    merge.write("calls", _calls_tables(merge.plan.rules, merge.parts("calls", "sums")))
+    summary = add_rates(merge_frames(merge.parts("summary"), SUMMARY_KEYS))
+    merge.write("summary", [pa.Table.from_pandas(summary, preserve_index=False)])
+
+
+def _calls_tables(rules: RuleSet, paths: list[str]):
+    """calls.parquet tables, at most MERGE_ROWS rows at a time (`callsums.merged`)."""
+    import pyarrow as pa
+
+    from ..core.handclass import KeyReader
+
+    read = KeyReader(rules)
+    for keys, sums in merged(ChunkSums(paths), MERGE_ROWS):
+        columns = split_key(keys)
+        frame = pd.DataFrame({name: columns[name] for name in ("round", "seat", "alone")})
+        frame["hand_key"] = columns["hand_key"]
+        frame["trumps"] = _popcount10(columns["hand_key"])
+        for i, name in enumerate(SUMS):
+            frame[name] = sums[:, i]
+        table = pa.Table.from_pandas(add_rates(frame), preserve_index=False)
+        yield table.add_column(3, "hand", read.many(columns["hand_key"]))
+
+
+def _popcount10(keys: np.ndarray) -> np.ndarray:
+    """Trumps held: the set bits of a class key's trump slot (10 low bits)."""
+    low = (keys & np.uint64(0x3FF)).astype(np.int64)
+    return np.array([bin(v).count("1") for v in range(1024)], dtype=np.int8)[low]
+
+
+def _fill_deals(deals: ChunkDeals) -> dict:
+    return {"deals.parquet": deal_frame(deals.rules, deals.job.start, deals.hands, deals.ups),
+            "outcomes.parquet": outcome_frame(deals.rules, deals.records)}
+
+
+def _merge_deals(merge: Merge) -> None:
+    import pyarrow.parquet as pq
+
+    for name in ("deals", "outcomes"):  # streamed chunk by chunk, in deal order
+        merge.write(name, (pq.read_table(p) for p in merge.parts(name)))
+
+
+def _fill_auction(deals: ChunkDeals) -> dict:
+    auction, decisions = auction_sums(deals.rules, deals.job.bidding, deals.params,
+                                      deals.table, deals.hands, deals.ups, deals.calls)
+    return {"auction.parquet": auction, "decisions.sums": decisions}
+
+
+def _merge_auction(merge: Merge) -> None:
+    import pyarrow as pa
+
+    plan = merge.plan
+    auction = auction_table(merge_frames(merge.parts("auction"), AUCTION_KEYS), plan.deals)
+    merge.info["auction"] = auction_facts(auction, plan.deals)
+    if "decisions" in plan.tables:
+        merge.write("decisions", decision_tables(plan.rules, merge.parts("decisions", "sums"),
+                                                 MERGE_ROWS))
+    if "auction" in plan.tables:
+        merge.write("auction", [pa.Table.from_pandas(auction, preserve_index=False)])
+
+
+FAMILIES = (
+    TableFamily("calls", lambda job: job.per_call, _fill_calls, _merge_calls),
+    TableFamily("deals", lambda job: job.per_call and job.keep_deals, _fill_deals,
+                _merge_deals),
+    TableFamily("auction", lambda job: job.bidding is not None, _fill_auction,
+                _merge_auction),
+)
+
+
+def chunk_files(deals: ChunkDeals) -> dict[str, bytes]:
+    """A chunk's files, every family its job has: frames stored as Parquet bytes."""
+    files = {}
+    for family in FAMILIES:
+        if family.has(deals.job):
+            files |= family.fill(deals)
+    for name, value in files.items():
+        if isinstance(value, pd.DataFrame):
+            buffer = io.BytesIO()
+            value.to_parquet(buffer, index=False)
+            files[name] = buffer.getvalue()
+    return files
+
+
+def merge_tables(merge: Merge) -> None:
+    """The run's tables from its chunks, every family the run has."""
+    for family in FAMILIES:
+        if family.has(merge.plan):
+            family.merge(merge)
+
+
+def compute_chunk(job: ChunkJob) -> tuple[int, int, dict[str, bytes]]:
+    """Compute one chunk anywhere (a local process or a cluster worker); returns (index,
+    count, files) with the chunk's files as bytes, so workers need no shared file system."""
+    rules, params, table, inference = _job_inputs(job)
+    deals = chunk_calls(job, inference)
+    return job.index, job.count, chunk_files(ChunkDeals(job, rules, params, table, *deals))
+
+
+def _job_inputs(job: ChunkJob) -> tuple:
+    """(rules, the bidder's weights, its decision table, what PIMC's worlds infer from)."""
+    rules = job.rules
+    params = np.array(job.bidder_params or bidder_params(None, job.bidding), dtype=np.float64)
+    table = job.decision_table or empty_table()
+    inference = inference_of(bidder_id(job.bidding), params, table) if job.bidding else None
+    return rules, params, table, inference
+
+
+def warm_up_chunk(job: ChunkJob, helper=None) -> None:
+    """Compile (or load from Numba's cache) every kernel `job` calls, in this process, by
+    computing it (one deal is enough). With `helper` (an executor of one process) the
+    kernels of the chunk's files compile there meanwhile, on empty call tables, and are then
+    loaded here from the cache: two cores compile at once."""
+    files = helper.submit(_warm_up_files, job) if helper is not None else None
+    rules, params, table, inference = _job_inputs(job)
+    deals = chunk_calls(job, inference)
+    if files is not None:
+        files.result()
+    chunk_files(ChunkDeals(job, rules, params, table, *deals))
+
+
+def _warm_up_files(job: ChunkJob) -> None:
+    rules, params, table, _ = _job_inputs(job)
+    hands, ups = deal_batch(rules, job.seed, job.start, job.count, SIM_DEALER)
+    calls = np.zeros((job.count, N_ROWS), dtype=np.int8)
+    chunk_files(ChunkDeals(job, rules, params, table, hands, ups, calls))
