@@ -119,12 +119,12 @@ def test_solve_answers_what_solve_json_prints(client):
     ("/api/advise", HAND | {"play": "pimc", "deals": 10_001}, "deals must be 2 to 10,000"),
     ("/api/advise", HAND | {"deals": "many"}, "field 'deals' must be a whole number"),
     ("/api/advise", HAND | {"colour": 1}, "unknown field 'colour'"),
-    ("/api/advise", HAND | {"seat": 5}, "--seat must be 1-4"),
-    ("/api/advise", HAND | {"turned_down": "9C"}, "exactly one of --up"),
-    ("/api/advise", HAND | {"play": "magic"}, "play must be one of dd, rules, pimc"),
+    ("/api/advise", HAND | {"seat": 5}, "'seat' must be 1-4"),
+    ("/api/advise", HAND | {"turned_down": "9C"}, "exactly one of 'up' (round 1) or 'turned_down'"),
+    ("/api/advise", HAND | {"play": "magic"}, "'play' must be one of dd, rules, pimc"),
     ("/api/advise", {"up": "9S", "seat": 1}, "advise needs 'hand'"),
-    ("/api/advise", HAND | {"score": "8-9"}, "--score needs --bidding"),
-    ("/api/advise", HAND | {"bidding": "rules", "score": "8 to 9"}, "--score must look like"),
+    ("/api/advise", HAND | {"score": "8-9"}, "'score' needs 'bidding'"),
+    ("/api/advise", HAND | {"bidding": "rules", "score": "8 to 9"}, "'score' must look like"),
     ("/api/advise", [1, 2], "body must be a JSON object"),
     ("/api/estimate", HAND | {"hand": "JS"}, "has 1 cards"),
     ("/api/solve", {"deal": DEAL.replace("9C/", "JS/")}, "duplicate card 'JS'"),
@@ -138,6 +138,7 @@ def test_bad_input_is_a_400_with_one_line(client, path, body, culprit):
     assert response.status_code == 400, response.text
     error = response.json()["error"]
     assert culprit in error and "\n" not in error
+    assert "--" not in error  # the page's users typed fields, not command-line options
 
 
 def test_a_body_that_is_not_json_is_a_400(client):
