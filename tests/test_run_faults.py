@@ -3,7 +3,6 @@ files no longer match their checksums is computed again, a failed write is one l
 2, and --resume then gives the tables of a clean run."""
 
 import errno
-import json
 import os
 import time
 
@@ -89,7 +88,7 @@ def flip_bit(path) -> None:
         handle.write(bytes([byte ^ 0x10]))
 
 
-DAMAGED = {"simulate": ("calls.arrow", "summary.parquet"),
+DAMAGED = {"simulate": ("calls.sums", "summary.parquet"),
            "tournament": ("games.parquet", "hands.parquet")}
 
 
@@ -115,10 +114,10 @@ def test_the_final_merge_recomputes_a_chunk_damaged_after_the_resume_check(clean
     out = tmp_path / "run"
     stored_run("simulate", out)
     plan = prepare_run(str(out), RULES, 11, 3000, None, False, True)
-    truncate(out / "chunks" / "000001" / "calls.arrow")
+    truncate(out / "chunks" / "000001" / "calls.sums")
     lines = []
     finish_run(plan, 0.0, 1, warn=lines.append)
-    assert lines == ["chunk 1 is damaged (calls.arrow: checksum mismatch): computing it again"]
+    assert lines == ["chunk 1 is damaged (calls.sums: checksum mismatch): computing it again"]
     assert_clean_tables(clean, "simulate", out)
 
 
@@ -129,22 +128,6 @@ def test_a_chunk_stored_without_a_checksum_is_computed_again(clean, tmp_path):
     os.remove(out / "chunks" / "000001" / runner.COMMIT)
     result = run_cli(args("simulate", out, "--resume"))
     assert ("euchre-sim: chunk 1 has no checksum (stored by an older version): computing it "
-            "again") in result.output
-    assert_clean_tables(clean, "simulate", out)
-
-
-def test_a_chunk_of_the_old_sums_format_is_computed_again(clean, tmp_path):
-    """A chunk stored before sums files were Arrow IPC (its sums in calls.sums, a container
-    no longer read) is recomputed on --resume."""
-    out = tmp_path / "run"
-    stored_run("simulate", out)
-    folder = out / "chunks" / "000001"
-    digests = json.loads((folder / runner.COMMIT).read_text())["sha256"]
-    os.rename(folder / "calls.arrow", folder / "calls.sums")
-    digests["calls.sums"] = digests.pop("calls.arrow")
-    (folder / runner.COMMIT).write_text(json.dumps({"sha256": digests}))
-    result = run_cli(args("simulate", out, "--resume"))
-    assert ("euchre-sim: chunk 1 holds calls.sums (stored by an older version): computing it "
             "again") in result.output
     assert_clean_tables(clean, "simulate", out)
 

@@ -4,18 +4,19 @@ tables' sums are keyed by one uint64 and merged bucket by bucket.
 gkey = (round - 1) << 61 | (seat - 1) << 59 | alone << 58 | hand_key (58 bits), so sorting
 by gkey sorts by round, seat, alone and class. A chunk stores its sums sorted, bucketed by
 gkey >> 50 (round, seat, alone and the class key's top fields, a few hundred buckets in use),
-in an Arrow IPC file of its own (a "sums file", below): one record batch per non-empty bucket,
-zstd-compressed. The final merge reads a batch of consecutive buckets from every chunk at a
-time (memory-mapped, each bucket found through the file's footer, no file held open between
-batches), so its memory is bounded by the batch, not by the run or the number of chunks.
+in a small file of its own (a "sums file", below): each bucket a zstd block of its own, an
+index of rows and sizes up front. The final merge reads a batch of consecutive buckets from
+every chunk at a time (one read per chunk, no file held open), so its memory is bounded by
+the batch, not by the run or the number of chunks.
 
-Sums file: columns key (uint64) and the sum columns (int32); the schema's metadata `buckets`
-holds the non-empty buckets and their rows, as JSON.
+Sums file: MAGIC, then int32 columns k, int32 index size, the zstd index (int32[2, N_BUCKETS]:
+rows and stored bytes of each bucket), then each non-empty bucket in order: its keys (uint64)
+and its k sum columns (int32), column after column, as one zstd block.
 """
 
 from __future__ import annotations
 
-import json
+import os
 from collections.abc import Iterable
 
 import numpy as np
@@ -25,9 +26,8 @@ import pyarrow as pa
 SUMS = ["n", "makes", "marches", "euchres", "points_sum", "points_sq"]
 BUCKET_SHIFT = 50
 N_BUCKETS = 1 << 12
-# one thread: a worker per core writes, and the merge's parent reads alone
-_WRITE = pa.ipc.IpcWriteOptions(compression="zstd", use_threads=False)
-_READ = pa.ipc.IpcReadOptions(use_threads=False)
+MAGIC = b"ESSUMS1\n"
+_CODEC = "zstd"
 MERGE_BATCH = 16  # small aggregate files summed at a time
 
 
@@ -80,37 +80,40 @@ def bucketed_sums(keys: np.ndarray, sums: np.ndarray, names: list[str] = SUMS,
     N_BUCKETS); int32: one chunk's sums are small."""
     edges = np.searchsorted(keys, np.arange(N_BUCKETS + 1, dtype=np.uint64) << np.uint64(shift))
     edges[-1] = len(keys)  # the last bucket ends at the last key (its edge would wrap)
-    rows = np.diff(edges)
-    used = np.flatnonzero(rows)
-    schema = pa.schema([("key", pa.uint64())] + [(name, pa.int32()) for name in names],
-                       metadata={"buckets": json.dumps([used.tolist(), rows[used].tolist()])})
-    columns = np.ascontiguousarray(sums.astype(np.int32).T)
-    sink = pa.BufferOutputStream()
-    with pa.ipc.new_file(sink, schema, options=_WRITE) as writer:
-        for bucket in used:
-            lo, hi = edges[bucket], edges[bucket + 1]
-            writer.write_batch(pa.record_batch([keys[lo:hi], *columns[:, lo:hi]],
-                                               schema=schema))
-    return sink.getvalue().to_pybytes()
+    index = np.zeros((2, N_BUCKETS), dtype=np.int32)
+    index[0] = np.diff(edges)
+    blocks = []
+    for bucket in np.flatnonzero(index[0]):
+        lo, hi = edges[bucket], edges[bucket + 1]
+        raw = keys[lo:hi].tobytes() + sums[lo:hi].astype(np.int32).T.tobytes()
+        blocks.append(pa.compress(raw, codec=_CODEC, asbytes=True))
+        index[1, bucket] = len(blocks[-1])
+    head = pa.compress(index.tobytes(), codec=_CODEC, asbytes=True)
+    return b"".join([MAGIC, np.array([len(names), len(head)], dtype=np.int32).tobytes(), head,
+                     *blocks])
 
 
 class ChunkSums:
-    """The sums files of every chunk: their buckets, read once from each schema; each batch of
-    buckets is then read from each file through its footer."""
+    """The sums files of every chunk: their indexes, read once; each batch of buckets is then
+    one read per file."""
 
     def __init__(self, paths: list[str], names: list[str] = SUMS):
         self.names = names
-        self.files = []  # (path, non-empty buckets, their rows)
+        self.files = []  # (path, non-empty buckets, their rows, their byte offsets and ends)
         self.rows = np.zeros(N_BUCKETS, dtype=np.int64)
         for path in paths:
-            with pa.memory_map(path) as source:
-                schema = pa.ipc.open_file(source).schema
-            if schema.names != ["key", *names]:
-                raise ValueError(f"{path} is not a sums file of columns {names}")
-            used, rows = (np.array(x, dtype=np.int64)
-                          for x in json.loads(schema.metadata[b"buckets"]))
-            self.rows[used] += rows
-            self.files.append((path, used, rows))
+            with open(path, "rb") as handle:
+                magic = handle.read(len(MAGIC))
+                k, size = np.frombuffer(handle.read(8), np.int32)
+                if magic != MAGIC or k != len(names):
+                    raise ValueError(f"{path} is not a sums file of {len(names)} columns")
+                index = np.frombuffer(pa.decompress(handle.read(size), 8 * N_BUCKETS,
+                                                    codec=_CODEC, asbytes=True),
+                                      np.int32).reshape(2, N_BUCKETS)
+            used = np.flatnonzero(index[0])
+            ends = len(MAGIC) + 8 + size + np.cumsum(index[1, used], dtype=np.int64)
+            self.rows[used] += index[0, used]
+            self.files.append((path, used, index[0, used], ends - index[1, used], ends))
 
     def batches(self, max_rows: int) -> list[list[int]]:
         """Consecutive buckets grouped so that each group holds about max_rows stored rows."""
@@ -128,24 +131,26 @@ class ChunkSums:
         """Merged sums of some consecutive buckets over all chunks, sorted by key (a bucket
         is never split, so a batch may hold more than was asked: see `merged`)."""
         k = len(self.names)
-        batches = []
-        for path, used, _ in self.files:
+        keys, values = [], []
+        for path, used, rows, starts, ends in self.files:
             first, last = np.searchsorted(used, [buckets[0], buckets[-1] + 1])
             if first == last:
                 continue
-            with pa.memory_map(path) as source:
-                reader = pa.ipc.open_file(source, options=_READ)
-                batches.extend(reader.get_batch(i) for i in range(first, last))
-        if not batches:
+            with open(path, "rb") as handle:
+                data = os.pread(handle.fileno(), int(ends[last - 1] - starts[first]),
+                                int(starts[first]))
+            view, base = memoryview(data), starts[first]
+            for i in range(first, last):
+                raw = pa.decompress(view[starts[i] - base:ends[i] - base],
+                                    int(rows[i]) * (8 + 4 * k), codec=_CODEC, asbytes=True)
+                keys.append(np.frombuffer(raw, np.uint64, rows[i]))
+                values.append(np.frombuffer(raw, np.int32, rows[i] * k, 8 * rows[i])
+                              .reshape(k, rows[i]))
+        if not keys:
             return np.zeros(0, np.uint64), np.zeros((0, k), np.int64)
-        table = pa.Table.from_batches(batches)
-        del batches
-        all_keys = table.column(0).to_numpy()
-        all_values = np.empty((k, len(all_keys)), dtype=np.int32)
-        for j in range(k):
-            all_values[j] = table.column(j + 1).to_numpy()
-        del table  # the decompressed batches, before the sort's copies
-        return group_sums(all_keys, all_values.T, sorted_runs=True)
+        all_keys, all_values = np.concatenate(keys), np.concatenate(values, axis=1).T
+        del keys, values  # the decompressed blocks, before the sort's copies
+        return group_sums(all_keys, all_values, sorted_runs=True)
 
 
 def merged(chunks: ChunkSums, max_rows: int) -> Iterable[tuple[np.ndarray, np.ndarray]]:

@@ -253,9 +253,9 @@ def chunk_files(job: ChunkJob, rules: RuleSet, params: np.ndarray, table: Decisi
     elif job.per_call:
         sums, frames["summary"] = chunk_sums(rules, job.start, hands, ups, calls)
     if job.per_call:
-        files["calls.arrow"] = bucketed_sums(*sums)
+        files["calls.sums"] = bucketed_sums(*sums)
     if job.bidding is not None:
-        frames["auction"], files["decisions.arrow"] = auction_sums(
+        frames["auction"], files["decisions.sums"] = auction_sums(
             rules, job.bidding, params, table, hands, ups, calls)
     for name, frame in frames.items():
         buffer = io.BytesIO()
@@ -288,7 +288,7 @@ def auction_sums(rules: RuleSet, bidding: str, params: np.ndarray, table: Decisi
                  hands: np.ndarray, ups: np.ndarray, calls: np.ndarray
                  ) -> tuple[pd.DataFrame, bytes]:
     """The chunk's auctions under the bidder: contract sums by (round, seat, alone, defended),
-    round 0 for passed-out deals, and the decision sums as a sums file (`callsums`)."""
+    round 0 for passed-out deals, and the decision sums as bucketed Parquet bytes."""
     tables = compile_rules(rules)
     count = len(ups)
     resolved, choices, values, contracts = run_auctions(rules, bidding, params, table, hands,

@@ -9,9 +9,7 @@ that are missing.
 A chunk's folder also holds `commit.json`, the sha256 of every file it stored. A resumed run
 and the final merge check each chunk against it and compute a damaged one again (a crash or a
 full disk can leave a file cut short). A chunk stored before checksums were kept has no record
-to check, so it is computed again too, and so is one holding a file of a retired kind (RETIRED:
-`calls.sums` before sums files were Arrow IPC): chunks are pure, so that costs time, never
-results.
+to check, so it is computed again too: chunks are pure, so that costs time, never results.
 An OSError writing the run (a full disk) is one line naming the folder (`writing_run`); every
 file is written under a temporary name, fsynced and renamed, so finished chunks stay valid.
 """
@@ -30,7 +28,6 @@ from ..core.errors import UserError
 
 MANIFEST = "manifest.json"
 COMMIT = "commit.json"  # in each chunk's folder: {"sha256": {file name: hex digest}}
-RETIRED = (".sums",)  # chunk files of older versions, read no more
 _NO_SPACE = (errno.ENOSPC, errno.EDQUOT)
 _READ_ONLY = (errno.EROFS, errno.EACCES, errno.EPERM)
 
@@ -187,9 +184,6 @@ def chunk_fault(folder: str) -> str | None:
         return "has no checksum (stored by an older version)"
     except (OSError, ValueError, KeyError, TypeError):
         return f"is damaged ({COMMIT} is unreadable)"
-    for name in sorted(digests):
-        if name.endswith(RETIRED):
-            return f"holds {name} (stored by an older version)"
     for name, digest in sorted(digests.items()):
         try:
             with open(os.path.join(folder, name), "rb") as handle:

@@ -212,7 +212,7 @@ def finish_run(plan: RunPlan, elapsed: float, workers: int, engine: str = "local
         return [os.path.join(c, f"{name}.{kind}") for c in chunks]
 
     if "calls" in plan.tables:
-        stream_parquet(_calls_tables(plan, parts("calls", "arrow")), out("calls"), info)
+        stream_parquet(_calls_tables(plan, parts("calls", "sums")), out("calls"), info)
         summary = add_rates(merge_frames(parts("summary"), SUMMARY_KEYS))
         stream_parquet([pa.Table.from_pandas(summary, preserve_index=False)], out("summary"),
                        info)
@@ -223,7 +223,7 @@ def finish_run(plan: RunPlan, elapsed: float, workers: int, engine: str = "local
         auction = auction_table(merge_frames(parts("auction"), AUCTION_KEYS), plan.deals)
         info["auction"] = auction_facts(auction, plan.deals)
         if "decisions" in plan.tables:
-            stream_parquet(decision_tables(plan.rules, parts("decisions", "arrow"),
+            stream_parquet(decision_tables(plan.rules, parts("decisions", "sums"),
                                            _MERGE_ROWS), out("decisions"), info)
         if "auction" in plan.tables:
             stream_parquet([pa.Table.from_pandas(auction, preserve_index=False)],
