@@ -5,8 +5,9 @@ Prints JSON, medians of RUNS:
   against itself and for the dd bidder against the rules bidder, double-dummy play;
 - command: `tournament --play dd` (rules against rules) on one worker, start-up, Parquet and
   summary included;
-- yardstick in the same run: the Python engine's self-play (`euchre-sim play --play dd`, the
-  way whole games were played before the kernel), games/s, and the kernel's speed-up over it.
+- yardstick in the same run: the Python engine's self-play (its trump-counting strategy
+  bidding, dd play: the way whole games were played before the kernel), games/s, and the
+  kernel's speed-up over it.
 BENCH_GAMES sets the duplicate pairs of the kernel and command runs (default 5,000).
 """
 

@@ -50,36 +50,57 @@ def rules(preset: str | None, as_json: bool) -> None:
         click.echo(f"{f.name:24} {shown:6} {f.metadata['meaning']}")
 
 
+def _self_play_options(command):
+    from euchre_sim.bidding.params import SELF_PLAY_BIDDERS
+    from euchre_sim.play.models import PLAY_MODELS
+
+    for option in reversed([
+        click.option("--ns", "ns_bidder", type=click.Choice(SELF_PLAY_BIDDERS), default="rules",
+                     show_default=True, help="The NS side's bidder, as tournament's (or "
+                     "random: any legal bid, a coin for defending alone)."),
+        click.option("--ew", "ew_bidder", type=click.Choice(SELF_PLAY_BIDDERS),
+                     default="random", show_default=True, help="The EW side's bidder."),
+        click.option("--ns-play", type=click.Choice(PLAY_MODELS), default=None,
+                     help="The NS side's card play (default --play)."),
+        click.option("--ew-play", type=click.Choice(PLAY_MODELS), default=None,
+                     help="The EW side's card play (default --play)."),
+        click.option("--bidder-params", "bidder_params", default=None, metavar="FILE",
+                     help="JSON weights of the rules bidder (both sides; on top of the human "
+                     "bidder's own numbers for a human side)."),
+        click.option("--bidder-table", "bidder_table", default=None, metavar="DIR",
+                     help="The table bidder's decisions: a finished simulate --bidding run."),
+    ]):
+        command = option(command)
+    return command
+
+
 @cli.command()
 @click.option("--games", type=click.IntRange(min=1), default=1, show_default=True)
 @seed_option
 @rules_options
 @click.option("--out", "out_path", type=click.Path(dir_okay=False), default=None,
               help="Write the hand histories (JSON Lines) here.")
-@click.option("--ns", "ns_player", type=click.Choice(["rules", "random"]), default="rules",
-              show_default=True, help="Strategy of the NS partnership.")
-@click.option("--ew", "ew_player", type=click.Choice(["rules", "random"]), default="random",
-              show_default=True, help="Strategy of the EW partnership.")
-@click.option("--play", "play_model", type=click.Choice(["dd", "rules", "pimc"]), default=None,
-              help="Card play and discards of every seat by this model (dd, rules, pimc); "
-              "the strategies then only bid.")
-@click.option("--worlds", type=click.IntRange(1, 10_000), default=50, show_default=True,
-              help="Worlds each PIMC decision samples.")
-def play(games: int, seed: int, ruleset, out_path: str | None, ns_player: str,
-         ew_player: str, play_model: str | None, worlds: int) -> None:
-    """Self-play whole games with the shipped strategies; print the final scores.
+@_self_play_options
+@play_options
+def play(games: int, seed: int, ruleset, out_path: str | None, ns_bidder: str,
+         ew_bidder: str, ns_play: str | None, ew_play: str | None, bidder_params: str | None,
+         bidder_table: str | None, play: str, worlds: int) -> None:
+    """Self-play whole games, each side a bidder and a card-play model as in tournament; print
+    the final scores and write the hand histories.
 
-    Example: euchre-sim play --games 10 --seed 7 --rules online --out hands.jsonl
+    Example: euchre-sim play --games 10 --seed 7 --ns rules --ew dd --out hands.jsonl
     """
+    from euchre_sim.game.bidders import Sides
     from euchre_sim.game.history import state_to_record
     from euchre_sim.game.selfplay import play_games
 
+    sides = Sides.of(ruleset, (ns_bidder, ew_bidder), (ns_play or play, ew_play or play),
+                     bidder_params, bidder_table, worlds)
     out = open(out_path, "w", encoding="utf-8") if out_path else None
     finals: dict[int, list[int]] = {}
     record_id = 0
     try:
-        for hand in play_games(ruleset, games, seed, (ns_player, ew_player), play_model,
-                               worlds):
+        for hand in play_games(ruleset, games, seed, seats=sides.seats):
             record_id += 1
             finals[hand.game] = hand.score_after
             if out:
@@ -93,9 +114,8 @@ def play(games: int, seed: int, ruleset, out_path: str | None, ns_player: str,
     for game, (ns, ew) in sorted(finals.items()):
         click.echo(f"game {game + 1}: NS {ns} - EW {ew}")
         wins[0 if ns > ew else 1] += 1
-    cards = f"; cards by {play_model}" if play_model else ""
-    click.echo(f"{games} games, {record_id} hands: NS ({ns_player}) won {wins[0]}, "
-               f"EW ({ew_player}) won {wins[1]}{cards}")
+    click.echo(f"{games} games, {record_id} hands: NS ({sides.label(0)}) won {wins[0]}, "
+               f"EW ({sides.label(1)}) won {wins[1]}")
 
 
 @cli.command()

@@ -1,4 +1,5 @@
-"""Reading simulation results: `table`, `compare`, `export` and `plot`."""
+"""Reading finished runs (simulations and tournaments): `table`, `compare`, `export` and
+`plot`."""
 
 from __future__ import annotations
 
@@ -7,9 +8,11 @@ import sys
 import click
 
 from euchre_sim.core.errors import UserError
-from euchre_sim.sim.schema import OUTPUT_TABLES
+from euchre_sim.sim.schema import OUTPUT_TABLES, TOURNAMENT_TABLES
 
 from .app import cli
+
+EVERY_TABLE = (*OUTPUT_TABLES, *TOURNAMENT_TABLES)
 
 
 def _dir_argument(command):
@@ -18,9 +21,9 @@ def _dir_argument(command):
 
 @cli.command()
 @_dir_argument
-@click.option("--table", "name", default="calls", show_default=True,
-              type=click.Choice(OUTPUT_TABLES),
-              help="decisions and auction exist for runs with --bidding.")
+@click.option("--table", "name", default=None, type=click.Choice(EVERY_TABLE),
+              help="A simulation's calls (default), summary, decisions or auction (these two "
+                   "with --bidding); a tournament's players (default), games or hands.")
 @click.option("--round", "round_no", type=click.IntRange(1, 2), help="Only round 1 or 2.")
 @click.option("--seat", type=click.IntRange(1, 4), help="Only this seat (1 = dealer's left).")
 @click.option("--trumps", type=click.IntRange(0, 6), help="Only hands with this many trumps.")
@@ -29,27 +32,40 @@ def _dir_argument(command):
 @click.option("--action", type=click.Choice(["pass", "order_up", "call"]),
               help="decisions: only this action.")
 @click.option("--min-n", type=click.IntRange(min=1), default=1, show_default=True)
-@click.option("--sort", default="n", show_default=True, help="Column to sort by (descending).")
+@click.option("--sort", default=None,
+              help="Column to sort by, descending (default: n for a simulation's tables; a "
+                   "tournament's stay in their order).")
 @click.option("--ascending", is_flag=True, help="Sort ascending.")
 @click.option("--limit", type=click.IntRange(min=1), default=30, show_default=True)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON lines.")
-def table(out_dir: str, name: str, round_no, seat, trumps, alone, hand, action, min_n: int,
-          sort: str, ascending: bool, limit: int, as_json: bool) -> None:
-    """Filter and sort a simulation's table; print it as a terminal table or JSON lines.
+def table(out_dir: str, name: str | None, round_no, seat, trumps, alone, hand, action,
+          min_n: int, sort: str | None, ascending: bool, limit: int, as_json: bool) -> None:
+    """Filter and sort a run's table; print it as a terminal table or JSON lines.
+
+    DIR is a simulate or a tournament folder. A tournament's players table is each player's
+    games won and points per hand by the side it held.
 
     Example: euchre-sim table out/ --round 1 --seat 1 --hand "T=RL" --sort make_rate
     """
     from rich.console import Console
     from rich.table import Table
 
-    from euchre_sim.report.query import RowFilter, filter_table, load_table
+    from euchre_sim.report.query import RowFilter, filter_table
+    from euchre_sim.report.tables import read_table, run_kind
 
+    info, name, frame = read_table(out_dir, name)
+    tournament = run_kind(info) == "tournament"
+    if sort is None and not tournament:
+        sort = "n"
     rows = RowFilter(round_no, seat, trumps, alone, action, hand, min_n, sort, not ascending)
-    frame = filter_table(load_table(out_dir, name), rows).head(limit)
+    frame = filter_table(frame, rows).head(limit)
     if as_json:
         frame = frame.drop(columns=["hand_key"], errors="ignore")
         for line in frame.to_json(orient="records", lines=True).splitlines():
             click.echo(line)
+        return
+    if tournament:
+        _print_tournament_table(info, name, frame, sort)
         return
     shown = [c for c in frame.columns if c in _HEADERS or c in ("right", "left", "aces", "voids")]
     out = Table(title=f"{name}: {len(frame)} rows (sorted by {sort})")
@@ -68,8 +84,41 @@ _HEADERS = {"round": "rnd", "seat": "seat", "hand": "hand", "action": "action", 
             "gain": "gain", "gain_se": "gain ±se"}
 
 
+def _print_tournament_table(info: dict, name: str, frame, sort: str | None) -> None:
+    """A tournament's table under its players' names; the players table's rates as %."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from euchre_sim.report.tournament import describe
+
+    order = f"sorted by {sort}" if sort else "in order"
+    out = Table(title=f"{name}: {len(frame)} rows ({order}) — {describe(info)}")
+    shown = [c for c in frame.columns if c not in _REPEATED]
+    for column in shown:
+        out.add_column(_TOURNAMENT_HEADERS.get(column, column), no_wrap=True,
+                       justify="left" if frame[column].dtype == object else "right")
+    for _, row in frame.iterrows():
+        out.add_row(*[_percent(row[c]) if c.endswith("rate") or c.endswith("rate_se")
+                      else _cell(row[c]) for c in shown])
+    Console(width=200).print(out)
+
+
+# games: who sat where is in ns_player/ew_player (the title names the players)
+_REPEATED = ("ns_bidder", "ns_play", "ew_bidder", "ew_play")
+_TOURNAMENT_HEADERS = {"win_rate": "won", "win_rate_se": "±se", "points_per_hand": "points",
+                       "points_per_hand_se": "±se", "net_per_hand": "net",
+                       "net_per_hand_se": "±se", "called_rate": "called",
+                       "make_rate": "made"}
+
+
+def _percent(value) -> str:
+    return "-" if value != value else f"{value:.1%}"
+
+
 def _cell(value) -> str:
-    if value is None:
+    import pandas as pd  # loaded already: the value comes from a table
+
+    if value is None or value is pd.NA:
         return "-"
     if isinstance(value, float):
         return f"{value:.3f}"
@@ -79,8 +128,9 @@ def _cell(value) -> str:
 @cli.command()
 @click.argument("dir_a", metavar="DIR_A", type=click.Path(file_okay=False))
 @click.argument("dir_b", metavar="DIR_B", type=click.Path(file_okay=False))
-@click.option("--table", "name", default="calls", show_default=True,
-              type=click.Choice(OUTPUT_TABLES))
+@click.option("--table", "name", default=None, type=click.Choice(EVERY_TABLE),
+              help="Simulations: calls (default), summary or decisions. Tournaments: players "
+                   "(the only one compared).")
 @click.option("--min-n", type=click.IntRange(min=1), default=30, show_default=True,
               help="Only classes with at least this many calls in both runs.")
 @click.option("--by", default="points", show_default=True,
@@ -90,9 +140,13 @@ def _cell(value) -> str:
 @click.option("--limit", type=click.IntRange(min=1), default=20, show_default=True)
 @click.option("--json", "as_json", is_flag=True,
               help="Print JSON lines: the overall object (kind 'overall'), then one per row.")
-def compare(dir_a: str, dir_b: str, name: str, min_n: int, by: str, limit: int,
-            as_json: bool) -> None:
+@click.pass_context
+def compare(ctx: click.Context, dir_a: str, dir_b: str, name: str | None, min_n: int, by: str,
+            limit: int, as_json: bool) -> None:
     """Compare two finished runs class by class: make rate and mean points, B - A, and z.
+
+    Two tournaments are compared player by player and side by side: win rate, points and net
+    points per hand, how often each player makes trump and how often it makes it, 2 - 1.
 
     Example: euchre-sim compare dd/ rules/ --by z
     """
@@ -102,7 +156,20 @@ def compare(dir_a: str, dir_b: str, name: str, min_n: int, by: str, limit: int,
     from rich.table import Table
 
     from euchre_sim.report.compare import compare_runs, describe
+    from euchre_sim.report.tables import check_table, same_kind
 
+    kind, info_a, info_b = same_kind(dir_a, dir_b)
+    check_table(dir_a, kind, name or ("players" if kind == "tournament" else "calls"))
+    if kind == "tournament":
+        given = [f"--{p.replace('_', '-')}" for p in ("min_n", "by")
+                 if ctx.get_parameter_source(p) != click.core.ParameterSource.DEFAULT]
+        given += [f"--table {name}"] if name not in (None, "players") else []
+        if given:
+            raise UserError(f"{' and '.join(given)}: tournaments are compared by their players "
+                            "tables only (--min-n and --by are for a simulation's classes)")
+        _compare_tournaments(dir_a, info_a, dir_b, info_b, limit, as_json)
+        return
+    name = name or "calls"
     head, rows, notes = compare_runs(dir_a, dir_b, name, min_n, by)
     for note in notes:
         click.echo(f"euchre-sim: note: {note}", err=True)
@@ -142,6 +209,48 @@ def compare(dir_a: str, dir_b: str, name: str, min_n: int, by: str, limit: int,
     Console(width=200).print(out)
 
 
+def _compare_tournaments(dir_1: str, info_1: dict, dir_2: str, info_2: dict, limit: int,
+                         as_json: bool) -> None:
+    """Two tournaments' players tables side by side: JSON lines, or a terminal table."""
+    import json
+
+    from rich.console import Console
+    from rich.table import Table
+
+    from euchre_sim.report.tournament import MEASURES, compare_tournaments, describe
+
+    head, rows, notes = compare_tournaments(dir_1, info_1, dir_2, info_2)
+    for note in notes:
+        click.echo(f"euchre-sim: note: {note}", err=True)
+    rows = rows.head(limit)
+    if as_json:
+        click.echo(json.dumps({"kind": "overall", "table": "players"} | head))
+        rows = rows.assign(kind="row")[["kind", *rows.columns]]
+        for line in rows.to_json(orient="records", lines=True).splitlines():
+            click.echo(line)
+        return
+    click.echo(f"1: {dir_1} ({describe(info_1)})\n2: {dir_2} ({describe(info_2)})")
+    out = Table(title="players: tournament 2 - tournament 1 (z: net points per hand; "
+                      "win z: win rate)")
+    for column in ("player", "side", "games 1", "games 2"):
+        out.add_column(column, no_wrap=True, justify="right")
+    for field in MEASURES:
+        word = _TOURNAMENT_HEADERS[field]
+        for suffix in ("1", "2", "Δ"):
+            out.add_column(f"{word} {suffix}" if suffix != "Δ" else f"Δ{word}", no_wrap=True,
+                           justify="right")
+    out.add_column("z", justify="right")
+    out.add_column("win z", justify="right")
+    for _, row in rows.iterrows():
+        cells = [row["player"], row["side"], str(row["games_1"]), str(row["games_2"])]
+        for field in MEASURES:
+            show = _percent if field.endswith("rate") else _cell
+            cells += [show(row[f"{field}_1"]), show(row[f"{field}_2"]),
+                      _signed(row[f"{field}_diff"])]
+        out.add_row(*cells, _signed(row["z"]), _signed(row["win_z"]))
+    Console(width=220).print(out)
+
+
 def _signed(value) -> str:
     if value is None or value != value:  # NaN: no standard error
         return "-"
@@ -151,18 +260,22 @@ def _signed(value) -> str:
 @cli.command()
 @_dir_argument
 @click.option("--format", "fmt", type=click.Choice(["csv", "json"]), required=True)
-@click.option("--table", "name", default="calls", show_default=True,
-              type=click.Choice(OUTPUT_TABLES))
+@click.option("--table", "name", default=None, type=click.Choice(EVERY_TABLE),
+              help="A simulation's calls (default), summary, decisions or auction; a "
+                   "tournament's games (default), hands or players.")
 @click.option("--out", "out_path", type=click.Path(dir_okay=False), default=None,
               help="File to write (default: standard output).")
-def export(out_dir: str, fmt: str, name: str, out_path: str | None) -> None:
-    """Export a simulation table as CSV or JSON lines.
+def export(out_dir: str, fmt: str, name: str | None, out_path: str | None) -> None:
+    """Export a simulation's or a tournament's table as CSV or JSON lines.
 
     Example: euchre-sim export out/ --format csv --out calls.csv
     """
-    from euchre_sim.report.query import load_table
+    from euchre_sim.report.query import load_run
+    from euchre_sim.report.tables import read_table, run_kind
 
-    frame = load_table(out_dir, name)
+    if name is None and run_kind(load_run(out_dir)) == "tournament":
+        name = "games"
+    _, _, frame = read_table(out_dir, name)
     target = out_path or sys.stdout
     try:
         if fmt == "csv":
@@ -180,12 +293,14 @@ def export(out_dir: str, fmt: str, name: str, out_path: str | None) -> None:
 @click.option("--out", "out_path", type=click.Path(dir_okay=False), required=True,
               help="PNG file to write.")
 @click.option("--round", "round_no", type=click.IntRange(1, 2), default=1, show_default=True)
-@click.option("--table", "name", default="summary", show_default=True,
-              type=click.Choice(["summary", "decisions", "odds"]),
-              help="summary: make rate and points; decisions (--bidding runs): the best "
-                   "call's gain and how often the bidder calls; odds: P(win) by score.")
-def plot(out_dir: str, out_path: str, round_no: int, name: str) -> None:
-    """Heatmaps by trumps and off-suit aces per seat, or the odds of winning by score.
+@click.option("--table", "name", default=None,
+              type=click.Choice(["summary", "decisions", "odds", "players"]),
+              help="A simulation's summary (default): make rate and points; decisions "
+                   "(--bidding runs): the best call's gain and how often the bidder calls; "
+                   "odds: P(win) by score. A tournament's players (its only plot).")
+def plot(out_dir: str, out_path: str, round_no: int, name: str | None) -> None:
+    """Heatmaps by trumps and off-suit aces per seat, the odds of winning by score, or a
+    tournament's players: points per hand and games won by side, with 95% intervals.
 
     Example: euchre-sim plot out/ --out heatmap.png
     """

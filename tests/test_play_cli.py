@@ -98,6 +98,6 @@ def test_play_with_a_model_records_hands_that_replay(tmp_path):
     out = tmp_path / "hands.jsonl"
     result = run(["play", "--games", "1", "--seed", "3", "--play", "pimc", "--worlds", "4",
                   "--out", str(out)])
-    assert "cards by pimc" in result.output
+    assert "(rules bidder, pimc play)" in result.output
     run(["replay", str(out)])
 

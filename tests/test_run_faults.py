@@ -19,8 +19,8 @@ from euchre_sim.game.tournament import (
 from euchre_sim.runs import runner
 from euchre_sim.runs.runner import store_chunk
 from euchre_sim.sim import simulate
-from euchre_sim.sim.tables import compute_chunk
 from euchre_sim.sim.simulate import RunPlan, finish_run, prepare_run
+from euchre_sim.sim.tables import compute_chunk
 
 from .helpers import run_cli
 

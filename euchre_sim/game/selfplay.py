@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from ..core.dealing import deal_one
@@ -47,17 +47,22 @@ class PlayedHand:
 
 def play_games(rules: RuleSet, games: int, seed: int,
                strategy_names: tuple[str, str] = ("rules", "random"), play: str | None = None,
-               worlds: int = DEFAULT_WORLDS) -> Iterator[PlayedHand]:
+               worlds: int = DEFAULT_WORLDS,
+               seats: Callable[[random.Random], list] | None = None) -> Iterator[PlayedHand]:
     """Whole games to `rules.target`, the deal passing left; NS uses the first strategy.
 
     With `play` (a play model), every seat's discards and cards come from that model and the
-    strategies only bid. Deal h of game g is deal (g << 20 | h) of the counter-based
-    generator for `seed`.
+    strategies only bid. seats(rng): a game's four players by seat instead (e.g.
+    `bidders.Sides.seats`, the tournament's players). Deal h of game g is deal (g << 20 | h)
+    of the counter-based generator for `seed`.
     """
     for game in range(games):
         rng = random.Random(f"{seed}:{game}")
-        players = [make_strategy(strategy_names[team_of(s)], rng) for s in range(4)]
-        if play is not None:
+        if seats is not None:
+            players = seats(rng)
+        else:
+            players = [make_strategy(strategy_names[team_of(s)], rng) for s in range(4)]
+        if play is not None and seats is None:
             from .model_strategy import ModelStrategy
 
             players = [ModelStrategy(play, p, rng, worlds) for p in players]

@@ -23,15 +23,20 @@ RATES = ("make_rate", "chosen_rate")  # compared where a table has them
 _LABELS = {"calls": ["hand", "trumps"], "decisions": ["hand"]}  # fixed by the key: from A
 
 
-def check_comparable(info_a: dict, info_b: dict) -> list[str]:
-    """Raise if the rules differ (class keys would not match); a note if seed or deals differ."""
+def check_same_rules(info_a: dict, info_b: dict, units: str = "classes") -> None:
+    """Raise if the runs' rules differ (their `units` would not match)."""
     rules_a, rules_b = info_a["rules"], info_b["rules"]
     differ = sorted(k for k in set(rules_a) | set(rules_b) if rules_a.get(k) != rules_b.get(k))
     if differ:
         shown = ", ".join(f"{k}: {json.dumps(rules_a.get(k))} vs {json.dumps(rules_b.get(k))}"
                           for k in differ)
-        raise UserError(f"the runs have different rules ({shown}); their classes are not "
+        raise UserError(f"the runs have different rules ({shown}); their {units} are not "
                         "comparable")
+
+
+def check_comparable(info_a: dict, info_b: dict) -> list[str]:
+    """Raise if the rules differ (class keys would not match); a note if seed or deals differ."""
+    check_same_rules(info_a, info_b)
     differ = [f"{field} ({info_a.get(field)} vs {info_b.get(field)})" for field in ("seed", "deals")
               if info_a.get(field) != info_b.get(field)]
     notes = []

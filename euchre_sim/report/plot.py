@@ -1,6 +1,6 @@
-"""Heatmaps of a run: make rate and mean points (trumps x off-suit aces, a panel per seat);
-with --bidding, the gain of calling over passing and how often the bidder calls; and the
-odds of winning the game by score (odds.parquet)."""
+"""Figures of a run: make rate and mean points (trumps x off-suit aces, a panel per seat);
+with --bidding, the gain of calling over passing and how often the bidder calls; the
+odds of winning the game by score (odds.parquet); a tournament's players by side."""
 
 from __future__ import annotations
 
@@ -148,13 +148,58 @@ def plot_odds(out_dir: str, path: str) -> None:
     _save(fig, path, f"Winning the game to {target} from each score")
 
 
-PLOTS = ("summary", "decisions", "odds")  # what `plot_run` draws, by the table it reads
+def plot_tournament(out_dir: str, path: str) -> None:
+    """A tournament's players by the side they held (NS, EW, both): points scored per hand and
+    the share of games won, each with its 95 % interval (report.tournament's players table)."""
+    from .tournament import describe, load_tournament_table
+
+    plt = _pyplot()
+    info = load_run(out_dir)
+    players = load_tournament_table(out_dir, "players", info)
+    sides = [side for side in ("NS", "EW", "both") if side in set(players["side"])]
+    fig, axes = plt.subplots(1, 2, figsize=(12, 5), constrained_layout=True)
+    width = 0.38
+    for ax, (column, label) in zip(axes, (("points_per_hand", "points scored per hand"),
+                                          ("win_rate", "games won")), strict=True):
+        for k, player in enumerate(("A", "B")):
+            rows = players[players["player"] == player].set_index("side").reindex(sides)
+            x = np.arange(len(sides)) + (k - 0.5) * width
+            half = Z95 * rows[f"{column}_se"].fillna(0).to_numpy()
+            bars = ax.bar(x, rows[column].to_numpy(), width, yerr=half, capsize=4,
+                          label=f"{player}: {info['players_described'][player]}")
+            text = ".0%" if column == "win_rate" else ".2f"
+            ax.bar_label(bars, [format(v, text) if v == v else "" for v in rows[column]],
+                         padding=2, fontsize=8)
+        ax.set_xticks(range(len(sides)), [f"{s} seats" if s != "both" else "both" for s in sides])
+        ax.set_title(f"{label} (95% intervals)", fontsize=10)
+        if column == "win_rate":
+            ax.axhline(0.5, color="grey", linewidth=0.8, linestyle="--")
+            ax.set_ylim(0, 1.1)
+    handles, labels = axes[0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="outside lower center", ncol=2, fontsize=9)
+    _save(fig, path, f"Tournament: {describe(info)}")
 
 
-def plot_run(out_dir: str, path: str, table: str = "summary", round_no: int = 1) -> None:
-    """A finished run's figure by the table it draws: summary heatmaps, decisions, or odds."""
-    if table not in PLOTS:
-        raise UserError(f"unknown plot {table!r} (plots: {', '.join(PLOTS)})")
+PLOTS = ("summary", "decisions", "odds", "players")  # what `plot_run` draws, by its table
+Z95 = 1.959963984540054  # two-sided 95 % normal quantile
+
+
+def plot_run(out_dir: str, path: str, table: str | None = None, round_no: int = 1) -> None:
+    """A finished run's figure by the table it draws: summary heatmaps, decisions, or odds of
+    a simulation (default summary); a tournament's players (its only plot)."""
+    from .tables import check_table, run_kind
+
+    kind = run_kind(load_run(out_dir)) if table != "odds" else "simulation"
+    if kind == "tournament":
+        check_table(out_dir, kind, table or "players")
+        if table not in (None, "players"):
+            raise UserError(f"a tournament's plot is its players table (not {table})")
+        plot_tournament(out_dir, path)
+        return
+    table = table or "summary"
+    if table not in PLOTS[:3]:
+        raise UserError(f"unknown plot {table!r} for a simulation (plots: summary, decisions, "
+                        "odds)")
     if table == "odds":
         plot_odds(out_dir, path)
     elif table == "decisions":

@@ -21,15 +21,16 @@ def load_run(out_dir: str) -> dict:
     if not os.path.isfile(path):
         if os.path.isfile(os.path.join(out_dir, "manifest.json")):
             raise UserError(f"{out_dir!r} is an unfinished run (finish it with "
-                            "'euchre-sim simulate ... --resume')")
-        raise UserError(f"no run.json in {out_dir!r} (run 'euchre-sim simulate' first)")
+                            "'euchre-sim simulate ... --resume', or tournament)")
+        raise UserError(f"no run.json in {out_dir!r} (run 'euchre-sim simulate' or "
+                        "'tournament' first)")
     try:
         with open(path, encoding="utf-8") as handle:
             info = json.load(handle)
     except (OSError, ValueError) as err:
         raise UserError(f"cannot read {path!r}: {err}") from None
     if not isinstance(info, dict) or "rules" not in info:
-        raise UserError(f"{path!r} is not a simulation's run.json")
+        raise UserError(f"{path!r} is not a simulation's or tournament's run.json")
     return info
 
 
@@ -60,7 +61,7 @@ class RowFilter:
 
 def filter_table(frame: pd.DataFrame, rows: RowFilter = RowFilter()) -> pd.DataFrame:
     """The frame's rows that `rows` keeps, in its order."""
-    mask = frame["n"] >= rows.min_n
+    mask = frame["n"] >= rows.min_n if "n" in frame else pd.Series(True, index=frame.index)
     for column in ("round", "seat", "trumps", "alone", "action"):
         value = getattr(rows, column)
         if value is not None:

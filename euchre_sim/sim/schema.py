@@ -4,6 +4,8 @@ No Numba here: reading finished tables must not load the kernels.
 """
 
 OUTPUT_TABLES = ("calls", "summary", "decisions", "auction")
+# what `tournament` writes, after the players' standings `report` derives from them
+TOURNAMENT_TABLES = ("players", "games", "hands")
 RUN_TABLES = ("calls", "decisions", "auction")  # what simulate --tables names (calls: + summary)
 CALLS_KEYS = ["round", "seat", "alone", "hand_key"]  # a calls row's class
 SUMMARY_KEYS = ["round", "seat", "alone", "trumps", "right", "left", "aces", "voids"]

@@ -1,0 +1,182 @@
+"""Self-play players by the tournament's names: each side a bidder of `bidding.params.BIDDERS`
+(or `random`: `SELF_PLAY_BIDDERS`) and a card-play model, the engine asking the kernels that
+`tournament` runs.
+
+A side's seats bid (and decide on defending alone) as `game.match` has that bidder bid:
+the rules, human and table bidders from their own hands (`bidding.auction.bidder_choice`,
+`defends_alone`), the dd bidder from the deal's call table under the play models and both
+sides' bidders (`auction_choices`); `random` picks among the legal bids. Discards and cards
+come from the side's play model (`model_strategy.ModelStrategy`).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..bidding.auction import (
+    NO_WINS,
+    auction_choices,
+    bidder_choice,
+    defends_alone,
+)
+from ..bidding.params import SELF_PLAY_BIDDERS, bidder_id, bidder_weights
+from ..bidding.table import DecisionTable, empty_table, load_decision_table
+from ..core.calls import (
+    BOTH_ROUNDS,
+    N_CALLS,
+    N_ROWS,
+    WITH_DEFENCE,
+    call_row,
+    defender_position,
+    row_call,
+)
+from ..core.errors import UserError
+from ..core.rules import RuleSet
+from ..core.ruletables import compile_rules
+from ..play.models import DEFAULT_WORLDS, PLAY_MODELS, model_id
+from ..play.pimc import inference_of, new_pimc_work
+from ..play.playout import ALL_ROWS, play_deal
+from ..solver.calltable import analyze_deal
+from ..solver.search import new_work, shared_tt
+from .engine import Bid, HandState
+from .model_strategy import ModelStrategy
+from .strategies import RandomStrategy
+
+
+@dataclass(frozen=True)
+class Sides:
+    """Both sides' players (NS first): bidder names, their weights (`bidder_weights`), the
+    table bidder's decisions, and each side's play model."""
+
+    rules: RuleSet
+    bidders: tuple[str, str]
+    plays: tuple[str, str] = ("dd", "dd")
+    weights: tuple = ()
+    table: DecisionTable | None = field(default=None, compare=False)
+    worlds: int = DEFAULT_WORLDS
+
+    @classmethod
+    def of(cls, rules: RuleSet, bidders: tuple[str, str], plays: tuple[str, str] = ("dd", "dd"),
+           params_path: str | None = None, table_dir: str | None = None,
+           worlds: int = DEFAULT_WORLDS) -> Sides:
+        """Check the names and the options they need; one line a user can act on if not."""
+        for name in bidders:
+            if name not in SELF_PLAY_BIDDERS:
+                raise UserError(f"unknown bidder {name!r} (bidders: "
+                                f"{', '.join(SELF_PLAY_BIDDERS)})")
+        for play in plays:
+            if play not in PLAY_MODELS:
+                raise UserError(f"unknown play model {play!r} (models: "
+                                f"{', '.join(PLAY_MODELS)})")
+        if ("table" in bidders) != (table_dir is not None):
+            raise UserError("the table bidder reads its decisions from --bidder-table DIR "
+                            "(and only it does)")
+        if "dd" in bidders and "random" in bidders:
+            raise UserError("the dd bidder bids knowing how the other side bids: it plays "
+                            "against the rules, human, table or dd bidder, not random")
+        weights = tuple(bidder_weights(params_path, None if b == "random" else b)
+                        for b in bidders)
+        table = load_decision_table(table_dir, rules) if table_dir is not None else None
+        return cls(rules, tuple(bidders), tuple(plays), weights, table, worlds)
+
+    def label(self, side: int) -> str:
+        return f"{self.bidders[side]} bidder, {self.plays[side]} play"
+
+    def seats(self, rng: random.Random) -> list:
+        """The four players of one game, by seat."""
+        auction = KernelAuction(self, rng)
+        out = []
+        for seat in range(4):
+            side = seat & 1
+            bidder = RandomStrategy(rng) if self.bidders[side] == "random" else \
+                KernelBidder(auction)
+            out.append(ModelStrategy(self.plays[side], bidder, rng, self.worlds))
+        return out
+
+
+class KernelAuction:
+    """The kernels' auction of the hand in play, worked out once per hand for every seat of a
+    game (`game.match.play_hand` without the score)."""
+
+    def __init__(self, sides: Sides, rng: random.Random):
+        self.tb = compile_rules(sides.rules)
+        self.kinds = np.array([bidder_id(b) if b != "random" else -1 for b in sides.bidders],
+                              dtype=np.int64)
+        self.params = tuple(np.array(w, dtype=np.float64) for w in sides.weights)
+        self.table = sides.table if sides.table is not None else empty_table()
+        self.sides = sides
+        self.rng = rng
+        self.dd = "dd" in sides.bidders
+        self.state: HandState | None = None
+        self.hands = np.zeros(4, dtype=np.uint64)
+        self.contracts = np.zeros((N_CALLS, 3), dtype=np.int64)
+        self.choices = np.zeros(8, dtype=np.int64)
+
+    def _deal(self, state: HandState) -> None:
+        """Read the hand's deal; with a dd bidder, its call table and the whole auction."""
+        if self.state is state:
+            return
+        self.state = state
+        self.hands[:] = np.array(state.dealt, dtype=np.uint64)
+        if not self.dd:
+            return
+        calls = np.empty(N_ROWS, dtype=np.int8)
+        rounds = BOTH_ROUNDS | WITH_DEFENCE
+        if self.sides.plays == ("dd", "dd"):
+            analyze_deal(self.tb, self.hands, state.upcard, state.dealer, True, 0, rounds,
+                         shared_tt(), new_work(), calls)
+        else:
+            models = tuple(model_id(p) for p in self.sides.plays)
+            pws = (new_pimc_work(inference_of()), new_pimc_work(inference_of()))
+            play_deal(models, self.tb, self.hands, state.upcard, state.dealer,
+                      self.sides.worlds, np.uint64(self.rng.getrandbits(64)), 0, rounds,
+                      ALL_ROWS, shared_tt(), pws, calls)
+        auction_choices((self.kinds[0], self.kinds[1]), self.tb, self.params, self.table,
+                        self.hands, state.upcard, state.dealer, calls, self.contracts,
+                        self.choices, np.zeros(9, dtype=np.int64))
+
+    def row(self, state: HandState) -> int:
+        """The call-table row the seat to act calls (-1: pass)."""
+        self._deal(state)
+        pos = state.position(state.turn)
+        if self.dd:
+            return int(self.choices[(state.round - 1) * 4 + pos - 1])
+        side = state.turn & 1
+        return int(bidder_choice(self.kinds[side], self.tb, self.params[side], self.table,
+                                 self.hands[state.turn], state.upcard, state.round, pos,
+                                 NO_WINS))
+
+    def defends_alone(self, state: HandState, seat: int) -> bool:
+        """Does defender `seat` play alone against the contract made?"""
+        self._deal(state)
+        call = state.bids[-1]
+        pos = state.position(call.seat)
+        if self.dd:
+            trump = call.suit if call.round == 2 else 0
+            def_pos = self.contracts[call_row(call.round, pos, trump, int(call.alone)), 2]
+            return bool(def_pos) and (state.dealer + def_pos) % 4 == seat
+        j = 0 if (state.dealer + defender_position(pos, 0)) % 4 == seat else 1
+        return bool(defends_alone(self.tb, self.params[seat & 1], self.hands, state.upcard,
+                                  state.dealer, call.round, pos, state.trump, j))
+
+
+class KernelBidder:
+    """An engine strategy that bids and decides on defending alone as its side's bidder."""
+
+    def __init__(self, auction: KernelAuction):
+        self.auction = auction
+
+    def bid(self, state: HandState, options: list[Bid]) -> Bid:
+        row = self.auction.row(state)
+        if row < 0:
+            return next(o for o in options if o.action == "pass")
+        round_no, _, trump, alone = row_call(row)
+        action = "order_up" if round_no == 1 else "call"
+        return next(o for o in options if o.action == action and o.alone == bool(alone)
+                    and (round_no == 1 or o.suit == trump))
+
+    def defend_alone(self, state: HandState, seat: int) -> bool:
+        return self.auction.defends_alone(state, seat)
