@@ -6,7 +6,6 @@ Deal i of seed s shuffles the unseen cards with the counter-based generator of `
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from typing import NamedTuple
 
@@ -19,6 +18,8 @@ from ..core.errors import UserError
 from ..core.jit import njit
 from ..core.rules import RuleSet
 from ..core.ruletables import compile_rules
+from ..core.seats import seat_at
+from ..core.stats import interval95, mean_se
 from ..play.models import DEFAULT_WORLDS, model_id
 from ..play.pimc import inference_of, new_pimc_work
 from ..play.playout import ALL_ROWS, play_deal
@@ -81,12 +82,8 @@ def call_actions(rules: RuleSet, round_no: int, position: int, ref_card: int) ->
 
 def mean_figures(points: np.ndarray) -> dict:
     """n, mean points, its standard error and 95% interval."""
-    points = points.astype(np.float64)
-    n = len(points)
-    mean = float(points.mean())
-    se = float(points.std(ddof=1) / math.sqrt(n)) if n > 1 else float("nan")
-    return {"n": n, "mean_points": mean, "points_se": se, "ci95": [mean - 1.96 * se,
-                                                                    mean + 1.96 * se]}
+    mean, se = mean_se(points)
+    return {"n": len(points), "mean_points": mean, "points_se": se, "ci95": interval95(mean, se)}
 
 
 def rates(tricks: np.ndarray) -> dict:
@@ -151,7 +148,7 @@ def parse_question(rules: RuleSet, hand_text: str, position: int, up: str | None
     if round_no == 1 and ref_card == JOKER:
         raise UserError("Benny as the upcard names no suit: there is no round 1 to advise on")
     unseen = np.array(cards_of(deck.mask & ~hand & ~bit(ref_card)), dtype=np.int64)
-    return Question(hand, ref_card, round_no, position, (ADVISE_DEALER + position) % 4, unseen)
+    return Question(hand, ref_card, round_no, position, seat_at(ADVISE_DEALER, position), unseen)
 
 
 def describe_question(rules: RuleSet, q: Question) -> dict:
