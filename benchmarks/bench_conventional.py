@@ -38,6 +38,8 @@ from euchre_sim.core.dealing import deal_batch, seed_to_u64  # noqa: E402
 from euchre_sim.core.jit import njit  # noqa: E402
 from euchre_sim.core.rules import build_rules  # noqa: E402
 from euchre_sim.core.ruletables import FLAG_LONE_LAST, LAYOUT_TRUMPS, compile_rules  # noqa: E402
+from euchre_sim.core.seats import seat_at  # noqa: E402
+from euchre_sim.core.stats import interval95  # noqa: E402
 from euchre_sim.play import conventional as new_player  # noqa: E402
 from euchre_sim.play.state import (  # noqa: E402
     S_DISCARD,
@@ -139,7 +141,7 @@ def kernels(old):
             calls[i, :] = -1
             for k in range(8):  # the rules bidder's auction: the first call
                 round_no, pos = k // 4 + 1, k % 4 + 1
-                seat = (DEALER + pos) & 3
+                seat = seat_at(DEALER, pos)
                 row = conventional_choice(tb, params, hands[i, seat], up, round_no, pos)
                 if row >= 0:
                     calls[i, 0] = row
@@ -160,7 +162,7 @@ def kernels(old):
                 round_no, pos, trump, alone = row_call(calls[i, k])
                 if round_no == 1:
                     trump = up >> 3
-                maker = (DEALER + pos) & 3
+                maker = seat_at(DEALER, pos)
                 for c in range(4):
                     tricks, trumps = contract(combos[c], tb, hands[i], up, round_no, trump,
                                               maker, pos if alone else 0)
@@ -198,7 +200,7 @@ def clustered_mean(values: np.ndarray, present: np.ndarray) -> dict:
     mean = sums.sum() / n
     se = math.sqrt(((sums - mean * counts) ** 2).sum()) / n
     return {"n": int(n), "mean": round(float(mean), 4),
-            "ci95": [round(float(mean - 1.96 * se), 4), round(float(mean + 1.96 * se), 4)]}
+            "ci95": [round(float(x), 4) for x in interval95(mean, se)]}
 
 
 def duplicate_figures(rules, tb, duplicate) -> dict:

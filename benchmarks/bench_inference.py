@@ -26,6 +26,7 @@ from euchre_sim.bidding.params import BIDDER_RULES
 from euchre_sim.core.bits import one_bit
 from euchre_sim.core.rules import build_rules
 from euchre_sim.core.ruletables import compile_rules
+from euchre_sim.core.stats import mean_se
 from euchre_sim.play.pimc import inference_of, new_pimc_work, pimc_card
 from euchre_sim.play.state import S_DISCARD, S_MAKER_TURN, S_UPCARD, new_state
 from euchre_sim.solver.search import new_tt
@@ -121,8 +122,8 @@ def head_to_head(rules) -> dict:
     """The inferring side's points per deal against the plain one, teams swapped."""
     inferring = new_pimc_work(inference_of(BIDDER_RULES))
     gains = duplicate_gains(rules, inferring, new_pimc_work(inference_of()), MATCH, 7, WORLDS)
-    return {"deals_played": len(gains), "inferring_side_points_per_deal": gains.mean(),
-            "se": gains.std(ddof=1) / np.sqrt(len(gains)),
+    mean, se = mean_se(gains)
+    return {"deals_played": len(gains), "inferring_side_points_per_deal": mean, "se": se,
             "worlds_inferring": [int(x) for x in inferring[5][2]]}
 
 

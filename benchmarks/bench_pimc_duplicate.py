@@ -13,11 +13,11 @@ JSON: the tested side's points per deal over the two plays (NS minus EW, halved)
 import json
 import os
 
-import numpy as np
 from bench_inference import duplicate_gains
 
 from euchre_sim.bidding.params import BIDDER_RULES
 from euchre_sim.core.rules import build_rules
+from euchre_sim.core.stats import interval95, mean_se
 from euchre_sim.play.pimc import CLEAR_Z, inference_of, new_pimc_work
 
 MATCH = int(os.environ.get("BENCH_MATCH", "2000"))
@@ -30,10 +30,9 @@ def duplicate(rules) -> dict:
     tested = new_pimc_work(inference_of(BIDDER_RULES), TESTED_Z)
     yardstick = new_pimc_work(inference_of(BIDDER_RULES), 0.0)
     gains = duplicate_gains(rules, tested, yardstick, MATCH, SEED, WORLDS)
-    se = gains.std(ddof=1) / np.sqrt(len(gains))
-    return {"deals_played": len(gains), "tested_points_per_deal": round(gains.mean(), 4),
-            "interval_95": [round(gains.mean() - 1.96 * se, 4),
-                            round(gains.mean() + 1.96 * se, 4)],
+    mean, se = mean_se(gains)
+    return {"deals_played": len(gains), "tested_points_per_deal": round(mean, 4),
+            "interval_95": [round(x, 4) for x in interval95(mean, se)],
             "hands_differing": int((gains != 0).sum()),
             "worlds_tested": [int(x) for x in tested[5][2]],
             "worlds_yardstick": [int(x) for x in yardstick[5][2]]}

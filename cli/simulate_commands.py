@@ -163,7 +163,7 @@ def advise(ruleset, as_json: bool, **fields) -> None:
     if as_json:
         click.echo(json.dumps(result))
         return
-    _print_advice(result, question.seat, question.play, question.worlds)
+    _print_advice(result, ruleset, question.seat, question.play, question.worlds)
 
 
 def _action_label(a: dict) -> str:
@@ -172,10 +172,11 @@ def _action_label(a: dict) -> str:
     return f"call {a['suit']}" if a["action"] == "call" else "order up"
 
 
-def _print_advice(result: dict, seat: int, play: str, worlds: int) -> None:
+def _print_advice(result: dict, rules, seat: int, play: str, worlds: int) -> None:
     from rich.console import Console
     from rich.table import Table
 
+    from euchre_sim.core.stats import Z95
     from euchre_sim.play.models import DESCRIPTIONS
 
     bidding = result.get("bidding")
@@ -203,7 +204,7 @@ def _print_advice(result: dict, seat: int, play: str, worlds: int) -> None:
         elif play != "dd":
             cells += [f"{a['dd']['make_rate']:.1%}", f"{a['dd']['mean_points']:+.3f}"]
         if "score" in result:
-            cells.append(f"{a['p_win']:.1%} ± {1.96 * a['p_win_se']:.1%}")
+            cells.append(f"{a['p_win']:.1%} ± {Z95 * a['p_win_se']:.1%}")
         table.add_row(*cells)
     console = Console(width=140)
     console.print(table)
@@ -215,7 +216,7 @@ def _print_advice(result: dict, seat: int, play: str, worlds: int) -> None:
         else:
             click.echo(f"Best: {_action_label(best)}{' alone' if best['alone'] else ''} "
                        f"(ahead of the runner-up by {best['lead']:+.3f} ± "
-                       f"{1.96 * best['lead_se']:.3f} points, paired on the same deals).")
+                       f"{Z95 * best['lead_se']:.3f} points, paired on the same deals).")
         if "score" in result:
             game = result["best_for_game"]
             label = _action_label(game) + (" alone" if game["alone"] else "")
@@ -233,5 +234,4 @@ def _print_advice(result: dict, seat: int, play: str, worlds: int) -> None:
                     f"{e['suit']}{' alone' if e['alone'] else ''}")
                 after.add_row(then, f"{e['share']:.1%}", f"{e['mean_points']:+.3f}")
             console.print(after)
-    click.echo(f"Mean points go to your side (a euchre counts -2, -4 against a lone defender); "
-               f"play: {DESCRIPTIONS[play]}.")
+    click.echo(f"Mean points go to your side ({rules.euchre_text}); play: {DESCRIPTIONS[play]}.")

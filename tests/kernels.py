@@ -9,7 +9,7 @@ from euchre_sim.core import trick
 from euchre_sim.core.cards import bit, cards_of
 from euchre_sim.core.dealing import deal_one, seed_to_u64
 from euchre_sim.core.ruletables import LAYOUT_TRUMPS, compile_rules
-from euchre_sim.core.seats import SEAT_NAMES
+from euchre_sim.core.seats import SEAT_NAMES, seat_at
 from euchre_sim.game.random_hands import CALL, PASS, play_key, random_hand
 from euchre_sim.solver.search import (
     at_least,
@@ -115,7 +115,7 @@ def sampled_deals(rules, hand_text: str, position: int, ref: str, deals: int,
     hand = deck.parse_hand(hand_text)
     ref_card = deck.parse_card(ref)
     unseen = np.array(cards_of(deck.mask & ~hand & ~bit(ref_card)), dtype=np.int64)
-    seat = (ADVISE_DEALER + position) % 4
+    seat = seat_at(ADVISE_DEALER, position)
     hands = np.zeros(4, dtype=np.uint64)
     work = np.empty_like(unseen)
     result = []

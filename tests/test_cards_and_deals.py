@@ -1,4 +1,4 @@
-"""Card, hand and deal notation on every deck; the counter-based dealer."""
+"""Card, hand and deal notation on every deck; the counter-based dealer; seats by position."""
 
 import numpy as np
 import pytest
@@ -7,6 +7,7 @@ from euchre_sim.core.cards import JOKER, Deck
 from euchre_sim.core.dealing import deal_batch
 from euchre_sim.core.errors import UserError
 from euchre_sim.core.rules import build_rules
+from euchre_sim.core.seats import SEAT_NAMES, position_of, seat_at
 
 DECKS = [Deck("french", 24), Deck("french", 28), Deck("french", 32), Deck("french", 24, True),
          Deck("french", 32, True), Deck("yooker", 24), Deck("yooker", 24, True)]
@@ -89,3 +90,17 @@ def test_every_card_equally_likely_to_be_the_upcard():
     _, ups = deal_batch(rules, 1, 0, 48000)
     counts = np.bincount(ups, minlength=32)[rules.card_deck.cards]
     assert counts.min() > 1700 and counts.max() < 2300  # 2000 expected, sd ~44
+
+
+# the seat at each position (1-4 from the dealer's left; 4 the dealer), written out by hand
+SEATS_BY_DEALER = {"N": "ESWN", "E": "SWNE", "S": "WNES", "W": "NESW"}
+
+
+def test_seat_at_a_position_and_its_inverse_match_a_written_table():
+    for dealer_name, by_position in SEATS_BY_DEALER.items():
+        dealer = SEAT_NAMES.index(dealer_name)
+        for pos, seat_name in enumerate(by_position, start=1):
+            seat = SEAT_NAMES.index(seat_name)
+            assert seat_at(dealer, pos) == seat
+            assert position_of(dealer, seat) == pos
+        assert seat_at(dealer, 0) == dealer

@@ -2,11 +2,13 @@
 
 import random
 
+import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
-from euchre_sim.core.cards import bit
+from euchre_sim.core.cards import bit, cards_of
 from euchre_sim.core.ruletables import compile_rules
+from euchre_sim.core.trick import legal_cards as power_legal_cards
 
 from .conftest import RULE_SETS
 from .kernels import legal_mask, trick_winner
@@ -43,3 +45,23 @@ def test_legal_mask_matches_naive(name, seed, size, leading):
             led = 4 if suit is None else suit
         assert legal_mask(tables, trump, hand, led) == legal_cards(
             hand, led_card, trump, rules.yooker)
+
+
+@given(name=rule_names, seed=st.integers(0, 2**32), size=st.integers(1, 5),
+       leading=st.booleans())
+def test_legal_cards_in_the_power_layout_match_naive(name, seed, size, leading):
+    """The solver's and the play models' view of `playable`: cards as power bits, the led suit
+    as its bits (0 when leading)."""
+    rules = RULE_SETS[name]
+    rng = random.Random(seed)
+    tables = compile_rules(rules)
+    cards = rng.sample(rules.card_deck.cards, size + 1)
+    led_card = None if leading else cards[size]
+    for trump in rules.trump_choices:
+        power = [int(tables.power_bit[trump, c]) for c in cards]
+        hand = np.uint64(sum(1 << p for p in power[:size]))
+        lay = tables.layout[trump]
+        led = np.uint64(0) if led_card is None else lay[power[size]]
+        legal = int(power_legal_cards(lay, hand, led))
+        expected = legal_cards(sum(bit(c) for c in cards[:size]), led_card, trump, rules.yooker)
+        assert legal == sum(1 << int(tables.power_bit[trump, c]) for c in cards_of(expected))

@@ -203,8 +203,8 @@ def test_games_match_the_plain_python_twin(name, bidders):
 def test_game_bidder_against_table_bidder_matches_the_twin(tmp_path, start):
     """The game bidder at every score of the games, by the decisions' result shares and the
     odds, against the table bidder: each seat's bid as the naive table twin makes it."""
-    from euchre_sim.advice.advice_request import read_odds
     from euchre_sim.bidding.table import load_decision_table
+    from euchre_sim.game.odds import odds_array
 
     rules = RULE_SETS["standard"]
     run = tmp_path / "run"
@@ -214,7 +214,8 @@ def test_game_bidder_against_table_bidder_matches_the_twin(tmp_path, start):
     frame = pd.read_parquet(run / "decisions.parquet")
     odds = pd.read_parquet(run / "odds.parquet").set_index(["us", "them", "we_deal"])
     job = _job(rules, ("game", "table"), games=3, start=start, dealer=1,
-               table=load_decision_table(str(run), rules), odds=read_odds(str(run)))
+               table=load_decision_table(str(run), rules),
+               odds=odds_array(pd.read_parquet(run / "odds.parquet")))
     _compare_with_twin(rules, job, ("game", "table"), frame=frame, odds=odds)
 
 

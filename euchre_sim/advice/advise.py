@@ -6,7 +6,6 @@ Deal i of seed s shuffles the unseen cards with the counter-based generator of `
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 
 import numpy as np
@@ -16,6 +15,7 @@ from ..core.dealing import deal_key, seed_to_u64, shuffle
 from ..core.jit import njit
 from ..core.rules import RuleSet
 from ..core.ruletables import compile_rules
+from ..core.stats import interval95, mean_se
 from ..play.models import model_id
 from ..play.pimc import inference_of, new_pimc_work
 from ..play.playout import ALL_ROWS, play_deal
@@ -78,12 +78,8 @@ def call_actions(rules: RuleSet, round_no: int, position: int, ref_card: int) ->
 
 def mean_figures(points: np.ndarray) -> dict:
     """n, mean points, its standard error and 95% interval."""
-    points = points.astype(np.float64)
-    n = len(points)
-    mean = float(points.mean())
-    se = float(points.std(ddof=1) / math.sqrt(n)) if n > 1 else float("nan")
-    return {"n": n, "mean_points": mean, "points_se": se, "ci95": [mean - 1.96 * se,
-                                                                    mean + 1.96 * se]}
+    mean, se = mean_se(points)
+    return {"n": len(points), "mean_points": mean, "points_se": se, "ci95": interval95(mean, se)}
 
 
 def rates(tricks: np.ndarray) -> dict:

@@ -12,8 +12,6 @@ auction under the bidder (0 when the deal is passed out).
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from ..bidding.auction import N_TURNS, auction_choices, first_call, reached_rows
@@ -24,6 +22,7 @@ from ..core.dealing import deal_key, seed_to_u64
 from ..core.errors import UserError
 from ..core.jit import njit
 from ..core.ruletables import FLAG_DEFEND_ALONE, compile_rules
+from ..core.stats import interval95, mean_se
 from ..game.odds import game_chances, results_from_contracts, win_odds
 from ..play.models import MODEL_DD, model_id
 from ..play.pimc import inference_of, new_pimc_work
@@ -128,13 +127,12 @@ def _best(actions: list[dict], per_deal: list[np.ndarray]) -> dict | None:
     order = sorted(range(len(actions)), key=lambda i: -actions[i]["mean_points"])
     if len(order) < 2:
         return None
-    diff = (per_deal[order[0]] - per_deal[order[1]]).astype(np.float64)
-    se = diff.std(ddof=1) / math.sqrt(len(diff)) if len(diff) > 1 else math.inf
-    if diff.mean() - 1.96 * se <= 0:
+    lead, se = mean_se(per_deal[order[0]] - per_deal[order[1]])
+    if not interval95(lead, se)[0] > 0:  # NaN (a single deal) is not significant either
         return None
     best = actions[order[0]]
     return {"action": best["action"], "suit": best["suit"], "alone": best["alone"],
-            "lead": float(diff.mean()), "lead_se": float(se)}
+            "lead": lead, "lead_se": se}
 
 
 def _game_figures(question: AdviceQuestion, actions: list[dict], per_deal: list[np.ndarray],
@@ -146,8 +144,7 @@ def _game_figures(question: AdviceQuestion, actions: list[dict], per_deal: list[
     we_deal_next = question.seat % 2 == 1
     for action, points in zip(actions, per_deal, strict=True):
         chances = game_chances(p, us, them, np.asarray(points, dtype=np.int64), we_deal_next)
-        action["p_win"] = float(chances.mean())
-        action["p_win_se"] = float(chances.std(ddof=1) / np.sqrt(len(chances)))
+        action["p_win"], action["p_win_se"] = mean_se(chances)
     top = max(actions, key=lambda a: a["p_win"])
     by_points = max(actions, key=lambda a: a["mean_points"])
     return {"score": {"us": us, "them": them},

@@ -20,6 +20,7 @@ from ..bidding.params import BIDDERS, bidder_params
 from ..core.cards import JOKER, bit, cards_of
 from ..core.errors import FieldError, UserError
 from ..core.rules import RuleSet
+from ..core.seats import seat_at
 from ..play.models import DEFAULT_WORLDS, PLAY_MODELS
 
 ADVISE_DEALER = 0  # N deals (as in `_solve_batch`); the advised seat sits at its position
@@ -122,8 +123,7 @@ class AdviceQuestion:
             raise UserError("Benny as the upcard names no suit: there is no round 1 to advise "
                             "on")
         unseen = np.array(cards_of(deck.mask & ~hand & ~bit(ref_card)), dtype=np.int64)
-        return Cards(hand, ref_card, round_no, self.seat, (ADVISE_DEALER + self.seat) % 4,
-                     unseen)
+        return Cards(hand, ref_card, round_no, self.seat, seat_at(ADVISE_DEALER, self.seat), unseen)
 
     @cached_property
     def params(self) -> np.ndarray:

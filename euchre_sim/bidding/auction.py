@@ -27,6 +27,7 @@ from ..core.calls import (
     row_call,
 )
 from ..core.jit import njit
+from ..core.seats import seat_at
 from .conventional import conventional_choice, dealer_value, hand_value
 from .params import BIDDER_DD, BIDDER_GAME, BIDDER_TABLE, INDEX
 from .table import table_choice
@@ -63,7 +64,7 @@ def defends_alone(tb, params, hands, upcard, dealer, round_no, pos, trump, j):
     """Does lone-defender candidate j (the earlier defender first) of a call at `pos` go
     alone under the rules and table bidders: its hand worth `defend_alone` for the trump?"""
     d_pos = defender_position(pos, j)
-    hand = hands[(dealer + d_pos) & 3]
+    hand = hands[seat_at(dealer, d_pos)]
     value = dealer_value(tb, params, hand, upcard, trump) \
         if round_no == 1 and d_pos == 4 else hand_value(tb, params, hand, trump)
     return value >= params[_DEFEND_ALONE]
@@ -99,7 +100,7 @@ def reached_rows(bidder, tb, params, table, hands, upcard, dealer, passing, want
                         _want(tb, params, hands, upcard, dealer,
                               call_row(round_no, pos, trump, alone), wanted)
         choice = -1 if k == passing else bidder_choice(
-            bidder, tb, params, table, hands[(dealer + pos) & 3], upcard, round_no, pos, NO_WINS)
+            bidder, tb, params, table, hands[seat_at(dealer, pos)], upcard, round_no, pos, NO_WINS)
         if choice >= 0:
             if first >= 0:
                 _want(tb, params, hands, upcard, dealer, choice, wanted)
@@ -180,7 +181,7 @@ def _choose(bidders, tb, params, table, hands, upcard, dealer, contracts, choice
     for k in range(N_TURNS - 1, -1, -1):
         round_no = turn_round(k)
         pos = turn_position(k)
-        seat = (dealer + pos) & 3
+        seat = seat_at(dealer, pos)
         sign = 1 if (seat & 1) == 0 else -1
         if bidders[seat & 1] != BIDDER_DD:
             best = bidder_choice(bidders[seat & 1], tb, params[seat & 1], table, hands[seat],

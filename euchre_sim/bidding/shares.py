@@ -13,11 +13,13 @@ import numpy as np
 from ..core.dealing import deal_batch
 from ..core.jit import njit
 from ..core.ruletables import compile_rules
+from ..core.seats import seat_at
 from .auction import N_TURNS, NO_WINS, bidder_choice, turn_position, turn_round
 from .params import BIDDER_RULES
 from .table import empty_table
 
 PASSED_OUT = N_TURNS  # the last entry of `first_call_counts`
+DEALER = 0  # the seat that deals every deal counted
 
 
 @njit
@@ -27,7 +29,7 @@ def _count_first_calls(bidder, tb, params, table, hands, ups, counts):
         first = N_TURNS
         for k in range(N_TURNS):
             pos = turn_position(k)
-            if bidder_choice(bidder, tb, params, table, hands[i, pos & 3], ups[i],
+            if bidder_choice(bidder, tb, params, table, hands[i, seat_at(DEALER, pos)], ups[i],
                              turn_round(k), pos, NO_WINS) >= 0:
                 first = k
                 break
@@ -43,7 +45,7 @@ def first_call_counts(rules, params: np.ndarray, seed: int, deals: int, start: i
     table = empty_table()
     counts = np.zeros(N_TURNS + 1, dtype=np.int64)
     for first in range(start, start + deals, batch):
-        hands, ups = deal_batch(rules, seed, first, min(batch, start + deals - first))
+        hands, ups = deal_batch(rules, seed, first, min(batch, start + deals - first), DEALER)
         _count_first_calls(BIDDER_RULES, tb, np.asarray(params, dtype=np.float64), table,
                            hands, ups, counts)
     return counts

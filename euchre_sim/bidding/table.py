@@ -22,6 +22,7 @@ import numpy as np
 from ..core.calls import call_open, call_row, may_pass
 from ..core.errors import UserError
 from ..core.jit import njit
+from ..core.results import share_names
 from .conventional import conventional_choice
 from .decision_keys import (
     FEATURE_NAMES,
@@ -96,7 +97,9 @@ def load_decision_table(out_dir: str, rules) -> DecisionTable:
         raise UserError(f"the decisions in {out_dir!r} were simulated under other rules: "
                         "their hand classes do not apply")
     frame = pd.read_parquet(path)
-    shares = [c for c in frame.columns if c.startswith("p_")]  # the results' shares
+    shares = share_names(rules.max_hand_points)
+    if not set(shares) <= set(frame.columns):
+        shares = []  # a table simulated before the results' shares were kept
     label = {name: i for i, name in enumerate(SUIT_LABELS)}
     frame["suit_index"] = [-1 if pd.isna(s) else label[s] for s in frame["suit"]]
     keys = join_decision_keys(frame["round"].to_numpy(), frame["seat"].to_numpy(),

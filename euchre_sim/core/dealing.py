@@ -12,6 +12,7 @@ or spread over workers yields the same deals.
 import numpy as np
 
 from .jit import njit
+from .seats import seat_at
 
 _G = np.uint64(0x9E3779B97F4A7C15)
 _G2 = np.uint64(0xD1B54A32D192ED03)
@@ -56,7 +57,7 @@ def deal_into(deck_cards, seed, index, dealer, hands, work):
     work[:] = deck_cards
     shuffle(deal_key(seed, np.uint64(index)), work, work.shape[0])
     for k in range(4):
-        seat = (dealer + 1 + k) % 4
+        seat = seat_at(dealer, k + 1)
         mask = np.uint64(0)
         for c in range(5):
             mask |= _ONE << np.uint64(work[5 * k + c])

@@ -64,6 +64,15 @@ class RuleSet:
         return max(1, self.march_points, self.lone_march_points, self.euchre_points,
                    self.lone_defence_points)
 
+    @property
+    def euchre_text(self) -> str:
+        """What a euchre costs the makers under these rules, as the notes on mean points say it
+        (the CLI's and the page's)."""
+        text = f"a euchre counts −{self.euchre_points}"
+        if self.defend_alone:
+            text += f", −{self.lone_defence_points} against a lone defender"
+        return text
+
     @cached_property
     def card_deck(self) -> Deck:
         return Deck("yooker" if self.yooker else "french", self.deck, self.joker)

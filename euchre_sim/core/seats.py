@@ -1,6 +1,8 @@
-"""Seats N E S W (0-3, clockwise) and the partnerships NS and EW."""
+"""Seats N E S W (0-3, clockwise), positions from the dealer's left and the partnerships NS
+and EW."""
 
 from .errors import UserError
+from .jit import njit
 
 SEAT_NAMES = "NESW"
 TEAM_NAMES = ("NS", "EW")
@@ -14,6 +16,18 @@ def parse_seat(token: str | int) -> int:
     if text in ("0", "1", "2", "3"):
         return int(text)
     raise UserError(f"unknown seat {token!r} (use N E S W or 0-3)")
+
+
+@njit(inline="always")
+def seat_at(dealer, pos):
+    """The seat at position `pos` from the dealer's left (1-4; 4 and 0 are the dealer)."""
+    return (dealer + pos) & 3
+
+
+@njit(inline="always")
+def position_of(dealer, seat):
+    """Position 1-4 of `seat` from the dealer's left (4: the dealer): `seat_at`'s inverse."""
+    return ((seat - dealer - 1) & 3) + 1
 
 
 def seat_name(seat: int) -> str:

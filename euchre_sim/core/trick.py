@@ -1,16 +1,37 @@
-"""Jitted trick kernels on card ids: legal cards, the trick's winner, the next seat in play."""
+"""Jitted trick kernels: legal cards, the trick's winner, the next seat in play.
+
+`playable` is the one rule of which cards may be played; `legal_mask` (card ids and the rule
+tables) and `legal_cards` (the solver's power layout) only say where its masks come from, and
+the engine calls its Python function.
+"""
+
+import numpy as np
 
 from .jit import njit
+from .ruletables import LAYOUT_NO_LEAD
+
+
+@njit(inline="always")
+def playable(hand, no_lead, led):
+    """The cards of `hand` that may be played: those of the led suit (`led`, its cards; 0 when
+    leading) if it holds any; leading, those but the cards that may not lead (`no_lead`) if it
+    holds others; else any card."""
+    allowed = hand & ~no_lead if led == 0 else hand & led
+    return allowed if allowed else hand
 
 
 @njit
 def legal_mask(tables, trump, hand, led_suit):
     """Cards of `hand` that may be played; led_suit -1 when leading."""
-    if led_suit < 0:
-        allowed = hand & ~tables.lead_forbidden[trump]
-        return allowed if allowed else hand
-    follow = hand & tables.suit_mask[trump, led_suit]
-    return follow if follow else hand
+    led = tables.suit_mask[trump, led_suit] if led_suit >= 0 else np.uint64(0)
+    return playable(hand, tables.lead_forbidden[trump], led)
+
+
+@njit(inline="always")
+def legal_cards(lay, hand, led):
+    """`playable` in the power layout `lay` of one trump (`led` the led suit's bits, 0 when
+    leading)."""
+    return playable(hand, lay[LAYOUT_NO_LEAD], led)
 
 
 @njit

@@ -9,11 +9,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from ..core.calls import may_pass, open_calls, opening_leader
+from ..core.calls import N_TRUMPS, call_open, may_pass, open_calls, opening_leader
 from ..core.cards import JOKER, bit, cards_of
 from ..core.rules import RuleSet
 from ..core.ruletables import NO_TRUMP, RuleTables, compile_rules, make_points
-from ..core.seats import SEAT_NAMES, partner_of, team_of
+from ..core.seats import SEAT_NAMES, partner_of, position_of, seat_at, team_of
+from ..core.trick import playable
 
 
 class IllegalMove(ValueError):
@@ -74,7 +75,7 @@ class HandState:
         self.bids: list[Bid] = []
         # A joker turned up names no suit: round 1 is skipped and every suit may be called.
         self.round = 2 if upcard == JOKER else 1
-        self.turn = (dealer + 1) % 4
+        self.turn = seat_at(dealer, 1)
         self.phase = "bid"
         self.trump = -1
         self.maker = -1
@@ -88,14 +89,9 @@ class HandState:
         self.passed_out = False
 
     # ---------- bidding ----------
-    @property
-    def turned_down(self) -> int:
-        """Suit of the upcard turned down in round 2 (-1 if none)."""
-        return self.upcard >> 3 if self.round == 2 and self.upcard != JOKER else -1
-
     def position(self, seat: int) -> int:
         """Position 1-4 of a seat from the dealer's left (4: the dealer)."""
-        return (seat - self.dealer - 1) % 4 + 1
+        return position_of(self.dealer, seat)
 
     def legal_bids(self) -> list[Bid]:
         seat, rnd = self.turn, self.round
@@ -131,32 +127,42 @@ class HandState:
             self._after_trump_fixed()
 
     def _check_bid(self, bid: Bid) -> None:
+        """Raise IllegalMove naming the rule a bid breaks; which bids are open is asked of
+        `core.calls`, as `legal_bids` asks it."""
+        pos = self.position(bid.seat)
+        flags = self.tables.flags
         if bid.action == "pass":
             if bid.alone:
                 raise IllegalMove("'alone' on a pass")
-            if self.round == 2 and bid.seat == self.dealer and self.rules.stick_the_dealer:
+            if not may_pass(flags, self.round, pos):
                 raise IllegalMove("stick the dealer: the dealer may not pass in round 2")
             return
-        if bid.alone and not self.rules.allow_alone:
-            raise IllegalMove("going alone is not allowed in this rule set")
+        action = "order_up" if self.round == 1 else "call"
+        if bid.action != action:
+            raise IllegalMove(f"'{bid.action}' in round {self.round} (only pass or {action})")
         if self.round == 1:
-            if bid.action != "order_up":
-                raise IllegalMove(f"'{bid.action}' in round 1 (only pass or order_up)")
             if bid.suit is not None and bid.suit != self.upcard >> 3:
                 raise IllegalMove("order_up must name the upcard's suit")
-            if (self.rules.canadian_loner and bid.seat == partner_of(self.dealer)
-                    and not bid.alone):
-                raise IllegalMove("Canadian loner: the dealer's partner may only pass or "
-                                  "order up alone in round 1")
-            return
-        if bid.action != "call":
-            raise IllegalMove(f"'{bid.action}' in round 2 (only pass or call)")
-        if bid.suit is None:
-            raise IllegalMove("call without a suit")
-        if bid.suit == NO_TRUMP and not self.rules.no_trump:
-            raise IllegalMove("no-trump is not allowed in this rule set")
-        if bid.suit == self.turned_down:
-            raise IllegalMove("the turned-down suit cannot be called in round 2")
+            trump = self.upcard >> 3
+        else:
+            if bid.suit is None:
+                raise IllegalMove("call without a suit")
+            if bid.suit not in range(N_TRUMPS):
+                raise IllegalMove(f"call of an unknown suit {bid.suit!r}")
+            trump = bid.suit
+        if not call_open(flags, self.round, pos, trump, int(bid.alone), self.upcard):
+            raise IllegalMove(self._closed_because(bid))
+
+    def _closed_because(self, bid: Bid) -> str:
+        """The rule that closes an order or a call `call_open` refuses."""
+        if bid.alone and not self.rules.allow_alone:
+            return "going alone is not allowed in this rule set"
+        if self.round == 1:
+            return ("Canadian loner: the dealer's partner may only pass or order up alone in "
+                    "round 1")
+        if bid.suit == NO_TRUMP:
+            return "no-trump is not allowed in this rule set"
+        return "the turned-down suit cannot be called in round 2"
 
     def _next_bidder(self) -> None:
         if self.turn != self.dealer:
@@ -164,7 +170,7 @@ class HandState:
             return
         if self.round == 1:
             self.round = 2
-            self.turn = (self.dealer + 1) % 4
+            self.turn = seat_at(self.dealer, 1)
             return
         self.phase = "done"
         self.passed_out = True
@@ -186,7 +192,7 @@ class HandState:
 
     def defenders(self) -> list[int]:
         """Defenders in the order they are asked about defending alone (from dealer's left)."""
-        order = [(self.dealer + k) % 4 for k in range(1, 5)]
+        order = [seat_at(self.dealer, k) for k in range(1, 5)]
         return [s for s in order if team_of(s) != team_of(self.maker)]
 
     def defend(self, seat: int | None) -> None:
@@ -228,13 +234,9 @@ class HandState:
         return self._t.eff_suit[self.trump][trick.plays[0][1]]
 
     def legal_cards(self, seat: int) -> int:
-        hand = self.hands[seat]
         led = self.led_suit()
-        if led < 0:
-            allowed = hand & ~self._t.lead_forbidden[self.trump]
-            return allowed or hand
-        follow = hand & self._t.suit_mask[self.trump][led]
-        return follow or hand
+        follow = self._t.suit_mask[self.trump][led] if led >= 0 else 0
+        return int(playable(self.hands[seat], self._t.lead_forbidden[self.trump], follow))
 
     def play(self, seat: int, card: int) -> None:
         if self.phase != "play":

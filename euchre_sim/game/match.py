@@ -38,6 +38,7 @@ from ..core.calls import (
 )
 from ..core.dealing import deal_into, deal_key
 from ..core.jit import njit
+from ..core.seats import seat_at
 from ..play.models import MODEL_DD
 from ..play.pimc import new_pimc_work
 from ..play.playout import ALL_ROWS, play_contract, play_deal
@@ -71,7 +72,7 @@ def _auction_row(bidders, tb, params, table, hands, upcard, dealer, ns, ew, odds
     we_deal]); wins: its work buffer."""
     for k in range(N_TURNS):
         pos = turn_position(k)
-        seat = (dealer + pos) & 3
+        seat = seat_at(dealer, pos)
         bidder = bidders[seat & 1]
         if bidder == BIDDER_GAME:
             us, them = (ns, ew) if (seat & 1) == 0 else (ew, ns)
@@ -124,7 +125,7 @@ def play_hand(bidders, models, card_play, tb, params, table, odds, hands, upcard
     round_no, pos, trump, alone = row_call(row)
     if round_no == 1:
         trump = upcard >> 3
-    maker = (dealer + pos) & 3
+    maker = seat_at(dealer, pos)
     alone_pos = pos if alone else 0
     if both_dd and not card_play:
         dealer_tricks = dealer_side_tricks(tb, hands, upcard, dealer, round_no, trump,
@@ -142,7 +143,7 @@ def play_hand(bidders, models, card_play, tb, params, table, odds, hands, upcard
     rec[F_MAKER] = maker
     rec[F_TRUMP] = trump
     rec[F_ALONE] = alone
-    rec[F_DEFENDER] = (dealer + def_pos) & 3 if def_pos else -1
+    rec[F_DEFENDER] = seat_at(dealer, def_pos) if def_pos else -1
     rec[F_TRICKS] = tricks
     makers = points if points > 0 else 0
     defenders = -points if points < 0 else 0

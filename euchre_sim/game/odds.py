@@ -23,6 +23,7 @@ import numpy as np
 import pandas as pd
 
 from ..core.jit import njit
+from ..core.results import n_results, result_points
 from ..core.rules import RuleSet
 
 
@@ -161,12 +162,9 @@ def game_chances(p, us, them, points, we_deal_next):
 
 @njit
 def result_wins(p, us, them, we_deal_next, top, out):
-    """out[c] = chance_after each result column c of the decisions tables (sim.decisions:
-    us scoring 1..top, them scoring 1..top, nobody scoring)."""
-    for k in range(1, top + 1):
-        out[k - 1] = chance_after(p, us, them, k, we_deal_next)
-        out[top + k - 1] = chance_after(p, us, them, -k, we_deal_next)
-    out[2 * top] = chance_after(p, us, them, 0, we_deal_next)
+    """out[c] = chance_after the result in column c of the results' shares (core.results)."""
+    for c in range(n_results(top)):
+        out[c] = chance_after(p, us, them, result_points(c, top), we_deal_next)
 
 
 def odds_array(odds: pd.DataFrame) -> np.ndarray:

@@ -13,6 +13,7 @@ from ..core.cards import JOKER
 from ..core.dealing import deal_into, deal_key, draw, seed_to_u64
 from ..core.jit import njit
 from ..core.ruletables import FLAG_DEFEND_ALONE, FLAG_LONE_LAST
+from ..core.seats import seat_at
 from ..core.trick import legal_mask, next_active, trick_winner
 
 PASS, ORDER_UP, CALL = 0, 1, 2
@@ -64,7 +65,7 @@ def random_hand(tables, dealer, hands, upcard, key, bids, plays, out):
     options = np.empty((12, 3), dtype=np.int64)  # action, suit, alone
     while trump < 0:
         for k in range(1, 5):
-            seat = (dealer + k) % 4
+            seat = seat_at(dealer, k)
             pos = k
             n_opt = 0
             if may_pass(flags, round_no, pos):
@@ -114,7 +115,7 @@ def random_hand(tables, dealer, hands, upcard, key, bids, plays, out):
     defender_alone = -1
     if flags[FLAG_DEFEND_ALONE]:
         for k in range(1, 5):
-            seat = (dealer + k) % 4
+            seat = seat_at(dealer, k)
             if (seat & 1) != (maker & 1):
                 yes = _pick(key, counter, 2)
                 counter += 1

@@ -27,9 +27,11 @@ from ..bidding.table import DecisionTable, empty_table, load_decision_table, tab
 from ..core.cards import JOKER
 from ..core.dealing import deck_array, seed_to_u64
 from ..core.errors import FieldError, UserError
+from ..core.results import n_results
 from ..core.rules import RuleSet, rules_from_dict
 from ..core.ruletables import compile_rules
 from ..core.seats import SEAT_NAMES, TEAM_NAMES
+from ..core.stats import interval95, mean_se
 from ..play.models import DEFAULT_WORLDS, model_id
 from ..play.pimc import inference_of
 from ..runs.runner import (
@@ -47,8 +49,6 @@ from ..solver.search import shared_tt
 from .drinks import HandFacts, drinks_of
 from .match import HAND_FIELDS, HANDS_PER_GAME, N_FIELDS, play_games
 from .odds import odds_array
-
-Z95 = 1.959963984540054  # two-sided 95 % normal quantile
 
 
 class Player(NamedTuple):
@@ -142,7 +142,7 @@ class TournamentPlan:
         if odds.shape[0] != self.rules.target + 1:
             raise UserError(f"the odds in {self.odds_dir!r} are for a game to "
                             f"{odds.shape[0] - 1}, these rules play to {self.rules.target}")
-        if self.decision_table.results.shape[1] != 2 * self.rules.max_hand_points + 1:
+        if self.decision_table.results.shape[1] != n_results(self.rules.max_hand_points):
             raise UserError(f"the decisions in {self.bidder_table!r} keep no result shares "
                             "(simulate --bidding again with this version)")
         return odds
@@ -232,7 +232,7 @@ def game_records(job: TournamentJob) -> np.ndarray:
         out = np.zeros((capacity, N_FIELDS), dtype=np.int64)
         n = play_games((bidders[0], bidders[1]), (models[0], models[1]), rules.drinks,
                        compile_rules(rules), (params[0], params[1]), table, odds,
-                       2 * rules.max_hand_points + 1, deck_array(rules),
+                       n_results(rules.max_hand_points), deck_array(rules),
                        seed_to_u64(job.seed), job.first_game, job.count, job.duplicate,
                        job.start[0], job.start[1], job.dealer, rules.target, job.worlds,
                        shared_tt(), inference, out, buffer)
@@ -340,15 +340,15 @@ def summarize(games: pd.DataFrame, hands: pd.DataFrame, duplicate: bool) -> dict
     and per player."""
     won = games["a_won"].to_numpy(np.float64)
     per_unit = won.reshape(-1, 2).mean(axis=1) if duplicate else won
-    rate, se = _mean_se(per_unit)
+    rate, se = mean_se(per_unit)
     a_is_ns = np.where(hands["copy"].to_numpy() == 0, 1, -1)
     net = (hands["ns_points"].to_numpy(np.float64) - hands["ew_points"].to_numpy(np.float64))
-    per_hand, per_hand_se = _mean_se(net * a_is_ns)
-    ns_rate, ns_se = _mean_se((games["winner"] == TEAM_NAMES[0]).to_numpy(np.float64))
+    per_hand, per_hand_se = mean_se(net * a_is_ns)
+    ns_rate, ns_se = mean_se((games["winner"] == TEAM_NAMES[0]).to_numpy(np.float64))
     summary = {
         "games": int(len(games)), "pairs": int(len(per_unit)) if duplicate else None,
         "a_win_rate": rate, "a_win_rate_se": se,
-        "a_win_rate_95": [rate - Z95 * se, rate + Z95 * se],
+        "a_win_rate_95": interval95(rate, se),
         "ns_win_rate": ns_rate, "ns_win_rate_se": ns_se,
         "a_points_per_hand": per_hand, "a_points_per_hand_se": per_hand_se,
         "hands_per_game": float(games["hands"].mean()),
@@ -364,13 +364,6 @@ def summarize(games: pd.DataFrame, hands: pd.DataFrame, duplicate: bool) -> dict
         summary["drinks_per_game_by_player"] = {
             "A": float(np.where(a_ns, ns, ew).mean()), "B": float(np.where(a_ns, ew, ns).mean())}
     return summary
-
-
-def _mean_se(x: np.ndarray) -> tuple[float, float]:
-    if len(x) == 0:
-        return float("nan"), float("nan")
-    se = float(x.std(ddof=1) / np.sqrt(len(x))) if len(x) > 1 else float("nan")
-    return float(x.mean()), se
 
 
 def finish_tournament(plan: TournamentPlan, elapsed: float, workers: int,

@@ -48,7 +48,7 @@ import numpy as np
 from ..core.bits import above_highest, bits_above, high_bit, low_index, one_bit, popcount
 from ..core.jit import njit
 from ..core.ruletables import LAYOUT_SUITS, LAYOUT_TRUMPS
-from ..core.trick import next_active
+from ..core.trick import legal_cards, next_active
 from .state import (
     P_BY,
     P_LED,
@@ -66,7 +66,6 @@ from .state import (
     S_WBIT,
     S_WSEAT,
     is_boss,
-    legal_cards,
     lowest_card,
     rank_from_top,
     top_card,

@@ -18,7 +18,7 @@ from ..bidding.table import DecisionTable, empty_table
 from ..core.bits import one_bit
 from ..core.jit import njit
 from ..core.ruletables import LAYOUT_TRUMPS
-from ..core.trick import next_active
+from ..core.trick import legal_cards, next_active
 from ..solver.equivalence import candidates, run_top
 from ..solver.search import new_work, search_at
 from .conventional import conventional_card, conventional_discard
@@ -40,7 +40,6 @@ from .state import (
     S_WBIT,
     S_WSEAT,
     TRICKS_PER_HAND,
-    legal_cards,
     settled,
     unseen_by,
 )

@@ -34,6 +34,7 @@ from ..core.calls import (
 from ..core.dealing import deal_key
 from ..core.jit import njit
 from ..core.ruletables import FLAG_LONE_LAST
+from ..core.seats import position_of, seat_at
 from ..solver.search import shared_tt, to_power
 from .conventional import conventional_card, conventional_discard
 from .models import DEFAULT_WORLDS, MODEL_CONVENTIONAL, MODEL_DD, model_id
@@ -107,7 +108,7 @@ def play_contract(models, tb, hands, upcard, dealer, round_no, trump, maker, alo
     st, pm = new_state(trump, dealer, maker, 1 if alone_pos else 0, 1 if def_pos else 0, active,
                        leader, up, known_out)
     st[S_UPCARD] = upcard
-    st[S_MAKER_TURN] = (round_no - 1) * 4 + ((maker - dealer - 1) & 3)
+    st[S_MAKER_TURN] = (round_no - 1) * 4 + position_of(dealer, maker) - 1
     forget_hopeless(pws[0][5])
     forget_hopeless(pws[1][5])
     if take_up:
@@ -157,7 +158,7 @@ def play_deal(models, tb, hands, upcard, dealer, n_worlds, key, only_pos, rounds
                         def_pos = 0 if j < 0 else defender_position(pos, j)
                         out[row] = play_contract(
                             models, tb, hands, upcard, dealer, round_no, trump,
-                            (dealer + pos) & 3, pos if alone else 0, def_pos, n_worlds,
+                            seat_at(dealer, pos), pos if alone else 0, def_pos, n_worlds,
                             deal_key(key, np.uint64(row)), tt, pws)[S_MAKER_TRICKS]
 
 

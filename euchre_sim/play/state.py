@@ -16,7 +16,7 @@ import numpy as np
 
 from ..core.bits import bits_above, high_bit, low_index, one_bit, popcount
 from ..core.jit import njit
-from ..core.ruletables import LAYOUT_NO_LEAD, LAYOUT_SUITS, LAYOUT_TRUMPS
+from ..core.ruletables import LAYOUT_SUITS, LAYOUT_TRUMPS
 from ..core.trick import next_active
 
 _ONE = np.uint64(1)
@@ -65,16 +65,6 @@ def new_state(trump, dealer, maker, maker_alone, defender_alone, active, leader,
 def deck_bits(lay):
     return (lay[LAYOUT_SUITS] | lay[LAYOUT_SUITS + 1] | lay[LAYOUT_SUITS + 2]
             | lay[LAYOUT_SUITS + 3] | lay[LAYOUT_SUITS + 4])
-
-
-@njit(inline="always")
-def legal_cards(lay, hand, led):
-    """Cards of `hand` that may be played; led is the led suit's bits (0 when leading)."""
-    if led == 0:
-        allowed = hand & ~lay[LAYOUT_NO_LEAD]
-    else:
-        allowed = hand & led
-    return allowed if allowed else hand
 
 
 @njit(inline="always")

@@ -39,6 +39,7 @@ from ..core.calls import call_row
 from ..core.dealing import deal_key, draw, shuffle
 from ..core.jit import njit
 from ..core.ruletables import LAYOUT_SUITS
+from ..core.seats import seat_at
 from .conventional import discard_from
 from .state import (
     P_BY,
@@ -143,7 +144,7 @@ def seat_may_infer(st, seat):
     if _holds_discard(st, seat, dealer):
         return True
     for k in range(st[S_MAKER_TURN] + 1):
-        s = (dealer + k % 4 + 1) & 3
+        s = seat_at(dealer, k % 4 + 1)
         if s != seat and (st[S_ACTIVE] >> s) & 1:
             return True
     return False
@@ -238,7 +239,7 @@ def _bids_agree(tb, st, s, hand, params, table, bidder):
     trump = st[S_TRUMP]
     for k in range(st[S_MAKER_TURN] + 1):
         pos = k % 4 + 1
-        if (dealer + pos) & 3 != s:
+        if seat_at(dealer, pos) != s:
             continue
         round_no = k // 4 + 1
         if bidder == BIDDER_TABLE or bidder == BIDDER_GAME:  # a direct call: see bidder_choice

@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.errors import UserError
+from ..core.stats import Z95
 from ..play.models import describe_model
 from .query import load_run, load_table, rollup
 
@@ -181,7 +182,6 @@ def plot_tournament(out_dir: str, path: str) -> None:
 
 
 PLOTS = ("summary", "decisions", "odds", "players")  # what `plot_run` draws, by its table
-Z95 = 1.959963984540054  # two-sided 95 % normal quantile
 
 
 def plot_run(out_dir: str, path: str, table: str | None = None, round_no: int = 1) -> None:

@@ -23,6 +23,8 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
+from ..core.stats import mean_se_of_sums, rate_se
+
 SUMS = ["n", "makes", "marches", "euchres", "points_sum", "points_sq"]
 BUCKET_SHIFT = 50
 N_BUCKETS = 1 << 12
@@ -197,13 +199,7 @@ def add_rates(frame: pd.DataFrame) -> pd.DataFrame:
     for name, column in (("make", "makes"), ("march", "marches"), ("euchred", "euchres")):
         p = frame[column] / n
         out[f"{name}_rate"] = p
-        out[f"{name}_se"] = np.sqrt(p * (1 - p) / n)
-    out["mean_points"], out["points_se"] = mean_and_se(frame["points_sum"], frame["points_sq"],
-                                                       n)
+        out[f"{name}_se"] = rate_se(p, n)
+    out["mean_points"], out["points_se"] = mean_se_of_sums(frame["points_sum"],
+                                                           frame["points_sq"], n)
     return out
-
-
-def mean_and_se(total: pd.Series, squares: pd.Series, n: pd.Series) -> tuple:
-    """Mean and its standard error from a sum, a sum of squares and a count (NaN se at n=1)."""
-    var = (squares - total ** 2 / n) / (n - 1).where(n > 1)
-    return total / n, np.sqrt(var.clip(lower=0) / n)

@@ -22,6 +22,7 @@ from ..core.handclass import class_features, class_key
 from ..core.jit import njit
 from ..core.rules import RuleSet, rules_from_dict
 from ..core.ruletables import compile_rules
+from ..core.seats import seat_at
 from ..play.models import DEFAULT_WORLDS
 from ..play.playout import Playout, play_deals
 from ..solver.calltable import analyze_batch
@@ -52,7 +53,7 @@ def _records(tb, hands, ups, dealer, calls, cols):
             if round_no == 1:
                 trump = up >> 3
             ref = -1 if up == JOKER and round_no == 2 else up
-            seat = (dealer + pos) & 3
+            seat = seat_at(dealer, pos)
             key = class_key(tb, hands[d, seat], trump, round_no, ref, masks, others)
             class_features(tb, trump, masks, feats)
             cols[0, n] = d
@@ -187,7 +188,7 @@ def outcome_frame(rules: RuleSet, records: dict[str, np.ndarray]) -> pd.DataFram
         "deal": records["deal"],
         "round": records["round"].astype(np.int8),
         "trump": suit_names[records["trump"]],
-        "maker": seat_names[(SIM_DEALER + records["seat"]) % 4],
+        "maker": seat_names[seat_at(SIM_DEALER, records["seat"])],
         "alone": records["alone"].astype(bool),
         "maker_tricks": records["maker_tricks"].astype(np.int8),
         "points": records["points"].astype(np.int8),

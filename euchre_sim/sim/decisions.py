@@ -35,10 +35,13 @@ from ..bidding.decision_keys import (
 from ..core.calls import call_open, call_row, may_pass, row_call
 from ..core.cards import JOKER
 from ..core.jit import njit
-from .callsums import group_sums, mean_and_se
+from ..core.results import result_index, result_names, share_names
+from ..core.seats import seat_at
+from ..core.stats import mean_se_of_sums
+from .callsums import group_sums
 
 # features_sum: the class's packed features times n (every record of a class has the same);
-# then the hand's result counts (result_names: which side scored how much, or nobody)
+# then the hand's result counts (core.results: which side scored how much, or nobody)
 DECISION_SUMS = ["n", "chosen", "points_sum", "points_sq", "gain_sum", "gain_sq", "features_sum"]
 _RESULTS = len(DECISION_SUMS)  # the first result column
 _SUB_BATCH = 2048  # deals whose decision records are built at once (bounded memory)
@@ -55,12 +58,6 @@ def auction_batch(bidder, tb, params, table, hands, ups, dealer, calls, contract
                         calls[i], contracts[i], choices[i], values[i])
 
 
-def result_names(top: int) -> list[str]:
-    """The result columns: us scoring 1..top, them scoring 1..top, nobody scoring."""
-    return ([f"us_{k}" for k in range(1, top + 1)] + [f"them_{k}" for k in range(1, top + 1)]
-            + ["none"])
-
-
 def decision_sum_names(rules) -> list[str]:
     return DECISION_SUMS + result_names(rules.max_hand_points)
 
@@ -68,11 +65,7 @@ def decision_sum_names(rules) -> list[str]:
 @njit
 def result_column(points, top):
     """The result column (after DECISION_SUMS) of `points` to the seat's side."""
-    if points > 0:
-        return _RESULTS + points - 1
-    if points < 0:
-        return _RESULTS + top - points - 1
-    return _RESULTS + 2 * top
+    return _RESULTS + result_index(points, top)
 
 
 @njit
@@ -93,7 +86,7 @@ def _decision_records(tb, hands, ups, dealer, contracts, choices, values, top, k
             pos = k % 4 + 1
             if up == JOKER and round_no == 1:
                 continue  # Benny turned up: no round 1
-            seat = (dealer + pos) & 3
+            seat = seat_at(dealer, pos)
             sign = 1 if (seat & 1) == 0 else -1
             key = turn_class(tb, hands[d, seat], up, round_no, masks, others)
             turn_features(tb, masks, up, feats)
@@ -186,11 +179,11 @@ def add_decision_rates(frame: pd.DataFrame, top: int) -> pd.DataFrame:
     for name, column in unpack_features(packed).items():
         out[name] = column.astype(np.int8)
     out["chosen_rate"] = frame["chosen"] / n
-    out["mean_points"], out["points_se"] = mean_and_se(frame["points_sum"], frame["points_sq"],
-                                                       n)
-    out["gain"], out["gain_se"] = mean_and_se(frame["gain_sum"], frame["gain_sq"], n)
-    for name in results:
-        out[f"p_{name}"] = frame[name] / n
+    out["mean_points"], out["points_se"] = mean_se_of_sums(frame["points_sum"],
+                                                           frame["points_sq"], n)
+    out["gain"], out["gain_se"] = mean_se_of_sums(frame["gain_sum"], frame["gain_sq"], n)
+    for name, share in zip(results, share_names(top), strict=True):
+        out[share] = frame[name] / n
     return out
 
 

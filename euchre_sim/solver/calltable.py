@@ -25,6 +25,7 @@ from ..core.calls import (
 )
 from ..core.jit import njit
 from ..core.ruletables import FLAG_LONE_LAST
+from ..core.seats import seat_at
 from .equivalence import candidates
 from .search import at_least, exact_tricks, new_work, shared_tt, to_power
 
@@ -163,7 +164,7 @@ def analyze_deal(tb, hands, upcard, dealer, exact, only_pos, rounds, tt, work, o
                         if not _written(flags, round_no, pos, trump, alone_pos, def_pos,
                                         only_pos, upcard):
                             continue
-                        seat = (dealer + pos) & 3
+                        seat = seat_at(dealer, pos)
                         tricks = dealer_tricks if (seat & 1) == dealer_team \
                             else 5 - dealer_tricks
                         row = call_row(round_no, pos, trump, alone)

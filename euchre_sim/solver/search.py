@@ -37,7 +37,7 @@ import numpy as np
 from ..core.bits import above_highest, bits_above, high_bit, low_index, one_bit, pext, popcount
 from ..core.jit import njit
 from ..core.ruletables import LAYOUT_NO_LEAD, LAYOUT_SUIT_LOWS, LAYOUT_TRUMPS
-from ..core.trick import next_active
+from ..core.trick import legal_cards, next_active
 
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
@@ -147,13 +147,6 @@ def _successors(lay, cards, live):
 
 
 @njit(inline="always")
-def _legal(lay, hand, led):
-    """The cards of `hand` that may be played (`led` the led suit's bits, 0 when leading)."""
-    legal = hand & ~lay[LAYOUT_NO_LEAD] if led == 0 else hand & led
-    return legal if legal else hand
-
-
-@njit(inline="always")
 def _worst(seat):
     """A value below (NS) or above (EW) any count of tricks: where `seat`'s best starts."""
     return -1 if (seat & 1) == 0 else 99
@@ -191,20 +184,20 @@ def _two_tricks(lay, hands, leader, active, n_active):
     s3 = next_active(active, s2)
     best0 = _worst(leader)
     live = hands[0] | hands[1] | hands[2] | hands[3]
-    m0 = _legal(lay, hands[leader], _ZERO) & ~_successors(lay, hands[leader], live)
+    m0 = legal_cards(lay, hands[leader], _ZERO) & ~_successors(lay, hands[leader], live)
     while m0:
         b0, p0, m0 = _pop_lowest(m0)
         led = lay[p0]
         eligible = led | trumps
         hands[leader] ^= b0
         best1 = _worst(s1)
-        m1 = _legal(lay, hands[s1], led)
+        m1 = legal_cards(lay, hands[s1], led)
         while m1:
             b1, p1, m1 = _pop_lowest(m1)
             hands[s1] ^= b1
             w1, ws1 = (p1, s1) if _takes(b1, p1, eligible, p0) else (p0, leader)
             best2 = _worst(s2)
-            m2 = _legal(lay, hands[s2], led) if n_active > 2 else _ZERO
+            m2 = legal_cards(lay, hands[s2], led) if n_active > 2 else _ZERO
             if n_active == 2:  # a lone maker against a lone defender
                 best2 = 1 - (ws1 & 1) + _last_trick(lay, hands, ws1)
             while m2:
@@ -215,7 +208,7 @@ def _two_tricks(lay, hands, leader, active, n_active):
                     v = 1 - (ws2 & 1) + _last_trick(lay, hands, ws2)
                 else:
                     v = _worst(s3)
-                    m3 = _legal(lay, hands[s3], led)
+                    m3 = legal_cards(lay, hands[s3], led)
                     while m3:
                         b3, p3, m3 = _pop_lowest(m3)
                         hands[s3] ^= b3
@@ -315,12 +308,7 @@ def _gen_moves(lay, hands, seat, led, wbit, wseat):
     fewest distinct replies (`_replies`), the top of the suit where the seat holds it;
     following, the cards that take the trick from the other side."""
     hand = hands[seat]
-    if led == 0:
-        legal = hand & ~lay[LAYOUT_NO_LEAD]
-    else:
-        legal = hand & led
-    if not legal:
-        legal = hand
+    legal = legal_cards(lay, hand, led)
     live = hands[0] | hands[1] | hands[2] | hands[3]
     if led != 0:
         live |= one_bit(wbit)

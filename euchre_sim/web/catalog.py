@@ -6,6 +6,7 @@ from __future__ import annotations
 from ..bidding.params import DESCRIPTIONS as BIDDER_DESCRIPTIONS
 from ..core.cards import JOKER, card_suit
 from ..core.rules import PRESETS, RuleSet, option_fields, preset
+from ..core.stats import Z95
 from ..play.models import DESCRIPTIONS as PLAY_DESCRIPTIONS
 from .bodies import MAX_DEALS, MAX_PIMC_DEALS
 
@@ -13,20 +14,22 @@ SUIT_SYMBOLS = {"french": "♣♦♥♠", "yooker": "★▲■●"}
 
 
 def rules_catalog() -> dict:
-    """Every preset with its options' values, every option's meaning and kind, and the
-    choices the advise form offers."""
+    """Every preset with its options' values, every option's meaning and kind, the choices
+    the advise form offers, and the z of the page's 95 % intervals."""
     options = [{"name": f.name, "meaning": f.metadata["meaning"],
                 "kind": "bool" if f.type in ("bool", bool) else "int",
                 "choices": list(f.metadata["choices"])} for f in option_fields()]
     return {"presets": {name: {"description": text, "options": preset(name).options()}
                         for name, (text, _) in PRESETS.items()},
             "options": options, "play": PLAY_DESCRIPTIONS, "bidding": BIDDER_DESCRIPTIONS,
-            "max_deals": {"dd": MAX_DEALS, "rules": MAX_DEALS, "pimc": MAX_PIMC_DEALS}}
+            "max_deals": {"dd": MAX_DEALS, "rules": MAX_DEALS, "pimc": MAX_PIMC_DEALS},
+            "z95": Z95}
 
 
 def deck_catalog(rules: RuleSet) -> dict:
     """The deck's cards by suit, high rank first, as the card names the API reads, with the
-    suits' symbols; the joker (Benny) apart."""
+    suits' symbols; the joker (Benny) apart; and what a euchre counts under the rules (for the
+    note on mean points)."""
     deck = rules.card_deck
     cards = deck.sorted_cards(deck.mask)
     symbols = SUIT_SYMBOLS[deck.style]
@@ -35,4 +38,5 @@ def deck_catalog(rules: RuleSet) -> dict:
             "suits": [{"suit": deck.suits[s], "symbol": symbols[s],
                        "cards": [deck.card_name(c) for c in cards
                                  if c != JOKER and card_suit(c) == s]}
-                      for s in range(4)]}
+                      for s in range(4)],
+            "euchre_text": rules.euchre_text}

@@ -254,7 +254,7 @@ function renderAdvice(result) {
     if (result.bidding) cells.push(el("td", { "data-key": "chosen_rate", textContent: fmtRate(a.chosen_rate) }));
     if (result.score) {
       cells.push(el("td", { "data-key": "p_win",
-                            textContent: `${fmtRate(a.p_win)} ± ${fmtRate(1.96 * a.p_win_se)}` }));
+                            textContent: `${fmtRate(a.p_win)} ± ${fmtRate(state.catalog.z95 * a.p_win_se)}` }));
     }
     return el("tr", { "data-action": a.action, "data-suit": a.suit || "", "data-alone": String(a.alone) }, ...cells);
   });
@@ -264,6 +264,7 @@ function renderAdvice(result) {
   $("advise-title").textContent = `${result.hand}, seat ${result.seat}, ${ref}: ` +
     `${result.deals.toLocaleString()} deals${reached}, play ${result.play}`;
   $("advise-best").textContent = bestLine(result, actions);
+  $("euchre-text").textContent = state.deck.euchre_text;
   const after = result.after_pass || [];
   $("after-pass-box").hidden = after.length === 0;
   $("after-pass").tBodies[0].replaceChildren(...after.map((e) => el("tr", {},
@@ -280,7 +281,7 @@ function bestLine(result, actions) {
     text = result.best === null
       ? "Best: too close to call (the top two are within each other's 95 % noise on these deals)."
       : `Best: ${actionLabel(result.best)} (ahead of the runner-up by ${fmtPoints(result.best.lead)}` +
-        ` ± ${(1.96 * result.best.lead_se).toFixed(3)} points, paired on the same deals).`;
+        ` ± ${(state.catalog.z95 * result.best.lead_se).toFixed(3)} points, paired on the same deals).`;
   } else {
     const top = actions[0];
     const close = actions.filter((a) => a !== top && a.ci95[1] >= top.ci95[0]);

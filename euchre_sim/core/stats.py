@@ -1,0 +1,36 @@
+"""Rates, means and their standard errors, and the z of a two-sided 95 % interval: the one
+definition every table, summary and advice reports."""
+
+from __future__ import annotations
+
+import numpy as np
+
+Z95 = 1.959963984540054  # two-sided 95 % normal quantile
+
+
+def rate_se(p, n):
+    """Standard error of a rate `p` over `n` independent trials (binomial); arrays too."""
+    return np.sqrt(p * (1 - p) / n)
+
+
+def mean_se_of_sums(total, squares, n) -> tuple:
+    """Mean and its standard error from a sum, a sum of squares and a count (elementwise for
+    arrays and Series); the standard error is NaN below two values."""
+    n = np.asarray(n, dtype=np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        var = np.where(n > 1, (squares - total ** 2 / n) / (n - 1), np.nan)
+        return total / n, np.sqrt(np.clip(var, 0, None) / n)
+
+
+def mean_se(values) -> tuple[float, float]:
+    """Mean of a sample and its standard error (NaN below two values; both NaN when empty)."""
+    x = np.asarray(values, dtype=np.float64)
+    if len(x) == 0:
+        return float("nan"), float("nan")
+    mean, se = mean_se_of_sums(x.sum(), (x * x).sum(), len(x))
+    return float(mean), float(se)
+
+
+def interval95(mean: float, se: float) -> list[float]:
+    """The normal 95 % interval of a mean with standard error `se`."""
+    return [mean - Z95 * se, mean + Z95 * se]

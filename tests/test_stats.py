@@ -1,0 +1,62 @@
+"""Rates, means and standard errors (core.stats) against hand calculations, and the result
+columns of the decision tables (core.results) against a written-out table."""
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from euchre_sim.core.results import (
+    n_results,
+    result_index,
+    result_names,
+    result_points,
+    share_names,
+)
+from euchre_sim.core.stats import Z95, interval95, mean_se, mean_se_of_sums, rate_se
+
+
+def test_mean_and_standard_error_by_hand():
+    # 1, 2, 3, 6: mean 3, squared deviations 4 + 1 + 0 + 9 = 14, variance 14 / 3
+    mean, se = mean_se([1, 2, 3, 6])
+    assert mean == pytest.approx(3.0)
+    assert se == pytest.approx(math.sqrt(14 / 3 / 4))
+    assert mean_se([5, 5, 5]) == (5.0, 0.0)
+    one = mean_se([2])
+    assert one[0] == 2.0 and math.isnan(one[1])
+    assert all(math.isnan(x) for x in mean_se([]))
+
+
+def test_mean_and_standard_error_from_sums_by_column():
+    # columns: values (1, 2, 3, 6), (-2, 4) and (1,)
+    total = pd.Series([12.0, 2.0, 1.0])
+    squares = pd.Series([50.0, 20.0, 1.0])
+    n = pd.Series([4, 2, 1])
+    mean, se = mean_se_of_sums(total, squares, n)
+    assert list(mean) == pytest.approx([3.0, 1.0, 1.0])
+    assert se[0] == pytest.approx(math.sqrt(14 / 3 / 4))
+    assert se[1] == pytest.approx(math.sqrt(18 / 1 / 2))  # deviations 3, 3: variance 18
+    assert math.isnan(se[2])
+
+
+def test_a_rate_and_the_95_interval_by_hand():
+    assert rate_se(0.25, 300) == pytest.approx(math.sqrt(0.25 * 0.75 / 300))
+    assert list(rate_se(np.array([0.0, 0.5]), 4)) == pytest.approx([0.0, 0.25])
+    assert Z95 == pytest.approx(1.959964, abs=1e-6)  # the two-sided 95 % normal quantile
+    low, high = interval95(1.0, 0.5)
+    assert (low, high) == pytest.approx((1.0 - 0.979982, 1.0 + 0.979982), abs=1e-6)
+
+
+# the result columns for a game whose most points a hand scores is 4
+COLUMNS_TOP_4 = [("us_1", 1), ("us_2", 2), ("us_3", 3), ("us_4", 4), ("them_1", -1),
+                 ("them_2", -2), ("them_3", -3), ("them_4", -4), ("none", 0)]
+
+
+def test_result_columns_match_a_written_table():
+    assert result_names(4) == [name for name, _ in COLUMNS_TOP_4]
+    assert share_names(4) == [f"p_{name}" for name, _ in COLUMNS_TOP_4]
+    assert n_results(4) == len(COLUMNS_TOP_4)
+    for column, (_, points) in enumerate(COLUMNS_TOP_4):
+        assert result_index(points, 4) == column
+        assert result_points(column, 4) == points
