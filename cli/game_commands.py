@@ -14,6 +14,7 @@ from .options import (
     bidding_options,
     json_option,
     play_options,
+    renamed_option,
     rules_options,
     seed_option,
     workers_option,
@@ -78,8 +79,8 @@ def _self_play_options(command):
 @click.option("--games", type=click.IntRange(min=1), default=1, show_default=True)
 @seed_option
 @rules_options
-@click.option("--out", "out_path", type=click.Path(dir_okay=False), default=None,
-              help="Write the hand histories (JSON Lines) here.")
+@renamed_option("--output", "--out", "out_path", type=click.Path(dir_okay=False), default=None,
+                metavar="FILE", help="Write the hand histories (JSON Lines) here.")
 @_self_play_options
 @play_options
 def play(games: int, seed: int, ruleset, out_path: str | None, ns_bidder: str,
@@ -88,7 +89,7 @@ def play(games: int, seed: int, ruleset, out_path: str | None, ns_bidder: str,
     """Self-play whole games, each side a bidder and a card-play model as in tournament; print
     the final scores and write the hand histories.
 
-    Example: euchre-sim play --games 10 --seed 7 --ns rules --ew dd --out hands.jsonl
+    Example: euchre-sim play --games 10 --seed 7 --ns rules --ew dd --output hands.jsonl
     """
     from euchre_sim.game.bidders import Sides
     from euchre_sim.game.history import state_to_record

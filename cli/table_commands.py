@@ -11,6 +11,7 @@ from euchre_sim.core.errors import UserError
 from euchre_sim.sim.schema import OUTPUT_TABLES, TOURNAMENT_TABLES
 
 from .app import cli
+from .options import json_option, renamed_option
 
 EVERY_TABLE = (*OUTPUT_TABLES, *TOURNAMENT_TABLES)
 
@@ -37,7 +38,7 @@ def _dir_argument(command):
                    "tournament's stay in their order).")
 @click.option("--ascending", is_flag=True, help="Sort ascending.")
 @click.option("--limit", type=click.IntRange(min=1), default=30, show_default=True)
-@click.option("--json", "as_json", is_flag=True, help="Print JSON lines.")
+@json_option(rows=True)
 def table(out_dir: str, name: str | None, round_no, seat, trumps, alone, hand, action,
           min_n: int, sort: str | None, ascending: bool, limit: int, as_json: bool) -> None:
     """Filter and sort a run's table; print it as a terminal table or JSON lines.
@@ -138,8 +139,7 @@ def _cell(value) -> str:
               help="Sort by the absolute difference of mean points, make rate or the bidder's "
                    "chosen rate (decisions), or by |z|.")
 @click.option("--limit", type=click.IntRange(min=1), default=20, show_default=True)
-@click.option("--json", "as_json", is_flag=True,
-              help="Print JSON lines: the overall object (kind 'overall'), then one per row.")
+@json_option(rows=True)  # the overall object (kind 'overall') first, then one per row
 @click.pass_context
 def compare(ctx: click.Context, dir_a: str, dir_b: str, name: str | None, min_n: int, by: str,
             limit: int, as_json: bool) -> None:
@@ -263,12 +263,12 @@ def _signed(value) -> str:
 @click.option("--table", "name", default=None, type=click.Choice(EVERY_TABLE),
               help="A simulation's calls (default), summary, decisions or auction; a "
                    "tournament's games (default), hands or players.")
-@click.option("--out", "out_path", type=click.Path(dir_okay=False), default=None,
-              help="File to write (default: standard output).")
+@renamed_option("--output", "--out", "out_path", type=click.Path(dir_okay=False), default=None,
+                metavar="FILE", help="File to write (default: standard output).")
 def export(out_dir: str, fmt: str, name: str | None, out_path: str | None) -> None:
     """Export a simulation's or a tournament's table as CSV or JSON lines.
 
-    Example: euchre-sim export out/ --format csv --out calls.csv
+    Example: euchre-sim export out/ --format csv --output calls.csv
     """
     from euchre_sim.report.query import load_run
     from euchre_sim.report.tables import read_table, run_kind
@@ -290,8 +290,8 @@ def export(out_dir: str, fmt: str, name: str | None, out_path: str | None) -> No
 
 @cli.command()
 @_dir_argument
-@click.option("--out", "out_path", type=click.Path(dir_okay=False), required=True,
-              help="PNG file to write.")
+@renamed_option("--output", "--out", "out_path", type=click.Path(dir_okay=False),
+                required=True, default=None, metavar="FILE", help="PNG file to write.")
 @click.option("--round", "round_no", type=click.IntRange(1, 2), default=1, show_default=True)
 @click.option("--table", "name", default=None,
               type=click.Choice(["summary", "decisions", "odds", "players"]),
@@ -302,7 +302,7 @@ def plot(out_dir: str, out_path: str, round_no: int, name: str | None) -> None:
     """Heatmaps by trumps and off-suit aces per seat, the odds of winning by score, or a
     tournament's players: points per hand and games won by side, with 95% intervals.
 
-    Example: euchre-sim plot out/ --out heatmap.png
+    Example: euchre-sim plot out/ --output heatmap.png
     """
     from euchre_sim.report.plot import plot_run
 

@@ -73,3 +73,37 @@ def test_serve_with_allow_remote_prints_the_page_url_with_its_token(tmp_path, mo
     assert client.get("/api/runs").status_code == 401
     listing = client.get("/api/runs", headers={"authorization": f"Bearer {token}"})
     assert listing.json()["root"] == os.path.realpath(tmp_path)
+
+
+DEAL = "N:JH JD AH KS 9C/TH QH AD 9S TC/KC KD TS QS 9D/TD AS 9H QC JS"
+
+
+def test_old_spellings_still_work_with_one_note_each(tmp_path):
+    """SPEC's vocabulary: `--output FILE` for files, `solve --input`, compass letters for
+    `--dealer`; the old spellings answer the same, with a one-line note on standard error."""
+    from click.testing import CliRunner
+
+    from euchre_sim_cli.main import cli
+
+    runner = CliRunner()
+    deals = tmp_path / "deals.txt"
+    deals.write_text(DEAL + "\n")
+    pairs = [(["solve", DEAL, "--dealer", "W", "--json"],
+              ["solve", DEAL, "--dealer", "3", "--json"], "--dealer 3 is deprecated"),
+             (["solve", "--input", str(deals), "--json"],
+              ["solve", "--deals", str(deals), "--json"], "--deals FILE is deprecated")]
+    for new, old, note in pairs:
+        now, before = runner.invoke(cli, new), runner.invoke(cli, old)
+        assert now.exit_code == before.exit_code == 0, before.output
+        assert now.stdout == before.stdout
+        assert now.stderr == "" and len(before.stderr.strip().splitlines()) == 1
+        assert before.stderr.startswith("euchre-sim: note: ") and note in before.stderr
+    for spelling in ("--output", "--out"):
+        path = tmp_path / f"hands{spelling}.jsonl"
+        result = runner.invoke(cli, ["play", "--games", "1", "--seed", "4", spelling, str(path)])
+        assert result.exit_code == 0, result.output
+        assert ("deprecated" in result.stderr) == (spelling == "--out")
+    assert (tmp_path / "hands--output.jsonl").read_text() == \
+        (tmp_path / "hands--out.jsonl").read_text()
+    both = runner.invoke(cli, ["play", "--out", "a", "--output", "b"])
+    assert both.exit_code == 2 and "give --output only" in both.output

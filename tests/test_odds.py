@@ -143,14 +143,14 @@ def test_plot_odds_and_decisions(tmp_path):
                         ("decisions", "Round 1 decisions, bidding rules, dd: double dummy: "
                                       "every seat sees every hand and plays perfectly")):
         png = tmp_path / f"{name}.png"
-        run_cli(["plot", str(out), "--table", name, "--out", str(png)])
+        run_cli(["plot", str(out), "--table", name, "--output", str(png)])
         with Image.open(png) as image:
             assert image.text["Title"] == title
     plain = tmp_path / "plain"
     run_cli(["simulate", "--deals", "200", "--seed", "1", "--out", str(plain), "--no-progress"])
-    error = run_cli(["plot", str(plain), "--table", "odds", "--out", str(tmp_path / "x.png")],
+    error = run_cli(["plot", str(plain), "--table", "odds", "--output", str(tmp_path / "x.png")],
                     code=2)
     assert "no odds.parquet" in error.output
-    error = run_cli(["plot", str(plain), "--table", "decisions", "--out",
+    error = run_cli(["plot", str(plain), "--table", "decisions", "--output",
                      str(tmp_path / "y.png")], code=2)
     assert "no decisions.parquet" in error.output

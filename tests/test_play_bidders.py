@@ -57,7 +57,7 @@ def test_play_plays_the_tournament_s_games(ns, ew, rules, decisions, tmp_path):
     table = ["--bidder-table", str(decisions)] if "table" in (ns, ew) else []
     records = tmp_path / "hands.jsonl"
     result = run(["play", "--games", "4", "--seed", "11", "--ns", ns, "--ew", ew, *rules,
-                  *table, "--out", str(records)])
+                  *table, "--output", str(records)])
     assert f"NS ({ns} bidder, dd play)" in result.stdout
     run(["tournament", "--games", "4", "--seed", "11", "--ns", ns, "--ew", ew, *rules, *table,
          "--no-duplicate", "--out", str(tmp_path / "t"), "--no-progress", "--workers", "1"])
@@ -73,7 +73,7 @@ def test_random_bids_at_random_and_the_rules_bidder_beats_it(tmp_path):
     probability 13 / 2^12 < 0.004."""
     records = tmp_path / "hands.jsonl"
     result = run(["play", "--games", "12", "--seed", "2", "--ns", "rules", "--ew", "random",
-                  "--play", "rules", "--out", str(records)])
+                  "--play", "rules", "--output", str(records)])
     last = result.stdout.splitlines()[-1]
     assert "NS (rules bidder, rules play) won" in last and "EW (random bidder, rules play)" in last
     assert int(last.split(" won ")[1].split(",")[0]) >= 11
@@ -93,7 +93,7 @@ def test_random_bids_at_random_and_the_rules_bidder_beats_it(tmp_path):
 ])
 def test_a_bad_player_is_one_line_exit_2(args, culprit, tmp_path):
     out = tmp_path / "hands.jsonl"
-    result = CliRunner().invoke(cli, ["play", "--games", "1", "--out", str(out), *args])
+    result = CliRunner().invoke(cli, ["play", "--games", "1", "--output", str(out), *args])
     assert result.exit_code == 2, result.output
     assert culprit in result.output
     assert len(result.output.strip().splitlines()) == 1

@@ -58,7 +58,7 @@ def test_plot_title_names_the_runs_play_model(runs, tmp_path, model, named):
     from PIL import Image
 
     png = tmp_path / "plot.png"
-    run(["plot", str(runs / model), "--out", str(png), "--round", "2"])
+    run(["plot", str(runs / model), "--output", str(png), "--round", "2"])
     with Image.open(png) as image:
         title = image.text["Title"]
     assert title == f"Round 2 (name another suit), {named} — seat 1 = dealer's left, 4 = dealer"
@@ -97,7 +97,7 @@ def test_advise_json_reports_the_model_beside_double_dummy():
 def test_play_with_a_model_records_hands_that_replay(tmp_path):
     out = tmp_path / "hands.jsonl"
     result = run(["play", "--games", "1", "--seed", "3", "--play", "pimc", "--worlds", "4",
-                  "--out", str(out)])
+                  "--output", str(out)])
     assert "(rules bidder, pimc play)" in result.output
     run(["replay", str(out)])
 

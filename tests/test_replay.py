@@ -115,7 +115,7 @@ def test_play_then_replay_round_trip(tmp_path):
     runner = CliRunner()
     result = runner.invoke(cli, ["play", "--games", "2", "--seed", "3", "--rules", "online",
                                  "--set", "defend_alone=true", "--set", "no_trump=true",
-                                 "--out", str(out)])
+                                 "--output", str(out)])
     assert result.exit_code == 0, result.output
     assert "game 2:" in result.output
     result = runner.invoke(cli, ["replay", str(out), "--rules", "online", "--set",

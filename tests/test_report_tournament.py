@@ -100,7 +100,7 @@ def test_table_shows_the_players_by_default_and_the_games_and_hands_on_demand(fo
 
 def test_export_writes_a_tournament_s_tables_as_they_are(folders, tmp_path):
     out = tmp_path / "games.csv"
-    run(["export", str(folders / "t1"), "--format", "csv", "--out", str(out)])
+    run(["export", str(folders / "t1"), "--format", "csv", "--output", str(out)])
     pd.testing.assert_frame_equal(pd.read_csv(out),
                                   pd.read_parquet(folders / "t1" / "games.parquet"),
                                   check_dtype=False)
@@ -148,8 +148,8 @@ def test_what_cannot_be_compared_or_read_is_one_line_exit_2(folders):
         (["table", sim, "--table", "games"], "is a simulation: its tables are calls"),
         (["table", t1, "--seat", "1"], "no 'seat' column"),
         (["export", t1, "--format", "csv", "--table", "summary"], "(not summary)"),
-        (["plot", t1, "--out", "x.png", "--table", "decisions"], "(not decisions)"),
-        (["plot", sim, "--out", "x.png", "--table", "players"], "unknown plot 'players'"),
+        (["plot", t1, "--output", "x.png", "--table", "decisions"], "(not decisions)"),
+        (["plot", sim, "--output", "x.png", "--table", "players"], "unknown plot 'players'"),
     ]
     for args, culprit in cases:
         result = CliRunner().invoke(cli, args)
@@ -163,7 +163,7 @@ def test_plot_draws_a_tournament_s_players(folders, tmp_path):
     from PIL import Image
 
     out = tmp_path / "t.png"
-    result = run(["plot", str(folders / "t1"), "--out", str(out)])
+    result = run(["plot", str(folders / "t1"), "--output", str(out)])
     assert f"wrote {out}" in result.stderr
     image = Image.open(out)
     assert image.size[0] > 800

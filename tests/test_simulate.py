@@ -376,7 +376,7 @@ def test_advise_pinned_hand_figures_are_the_solvers_on_its_deals():
     (["table", "/no/dir"], "no calls.parquet"),
     (["export", "/no/dir", "--format", "csv"], "no calls.parquet"),
     (["export", "/no/dir", "--format", "xml"], "'xml'"),
-    (["plot", "/no/dir", "--out", "x.png"], "no summary.parquet"),
+    (["plot", "/no/dir", "--output", "x.png"], "no summary.parquet"),
 ])
 def test_bad_input_one_line_exit_2(args, culprit):
     result = CliRunner().invoke(cli, args)
@@ -387,7 +387,7 @@ def test_bad_input_one_line_exit_2(args, culprit):
 
 def test_plot_into_a_missing_folder_is_one_line_exit_2(base_run, tmp_path):
     png = tmp_path / "missing" / "x.png"
-    result = run(["plot", str(base_run), "--out", str(png)], code=2)
+    result = run(["plot", str(base_run), "--output", str(png)], code=2)
     assert str(png) in result.output and "Traceback" not in result.output
     assert len(result.output.strip().splitlines()) == 1 and not png.parent.exists()
 
