@@ -372,11 +372,11 @@ def test_advise_pinned_hand_figures_are_the_solvers_on_its_deals():
      "exactly one"),
     (["solve", "N:JH JD AH KS 9C/TH QH AD 9S TC/KC KD TS QS 9D/TD AS 9H QC"], "4 cards"),
     (["solve", "N:JH JD AH KS 9C/TH QH AD 9S TC/KC KD TS QS 9D/TD AS 9H QC JH"], "duplicate"),
-    (["solve", "--deals", "/no/file"], "cannot read"),
-    (["table", "/no/dir"], "no calls.parquet"),
-    (["export", "/no/dir", "--format", "csv"], "no calls.parquet"),
+    (["solve", "--input", "/no/file"], "cannot read"),
+    (["table", "/no/dir"], "no run folder '/no/dir'"),
+    (["export", "/no/dir", "--format", "csv"], "no run folder '/no/dir'"),
     (["export", "/no/dir", "--format", "xml"], "'xml'"),
-    (["plot", "/no/dir", "--output", "x.png"], "no summary.parquet"),
+    (["plot", "/no/dir", "--output", "x.png"], "no run folder '/no/dir'"),
 ])
 def test_bad_input_one_line_exit_2(args, culprit):
     result = CliRunner().invoke(cli, args)
