@@ -1,5 +1,7 @@
 """Slow, obviously-correct references written straight from the rule texts (no tables)."""
 
+import math
+
 from euchre_sim.core.cards import JOKER, card_rank, card_suit, cards_of
 
 JACK = 4  # rank index of the jack in the French deck (7 8 9 T J Q K A)
@@ -255,7 +257,7 @@ def rules_bidder_value(rules, params: dict, hand: list[int], trump: int) -> floa
             rank = None if c == JOKER else _rank_from_top(rules, c, trump)
             value += (params["nt_joker"] if c == JOKER else params["nt_ace"] if rank == 0
                       else params["nt_king"] if rank == 1 else 0.0)
-        return value
+        return _to_nano(value)
     trump_weights = [params["trump_1"], params["trump_2"], params["trump_3"], params["trump_4"]]
     value = 0.0
     trumps = [c for c in hand if effective_suit(c, trump, rules.yooker) == trump]
@@ -269,7 +271,13 @@ def rules_bidder_value(rules, params: dict, hand: list[int], trump: int) -> floa
     if trumps:
         plain = {effective_suit(c, trump, rules.yooker) for c in hand if c not in trumps}
         value += params["void"] * sum(1 for s in range(4) if s != trump and s not in plain)
-    return value
+    return _to_nano(value)
+
+
+def _to_nano(value: float) -> float:
+    """Values are compared to 1e-9 (docs/auction.md: a tie is a tie whatever the order of the
+    sum)."""
+    return math.floor(value * 1e9 + 0.5) / 1e9
 
 
 def rules_bidder_choice(rules, params: dict, hand: list[int], upcard: int, round_no: int,

@@ -5,7 +5,8 @@ plain-suit aces and kings, voids when holding a trump; in round 1 the upcard cou
 dealer (who takes it and discards the card whose loss costs least), adds a share for the
 dealer's partner and subtracts a share for the opponents. A seat calls when the value reaches
 its round and seat threshold, alone when it reaches `alone`; in round 2 it names the suit (or
-no-trump) with the largest margin over its threshold. A stuck dealer names that suit anyway;
+no-trump) with the largest margin over its threshold, the first in suit order on a tie (values
+are counted to 1e-9). A stuck dealer names that suit anyway;
 under Canadian loner the dealer's partner orders up only alone.
 """
 
@@ -36,6 +37,13 @@ _NT_ALONE = INDEX["nt_alone"]
 
 
 @njit(_nrt=False)
+def counted(value):
+    """A hand's value to 1e-9: sums equal but for the order of their rounding are equal, so a
+    tie between suits (or with a threshold) does not hang on the order cards were added."""
+    return np.floor(value * 1e9 + 0.5) / 1e9
+
+
+@njit(_nrt=False)
 def trump_value(tb, params, card, trump):
     """A trump's weight by its rank from the top of the trump suit."""
     rank = tb.order_pos[trump, card]
@@ -57,7 +65,7 @@ def hand_value(tb, params, hand, trump):
                 value += params[_NT_ACE]
             elif tb.order_pos[trump, c] == 1:
                 value += params[_NT_KING]
-        return value
+        return counted(value)
     trumps = 0
     held = 0
     while m:
@@ -78,7 +86,7 @@ def hand_value(tb, params, hand, trump):
         for s in range(4):
             if s != trump and not (held >> s) & 1:
                 value += params[_VOID]
-    return value
+    return counted(value)
 
 
 @njit(_nrt=False)
