@@ -106,7 +106,7 @@ def run_simulation(plan, workers: int | None, resume: bool, progress: bool = Tru
         click.echo(f"run in {out_dir} is already complete", err=True)
         return
     n_workers = workers or default_workers()
-    done = deals - plan.pending_deals()
+    done = deals - plan.pending_count()
 
     def run(advance) -> None:
         if scheduler:
@@ -117,7 +117,7 @@ def run_simulation(plan, workers: int | None, resume: bool, progress: bool = Tru
     # the kernels compiled here once, before the workers start (not for a remote cluster,
     # whose workers compile their own)
     warm_up = (lambda: plan.warm_up(n_workers)) if scheduler in (None, "local") else None
-    seconds = run_chunks("simulate", "deals", deals, plan.pending_deals, out_dir, progress, run,
+    seconds = run_chunks("simulate", "deals", deals, plan.pending_count, out_dir, progress, run,
                          warm_up)
     info = finish_run(plan, seconds, n_workers,
                       engine=f"dask {scheduler}" if scheduler else "local", warn=warn)

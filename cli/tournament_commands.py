@@ -103,8 +103,8 @@ def tournament(ruleset, ns_bidder: str, ew_bidder: str, play: str, ns_play: str 
         click.echo(f"tournament in {out_dir} is already complete", err=True)
         return
     n_workers = workers or default_workers()
-    done = games - plan.pending_games()
-    seconds = run_chunks("tournament", "games", games, plan.pending_games, out_dir,
+    done = games - plan.pending_count()
+    seconds = run_chunks("tournament", "games", games, plan.pending_count, out_dir,
                          not no_progress,
                          lambda advance: run_tournament(plan, n_workers, advance, scheduler),
                          plan.warm_up if scheduler in (None, "local") else None)

@@ -90,7 +90,7 @@ def test_worker_killed_mid_run_still_identical(cluster, tmp_path):
     workers[0].wait()
     thread.join(timeout=300)
     assert not errors and not thread.is_alive()
-    assert len(done) < plan.n_chunks + 1 and plan.pending_deals() == 0
+    assert len(done) < plan.n_chunks + 1 and plan.pending_count() == 0
     finish_run(plan, 1.0, 2, engine="dask")
     local = _local(tmp_path, deals, chunk)
     for name, frame in _tables(tmp_path / "killed").items():

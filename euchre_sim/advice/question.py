@@ -9,7 +9,6 @@ users typed them: the CLI as options (`--turned-down`), the page as JSON fields.
 from __future__ import annotations
 
 import dataclasses
-import os
 from dataclasses import dataclass, fields
 from functools import cached_property
 from typing import NamedTuple
@@ -21,6 +20,7 @@ from ..core.cards import JOKER, bit, cards_of
 from ..core.errors import FieldError, UserError
 from ..core.rules import RuleSet
 from ..core.seats import seat_at
+from ..game.odds import read_odds
 from ..play.models import DEFAULT_WORLDS, PLAY_MODELS
 
 ADVISE_DEALER = 0  # N deals (as in `_solve_batch`); the advised seat sits at its position
@@ -141,22 +141,7 @@ class AdviceQuestion:
     @cached_property
     def odds_table(self) -> np.ndarray | None:
         """p[us, them, we_deal] of the odds folder's odds.parquet (None: none given)."""
-        if self.odds is None:
-            return None
-        import pandas as pd
-
-        from ..game.odds import odds_array
-
-        path = os.path.join(self.odds, "odds.parquet")
-        if not os.path.isfile(path):
-            raise FieldError("no odds.parquet in {odds} {where!r} (run 'euchre-sim odds' "
-                             "first)", where=self.odds)
-        odds = odds_array(pd.read_parquet(path))
-        if odds.shape[0] != self.rules.target + 1:
-            raise FieldError("the odds table in {odds} is for a game to {theirs}, these rules "
-                             "play to {target}", theirs=odds.shape[0] - 1,
-                             target=self.rules.target)
-        return odds
+        return None if self.odds is None else read_odds(self.odds, self.rules)
 
     @property
     def work_units(self) -> int:

@@ -17,11 +17,13 @@ multinomial uncertainty of D by the delta method (a numerical Jacobian: the DP i
 
 from __future__ import annotations
 
+import os
 from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
 
+from ..core.errors import FieldError
 from ..core.jit import njit
 from ..core.results import n_results, result_points
 from ..core.rules import RuleSet
@@ -165,6 +167,21 @@ def result_wins(p, us, them, we_deal_next, top, out):
     """out[c] = chance_after the result in column c of the results' shares (core.results)."""
     for c in range(n_results(top)):
         out[c] = chance_after(p, us, them, result_points(c, top), we_deal_next)
+
+
+def read_odds(folder: str, rules: RuleSet) -> np.ndarray:
+    """p[us, them, we_deal] of a folder's odds.parquet (`euchre-sim odds`), for these rules;
+    mistakes name the folder's field as {odds}."""
+    path = os.path.join(folder, "odds.parquet")
+    if not os.path.isfile(path):
+        raise FieldError("no odds.parquet in {odds} {where!r} (run 'euchre-sim odds' first)",
+                         where=folder)
+    odds = odds_array(pd.read_parquet(path))
+    if odds.shape[0] != rules.target + 1:
+        raise FieldError("the odds in {odds} {where!r} are for a game to {theirs}, these rules "
+                         "play to {target}", where=folder, theirs=odds.shape[0] - 1,
+                         target=rules.target)
+    return odds
 
 
 def odds_array(odds: pd.DataFrame) -> np.ndarray:

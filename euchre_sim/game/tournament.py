@@ -11,7 +11,6 @@ worker count, `--resume` and Dask give the same tables. The folder ends with gam
 
 from __future__ import annotations
 
-import dataclasses
 import io
 import os
 from collections.abc import Callable
@@ -21,7 +20,6 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
-from .. import __version__
 from ..bidding.params import bidder_id, bidder_weights, params_by_name
 from ..bidding.table import DecisionTable, empty_table, load_decision_table, table_digest
 from ..core.cards import JOKER
@@ -35,11 +33,10 @@ from ..core.stats import interval95, mean_se
 from ..play.models import DEFAULT_WORLDS, model_id
 from ..play.pimc import inference_of
 from ..runs.runner import (
+    ChunkedPlan,
     checked_chunks,
-    chunk_dir,
     chunk_storer,
     close_run,
-    open_run,
     run_jobs_dask,
     run_jobs_local,
     stream_parquet,
@@ -48,7 +45,7 @@ from ..runs.runner import (
 from ..solver.search import shared_tt
 from .drinks import HandFacts, drinks_of
 from .match import HAND_FIELDS, HANDS_PER_GAME, N_FIELDS, play_games
-from .odds import odds_array
+from .odds import read_odds
 
 
 class Player(NamedTuple):
@@ -78,7 +75,7 @@ class TournamentJob(NamedTuple):
 
 
 @dataclass(frozen=True)
-class TournamentPlan:
+class TournamentPlan(ChunkedPlan):
     """A tournament, checked: `games` games of the seed between `players` (A, B), in chunks of
     `chunk_size` games (default: `default_chunk_size`), in duplicate pairs unless
     `duplicate` is False, each from the `start` score (NS, EW), the first dealer `dealer`
@@ -134,42 +131,27 @@ class TournamentPlan:
 
     def _read_odds(self) -> np.ndarray:
         """The game bidder's p[us, them, we_deal], checked against the rules and the table."""
-        path = os.path.join(self.odds_dir, "odds.parquet")
-        if not os.path.isfile(path):
-            raise FieldError("no odds.parquet in {odds} {where!r} (run 'euchre-sim odds' "
-                             "first)", where=self.odds_dir)
-        odds = odds_array(pd.read_parquet(path))
-        if odds.shape[0] != self.rules.target + 1:
-            raise UserError(f"the odds in {self.odds_dir!r} are for a game to "
-                            f"{odds.shape[0] - 1}, these rules play to {self.rules.target}")
+        odds = read_odds(self.odds_dir, self.rules)
         if self.decision_table.results.shape[1] != n_results(self.rules.max_hand_points):
             raise UserError(f"the decisions in {self.bidder_table!r} keep no result shares "
                             "(simulate --bidding again with this version)")
         return odds
 
     @property
-    def chunk_games(self) -> int:
+    def total(self) -> int:
+        return self.games
+
+    @property
+    def chunk_items(self) -> int:
         """Games per chunk: as asked, else `default_chunk_size`."""
         return self.chunk_size or default_chunk_size(self.games, self.players)
 
-    @property
-    def n_chunks(self) -> int:
-        return (self.games + self.chunk_games - 1) // self.chunk_games
-
     def jobs(self) -> list[TournamentJob]:
         options = self.rules.options()
-        size = self.chunk_games
-        return [TournamentJob(options, self.seed, i, i * size, min(size, self.games - i * size),
-                              self.players, self.duplicate, self.start, self.dealer, self.worlds,
+        return [TournamentJob(options, self.seed, i, first, count, self.players,
+                              self.duplicate, self.start, self.dealer, self.worlds,
                               self.bidder_params, self.decision_table, self.odds)
-                for i in range(self.n_chunks)]
-
-    def pending(self) -> list[TournamentJob]:
-        return [job for job in self.jobs()
-                if not os.path.isdir(chunk_dir(self.out_dir, job.index))]
-
-    def pending_games(self) -> int:
-        return sum(job.count for job in self.pending())
+                for i, first, count in self.chunk_list()]
 
     def warm_up(self) -> None:
         """Compile (or load from Numba's cache) every kernel the games call, once, in this
@@ -194,8 +176,6 @@ class TournamentPlan:
                                   zip("AB", self.bidder_params, strict=True)},
                 "bidder_table": table, "odds": odds}
 
-    def manifest(self) -> dict:
-        return self.identity() | {"chunk_size": self.chunk_games, "version": __version__}
 
 
 def default_chunk_size(games: int, players: tuple) -> int:
@@ -210,9 +190,7 @@ def prepare_tournament(plan: TournamentPlan, resume: bool = False,
     """Check the folder; write (or check) the manifest; warn(line) names each damaged chunk a
     resume removes (`runner.open_run`). A resumed run keeps its chunk size unless the plan
     names one (then they must agree)."""
-    resumed = open_run(plan.out_dir, plan.identity(), plan.chunk_size, resume, plan.manifest(),
-                       warn)
-    return plan if resumed is None else dataclasses.replace(plan, chunk_size=resumed)
+    return plan.opened(resume, warn)
 
 
 def game_records(job: TournamentJob) -> np.ndarray:

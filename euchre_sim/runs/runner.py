@@ -17,6 +17,7 @@ file is written under a temporary name, fsynced and renamed, so finished chunks 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import errno
 import hashlib
 import json
@@ -24,6 +25,7 @@ import os
 import shutil
 from collections.abc import Callable, Iterable, Iterator
 
+from .. import __version__
 from ..core.errors import UserError
 
 MANIFEST = "manifest.json"
@@ -139,6 +141,41 @@ def is_complete(out_dir: str) -> bool:
         return False
     with open(path, encoding="utf-8") as handle:
         return bool(json.load(handle).get("complete"))
+
+
+class ChunkedPlan:
+    """What a frozen dataclass plan run in chunks shares. It names `out_dir`, `chunk_size` (as
+    asked, or None), `jobs()` (each with `index` and `count`), `identity()` (what a resumed run
+    must match), and the properties `total` (items to do) and `chunk_items` (per chunk)."""
+
+    @property
+    def n_chunks(self) -> int:
+        return -(-self.total // self.chunk_items)
+
+    def chunk_list(self) -> list[tuple[int, int, int]]:
+        """(index, first, count) of every chunk."""
+        size = self.chunk_items
+        return [(i, i * size, min(size, self.total - i * size)) for i in range(self.n_chunks)]
+
+    def pending(self) -> list:
+        """The jobs whose chunk is not stored yet."""
+        return [job for job in self.jobs()
+                if not os.path.isdir(chunk_dir(self.out_dir, job.index))]
+
+    def pending_count(self) -> int:
+        """Items not stored yet."""
+        return sum(job.count for job in self.pending())
+
+    def manifest(self) -> dict:
+        return self.identity() | {"chunk_size": self.chunk_items, "version": __version__}
+
+    def opened(self, resume: bool = False, warn: Callable[[str], None] | None = None):
+        """The plan, its folder checked and its manifest written (or checked: `open_run`);
+        warn(line) names each damaged chunk a resume removes. A resumed run keeps its chunk
+        size unless the plan names one (then they must agree)."""
+        resumed = open_run(self.out_dir, self.identity(), self.chunk_size, resume,
+                           self.manifest(), warn)
+        return self if resumed is None else dataclasses.replace(self, chunk_size=resumed)
 
 
 def chunk_dir(out_dir: str, index: int) -> str:

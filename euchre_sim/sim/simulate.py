@@ -7,12 +7,10 @@ auction.parquet with a bidder.
 
 from __future__ import annotations
 
-import dataclasses
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from .. import __version__
 from ..bidding.params import CONVENTIONAL, bidder_weights, params_by_name
 from ..bidding.table import DecisionTable, load_decision_table, table_digest
 from ..core.errors import FieldError, UserError
@@ -20,11 +18,10 @@ from ..core.rules import RuleSet
 from ..play.models import DEFAULT_WORLDS
 from ..runs.parallel import worker_pool
 from ..runs.runner import (
+    ChunkedPlan,
     checked_chunks,
-    chunk_dir,
     chunk_storer,
     close_run,
-    open_run,
     run_jobs_dask,
     run_jobs_local,
     writing_run,
@@ -35,7 +32,7 @@ from .tables import Merge, compute_chunk, merge_tables, warm_up_chunk
 
 
 @dataclass(frozen=True)
-class RunPlan:
+class RunPlan(ChunkedPlan):
     """A simulation run, checked: `deals` random deals of the seed under the rules, in chunks
     of `chunk_size` (default: `default_chunk_size`), played by `play` (`worlds` per PIMC
     decision) and, with a `bidding` bidder, bid (`bidder_params` its weights, default the
@@ -85,28 +82,20 @@ class RunPlan:
         return "calls" in self.tables
 
     @property
-    def chunk_deals(self) -> int:
+    def total(self) -> int:
+        return self.deals
+
+    @property
+    def chunk_items(self) -> int:
         """Deals per chunk: as asked, else `default_chunk_size`."""
         return self.chunk_size or default_chunk_size(self.deals, self.play)
 
-    @property
-    def n_chunks(self) -> int:
-        return (self.deals + self.chunk_deals - 1) // self.chunk_deals
-
     def jobs(self) -> list[ChunkJob]:
         options = self.rules.options()
-        size = self.chunk_deals
-        return [ChunkJob(options, self.seed, i, i * size, min(size, self.deals - i * size),
-                         self.keep_deals, self.play, self.worlds, self.bidding,
-                         self.bidder_params, self.decision_table, self.per_call)
-                for i in range(self.n_chunks)]
-
-    def pending(self) -> list[ChunkJob]:
-        return [job for job in self.jobs()
-                if not os.path.isdir(chunk_dir(self.out_dir, job.index))]
-
-    def pending_deals(self) -> int:
-        return sum(job.count for job in self.pending())
+        return [ChunkJob(options, self.seed, i, first, count, self.keep_deals, self.play,
+                         self.worlds, self.bidding, self.bidder_params, self.decision_table,
+                         self.per_call)
+                for i, first, count in self.chunk_list()]
 
     def warm_up(self, workers: int = 1) -> None:
         """Compile (or load from Numba's cache) every kernel the run's chunks call, once, in
@@ -144,9 +133,6 @@ class RunPlan:
             return None
         return params_by_name(self.bidder_params)
 
-    def manifest(self) -> dict:
-        return self.identity() | {"chunk_size": self.chunk_deals, "version": __version__}
-
     @property
     def pimc_worlds(self) -> int | None:
         """Worlds per decision, where the model samples any (PIMC); else None."""
@@ -158,9 +144,7 @@ def prepare_run(plan: RunPlan, resume: bool = False,
     """Check the output folder and write (or check) the manifest; warn(line) names each
     damaged chunk a resume removes (`runner.open_run`). A resumed run keeps its chunk size
     unless the plan names one (then they must agree)."""
-    resumed = open_run(plan.out_dir, plan.identity(), plan.chunk_size, resume, plan.manifest(),
-                       warn)
-    return plan if resumed is None else dataclasses.replace(plan, chunk_size=resumed)
+    return plan.opened(resume, warn)
 
 
 def run_tables(play: str, bidding: str | None, asked: tuple | None = None) -> tuple:
