@@ -116,12 +116,12 @@ def test_decisions_and_auction_match_a_naive_auction(tmp_path, name, bidding):
 def test_bidding_tables_identical_whatever_workers_and_chunks(tmp_path, monkeypatch):
     """Also when the tables are merged and written a few rows at a time (a long run's
     merge: the first rows, round 1's, name no suit)."""
-    from euchre_sim.sim import simulate
+    from euchre_sim.sim import tables
 
     runs = []
     for workers, chunk, merge_rows in ((1, 500, None), (2, 170, None), (1, 300, 97)):
         if merge_rows:
-            monkeypatch.setattr(simulate, "_MERGE_ROWS", merge_rows)
+            monkeypatch.setattr(tables, "MERGE_ROWS", merge_rows)
         out = tmp_path / f"w{workers}_{chunk}"
         run_cli(["simulate", "--deals", "1000", "--seed", "8", "--out", str(out), "--workers",
                  str(workers), "--chunk-size", str(chunk), "--no-progress", "--bidding", "rules"])
