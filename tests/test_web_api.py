@@ -116,6 +116,7 @@ def test_solve_answers_what_solve_json_prints(client):
     ("/api/advise", HAND | {"set": {"colour": "red"}}, "unknown option 'colour'"),
     ("/api/advise", HAND | {"rules": "nope"}, "unknown preset 'nope'"),
     ("/api/advise", HAND | {"deals": 200_001}, "deals must be 2 to 200,000"),
+    ("/api/advise", HAND | {"deals": 1}, "deals must be 2 to 200,000"),
     ("/api/advise", HAND | {"play": "pimc", "deals": 10_001}, "deals must be 2 to 10,000"),
     ("/api/advise", HAND | {"deals": "many"}, "field 'deals' must be a whole number"),
     ("/api/advise", HAND | {"colour": 1}, "unknown field 'colour'"),

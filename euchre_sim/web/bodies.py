@@ -63,13 +63,13 @@ def advise_question(body, place: Callable[[str], str] | None = None) -> AdviceQu
         if needed not in fields:
             raise UserError(f"advise needs {needed!r}")
     rules = rules_of(fields.pop("rules", "standard"), fields.pop("set", None))
-    question = ask(rules, fields)
-    cap = MAX_PIMC_DEALS if question.play == "pimc" else MAX_DEALS
-    if question.deals > cap:
-        raise UserError(f"deals must be 2 to {cap:,} with play {question.play}, got "
-                        f"{question.deals:,}")
-    if question.worlds > MAX_WORLDS:
+    play = fields.get("play", "dd")  # the page's caps first: its own ranges, said as such
+    cap = MAX_PIMC_DEALS if play == "pimc" else MAX_DEALS
+    if "deals" in fields and not 2 <= fields["deals"] <= cap:
+        raise UserError(f"deals must be 2 to {cap:,} with play {play}, got {fields['deals']:,}")
+    if not 1 <= fields.get("worlds", 1) <= MAX_WORLDS:
         raise UserError(f"worlds must be 1 to {MAX_WORLDS:,}")
+    question = ask(rules, fields)
     return question if place is None else question.placed(place)
 
 
