@@ -15,7 +15,7 @@ from ..core.cards import cards_of
 from ..play.models import DEFAULT_WORLDS, model_id
 from ..play.pimc import inference_of, new_pimc_work
 from ..play.playout import choose_card, choose_discard
-from ..play.state import S_DISCARD, new_state, play_card
+from ..play.state import S_DISCARD, S_MAKER_TURN, S_UPCARD, new_state, play_card
 from ..solver.search import new_tt
 from .engine import HandState
 
@@ -48,6 +48,8 @@ def state_arrays(state: HandState):
                         int(state.defender_alone >= 0), active, leader, up, known_out)
     if state.discarded >= 0:
         st[S_DISCARD] = int(power_bit[state.discarded])
+    st[S_UPCARD] = state.upcard
+    st[S_MAKER_TURN] = (state.bids[-1].round - 1) * 4 + state.position(state.maker) - 1
     lay = tb.layout[trump]
     for trick in state.tricks:
         for _, card in trick.plays:

@@ -172,6 +172,17 @@ def _discard_points(tb, wh, st, dealer, p, tt, work):
 
 
 @njit
+def _world_values(tb, lay, wh, st, pm, seat, discard, cands, n, values, tt, work):
+    """values[:n]: the makers' points in world `wh` after `seat` plays (or, as the dealer,
+    discards) each candidate, all playing perfectly from there."""
+    for i in range(n):
+        if discard:
+            values[i] = _discard_points(tb, wh, st, seat, cands[i], tt, work)
+        else:
+            values[i] = _points_after(tb, lay, wh, st, pm, seat, cands[i], tt, work)
+
+
+@njit
 def _best_over_worlds(tb, lay, hands, st, pm, seat, discard, n, n_worlds, key, true_world,
                       preferred, tt, pw):
     """The candidate (of pw's list, n long) with the best total points for `seat`'s side over
@@ -187,11 +198,7 @@ def _best_over_worlds(tb, lay, hands, st, pm, seat, discard, n, n_worlds, key, t
             wh[:] = hands
         else:
             sample_world(tb, lay, hands, st, pm, seat, key, w, cards, wh, inference)
-        for i in range(n):
-            if discard:
-                values[i] = _discard_points(tb, wh, st, seat, cands[i], tt, work)
-            else:
-                values[i] = _points_after(tb, lay, wh, st, pm, seat, cands[i], tt, work)
+        _world_values(tb, lay, wh, st, pm, seat, discard, cands, n, values, tt, work)
         for i in range(n):
             sums[i] += values[i]
             for j in range(n):
@@ -252,3 +259,57 @@ def pimc_discard(tb, lay, hands, st, pm, n_worlds, key, true_world, tt, pw):
     preferred = run_top(lay, live, hand, conventional_discard(lay, hands, st, pm))
     return _best_over_worlds(tb, lay, hands, st, pm, dealer, True, n, n_worlds, key,
                              true_world, preferred, tt, pw)
+
+
+@njit
+def option_candidates(lay, hands, st, pm, seat, discard, cands):
+    """One card per run of cards `seat` cannot tell apart among its legal plays (discard:
+    among the dealer's six cards, the upcard included), into cands; returns the count."""
+    hand = hands[seat]
+    choices = hand if discard else legal_cards(lay, hand, pm[P_LED])
+    return candidates(lay, hand, choices, _live_for(lay, hands, st, pm, seat), cands)
+
+
+@njit
+def option_of(lay, hands, st, pm, seat, p):
+    """The candidate of `option_candidates` that stands for `seat`'s card p."""
+    return run_top(lay, _live_for(lay, hands, st, pm, seat), hands[seat], p)
+
+
+@njit(inline="always")
+def _live_for(lay, hands, st, pm, seat):
+    """Cards still live as `seat` sees them: unseen, its own, the current trick's."""
+    return unseen_by(lay, hands, st, pm, seat) | hands[seat] | pm[P_TRICK]
+
+
+@njit
+def option_values(tb, lay, hands, st, pm, seat, discard, n_worlds, key, true_world, tt, pw,
+                  out):
+    """Every option of `seat`'s decision valued world by world: out[w, i] is the makers'
+    points in world w (the true deal alone when true_world) after candidate i of
+    `option_candidates` (pw's list) is played or discarded, all playing perfectly from
+    there. Worlds are `sample_world`'s for the seat, none stopped early. Returns the count."""
+    work, wh, cards, cands, _, inference, _, _, values = pw
+    n = option_candidates(lay, hands, st, pm, seat, discard, cands)
+    for w in range(1 if true_world else n_worlds):
+        if true_world:
+            wh[:] = hands
+        else:
+            sample_world(tb, lay, hands, st, pm, seat, key, w, cards, wh, inference)
+        _world_values(tb, lay, wh, st, pm, seat, discard, cands, n, values, tt, work)
+        out[w, :n] = values[:n]
+    return n
+
+
+@njit
+def position_values(tb, lay, hands, st, pm, viewer, n_worlds, key, true_world, tt, pw, out):
+    """The makers' points under perfect play from a position between tricks, in each of
+    `viewer`'s worlds (the true deal alone when true_world) into out[:n_worlds]."""
+    work, wh, cards, _, _, inference, _, _, _ = pw
+    for w in range(1 if true_world else n_worlds):
+        if true_world:
+            wh[:] = hands
+        else:
+            sample_world(tb, lay, hands, st, pm, viewer, key, w, cards, wh, inference)
+        out[w] = _maker_points(tb, wh, st, st[S_MAKER_TRICKS], st[S_TRICKS], st[S_TURN],
+                               np.int64(0), _ZERO, np.int64(-1), np.int64(-1), tt, work)

@@ -1,0 +1,58 @@
+"""`euchre-sim review`: where the points went in recorded hands."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from .app import cli
+from .options import bidding_options, json_option, rules_options, seed_option
+
+
+@cli.command()
+@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
+@click.option("--worlds", type=click.IntRange(2, 10_000), default=50, show_default=True,
+              help="Worlds (deals, for a bid) each decision's pimc value samples.")
+@seed_option
+@rules_options
+@bidding_options
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
+              help="Write review.parquet and run.json (per-seat totals) here.")
+@click.option("--no-progress", is_flag=True, help="No progress bar.")
+@json_option(rows=True)
+def review(file: str, worlds: int, seed: int, ruleset, bidding: str | None,
+           bidder_params: str | None, bidder_table: str | None, out_dir: str | None,
+           no_progress: bool, as_json: bool) -> int:
+    """Value every bid, discard, defend-alone choice and card of recorded hands: `dd` with
+    every card seen, `pimc` from what the seat knew; each choice's loss against the best.
+
+    Exit status 0 when every hand could be reviewed, 1 when a hand was rejected, 2 when FILE
+    cannot be read.
+
+    Example: euchre-sim review hands.jsonl --worlds 50 --out review/
+    """
+    import sys
+
+    from euchre_sim.advice.review import ReviewSettings, read_hands, review_states
+    from euchre_sim.report.review import print_review, write_review
+
+    from .progress import progress_bar
+
+    rules, states, errors = read_hands(file, ruleset)
+    settings = ReviewSettings(worlds, seed, bidding, bidder_params, bidder_table)
+    shown = not (no_progress or as_json) and sys.stderr.isatty()
+    progress, task = progress_bar("reviewing", "hands", len(states), 0, shown)
+    with progress:
+        rows = review_states(states, settings,
+                             lambda done, _: progress.update(task, completed=done))
+    if as_json:
+        for row in rows:
+            click.echo(json.dumps(row))
+        for error in errors:
+            click.echo(json.dumps({"id": error[0], "ok": False, "error": error[1]}))
+    else:
+        print_review(rows, errors, click.echo)
+    if out_dir:
+        write_review(out_dir, rows, rules, settings)
+    return 1 if errors else 0

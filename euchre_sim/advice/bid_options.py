@@ -1,0 +1,88 @@
+"""Every option of one bid (pass, and each order or call, alone or not) valued in points to the
+bidding seat's side, as a review needs it.
+
+`dd`: the true deal, every card seen: a call by its contract solved (the dealer discarding
+best for its side, a defender defending alone when that pays), a pass by the rest of the
+auction under the review's bidder, then solved. `pimc`: `advise --bidding B` with K deals
+from what the seat knew (its hand, the card turned up or down, the passes before it under
+the bidder), each solved.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..bidding.table import empty_table
+from ..core.calls import may_pass
+from ..core.cards import JOKER
+from ..core.errors import UserError
+from ..core.ruletables import compile_rules
+from ..core.seats import seat_at
+from ..game.engine import HandState
+from ..sim.chunk import SIM_DEALER, run_auctions
+from ..solver.calltable import analyze_deals
+from .advise import call_actions
+from .auction_advice import advise_in_auction
+from .question import AdviceQuestion
+
+
+def bid_question(state: HandState, settings: dict, deals: int, seed: int) -> AdviceQuestion:
+    """The `advise --bidding` question of the seat to bid (settings: bidding, bidder_params,
+    bidder_table)."""
+    deck = state.rules.card_deck
+    card = deck.card_name(state.upcard)
+    round_card = {"up": card} if state.round == 1 else {"turned_down": card}
+    return AdviceQuestion(state.rules, deck.format_hand(state.hands[state.turn]),
+                          state.position(state.turn), deals=deals, seed=seed, play="dd",
+                          **round_card, **settings)
+
+
+def _option(action: str, suit, alone: bool) -> dict:
+    return {"action": action, "suit": suit, "alone": alone}
+
+
+def bid_options(state: HandState, question: AdviceQuestion, true_deal: bool) -> list[dict]:
+    """The seat's bid options: `option` ({"action", "suit", "alone"}), `dd` (None without
+    `true_deal`), `pimc`, `pimc_se`."""
+    rules = state.rules
+    q = question.cards
+    try:
+        advice = advise_in_auction(question)
+        sampled = {(a["action"], a["suit"], a["alone"]): a for a in advice["actions"]}
+    except UserError:  # the bidder never lets the auction reach this seat from its hand
+        sampled = {}
+    exact = _true_deal_values(state, question) if true_deal else {}
+    options = []
+    keys = [("pass", None, False)] if may_pass(compile_rules(rules).flags, q.round_no,
+                                               q.position) else []
+    keys += [(action, rules.card_deck.suit_name(trump), alone)
+             for action, trump, alone, _ in call_actions(rules, q.round_no, q.position,
+                                                         q.ref_card)]
+    for key in keys:
+        advised = sampled.get(key)
+        options.append({"option": _option(*key), "dd": exact.get(key),
+                        "pimc": advised["mean_points"] if advised else None,
+                        "pimc_se": advised["points_se"] if advised else None})
+    return options
+
+
+def _true_deal_values(state: HandState, question: AdviceQuestion) -> dict:
+    """Each option's points to the seat's side on the true deal (dealt hands, the dealer
+    turned to SIM_DEALER as the auction kernels read them)."""
+    rules, q = question.rules, question.cards
+    if state.upcard == JOKER and q.round_no == 1:
+        return {}
+    hands = np.zeros((1, 4), dtype=np.uint64)
+    for position in range(1, 5):
+        hands[0, seat_at(SIM_DEALER, position)] = state.dealt[seat_at(state.dealer, position)]
+    ups = np.array([state.upcard], dtype=np.int64)
+    calls = analyze_deals(rules, hands, ups, SIM_DEALER, exact=True, defence=True)
+    contracts, _, values, _ = run_auctions(rules, question.bidding, question.params,
+                                           question.table or empty_table(), hands, ups, calls)
+    seat = seat_at(SIM_DEALER, q.position)
+    sign = 1 if seat % 2 == 0 else -1
+    turn = (q.round_no - 1) * 4 + q.position - 1
+    out = {("pass", None, False): float(sign * values[0, turn + 1])}
+    for action, trump, alone, row in call_actions(rules, q.round_no, q.position, q.ref_card):
+        out[(action, rules.card_deck.suit_name(trump), alone)] = float(contracts[0, row, 0])
+    return out

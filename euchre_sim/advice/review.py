@@ -1,0 +1,189 @@
+"""`review`: every decision of recorded hands valued, and the points each choice lost.
+
+A hand is replayed from its record (`game.history`); at each bid, the dealer's discard, each
+defender's choice to defend alone and each card, every legal option is valued (`bid_options`,
+`position`) and the chosen one's loss is the best option's value minus its own (>= 0), `dd`
+on the true deal and `pimc` from the seat's knowledge.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..bidding.params import bidder_id
+from ..core.rules import RuleSet
+from ..core.seats import SEAT_NAMES
+from ..core.stats import mean_se
+from ..game.engine import Bid, HandState
+from ..play.pimc import inference_of
+from ..solver.search import new_tt
+from .bid_options import bid_options, bid_question
+from .position import Valuer, card_options, defence_options
+
+KINDS = ("bid", "discard", "defend_alone", "card")
+DECISIONS_PER_HAND = 64  # decision keys: hand h's decision k is h * 64 + k
+
+
+@dataclass(frozen=True)
+class ReviewSettings:
+    """K worlds (and K deals for a bid's `pimc`), the seed, the bidder for what follows a
+    pass (`dd` unless given) and, when `bidding` is given, for what the worlds infer."""
+
+    worlds: int = 50
+    seed: int = 0
+    bidding: str | None = None
+    bidder_params: str | None = None
+    bidder_table: str | None = None
+
+    @property
+    def continuation(self) -> str:
+        return self.bidding or "dd"
+
+    def bid_settings(self) -> dict:
+        return {"bidding": self.continuation, "bidder_params": self.bidder_params,
+                "bidder_table": self.bidder_table}
+
+    def inference(self, rules: RuleSet, question) -> tuple | None:
+        """What card decisions' worlds infer from: the auction under `bidding`, if given."""
+        if self.bidding is None:
+            return None
+        return inference_of(bidder_id(self.bidding), question.params, question.table)
+
+
+def _bid_label(state: HandState, bid: Bid) -> dict:
+    if bid.action == "pass":
+        return {"action": "pass", "suit": None, "alone": False}
+    trump = bid.suit if bid.action == "call" else state.upcard >> 3
+    return {"action": bid.action, "suit": state.rules.card_deck.suit_name(trump),
+            "alone": bool(bid.alone)}
+
+
+def _losses(options: list[dict], chosen) -> dict:
+    """dd_loss, pimc_loss and its standard error (paired over the same worlds where the
+    values are known world by world, else from the two standard errors)."""
+    mine = next((o for o in options if o["option"] == chosen), None)
+    out = {"dd_loss": None, "pimc_loss": None, "pimc_loss_se": None}
+    if mine is None:  # an illegal card (a renege under the penalty rule): not an option
+        return out
+    known = [o for o in options if o["dd"] is not None]
+    if known and mine["dd"] is not None:
+        out["dd_loss"] = max(o["dd"] for o in known) - mine["dd"]
+    valued = [o for o in options if o["pimc"] is not None]
+    if valued and mine["pimc"] is not None:
+        best = max(valued, key=lambda o: o["pimc"])
+        out["pimc_loss"] = best["pimc"] - mine["pimc"]
+        if best is mine:
+            out["pimc_loss_se"] = 0.0
+        elif "values" in mine:
+            out["pimc_loss_se"] = mean_se(best["values"] - mine["values"])[1]
+        elif best["pimc_se"] is not None and mine["pimc_se"] is not None:
+            out["pimc_loss_se"] = float(np.hypot(best["pimc_se"], mine["pimc_se"]))
+    return out
+
+
+def _decision(record_id, kind: str, seat: int, trick, chosen, options: list[dict],
+              category: str | None = None) -> dict:
+    """A review row (SPEC); `category` splits cards into leads and follows."""
+    row = {"id": record_id, "kind": kind, "category": category or kind,
+           "seat": SEAT_NAMES[seat], "trick": trick, "chosen": chosen,
+           "options": options} | _losses(options, chosen)
+    for option in options:
+        option.pop("values", None)
+        option.pop("card", None)
+    return row
+
+
+def review_hand(final: HandState, record_id, index: int, settings: ReviewSettings,
+                tt=None) -> Iterator[dict]:
+    """The decisions of one replayed hand, in order, each valued (SPEC `review --json`)."""
+    tt = tt if tt is not None else new_tt()
+    state = HandState(final.rules, final.dealer, final.dealt, final.upcard)
+    count = 0
+
+    def key() -> int:
+        nonlocal count
+        count += 1
+        return index * DECISIONS_PER_HAND + count
+
+    question = None
+    for bid in final.bids:
+        question = bid_question(state, settings.bid_settings(), settings.worlds,
+                                settings.seed + key())
+        options = bid_options(state, question, true_deal=True)
+        yield _decision(record_id, "bid", state.turn, None, _bid_label(state, bid), options)
+        state.bid(bid)
+    if final.passed_out:
+        return
+    valuer = Valuer(settings.worlds, settings.seed,
+                    settings.inference(final.rules, question) if question else None)
+    name = final.rules.card_deck.card_name
+    if state.phase == "discard":
+        options = card_options(state, valuer, key(), tt)
+        yield _decision(record_id, "discard", state.dealer, None, name(final.discarded),
+                        options)
+        state.discard(final.discarded)
+    if state.phase == "defend":
+        for seat in state.defenders():
+            options = defence_options(state, seat, valuer, key(), tt)
+            chosen = "alone" if final.defender_alone == seat else "partner"
+            yield _decision(record_id, "defend_alone", seat, None, chosen, options)
+            if chosen == "alone":
+                break
+        state.defend(final.defender_alone if final.defender_alone >= 0 else None)
+    for number, trick in enumerate(final.tricks, 1):
+        for seat, card in trick.plays:
+            category = "follow" if state.tricks[-1].plays else "lead"
+            options = card_options(state, valuer, key(), tt)
+            yield _decision(record_id, "card", seat, number, name(card), options, category)
+            state.play(seat, card)
+
+
+def review_states(hands: list[tuple], settings: ReviewSettings,
+                  progress: Callable[[int, int], None] | None = None) -> list[dict]:
+    """Every decision of the replayed hands ((record id, final HandState) pairs)."""
+    tt = new_tt()
+    rows = []
+    for index, (record_id, final) in enumerate(hands):
+        rows.extend(review_hand(final, record_id, index, settings, tt))
+        if progress is not None:
+            progress(index + 1, len(hands))
+    return rows
+
+
+def read_hands(file: str, rules: RuleSet) -> tuple[RuleSet, list[tuple], list[tuple]]:
+    """(rules, (id, replayed HandState) pairs, (id, reason) of the hands rejected) of a hand
+    history file; UserError when nothing in it can be read."""
+    import json
+    import sys
+
+    from ..core.errors import UserError
+    from ..game.history import RecordError, replay_record
+
+    try:
+        text = sys.stdin.read() if file == "-" else open(file, encoding="utf-8").read()
+    except OSError as err:
+        raise UserError(f"cannot read {file!r}: {err.strerror}") from None
+    states, errors, readable = [], [], 0
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as err:
+            errors.append((None, f"line {number}: not JSON ({err})"))
+            continue
+        if not isinstance(record, dict):
+            errors.append((None, f"line {number}: not an object"))
+            continue
+        readable += 1
+        record_id = record.get("id", number)
+        try:
+            states.append((record_id, replay_record(record, rules)))
+        except RecordError as err:
+            errors.append((record_id, f"hand {record_id}: {err}"))
+    if not readable:
+        raise UserError("no hand record could be read (expected JSON Lines, one hand a line)")
+    return rules, states, errors
