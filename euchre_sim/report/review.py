@@ -83,8 +83,8 @@ def print_review(rows: list[dict], errors: list[tuple], echo: Callable[[str], No
                         key=lambda r: -max(r["dd_loss"] or 0, r["pimc_loss"] or 0))
         for row in costly[:per_hand]:
             echo(_describe(row))
-    for hand_id, reason in errors:
-        echo(f"{reason}")
+    for _, reason in errors:
+        echo(reason)
     echo("")
     echo("points lost by seat (dd / pimc)   " + "  ".join(f"{c:>13}" for c in CATEGORIES)
          + "  lost nothing")
