@@ -129,7 +129,8 @@ def run_simulation(plan, workers: int | None, resume: bool, progress: bool = Tru
 
 
 @cli.command()
-@click.option("--hand", required=True, help='Your five cards, e.g. "JS AS 9H 9D TC".')
+@click.option("--hand", default=None,
+              help='Your cards, e.g. "JS AS 9H 9D TC" (during the play: those you still hold).')
 @click.option("--up", default=None, help="Round 1: the upcard.")
 @click.option("--turned-down", default=None, help="Round 2: the card turned down.")
 @click.option("--seat", type=int, required=True,
@@ -146,24 +147,71 @@ def run_simulation(plan, workers: int | None, resume: bool, progress: bool = Tru
 @click.option("--odds", type=click.Path(file_okay=False), default=None,
               help="With --score: a folder with odds.parquet (euchre-sim odds); default: "
                    "solve the odds from fresh deals bid the same way.")
+@click.option("--trump", default=None, metavar="SUIT",
+              help="During the play: trump (with --maker); asks your next card.")
+@click.option("--maker", type=int, default=None, help="During the play: the maker's position.")
+@click.option("--alone", is_flag=True, default=None, help="During the play: the maker is alone.")
+@click.option("--played", default=None, metavar="TRICKS",
+              help='During the play: the cards played so far in playing order, tricks '
+                   'separated by "/", e.g. "AD KD 9D 9S / QC".')
+@click.option("--discard-from", "discard_from", default=None, metavar="6 CARDS",
+              help="The dealer's discard: your five cards and the upcard (with --trump).")
+@click.option("--discard", default=None, metavar="CARD",
+              help="During the play, as the dealer who took the upcard: what you threw.")
 @json_option()
 def advise(ruleset, as_json: bool, **fields) -> None:
     """Should this hand order up, call, go alone or pass? Figures over random deals of the
     unseen cards (with --bidding: the deals where the auction reaches you, pass included).
+    With --trump and --maker: which card to discard or play now, over worlds consistent with
+    what you have seen.
 
-    Example: euchre-sim advise --hand "JS AS 9H 9D TC" --up 9S --seat 1 --bidding dd
+    Examples: euchre-sim advise --hand "JS AS 9H 9D TC" --up 9S --seat 1 --bidding dd
+
+    euchre-sim advise --hand "KS QH 9C TH 9D" --up 9S --seat 3 --trump S --maker 4
+    --played "AD KD" --worlds 200
     """
     import json
 
-    from euchre_sim.advice.advice_request import answer
-    from euchre_sim.advice.question import ask
+    from euchre_sim.advice.advice_request import answer, ask_any
 
-    question = ask(ruleset, fields)
+    question = ask_any(ruleset, fields)
     result = answer(question)
     if as_json:
         click.echo(json.dumps(result))
-        return
-    _print_advice(result, ruleset, question.seat, question.play, question.worlds)
+    elif "kind" in result:
+        _print_play_advice(result)
+    else:
+        _print_advice(result, ruleset, question.seat, question.play, question.worlds)
+
+
+def _print_play_advice(result: dict) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    from euchre_sim.core.stats import Z95
+
+    what = "discard" if result["kind"] == "discard" else f"card to play, trick {result['trick']}"
+    table = Table(title=f"Seat {result['seat']}, trump {result['trump']}, maker "
+                  f"{result['maker']}{' alone' if result['alone'] else ''}: your {what}, "
+                  f"{result['worlds']} worlds")
+    for name in ("card", "mean points", "95% interval", "dd best in"):
+        table.add_column(name, justify="left" if name == "card" else "right")
+    for o in result["options"]:
+        se = o["pimc_se"] or 0.0
+        table.add_row(o["option"], f"{o['pimc']:+.3f}",
+                      f"{o['pimc'] - Z95 * se:+.3f} .. {o['pimc'] + Z95 * se:+.3f}",
+                      f"{o['best_share']:.0%} of worlds")
+    Console(width=140).print(table)
+    best = result["best"]
+    if best is None:
+        click.echo("Best: too close to call (the top two cards are within each other's 95 % "
+                   "noise on these worlds).")
+    elif best["lead"] is None:
+        click.echo(f"Only one card: {best['option']}.")
+    else:
+        click.echo(f"Best: {best['option']} (ahead of the runner-up by {best['lead']:+.3f} ± "
+                   f"{Z95 * best['lead_se']:.3f} points, paired on the same worlds).")
+    click.echo("Mean points go to your side; each world is solved double dummy from here.")
 
 
 def _action_label(a: dict) -> str:

@@ -1,15 +1,39 @@
 """An `advise` question answered as the command line and the web page print it: the
 `advise --json` object (plain advice, or advice in the auction with `bidding`, and the game's
-odds with `score`)."""
+odds with `score`; or, given a `trump`, a decision during the play)."""
 
 from __future__ import annotations
 
+from ..core.errors import FieldError
+from ..core.rules import RuleSet
 from .advise import Progress, advise
-from .question import AdviceQuestion
+from .play_question import PLAY_FIELDS, PlayQuestion, answer_play
+from .question import AdviceQuestion, ask
+
+BID_ONLY = ("deals", "play", "score", "odds")  # fields a play decision does not take
 
 
-def answer(question: AdviceQuestion, progress: Progress | None = None) -> dict:
+def ask_any(rules: RuleSet, fields: dict) -> AdviceQuestion | PlayQuestion:
+    """The bid question, or with `trump` the play decision (its own fields checked)."""
+    given = {k: v for k, v in fields.items() if v is not None and v is not False}
+    if given.get("trump") is None:
+        extra = [k for k in PLAY_FIELDS if k in given]
+        if extra:
+            raise FieldError(f"{{{extra[0]}}} is for a decision during the play: give "
+                             "{trump} and {maker} too")
+        return ask(rules, given)
+    bid_only = [k for k in BID_ONLY if k in given and not (k == "play" and given[k] == "dd")]
+    if bid_only:
+        raise FieldError(f"{{{bid_only[0]}}} is for the bid: a decision during the play "
+                         "samples {worlds} worlds and solves each")
+    given.pop("play", None)
+    return PlayQuestion(rules, **given)
+
+
+def answer(question: AdviceQuestion | PlayQuestion, progress: Progress | None = None) -> dict:
     """The `advise --json` object of the question."""
+    if isinstance(question, PlayQuestion):
+        return answer_play(question)
     if question.bidding is None:
         return advise(question, progress=progress)
     from .auction_advice import advise_in_auction

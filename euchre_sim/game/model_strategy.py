@@ -35,7 +35,9 @@ def state_arrays(state: HandState):
     power_bit = tb.power_bit[trump]
     active = sum(1 << s for s in state.active_seats())
     took_up = state.bids[-1].action == "order_up" and state.dealer not in state.out
-    up = int(power_bit[state.upcard]) if took_up and state.discarded != state.upcard else -1
+    # the others believe the dealer holds the upcard until it is played, even when the
+    # dealer threw it (as the kernels' playouts keep it)
+    up = int(power_bit[state.upcard]) if took_up else -1
     known_out = np.uint64(0) if took_up else np.uint64(1 << int(power_bit[state.upcard]))
     played = [0, 0, 0, 0]
     for trick in state.tricks:
