@@ -13,14 +13,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
-import numpy as np
-
 from ..bidding.params import bidder_id, bidder_params
 from ..bidding.table import empty_table, load_decision_table
 from ..core.cards import bit, cards_of
 from ..core.errors import FieldError, UserError
 from ..core.rules import RuleSet
-from ..core.seats import partner_of, seat_at
+from ..core.seats import seat_at
 from ..core.stats import interval95, mean_se
 from ..game.engine import Bid, HandState, IllegalMove
 from ..play.pimc import inference_of
