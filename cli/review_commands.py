@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 
 import click
 
@@ -34,18 +35,18 @@ def review(file: str, worlds: int, seed: int, ruleset, bidding: str | None,
     """
     import sys
 
-    from euchre_sim.advice.review import ReviewSettings, read_hands, review_states
+    from euchre_sim.advice.review import ReviewSettings, review_file
     from euchre_sim.report.review import print_review, write_review
 
     from .progress import progress_bar
 
-    rules, states, errors = read_hands(file, ruleset)
     settings = ReviewSettings(worlds, seed, bidding, bidder_params, bidder_table)
     shown = not (no_progress or as_json) and sys.stderr.isatty()
-    progress, task = progress_bar("reviewing", "hands", len(states), 0, shown)
+    progress, task = progress_bar("reviewing", "hands", 0, 0, shown)
     with progress:
-        rows = review_states(states, settings,
-                             lambda done, _: progress.update(task, completed=done))
+        rules, rows, errors = review_file(
+            file, ruleset, settings,
+            lambda done, total: progress.update(task, completed=done, total=total))
     if as_json:
         for row in rows:
             click.echo(json.dumps(row))

@@ -141,6 +141,15 @@ def review_hand(final: HandState, record_id, index: int, settings: ReviewSetting
             state.play(seat, card)
 
 
+def review_file(file: str, rules: RuleSet, settings: ReviewSettings,
+                progress: Callable[[int, int], None] | None = None
+                ) -> tuple[RuleSet, list[dict], list[tuple]]:
+    """(the rules used, every decision's row, (id, reason) of the hands rejected) of a hand
+    history file; UserError when nothing in it can be read."""
+    rules, states, errors = read_hands(file, rules)
+    return rules, review_states(states, settings, progress), errors
+
+
 def review_states(hands: list[tuple], settings: ReviewSettings,
                   progress: Callable[[int, int], None] | None = None) -> list[dict]:
     """Every decision of the replayed hands ((record id, final HandState) pairs)."""
