@@ -33,7 +33,6 @@ def review(file: str, worlds: int, seed: int, ruleset, bidding: str | None,
 
     Example: euchre-sim review hands.jsonl --worlds 50 --out review/
     """
-    import sys
 
     from euchre_sim.advice.review import ReviewSettings, review_file
     from euchre_sim.report.review import print_review, write_review
