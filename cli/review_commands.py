@@ -20,11 +20,13 @@ from .options import bidding_options, json_option, rules_options, seed_option
 @bidding_options
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
               help="Write review.parquet and run.json (per-seat totals) here.")
+@click.option("--kinds", default="bid,discard,defend_alone,card", show_default=True,
+              help="The kinds of decision to value (comma-separated).")
 @click.option("--no-progress", is_flag=True, help="No progress bar.")
 @json_option(rows=True)
 def review(file: str, worlds: int, seed: int, ruleset, bidding: str | None,
            bidder_params: str | None, bidder_table: str | None, out_dir: str | None,
-           no_progress: bool, as_json: bool) -> int:
+           kinds: str, no_progress: bool, as_json: bool) -> int:
     """Value every bid, discard, defend-alone choice and card of recorded hands: `dd` with
     every card seen, `pimc` from what the seat knew; each choice's loss against the best.
 
@@ -39,7 +41,8 @@ def review(file: str, worlds: int, seed: int, ruleset, bidding: str | None,
 
     from .progress import progress_bar
 
-    settings = ReviewSettings(worlds, seed, bidding, bidder_params, bidder_table)
+    settings = ReviewSettings(worlds, seed, bidding, bidder_params, bidder_table,
+                              tuple(k.strip() for k in kinds.split(",") if k.strip()))
     shown = not (no_progress or as_json) and sys.stderr.isatty()
     progress, task = progress_bar("reviewing", "hands", 0, 0, shown)
     with progress:

@@ -257,3 +257,15 @@ def test_review_rejects_a_bad_line_with_its_reason_and_an_unreadable_file(tmp_pa
     assert [e["id"] for e in errors] == [None, 99] or [e["id"] for e in errors] == [99, None]
     missing = run_cli(["review", str(tmp_path / "nope.jsonl")], code=2)
     assert "cannot read" in missing.output
+
+
+def test_valuing_only_some_kinds_gives_those_rows_unchanged():
+    rules = RULE_SETS["online"]
+    records = _records_of_a_game(rules, "rules", 6)[:3]
+    full, cards = [], []
+    for n, rec in enumerate(records):
+        final = replay_record(rec, rules)
+        full += list(review_hand(final, n, n, ReviewSettings(worlds=6, seed=2)))
+        cards += list(review_hand(final, n, n, ReviewSettings(worlds=6, seed=2,
+                                                              kinds=("card",))))
+    assert cards == [r for r in full if r["kind"] == "card"] and cards

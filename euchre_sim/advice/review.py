@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..bidding.params import bidder_id
+from ..core.errors import UserError
 from ..core.rules import RuleSet
 from ..core.seats import SEAT_NAMES
 from ..core.stats import mean_se
@@ -24,19 +25,26 @@ from .bid_options import bid_options, bid_question
 from .position import Valuer, card_options, defence_options
 
 KINDS = ("bid", "discard", "defend_alone", "card")
-DECISIONS_PER_HAND = 64  # decision keys: hand h's decision k is h * 64 + k
+DECISIONS_PER_HAND = 32  # decision keys: hand h's slot k (see review_hand) is h * 32 + k
 
 
 @dataclass(frozen=True)
 class ReviewSettings:
     """K worlds (and K deals for a bid's `pimc`), the seed, the bidder for what follows a
-    pass (`dd` unless given) and, when `bidding` is given, for what the worlds infer."""
+    pass (`dd` unless given) and, when `bidding` is given, for what the worlds infer; the
+    kinds of decision valued (the others are replayed, not listed)."""
 
     worlds: int = 50
     seed: int = 0
     bidding: str | None = None
     bidder_params: str | None = None
     bidder_table: str | None = None
+    kinds: tuple[str, ...] = KINDS
+
+    def __post_init__(self):
+        unknown = sorted(set(self.kinds) - set(KINDS))
+        if unknown:
+            raise UserError(f"unknown decision kind {unknown[0]!r} (kinds: {', '.join(KINDS)})")
 
     @property
     def continuation(self) -> str:
@@ -46,7 +54,7 @@ class ReviewSettings:
         return {"bidding": self.continuation, "bidder_params": self.bidder_params,
                 "bidder_table": self.bidder_table}
 
-    def inference(self, rules: RuleSet, question) -> tuple | None:
+    def inference(self, question) -> tuple | None:
         """What card decisions' worlds infer from: the auction under `bidding`, if given."""
         if self.bidding is None:
             return None
@@ -101,44 +109,49 @@ def review_hand(final: HandState, record_id, index: int, settings: ReviewSetting
     """The decisions of one replayed hand, in order, each valued (SPEC `review --json`)."""
     tt = tt if tt is not None else new_tt()
     state = HandState(final.rules, final.dealer, final.dealt, final.upcard)
-    count = 0
 
-    def key() -> int:
-        nonlocal count
-        count += 1
-        return index * DECISIONS_PER_HAND + count
+    def key(slot: int) -> int:
+        """Decision keys by place, whichever kinds are valued: bids 0-7, the discard 8,
+        defence 9-10, cards 11-30."""
+        return index * DECISIONS_PER_HAND + slot
 
     question = None
-    for bid in final.bids:
+    for number, bid in enumerate(final.bids):
         question = bid_question(state, settings.bid_settings(), settings.worlds,
-                                settings.seed + key())
-        options = bid_options(state, question, true_deal=True)
-        yield _decision(record_id, "bid", state.turn, None, _bid_label(state, bid), options)
+                                settings.seed + key(number))
+        if "bid" in settings.kinds:
+            options = bid_options(state, question, true_deal=True)
+            yield _decision(record_id, "bid", state.turn, None, _bid_label(state, bid),
+                            options)
         state.bid(bid)
     if final.passed_out:
         return
     valuer = Valuer(settings.worlds, settings.seed,
-                    settings.inference(final.rules, question) if question else None)
+                    settings.inference(question) if question else None)
     name = final.rules.card_deck.card_name
     if state.phase == "discard":
-        options = card_options(state, valuer, key(), tt)
-        yield _decision(record_id, "discard", state.dealer, None, name(final.discarded),
-                        options)
+        if "discard" in settings.kinds:
+            options = card_options(state, valuer, key(8), tt)
+            yield _decision(record_id, "discard", state.dealer, None, name(final.discarded),
+                            options)
         state.discard(final.discarded)
     if state.phase == "defend":
-        for seat in state.defenders():
-            options = defence_options(state, seat, valuer, key(), tt)
+        for number, seat in enumerate(state.defenders() if "defend_alone" in settings.kinds
+                                      else []):
+            options = defence_options(state, seat, valuer, key(9 + number), tt)
             chosen = "alone" if final.defender_alone == seat else "partner"
             yield _decision(record_id, "defend_alone", seat, None, chosen, options)
             if chosen == "alone":
                 break
         state.defend(final.defender_alone if final.defender_alone >= 0 else None)
-    for number, trick in enumerate(final.tricks, 1):
-        for seat, card in trick.plays:
+    moves = [move for trick in final.tricks for move in trick.plays]
+    for number, (seat, card) in enumerate(moves):
+        if "card" in settings.kinds:
             category = "follow" if state.tricks[-1].plays else "lead"
-            options = card_options(state, valuer, key(), tt)
-            yield _decision(record_id, "card", seat, number, name(card), options, category)
-            state.play(seat, card)
+            options = card_options(state, valuer, key(11 + number), tt)
+            yield _decision(record_id, "card", seat, len(state.tricks), name(card), options,
+                            category)
+        state.play(seat, card)
 
 
 def review_file(file: str, rules: RuleSet, settings: ReviewSettings,
@@ -168,7 +181,6 @@ def read_hands(file: str, rules: RuleSet) -> tuple[RuleSet, list[tuple], list[tu
     import json
     import sys
 
-    from ..core.errors import UserError
     from ..game.history import RecordError, replay_record
 
     try:
