@@ -1,0 +1,69 @@
+"""Speed of play advice and `review` (issue 28, item 6), one process (one core), warm cache.
+
+- a 10-hand game (rules bidder, dd play, seed fixed) reviewed with K = 50: every bid, discard
+  and card valued (goal: <= 10 s);
+- one card advised from a seat's view with K = 200 worlds (goal: <= 1 s), on the opening lead
+  and mid-hand;
+- the yardstick in the same run: `advise` of a bid over 200 deals (the same number of solved
+  deals as the card's worlds).
+Medians of --repeat runs. Prints JSON.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+
+from euchre_sim.advice.advice_request import answer, ask_any
+from euchre_sim.advice.review import ReviewSettings, review_hand
+from euchre_sim.core.rules import build_rules
+from euchre_sim.game.selfplay import play_games
+
+CARD_QUESTIONS = {
+    "opening lead": {"hand": "JS AS 9H 9D TC", "up": "9S", "seat": 1, "trump": "S",
+                     "maker": 4},
+    "trick 2, second to play": {"hand": "KS QH 9C TH", "up": "9S", "seat": 1, "trump": "S",
+                                "maker": 4, "played": "AD KD 9D 9S / QC"},
+}
+
+
+def timed(run, repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        started = time.perf_counter()
+        run()
+        times.append(time.perf_counter() - started)
+    return statistics.median(times)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    rules = build_rules("standard")
+    game = [h.state for h in play_games(rules, 1, 11)][:10]
+    settings = ReviewSettings(worlds=50, seed=1)
+
+    def review_game() -> int:
+        return sum(1 for i, s in enumerate(game) for _ in review_hand(s, i, i, settings))
+
+    decisions = review_game()  # warm: compiles once
+    out = {"review": {"hands": len(game), "decisions": decisions, "worlds": 50,
+                      "seconds": timed(review_game, args.repeat), "goal_seconds": 10}}
+    for name, fields in CARD_QUESTIONS.items():
+        question = ask_any(rules, fields | {"worlds": 200})
+        answer(question)
+        out[f"card: {name}"] = {"worlds": 200, "seconds": timed(lambda q=question: answer(q),
+                                                                args.repeat * 3),
+                                "goal_seconds": 1}
+    bid = ask_any(rules, {"hand": "JS AS 9H 9D TC", "up": "9S", "seat": 1, "deals": 200})
+    answer(bid)
+    out["yardstick: advise a bid, 200 deals"] = {
+        "seconds": timed(lambda: answer(bid), args.repeat * 3)}
+    print(json.dumps(out, indent=1))
+
+
+if __name__ == "__main__":
+    main()
