@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from euchre_sim.advice.bid_options import bid_options, bid_question
-from euchre_sim.advice.position import Valuer, card_options
+from euchre_sim.advice.position import Valuer, card_options, defence_options
 from euchre_sim.advice.review import ReviewSettings, review_hand
 from euchre_sim.core.cards import cards_of
 from euchre_sim.core.seats import SEAT_NAMES, team_of
@@ -269,3 +269,40 @@ def test_valuing_only_some_kinds_gives_those_rows_unchanged():
         cards += list(review_hand(final, n, n, ReviewSettings(worlds=6, seed=2,
                                                               kinds=("card",))))
     assert cards == [r for r in full if r["kind"] == "card"] and cards
+
+
+def test_defend_alone_options_are_plain_minimax_on_the_true_deal():
+    """Defending alone or not, each valued by tests/naive.py's minimax from the opening lead
+    of the hand that option makes (the lone defender's partner out, its points doubled)."""
+    rules = RULE_SETS["benny_nt"]
+    assert rules.defend_alone
+    checked = 0
+    for index in range(60):
+        final = replay_record(random_hand_record(rules, 9, index), rules)
+        if final.passed_out:
+            continue
+        state = HandState(rules, final.dealer, final.dealt, final.upcard)
+        for bid in final.bids:
+            state.bid(bid)
+        if state.phase == "discard":
+            state.discard(final.discarded)
+        seat = state.defenders()[0]
+        options = {o["option"]: o["dd"]
+                   for o in defence_options(state, seat, Valuer(2, index), 0)}
+        for label, alone in (("partner", None), ("alone", seat)):
+            after = HandState(rules, final.dealer, final.dealt, final.upcard)
+            for bid in final.bids:
+                after.bid(bid)
+            if after.phase == "discard":
+                after.discard(final.discarded)
+            after.defend(alone)
+            active = [s not in after.out for s in range(4)]
+            ns = naive.brute_force_ns_tricks(after.hands, after.trump, after.opening_leader(),
+                                             active, rules.yooker)
+            makers = ns if team_of(after.maker) == 0 else 5 - ns
+            points = naive.call_points(rules, makers, after.maker_alone, alone is not None)
+            assert options[label] == -points, (index, label)
+        checked += 1
+        if checked == 4:
+            return
+    pytest.fail(f"only {checked} hands")
