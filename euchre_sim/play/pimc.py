@@ -171,6 +171,15 @@ def _discard_points(tb, wh, st, dealer, p, tt, work):
     return value
 
 
+@njit(inline="always")
+def _world(tb, lay, hands, st, pm, seat, key, w, true_world, cards, wh, inference):
+    """World w of `seat`'s decision into wh: a sampled world, or the true deal itself."""
+    if true_world:
+        wh[:] = hands
+    else:
+        sample_world(tb, lay, hands, st, pm, seat, key, w, cards, wh, inference)
+
+
 @njit
 def _world_values(tb, lay, wh, st, pm, seat, discard, cands, n, values, tt, work):
     """values[:n]: the makers' points in world `wh` after `seat` plays (or, as the dealer,
@@ -194,10 +203,7 @@ def _best_over_worlds(tb, lay, hands, st, pm, seat, discard, n, n_worlds, key, t
     tt.stats[4] += 1
     maximize = (seat & 1) == (st[S_MAKER] & 1)
     for w in range(1 if true_world else n_worlds):
-        if true_world:
-            wh[:] = hands
-        else:
-            sample_world(tb, lay, hands, st, pm, seat, key, w, cards, wh, inference)
+        _world(tb, lay, hands, st, pm, seat, key, w, true_world, cards, wh, inference)
         _world_values(tb, lay, wh, st, pm, seat, discard, cands, n, values, tt, work)
         for i in range(n):
             sums[i] += values[i]
@@ -231,13 +237,10 @@ def pimc_card(tb, lay, hands, st, pm, seat, n_worlds, key, true_world, tt, pw):
     """The card (power bit) `seat` plays: best mean points over sampled worlds (true_world:
     the one true deal, i.e. double-dummy play)."""
     cands = pw[3]
-    hand = hands[seat]
-    legal = legal_cards(lay, hand, pm[P_LED])
-    live = unseen_by(lay, hands, st, pm, seat) | hand | pm[P_TRICK]
-    n = candidates(lay, hand, legal, live, cands)
+    n = option_candidates(lay, hands, st, pm, seat, False, cands)
     if n == 1:
         return cands[0]
-    preferred = run_top(lay, live, hand, conventional_card(lay, hands, st, pm, seat))
+    preferred = option_of(lay, hands, st, pm, seat, conventional_card(lay, hands, st, pm, seat))
     if settled(st):
         return preferred
     return _best_over_worlds(tb, lay, hands, st, pm, seat, False, n, n_worlds, key, true_world,
@@ -292,10 +295,7 @@ def option_values(tb, lay, hands, st, pm, seat, discard, n_worlds, key, true_wor
     work, wh, cards, cands, _, inference, _, _, values = pw
     n = option_candidates(lay, hands, st, pm, seat, discard, cands)
     for w in range(1 if true_world else n_worlds):
-        if true_world:
-            wh[:] = hands
-        else:
-            sample_world(tb, lay, hands, st, pm, seat, key, w, cards, wh, inference)
+        _world(tb, lay, hands, st, pm, seat, key, w, true_world, cards, wh, inference)
         _world_values(tb, lay, wh, st, pm, seat, discard, cands, n, values, tt, work)
         out[w, :n] = values[:n]
     return n
@@ -307,9 +307,6 @@ def position_values(tb, lay, hands, st, pm, viewer, n_worlds, key, true_world, t
     `viewer`'s worlds (the true deal alone when true_world) into out[:n_worlds]."""
     work, wh, cards, _, _, inference, _, _, _ = pw
     for w in range(1 if true_world else n_worlds):
-        if true_world:
-            wh[:] = hands
-        else:
-            sample_world(tb, lay, hands, st, pm, viewer, key, w, cards, wh, inference)
+        _world(tb, lay, hands, st, pm, viewer, key, w, true_world, cards, wh, inference)
         out[w] = _maker_points(tb, wh, st, st[S_MAKER_TRICKS], st[S_TRICKS], st[S_TURN],
                                np.int64(0), _ZERO, np.int64(-1), np.int64(-1), tt, work)
