@@ -749,13 +749,13 @@ function renderEntry() {
     ...record.bids.map((b) => `${b.seat} ${optionLabel(b)}`),
     ...(record.discard ? [`${record.dealer} discards ${record.discard}`] : []), ...plays].join(" · ");
   const who = {
-    bid: `${next.seat} to bid (round ${next.round}), holding ${next.held.join(" ")}:`,
-    discard: `${next.seat} takes the upcard; which card goes?`,
-    defend: "Does a defender play alone?",
-    play: `Trick ${next.trick}: ${next.seat} to play (legal cards outlined):`,
-    done: `Hand complete: NS ${next.points.NS}, EW ${next.points.EW}.`,
+    bid: () => `${next.seat} to bid (round ${next.round}), holding ${next.held.join(" ")}:`,
+    discard: () => `${next.seat} takes the upcard; which card goes?`,
+    defend: () => "Does a defender play alone?",
+    play: () => `Trick ${next.trick}: ${next.seat} to play (legal cards outlined):`,
+    done: () => `Hand complete: NS ${next.points.NS}, EW ${next.points.EW}.`,
   };
-  $("entry-turn").textContent = who[next.phase];
+  $("entry-turn").textContent = who[next.phase]();
   $("entry-choices").replaceChildren(...(next.phase === "done" ? [] : entryChoices(next)));
   $("entry-review").hidden = next.phase !== "done";
   $("entry-undo").disabled = !state.entry.earlier.length;
