@@ -1,5 +1,6 @@
-"""The API's JSON bodies read into the library's questions: the field names (`turned_down` or
-`turned-down`), their types checked, the deals capped; every mistake a one-line UserError."""
+"""The API's JSON bodies read into the library's questions (the bid, or with `trump` a decision
+during the play): the field names (`turned_down` or `turned-down`), their types checked, the
+deals and worlds capped; every mistake a one-line UserError."""
 
 from __future__ import annotations
 
