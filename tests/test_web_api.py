@@ -288,6 +288,15 @@ def test_a_bad_play_decision_is_a_400(client, body, culprit):
     assert culprit in response.json()["error"]
 
 
+# a deal entered on the page (dealer W, QD up), and N ordering up with W throwing 9H
+ENTRY = {"id": "e", "dealer": "W", "upcard": "QD",
+         "hands": {"N": "JH JD AH KS 9C", "E": "TH QH AD 9S TC", "S": "KC KD TS QS 9D",
+                   "W": "TD AS 9H QC JS"}}
+ORDER = ENTRY | {"bids": [{"seat": "N", "round": 1, "action": "order_up", "alone": False}],
+                 "discard": "9H"}
+
+
+
 # ---- the Review tab -------------------------------------------------------------------------
 
 def _no_nan(value):
@@ -353,7 +362,11 @@ def test_review_of_an_entered_record_is_what_the_library_computes(client, histor
     ({"file": "hist/games.jsonl", "records": []}, "not both"),
     ({"file": "hist/games.jsonl", "worlds": 1_001}, "worlds must be 2 to 1,000"),
     ({"records": []}, "'records' must hold 1 to 20 hands"),
-    ({"records": [{"dealer": "N"}]}, "hand 1: missing field 'hands'"),
+    ({"records": [{"dealer": "N"}]}, "hand 1: the deal: 'hands' must be four hands"),
+    ({"records": [{"dealer": "N", "hands": [1, 2, 3, 4], "upcard": "9S"}]}, "hand 1: the deal"),
+    ({"records": [ENTRY | {"bids": [{"seat": "N", "action": "pass"}]}]},
+     "hand e: incomplete (it stops at the bid)"),
+    ({"records": [ENTRY | {"bids": [1]}]}, "hand e: 'bids', 'tricks'"),
     ({"records": "x"}, "field 'records' must be a list"),
     ({"file": "hist/games.jsonl", "colour": 1}, "unknown field 'colour' for review"),
 ])
@@ -364,13 +377,6 @@ def test_a_bad_review_is_a_400(client, history, body, culprit):
 
 
 # ---- a hand entered card by card ----------------------------------------------------------
-
-ENTRY = {"id": "e", "dealer": "W", "upcard": "QD",
-         "hands": {"N": "JH JD AH KS 9C", "E": "TH QH AD 9S TC", "S": "KC KD TS QS 9D",
-                   "W": "TD AS 9H QC JS"}}
-ORDER = ENTRY | {"bids": [{"seat": "N", "round": 1, "action": "order_up", "alone": False}],
-                 "discard": "9H"}
-
 
 def _engine(record: dict) -> HandState:
     """The hand after N orders up and W throws 9H, by the engine directly."""
@@ -426,6 +432,17 @@ def test_an_entered_step_that_breaks_a_rule_is_named(client, change, culprit):
     response = client.post("/api/entry", json={"record": ORDER | change})
     assert response.status_code == 400, response.text
     assert response.json()["error"].startswith(culprit)
+
+
+@pytest.mark.parametrize("record", [
+    [], ENTRY | {"hands": [1, 2, 3, 4]}, ENTRY | {"hands": None}, ENTRY | {"upcard": 7},
+    ENTRY | {"bids": "pass"}, ENTRY | {"bids": [1]}, ORDER | {"tricks": ["AH"]},
+    ORDER | {"tricks": [{"plays": "AH"}]}, ORDER | {"tricks": [{"plays": [{"card": "AH"}]}]},
+    ENTRY | {"bids": [{"seat": "N", "action": "call", "suit": 5}]}, ENTRY | {"dealer": [1]}])
+def test_a_malformed_entered_record_is_a_400(client, record):
+    response = client.post("/api/entry", json={"record": record})
+    assert response.status_code == 400, response.text
+    assert "\n" not in response.json()["error"]
 
 
 def test_a_complete_entered_hand_is_replayed_in_full(client, history):

@@ -24,7 +24,8 @@ _ADVISE_FIELDS = {"hand": str, "up": str, "turned_down": str, "seat": int, "deal
                   "discard_from": str, "discard": str}
 _SOLVE_FIELDS = {"deal": str, "dealer": (str, int), "rules": str, "set": (dict, list)}
 _TYPE_NAMES = {str: "a string", int: "a whole number", bool: "true or false",
-               list: "a list", (dict, list): "an object of options", (str, int): "a seat"}
+               list: "a list", dict: "an object", (dict, list): "an object of options",
+               (str, int): "a seat"}
 
 
 def fields_of(body, allowed: dict, what: str) -> dict:

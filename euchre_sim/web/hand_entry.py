@@ -17,16 +17,22 @@ MAX_STEPS = 64  # bids and cards in one record, at most
 
 def check_entry(record, rules: RuleSet) -> dict:
     """Where a partial SPEC record stands: the phase, the seat to act and its cards, the
-    legal choices; a complete hand is replayed in full (`replay_record`), points and all."""
+    legal choices (UserError naming the first step that breaks a rule)."""
+    return _next(replayed(record, rules))
+
+
+def replayed(record, rules: RuleSet) -> HandState:
+    """The engine after a partial record's steps, its types checked first; a complete hand
+    replayed in full (`replay_record`), recorded points and all."""
     if not isinstance(record, dict):
-        raise UserError("'record' must be a hand record (a JSON object)")
+        raise UserError("a hand record must be a JSON object")
     try:
         state = _replay(record, rules)
         if state.phase == "done":
-            state = replay_record(record | {"points": None}, rules)
+            state = replay_record(record, rules)
     except (RecordError, IllegalMove) as err:
         raise UserError(str(err)) from None
-    return _next(state)
+    return state
 
 
 def _replay(record: dict, rules: RuleSet) -> HandState:
@@ -35,11 +41,15 @@ def _replay(record: dict, rules: RuleSet) -> HandState:
         hands = deck.parse_hands_json(record.get("hands"))
         upcard = deck.parse_card(str(record.get("upcard")))
         state = HandState(rules, parse_seat(record.get("dealer", "")), hands, upcard)
-    except UserError as err:
+    except (UserError, TypeError, AttributeError) as err:
         raise RecordError(f"the deal: {err}") from None
     if sum(bin(h).count("1") for h in hands) != 20 or any(h >> upcard & 1 for h in hands):
         raise RecordError("the deal: four hands of five cards and an upcard none of them holds")
     bids, tricks = record.get("bids") or [], record.get("tricks") or []
+    if not all(isinstance(steps, list) and all(isinstance(s, dict) for s in steps)
+               for steps in (bids, tricks, *(t.get("plays") or [] for t in tricks
+                                               if isinstance(t, dict)))):
+        raise RecordError("'bids', 'tricks' and each trick's 'plays' must be lists of objects")
     if len(bids) + sum(len(t.get("plays") or []) for t in tricks) > MAX_STEPS:
         raise RecordError("more steps than a hand has")
     for index, raw in enumerate(bids, 1):

@@ -10,9 +10,10 @@ from collections.abc import Callable
 
 from ..advice.review import ReviewSettings, read_hands, review_states
 from ..core.errors import UserError
-from ..game.history import RecordError, replay_record, state_to_record
+from ..game.history import state_to_record
 from ..report.review import seat_totals
 from .bodies import fields_of, rules_of
+from .hand_entry import replayed
 from .worker import Query
 
 HISTORY_EXTENSIONS = (".jsonl", ".egn")  # what the Review tab lists and reads
@@ -61,9 +62,12 @@ def _entered_hands(records: list, rules) -> list:
     for number, record in enumerate(records, 1):
         record_id = record.get("id", number) if isinstance(record, dict) else number
         try:
-            hands.append((record_id, replay_record(record, rules)))
-        except RecordError as err:
+            state = replayed(record, rules)
+        except UserError as err:
             raise UserError(f"hand {record_id}: {err}") from None
+        if state.phase != "done":
+            raise UserError(f"hand {record_id}: incomplete (it stops at the {state.phase})")
+        hands.append((record_id, state))
     return hands
 
 
