@@ -296,7 +296,6 @@ ORDER = ENTRY | {"bids": [{"seat": "N", "round": 1, "action": "order_up", "alone
                  "discard": "9H"}
 
 
-
 # ---- the Review tab -------------------------------------------------------------------------
 
 def _no_nan(value):
