@@ -39,13 +39,14 @@ def _page_url(host: str, port: int, token: str | None) -> str:
                    "--allow-remote).")
 @click.option("--port", type=click.IntRange(1, 65535), default=8765, show_default=True)
 @click.option("--runs", type=click.Path(exists=True, file_okay=False), default=None,
-              help="The folder whose run folders, decision tables and odds the page may read "
-                   "(relative paths start there)  [default: the current folder]")
+              help="The folder whose run folders, decision tables, odds and hand histories "
+                   "the page may read (relative paths start there)  [default: the current "
+                   "folder]")
 @click.option("--allow-remote", is_flag=True,
               help="Let a non-loopback --host be used; every API call then needs the token "
                    "printed at start.")
 def serve(host: str, port: int, runs: str | None, allow_remote: bool) -> None:
-    """A local web page (advise, solve, a run's tables) and its JSON API under /api/.
+    """A local web page (advise, solve, a run's tables, review) and its JSON API under /api/.
 
     Example: euchre-sim serve --port 8765, then open http://127.0.0.1:8765/
     """

@@ -1,5 +1,6 @@
 """The web API through Starlette's test client: every endpoint, every error, the queue and
-cancelling. Expected values come from the command line's --json output or the library."""
+cancelling. Expected values come from the command line's --json output or the library (play
+decisions, reviews and entered hands: the library and the engine called directly)."""
 
 import json
 import time
@@ -7,7 +8,13 @@ import time
 import pytest
 from starlette.testclient import TestClient
 
+from euchre_sim.advice.advice_request import answer, ask_any
+from euchre_sim.advice.review import ReviewSettings, review_file, review_states
 from euchre_sim.core.rules import PRESETS, build_rules, option_fields
+from euchre_sim.core.seats import parse_seat
+from euchre_sim.game.engine import Bid, HandState
+from euchre_sim.game.history import replay_record
+from euchre_sim.report.review import seat_totals
 from euchre_sim.web.app import create_app
 
 from .helpers import run_cli
@@ -241,3 +248,204 @@ def test_bad_run_queries_are_400s(client, run_dir, path, params, culprit):
     response = client.get(path, params=params)
     assert response.status_code == 400, response.text
     assert culprit in response.json()["error"]
+
+
+# ---- a decision during the play -------------------------------------------------------------
+
+PLAY_BODIES = [  # the lead as trick 1 opens; a follow with a trick under way; the discard
+    HAND | {"trump": "S", "maker": 1, "worlds": 60, "seed": 4},
+    {"hand": "KS QH 9C TH 9D", "up": "9S", "seat": 3, "trump": "S", "maker": 4,
+     "played": "AD KD", "worlds": 60, "seed": 1, "bidding": "rules"},
+    {"discard_from": "JS AS 9H 9D TC 9S", "up": "9S", "seat": 4, "trump": "S", "maker": 1,
+     "alone": False, "worlds": 60},
+]
+
+
+@pytest.mark.parametrize("body", PLAY_BODIES)
+def test_advise_answers_a_play_decision_as_the_library_does(client, body):
+    expected = answer(ask_any(build_rules(), body))
+    response = client.post("/api/advise", json=body)
+    assert response.status_code == 200, response.text
+    assert response.json() == expected
+    job = client.post("/api/jobs", json={"kind": "advise", "query": body}).json()
+    assert _wait(client, job["id"])["result"] == expected
+    assert expected["kind"] == ("discard" if "discard_from" in body else "card")
+
+
+@pytest.mark.parametrize("body, culprit", [
+    (HAND | {"trump": "S", "maker": 1, "worlds": 2_001},
+     "worlds must be 1 to 2,000 for a decision during the play"),
+    (HAND | {"trump": "S", "maker": 1, "alone": "yes"}, "field 'alone' must be true or false"),
+    (HAND | {"trump": "S", "maker": 1, "deals": 500}, "'deals' is for the bid"),
+    (HAND | {"played": "AD KD"}, "'played' is for a decision during the play"),
+    (HAND | {"trump": "S"}, "needs 'maker'"),
+    (HAND | {"trump": "S", "maker": 2, "played": "AD"},
+     "after the cards played it is position 2's turn, not yours"),
+])
+def test_a_bad_play_decision_is_a_400(client, body, culprit):
+    response = client.post("/api/advise", json=body)
+    assert response.status_code == 400, response.text
+    assert culprit in response.json()["error"]
+
+
+# a deal entered on the page (dealer W, QD up), and N ordering up with W throwing 9H
+ENTRY = {"id": "e", "dealer": "W", "upcard": "QD",
+         "hands": {"N": "JH JD AH KS 9C", "E": "TH QH AD 9S TC", "S": "KC KD TS QS 9D",
+                   "W": "TD AS 9H QC JS"}}
+ORDER = ENTRY | {"bids": [{"seat": "N", "round": 1, "action": "order_up", "alone": False}],
+                 "discard": "9H"}
+
+
+# ---- the Review tab -------------------------------------------------------------------------
+
+def _no_nan(value):
+    """A review's rows as JSON carries them (an undefined standard error is null)."""
+    if isinstance(value, float) and value != value:
+        return None
+    if isinstance(value, dict):
+        return {key: _no_nan(v) for key, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_no_nan(v) for v in value]
+    return value
+
+
+@pytest.fixture(scope="module")
+def history(runs):
+    """A hand history under the runs folder, and a stray file next to it."""
+    (runs / "hist").mkdir()
+    path = runs / "hist" / "games.jsonl"
+    run_cli(["play", "--games", "1", "--seed", "3", "--output", str(path)])
+    (runs / "hist" / "notes.txt").write_text("not a history")
+    (runs / "hist" / "later.egn").write_text("")
+    return path
+
+
+def test_histories_lists_jsonl_and_egn_files_under_the_root(client, history):
+    listing = client.get("/api/histories").json()
+    assert listing["files"] == ["hist/games.jsonl", "hist/later.egn"]
+    assert listing["truncated"] is False
+
+
+def test_review_of_a_file_is_what_review_file_computes(client, history):
+    expected_rules, rows, errors = review_file(str(history), build_rules(),
+                                               ReviewSettings(worlds=8, seed=5))
+    job = client.post("/api/jobs", json={"kind": "review", "query": {
+        "file": "hist/games.jsonl", "worlds": 8, "seed": 5}})
+    assert job.status_code == 202, job.text
+    done = _wait(client, job.json()["id"], timeout=300)
+    assert done["state"] == "done", done
+    result = done["result"]
+    assert result["rows"] == _no_nan(json.loads(json.dumps(rows)))
+    assert result["seats"] == _no_nan(seat_totals(rows))
+    assert errors == [] and result["errors"] == []
+    records = [json.loads(line) for line in history.read_text().splitlines()]
+    assert [h["id"] for h in result["hands"]] == [r["id"] for r in records]
+    assert [h["hands"] for h in result["hands"]] == [r["hands"] for r in records]
+    assert done["done"] == done["total"] == len(records)  # progress counts hands
+
+
+def test_review_of_an_entered_record_is_what_the_library_computes(client, history):
+    record = json.loads(history.read_text().splitlines()[1])
+    rules = build_rules()
+    rows = review_states([(record["id"], replay_record(record, rules))],
+                         ReviewSettings(worlds=8, seed=1))
+    response = client.post("/api/review", json={"records": [record], "worlds": 8, "seed": 1})
+    assert response.status_code == 200, response.text
+    assert response.json()["rows"] == _no_nan(json.loads(json.dumps(rows)))
+
+
+@pytest.mark.parametrize("body, culprit", [
+    ({"file": "hist/notes.txt"}, "review reads .jsonl or .egn files"),
+    ({"file": "hist/none.jsonl"}, "cannot read"),
+    ({}, "review needs 'file'"),
+    ({"file": "hist/games.jsonl", "records": []}, "not both"),
+    ({"file": "hist/games.jsonl", "worlds": 1_001}, "worlds must be 2 to 1,000"),
+    ({"records": []}, "'records' must hold 1 to 20 hands"),
+    ({"records": [{"dealer": "N"}]}, "hand 1: the deal: 'hands' must be four hands"),
+    ({"records": [{"dealer": "N", "hands": [1, 2, 3, 4], "upcard": "9S"}]}, "hand 1: the deal"),
+    ({"records": [ENTRY | {"bids": [{"seat": "N", "action": "pass"}]}]},
+     "hand e: incomplete (it stops at the bid)"),
+    ({"records": [ENTRY | {"bids": [1]}]}, "hand e: 'bids', 'tricks'"),
+    ({"records": "x"}, "field 'records' must be a list"),
+    ({"file": "hist/games.jsonl", "colour": 1}, "unknown field 'colour' for review"),
+])
+def test_a_bad_review_is_a_400(client, history, body, culprit):
+    response = client.post("/api/review", json=body)
+    assert response.status_code == 400, response.text
+    assert culprit in response.json()["error"]
+
+
+# ---- a hand entered card by card ----------------------------------------------------------
+
+def _engine(record: dict) -> HandState:
+    """The hand after N orders up and W throws 9H, by the engine directly."""
+    rules = build_rules()
+    deck = rules.card_deck
+    state = HandState(rules, parse_seat("W"), deck.parse_hands_json(record["hands"]),
+                      deck.parse_card("QD"))
+    state.bid(Bid(parse_seat("N"), 1, "order_up"))
+    state.discard(deck.parse_card("9H"))
+    return state
+
+
+def _names(mask: int) -> list[str]:
+    deck = build_rules().card_deck
+    return [deck.card_name(c) for c in deck.sorted_cards(mask)]
+
+
+def test_an_entered_hand_starts_with_the_first_bidder(client):
+    state = HandState(build_rules(), parse_seat("W"),
+                      build_rules().card_deck.parse_hands_json(ENTRY["hands"]),
+                      build_rules().card_deck.parse_card("QD"))
+    response = client.post("/api/entry", json={"record": ENTRY})
+    assert response.status_code == 200, response.text
+    step = response.json()
+    assert step["phase"] == "bid" and step["seat"] == "N" and step["round"] == 1
+    assert [(b["action"], b["alone"]) for b in step["choices"]] == \
+        [(b.action, b.alone) for b in state.legal_bids()]
+
+
+def test_an_entered_card_is_checked_and_the_next_seat_gets_its_legal_cards(client):
+    led = ORDER | {"tricks": [{"leader": "N", "plays": [{"seat": "N", "card": "AH"}]}]}
+    step = client.post("/api/entry", json={"record": led}).json()
+    state = _engine(led)
+    state.play(parse_seat("N"), state.rules.card_deck.parse_card("AH"))
+    assert step["phase"] == "play" and step["seat"] == "E" and step["trick"] == 1
+    assert step["choices"] == _names(state.legal_cards(parse_seat("E"))) == ["QH", "TH"]
+    assert step["held"] == _names(state.hands[parse_seat("E")])
+    renege = led["tricks"][0]["plays"] + [{"seat": "E", "card": "TC"}]
+    response = client.post("/api/entry", json={"record": led | {
+        "tricks": [{"leader": "N", "plays": renege}]}})
+    assert response.status_code == 400
+    assert response.json()["error"] == "trick 1, seat E: failure to follow suit (renege)"
+
+
+@pytest.mark.parametrize("change, culprit", [
+    ({"upcard": "JH"}, "the deal: four hands of five cards and an upcard none of them holds"),
+    ({"bids": [{"seat": "E", "round": 1, "action": "pass"}]}, "bid 1, seat E: bid out of turn"),
+    ({"discard": "KH"}, "discard: the discard is not in the dealer's hand"),
+    ({"tricks": [{"leader": "N", "plays": [{"seat": "E", "card": "TH"}]}]},
+     "trick 1, seat E: play out of turn"),
+])
+def test_an_entered_step_that_breaks_a_rule_is_named(client, change, culprit):
+    response = client.post("/api/entry", json={"record": ORDER | change})
+    assert response.status_code == 400, response.text
+    assert response.json()["error"].startswith(culprit)
+
+
+@pytest.mark.parametrize("record", [
+    [], ENTRY | {"hands": [1, 2, 3, 4]}, ENTRY | {"hands": None}, ENTRY | {"upcard": 7},
+    ENTRY | {"bids": "pass"}, ENTRY | {"bids": [1]}, ORDER | {"tricks": ["AH"]},
+    ORDER | {"tricks": [{"plays": "AH"}]}, ORDER | {"tricks": [{"plays": [{"card": "AH"}]}]},
+    ENTRY | {"bids": [{"seat": "N", "action": "call", "suit": 5}]}, ENTRY | {"dealer": [1]}])
+def test_a_malformed_entered_record_is_a_400(client, record):
+    response = client.post("/api/entry", json={"record": record})
+    assert response.status_code == 400, response.text
+    assert "\n" not in response.json()["error"]
+
+
+def test_a_complete_entered_hand_is_replayed_in_full(client, history):
+    record = json.loads(history.read_text().splitlines()[0])
+    step = client.post("/api/entry", json={"record": record}).json()
+    points = replay_record(record, build_rules()).points()
+    assert step["phase"] == "done" and step["points"] == {"NS": points[0], "EW": points[1]}

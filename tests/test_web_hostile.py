@@ -161,3 +161,28 @@ def test_a_remote_server_answers_its_token(remote_port):
     bearer = {"Authorization": f"Bearer {TOKEN}", "Content-Type": "application/json"}
     assert _ask(remote_port, "POST", "/api/estimate", body=HAND, headers=bearer)[0] == 200
     assert _ask(remote_port, "GET", "/")[0] == 200  # the page itself: it reads the token
+
+
+@pytest.mark.parametrize("escape", ["link.jsonl", "../outside/secret/hands.jsonl",
+                                    "../outside/secret/none.jsonl", "/etc/passwd",
+                                    "link/hands.jsonl"])
+def test_review_reads_no_history_outside_the_runs_folder(port, escape):
+    body = json.dumps({"file": escape}).encode()
+    error = _error(port, "POST", "/api/review", 403, body=body,
+                   headers={"Content-Type": "application/json"})
+    assert error == f"{escape!r} is outside the runs folder (serve --runs)"
+
+
+@pytest.mark.parametrize("path", ["/api/review", "/api/entry"])
+def test_review_and_entry_take_only_short_json(port, path):
+    body = json.dumps({"file": "a/hands.jsonl"}).encode()
+    assert "application/json" in _error(port, "POST", path, 415, body=body,
+                                        headers={"Content-Type": "text/plain"})
+    assert "over 65,536 bytes" in _error(port, "POST", path, 413, body=b" " * (MAX_BODY + 1),
+                                         headers={"Content-Type": "application/json"})
+
+
+def test_a_remote_server_lists_no_history_without_its_token(remote_port):
+    assert "token" in _error(remote_port, "GET", "/api/histories", 401)
+    status, body = _ask(remote_port, "GET", f"/api/histories?token={TOKEN}")
+    assert status == 200 and json.loads(body)["files"] == ["a/hands.jsonl", "b/c/game.egn"]

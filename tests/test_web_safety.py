@@ -17,7 +17,8 @@ from euchre_sim.web.worker import Worker
 from .web_helpers import runs_tree
 
 HAND = {"hand": "JS AS 9H 9D TC", "up": "9S", "seat": 1}
-JSON_PATHS = ("/api/advise", "/api/solve", "/api/estimate", "/api/jobs")
+JSON_PATHS = ("/api/advise", "/api/solve", "/api/estimate", "/api/jobs", "/api/review",
+              "/api/entry")
 TOKEN = "s3cret-token"
 
 
@@ -96,16 +97,22 @@ def remote(tree):
     ({}, {}), ({"token": "wrong"}, {}), ({"token": ""}, {}), ({"token": TOKEN[:-1]}, {}),
     ({"token": "é" + TOKEN}, {}), ({}, {"authorization": "Bearer wrong"}),
     ({}, {"authorization": f"Basic {TOKEN}"}), ({}, {"authorization": TOKEN})])
-@pytest.mark.parametrize("path", ["/api/health", "/api/runs", "/api/run?dir=a", "/favicon.ico"])
+@pytest.mark.parametrize("path", ["/api/health", "/api/runs", "/api/run?dir=a", "/favicon.ico",
+                                  "/api/histories"])
 def test_a_remote_server_refuses_calls_without_its_token(remote, path, params, headers):
     response = remote.get(path, params=params, headers=headers)
     assert "token" in _one_line_error(response, 401)
     assert response.headers["www-authenticate"] == "Bearer"
 
 
-def test_a_remote_server_refuses_posts_without_its_token(remote):
-    response = remote.post("/api/advise", json=HAND, params={"token": "wrong"})
+@pytest.mark.parametrize("path, body", [
+    ("/api/advise", HAND), ("/api/review", {"file": "a/hands.jsonl"}),
+    ("/api/entry", {"record": {}}),
+    ("/api/jobs", {"kind": "review", "query": {"file": "a/hands.jsonl"}})])
+def test_a_remote_server_refuses_posts_without_its_token(remote, path, body):
+    response = remote.post(path, json=body, params={"token": "wrong"})
     assert "token" in _one_line_error(response, 401)
+    assert remote.get("/api/health", params={"token": TOKEN}).json()["waiting"] == 0
 
 
 @pytest.mark.parametrize("params, headers", [
@@ -113,6 +120,7 @@ def test_a_remote_server_refuses_posts_without_its_token(remote):
     ({}, {"authorization": f"bearer {TOKEN}"})])
 def test_a_remote_server_answers_calls_with_its_token(remote, params, headers):
     assert remote.get("/api/runs", params=params, headers=headers).status_code == 200
+    assert remote.get("/api/histories", params=params, headers=headers).status_code == 200
     response = remote.post("/api/estimate", json=HAND, params=params, headers=headers)
     assert response.status_code == 200, response.text
 
@@ -256,6 +264,29 @@ def test_advise_reads_tables_and_odds_only_under_the_root(client, tree, field, e
                                if path == "/api/jobs" else body)
         error = _one_line_error(response, 403)
         assert error == f"{escape!r} is outside the runs folder (serve --runs)"
+    assert client.get("/api/health").json()["waiting"] == 0  # nothing was queued
+
+
+def test_the_histories_listed_are_the_jsonl_and_egn_files_under_the_root(client, tree):
+    listing = client.get("/api/histories").json()  # no hidden file, no symlink out
+    assert listing == {"root": os.path.realpath(tree[0]),
+                       "files": ["a/hands.jsonl", "b/c/game.egn"], "truncated": False}
+
+
+@pytest.mark.parametrize("path", ["/api/review", "/api/jobs"])
+def test_review_reads_histories_only_under_the_root(client, tree, path):
+    outside = os.path.join(tree[1], "secret", "hands.jsonl")
+    for escape in [*_escapes(tree), "link.jsonl", outside, "../outside/secret/hands.jsonl",
+                   "../outside/secret/none.jsonl", "link/hands.jsonl", "link/none.jsonl"]:
+        body = {"file": escape, "worlds": 10}
+        response = client.post(path, json={"kind": "review", "query": body}
+                               if path == "/api/jobs" else body)
+        error = _one_line_error(response, 403)
+        assert error == f"{escape!r} is outside the runs folder (serve --runs)"
+    for field in ("bidder_table", "bidder_params"):
+        body = {"file": "a/hands.jsonl", "bidding": "rules", field: "link/x"}
+        assert _one_line_error(client.post("/api/review", json=body), 403) == \
+            "'link/x' is outside the runs folder (serve --runs)"
     assert client.get("/api/health").json()["waiting"] == 0  # nothing was queued
 
 

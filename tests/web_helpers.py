@@ -42,7 +42,9 @@ RUN_JSON = {"rules": {"deck": 24}, "deals": 10, "seed": 1}
 
 def runs_tree(base) -> tuple[str, str]:
     """(root, outside) under `base`: run folders a and b/c under the root, one too deep, one
-    hidden; a run folder outside, and a symlink `link` from the root to it."""
+    hidden; a run folder outside, and a symlink `link` from the root to it. Hand histories:
+    a/hands.jsonl and b/c/game.egn under the root, one hidden, one outside (`secret`) with a
+    symlink `link.jsonl` to it, and a file of another kind."""
     root, outside = os.path.join(base, "root"), os.path.join(base, "outside")
     for folder in ("root/a", "root/b/c", "root/deep/1/2/3", "root/.hidden", "outside/secret"):
         os.makedirs(os.path.join(base, folder))
@@ -50,4 +52,9 @@ def runs_tree(base) -> tuple[str, str]:
             json.dump(RUN_JSON, handle)
     os.makedirs(os.path.join(root, "empty"))
     os.symlink(os.path.join(outside, "secret"), os.path.join(root, "link"))
+    for history in ("root/a/hands.jsonl", "root/b/c/game.egn", "root/.hidden/h.jsonl",
+                    "outside/secret/hands.jsonl", "root/a/notes.txt"):
+        with open(os.path.join(base, history), "w", encoding="utf-8") as handle:
+            handle.write("{}\n")
+    os.symlink(os.path.join(outside, "secret", "hands.jsonl"), os.path.join(root, "link.jsonl"))
     return root, outside

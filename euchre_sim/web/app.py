@@ -21,17 +21,20 @@ from starlette.staticfiles import StaticFiles
 
 from ..core.errors import UserError, json_name
 from ..report.query import RowFilter
-from .bodies import advise_question, rate_key, rules_of, solve_args
+from .bodies import advise_question, fields_of, rate_key, rules_of, solve_args, work_units
 from .catalog import deck_catalog, rules_catalog
 from .guard import Guard
+from .hand_entry import check_entry
 from .hosts import AllowedHosts
 from .queries import advise_query, solve_query, warm_up
+from .reviews import HISTORY_EXTENSIONS, review_query
 from .runs import plot_png, run_overview, table_page
 from .runs_root import OutsideRoot, RunsRoot
 from .worker import Job, Worker
 
 STATIC = files("euchre_sim.web") / "static"
-JOB_KINDS = ("advise", "solve")
+JOB_KINDS = ("advise", "solve", "review")
+_ENTRY_FIELDS = {"record": dict, "rules": str, "set": (dict, list)}
 _PLOT_LOCK = threading.Lock()  # pyplot draws one figure at a time
 
 
@@ -50,10 +53,12 @@ def _submit(worker: Worker, root: RunsRoot, kind: str, body) -> Job:
     """Check a query and queue it (a bad query fails here, before it waits)."""
     if kind == "advise":
         question = advise_question(body, root.place)
-        return worker.submit(kind, advise_query(question), question.work_units,
+        return worker.submit(kind, advise_query(question), work_units(question),
                              rate_key(question))
     if kind == "solve":
         return worker.submit(kind, solve_query(*solve_args(body)))
+    if kind == "review":
+        return worker.submit(kind, review_query(body, root.place))
     raise UserError(f"unknown job kind {kind!r} (kinds: {', '.join(JOB_KINDS)})")
 
 
@@ -133,7 +138,7 @@ def create_app(worker: Worker | None = None, runs_root: str | None = None,
 
     async def estimate(request: Request) -> JSONResponse:
         question = advise_question(await _body(request), root.place)
-        rate, units = worker.rates.get(rate_key(question)), question.work_units
+        rate, units = worker.rates.get(rate_key(question)), work_units(question)
         return JSONResponse({"units": units, "units_per_second": rate,
                              "seconds": units / rate if rate else None,
                              "waiting": worker.waiting()})
@@ -144,10 +149,22 @@ def create_app(worker: Worker | None = None, runs_root: str | None = None,
     async def solve(request: Request) -> JSONResponse:
         return await _answer(worker, root, "solve", request)
 
+    async def review(request: Request) -> JSONResponse:
+        return await _answer(worker, root, "review", request)
+
+    async def entry(request: Request) -> JSONResponse:
+        fields = fields_of(await _body(request), _ENTRY_FIELDS, "entry")
+        rules = rules_of(fields.get("rules", "standard"), fields.get("set"))
+        return JSONResponse(check_entry(fields.get("record"), rules))
+
+    async def histories(request: Request) -> JSONResponse:
+        return JSONResponse(await run_in_threadpool(root.files, HISTORY_EXTENSIONS))
+
     async def new_job(request: Request) -> JSONResponse:
         body = await _body(request)
         if not isinstance(body, dict) or set(body) != {"kind", "query"}:
-            raise UserError('a job is {"kind": "advise" or "solve", "query": {...}}')
+            raise UserError('a job is {"kind": "advise", "solve" or "review", '
+                            '"query": {...}}')
         job = _submit(worker, root, body["kind"], body["query"])
         return JSONResponse(job.snapshot(), status_code=202)
 
@@ -203,6 +220,8 @@ def create_app(worker: Worker | None = None, runs_root: str | None = None,
         Route("/api/deck", deck), Route("/api/estimate", estimate, methods=["POST"]),
         Route("/api/advise", advise, methods=["POST"]),
         Route("/api/solve", solve, methods=["POST"]),
+        Route("/api/review", review, methods=["POST"]),
+        Route("/api/entry", entry, methods=["POST"]), Route("/api/histories", histories),
         Route("/api/jobs", new_job, methods=["POST"]),
         Route("/api/jobs/{job_id}", job, methods=["GET", "DELETE"]),
         Route("/api/runs", runs), Route("/api/run", run), Route("/api/run/table", run_table),

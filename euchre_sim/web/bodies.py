@@ -1,11 +1,14 @@
-"""The API's JSON bodies read into the library's questions: the field names (`turned_down` or
-`turned-down`), their types checked, the deals capped; every mistake a one-line UserError."""
+"""The API's JSON bodies read into the library's questions (the bid, or with `trump` a decision
+during the play): the field names (`turned_down` or `turned-down`), their types checked, the
+deals and worlds capped; every mistake a one-line UserError."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..advice.question import AdviceQuestion, ask
+from ..advice.advice_request import ask_any
+from ..advice.play_question import PlayQuestion
+from ..advice.question import PATH_FIELDS, AdviceQuestion
 from ..core.errors import UserError
 from ..core.rules import RuleSet, build_rules
 from ..core.seats import parse_seat
@@ -13,16 +16,19 @@ from ..core.seats import parse_seat
 MAX_DEALS = 200_000  # a query's deals (PIMC: MAX_PIMC_DEALS): minutes of work at most
 MAX_PIMC_DEALS = 10_000
 MAX_WORLDS = 10_000
+MAX_PLAY_WORLDS = 2_000  # a play decision solves every world for every card
 _ADVISE_FIELDS = {"hand": str, "up": str, "turned_down": str, "seat": int, "deals": int,
                   "seed": int, "rules": str, "set": (dict, list), "play": str, "worlds": int,
                   "bidding": str, "bidder_params": str, "bidder_table": str, "score": str,
-                  "odds": str}
+                  "odds": str, "trump": str, "maker": int, "alone": bool, "played": str,
+                  "discard_from": str, "discard": str}
 _SOLVE_FIELDS = {"deal": str, "dealer": (str, int), "rules": str, "set": (dict, list)}
-_TYPE_NAMES = {str: "a string", int: "a whole number", (dict, list): "an object of options",
+_TYPE_NAMES = {str: "a string", int: "a whole number", bool: "true or false",
+               list: "a list", dict: "an object", (dict, list): "an object of options",
                (str, int): "a seat"}
 
 
-def _fields(body, allowed: dict, what: str) -> dict:
+def fields_of(body, allowed: dict, what: str) -> dict:
     """The body's fields, names normalised, each of its allowed type; nulls dropped."""
     if not isinstance(body, dict):
         raise UserError(f"the {what} body must be a JSON object")
@@ -35,7 +41,7 @@ def _fields(body, allowed: dict, what: str) -> dict:
         kind = allowed[name]
         if value is None:
             continue
-        if isinstance(value, bool) or not isinstance(value, kind):
+        if isinstance(value, bool) != (kind is bool) or not isinstance(value, kind):
             raise UserError(f"field {raw_name!r} must be {_TYPE_NAMES[kind]}, got {value!r}")
         out[name] = value
     return out
@@ -54,12 +60,14 @@ def rules_of(preset: str = "standard", settings: dict | list | None = None) -> R
     return build_rules(preset, settings or ())
 
 
-def advise_question(body, place: Callable[[str], str] | None = None) -> AdviceQuestion:
+def advise_question(body, place: Callable[[str], str] | None = None
+                    ) -> AdviceQuestion | PlayQuestion:
     """The question of an /api/advise body, checked (the hand and the card too, so a bad query
-    fails before it waits in the queue); the files and folders it names passed through
-    `place` (serve: under its runs folder)."""
-    fields = _fields(body, _ADVISE_FIELDS, "advise")
-    for needed in ("hand", "seat"):
+    fails before it waits in the queue): the bid, or with `trump` a decision during the play;
+    the files and folders it names passed through `place` (serve: under its runs folder)."""
+    fields = fields_of(body, _ADVISE_FIELDS, "advise")
+    needs = ("seat",) if "discard_from" in fields else ("hand", "seat")
+    for needed in needs:
         if needed not in fields:
             raise UserError(f"advise needs {needed!r}")
     rules = rules_of(fields.pop("rules", "standard"), fields.pop("set", None))
@@ -67,20 +75,32 @@ def advise_question(body, place: Callable[[str], str] | None = None) -> AdviceQu
     cap = MAX_PIMC_DEALS if play == "pimc" else MAX_DEALS
     if "deals" in fields and not 2 <= fields["deals"] <= cap:
         raise UserError(f"deals must be 2 to {cap:,} with play {play}, got {fields['deals']:,}")
-    if not 1 <= fields.get("worlds", 1) <= MAX_WORLDS:
-        raise UserError(f"worlds must be 1 to {MAX_WORLDS:,}")
-    question = ask(rules, fields)
-    return question if place is None else question.placed(place)
+    worlds_cap = MAX_PLAY_WORLDS if "trump" in fields else MAX_WORLDS
+    if not 1 <= fields.get("worlds", 1) <= worlds_cap:
+        what = " for a decision during the play" if "trump" in fields else ""
+        raise UserError(f"worlds must be 1 to {worlds_cap:,}{what}")
+    if place is not None:
+        fields |= {name: place(fields[name]) for name in PATH_FIELDS if name in fields}
+    return ask_any(rules, fields)
 
 
-def rate_key(question: AdviceQuestion) -> str:
+def work_units(question: AdviceQuestion | PlayQuestion) -> int:
+    """The progress total: a play decision's worlds (it reports no progress on the way)."""
+    if isinstance(question, PlayQuestion):
+        return question.worlds
+    return question.work_units
+
+
+def rate_key(question: AdviceQuestion | PlayQuestion) -> str:
     """Queries that run at about the same speed per work unit share a key."""
+    if isinstance(question, PlayQuestion):
+        return "play decision"
     return question.play + (" in the auction" if question.bidding else "")
 
 
 def solve_args(body) -> tuple[RuleSet, list[int], int]:
     """(rules, hands by seat, dealer) from an /api/solve body."""
-    fields = _fields(body, _SOLVE_FIELDS, "solve")
+    fields = fields_of(body, _SOLVE_FIELDS, "solve")
     if "deal" not in fields:
         raise UserError("solve needs 'deal', e.g. \"N:JH JD AH KS 9C/...\"")
     rules = rules_of(fields.get("rules", "standard"), fields.get("set"))

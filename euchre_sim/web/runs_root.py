@@ -1,5 +1,6 @@
 """The folder `serve --runs` reads from: every path a query names (a run folder, a decision
-table, odds, bidder weights) is taken under it, and the run folders it holds are listed."""
+table, odds, bidder weights, a hand history) is taken under it, and the run folders and hand
+histories it holds are listed."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from collections import deque
 from ..core.errors import UserError
 
 MAX_DEPTH = 3  # how deep the listing looks below the root
-MAX_RUNS = 200  # run folders listed at most
+MAX_RUNS = 200  # run folders (and hand histories) listed at most
 MAX_FOLDERS = 5_000  # folders looked into (and entries read in one folder) at most
 
 
@@ -47,14 +48,30 @@ class RunsRoot:
             if os.path.isfile(os.path.join(folder, "run.json")):
                 found.append(os.path.relpath(folder, self.path))
             elif depth < MAX_DEPTH:
-                waiting.extend((sub, depth + 1) for sub in _subfolders(folder))
+                waiting.extend((sub, depth + 1) for sub in _entries(folder, True))
         return {"root": self.path, "runs": sorted(found), "truncated": bool(waiting)}
 
+    def files(self, extensions: tuple[str, ...]) -> dict:
+        """The files named `*EXTENSION` under the root, relative to it, at most MAX_DEPTH
+        down; hidden files and folders and symlinks are left out."""
+        found, waiting, looked = [], deque([(self.path, 0)]), 0
+        while waiting and len(found) < MAX_RUNS and looked < MAX_FOLDERS:
+            folder, depth = waiting.popleft()
+            looked += 1
+            found += [os.path.relpath(f, self.path) for f in _entries(folder, False)
+                      if f.endswith(extensions)][:MAX_RUNS - len(found)]
+            if depth < MAX_DEPTH:
+                waiting.extend((sub, depth + 1) for sub in _entries(folder, True))
+        return {"root": self.path, "files": sorted(found),
+                "truncated": bool(waiting) or len(found) >= MAX_RUNS}
 
-def _subfolders(folder: str) -> list[str]:
+
+def _entries(folder: str, folders: bool) -> list[str]:
+    """The folders (or plain files) in `folder`, neither hidden nor symlinks."""
     try:
         with os.scandir(folder) as entries:
             return sorted(e.path for e in itertools.islice(entries, MAX_FOLDERS)
-                          if not e.name.startswith(".") and e.is_dir(follow_symlinks=False))
+                          if not e.name.startswith(".") and not e.is_symlink()
+                          and (e.is_dir() if folders else e.is_file()))
     except OSError:
         return []

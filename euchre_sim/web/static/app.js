@@ -2,7 +2,8 @@
 "use strict";
 
 const $ = (id) => document.getElementById(id);
-const state = { catalog: null, deck: null, hand: [], ref: null, seat: 1, job: null };
+const state = { catalog: null, deck: null, hand: [], ref: null, seat: 1, jobs: {}, asked: null,
+                review: null, entry: null };
 const RED_SUITS = new Set(["D", "H"]);
 // a server reachable from other machines wants the token it printed (?token= in the page's URL)
 const TOKEN = new URLSearchParams(location.search).get("token");
@@ -273,6 +274,7 @@ function renderAdvice(result) {
     el("td", { textContent: fmtRate(e.share) }),
     el("td", { textContent: fmtPoints(e.mean_points) }))));
   $("advise-output").hidden = false;
+  nextDefaults(result);
 }
 
 function bestLine(result, actions) {
@@ -295,34 +297,129 @@ function bestLine(result, actions) {
   return text;
 }
 
-async function runAdvice() {
-  $("advise-error").textContent = "";
+async function runJob(prefix, kind, query, render) {
+  // queue a job, follow its progress and render its result; `prefix` names the elements
+  // PREFIX-run, -cancel, -progress and -error
+  const error = $(prefix + "-error");
+  error.textContent = "";
   let job;
   try {
-    job = await api("/api/jobs", { kind: "advise", query: adviseBody() });
+    job = await api("/api/jobs", { kind, query });
   } catch (err) {
-    $("advise-error").textContent = err.message;
+    error.textContent = err.message;
     return;
   }
-  state.job = job.id;
-  $("advise-run").disabled = true;
-  $("advise-cancel").disabled = false;
-  $("advise-progress").hidden = false;
-  while (state.job === job.id) {
-    job = await api("/api/jobs/" + job.id);
-    $("advise-progress").max = job.total;
-    $("advise-progress").value = job.done;
-    if (job.state === "done") renderAdvice(job.result);
-    if (job.state === "failed") $("advise-error").textContent = job.error;
-    if (job.state === "cancelled") $("advise-error").textContent = "Cancelled.";
-    if (["done", "failed", "cancelled"].includes(job.state)) break;
+  state.jobs[prefix] = job.id;
+  const running = (on) => {
+    $(prefix + "-run").disabled = on;
+    if ($(prefix + "-cancel")) $(prefix + "-cancel").disabled = !on;
+    $(prefix + "-progress").hidden = !on;
+  };
+  running(true);
+  while (!["done", "failed", "cancelled"].includes(job.state)) {
     await new Promise((resolve) => setTimeout(resolve, 200));
+    job = await api("/api/jobs/" + job.id);
+    $(prefix + "-progress").max = job.total;
+    $(prefix + "-progress").value = job.done;
   }
-  state.job = null;
-  $("advise-run").disabled = false;
-  $("advise-cancel").disabled = true;
-  $("advise-progress").hidden = true;
+  delete state.jobs[prefix];
+  running(false);
+  if (job.state === "done") render(job.result);
+  if (job.state === "failed") error.textContent = job.error;
+  if (job.state === "cancelled") error.textContent = "Cancelled.";
+}
+
+function cancelJob(prefix) {
+  if (state.jobs[prefix]) api("/api/jobs/" + state.jobs[prefix], undefined, "DELETE");
+}
+
+async function runAdvice() {
+  await runJob("advise", "advise", adviseBody(), renderAdvice);
   updateEstimate();
+}
+
+// ---- then what do I play? ---------------------------------------------------------------
+
+const normalCard = (name) => name.trim().toUpperCase().replace(/^10/, "T");
+
+function nextDefaults(result) {
+  // the bid's best call (the top call when passing is best or it is too close to call)
+  state.asked = { hand: result.hand.split(/[\s,]+/).map(normalCard), up: result.up,
+                  turned_down: result.turned_down, seat: result.seat };
+  const calls = result.actions.filter((a) => a.action !== "pass");
+  const best = result.best && result.best.action !== "pass" ? result.best : calls[0];
+  const trumps = state.deck.suits.map((s) => s.suit).concat($("opt-no_trump").checked ? ["NT"] : []);
+  $("next-trump").replaceChildren(...trumps.map((t) => el("option", { value: t, textContent: t })));
+  if (best) {
+    $("next-trump").value = best.suit;
+    $("next-alone").checked = best.alone;
+  }
+  $("next-maker").value = String(result.seat);
+  $("next-played").value = "";
+  $("next-discard").value = "";
+  $("next-output").hidden = true;
+  nextChanged();
+}
+
+function dealerTakes() {
+  // the dealer picked up the upcard: round 1, unless the dealer's partner went alone
+  const maker = Number($("next-maker").value);
+  return Boolean(state.asked.up) && !(maker === 2 && $("next-alone").checked);
+}
+
+function heldNow() {
+  // the cards the seat holds now (null: the dealer's discard is still to be asked)
+  let cards = state.asked.hand;
+  if (dealerTakes() && state.asked.seat === 4) {
+    const thrown = normalCard($("next-discard").value);
+    if (!thrown) return null;
+    cards = cards.concat(normalCard(state.asked.up)).filter((c) => c !== thrown);
+  }
+  const played = new Set($("next-played").value.split(/[\s,/]+/).filter(Boolean).map(normalCard));
+  return cards.filter((c) => !played.has(c));
+}
+
+function nextChanged() {
+  $("next-discard-box").hidden = !(dealerTakes() && state.asked.seat === 4);
+  const held = heldNow();
+  $("next-holding").textContent = held === null
+    ? `You deal and take ${state.asked.up}: Ask advises your discard (or type the card you threw).`
+    : `You hold ${held.join(" ") || "nothing"}; list the cards played so far in playing order, tricks split by “/”.`;
+}
+
+function nextBody() {
+  // a play decision, as POST /api/advise reads it (the bid's cards, seat, rules and bidder)
+  const asked = state.asked;
+  const body = { seat: asked.seat, trump: $("next-trump").value, maker: Number($("next-maker").value),
+                 alone: $("next-alone").checked, worlds: Number($("next-worlds").value),
+                 seed: Number($("seed").value), rules: $("preset").value, set: ruleSettings() };
+  body[asked.up ? "up" : "turned_down"] = asked.up || asked.turned_down;
+  if ($("bidding").value) body.bidding = $("bidding").value;
+  if ($("next-played").value.trim()) body.played = $("next-played").value.trim();
+  const held = heldNow();
+  if (held === null) body.discard_from = asked.hand.concat(normalCard(asked.up)).join(" ");
+  else body.hand = held.join(" ");
+  if (held !== null && dealerTakes() && asked.seat === 4) body.discard = normalCard($("next-discard").value);
+  return body;
+}
+
+function renderNext(result) {
+  const z = state.catalog.z95;
+  $("next-results").tBodies[0].replaceChildren(...result.options.map((o) => el("tr", { "data-option": o.option },
+    el("td", { textContent: o.option }),
+    el("td", { "data-key": "pimc", textContent: fmtPoints(o.pimc) }),
+    el("td", { "data-key": "ci95", textContent: `${fmtPoints(o.pimc - z * o.pimc_se)}..${fmtPoints(o.pimc + z * o.pimc_se)}` }),
+    el("td", { "data-key": "best_share", textContent: fmtRate(o.best_share) }))));
+  const what = result.kind === "discard" ? "Your discard" : `Your card to trick ${result.trick}`;
+  $("next-title").textContent = `${what}, ${result.trump} trump, maker position ${result.maker}` +
+    `${result.alone ? " alone" : ""}: ${result.worlds} worlds${result.bidding ? ", bidding " + result.bidding : ""}.`;
+  const best = result.best;
+  $("next-best").dataset.option = best ? best.option : "";
+  $("next-best").textContent = best === null
+    ? "Best: too close to call (the top two are within each other's 95 % noise on these worlds)."
+    : `Best: ${best.option}` + (best.lead === null ? " (the only legal card)."
+      : ` (ahead of the runner-up by ${fmtPoints(best.lead)} ± ${(z * best.lead_se).toFixed(3)} points, paired on the same worlds).`);
+  $("next-output").hidden = false;
 }
 
 // ---- solve ------------------------------------------------------------------------------
@@ -432,12 +529,244 @@ function drawPlot() {
   image.src = "/api/run/plot?" + query;
 }
 
+// ---- review -----------------------------------------------------------------------------
+
+const SEATS = "NESW";
+const LOST = 1e-9;  // a loss below this lost nothing
+
+function optionLabel(option) {
+  // a card, or a bid as "pass", "order_up S", "call H alone" (as `review` prints it)
+  if (typeof option !== "object" || option === null) return String(option);
+  return [option.action, option.suit || "", option.alone ? "alone" : ""].filter(Boolean).join(" ");
+}
+
+const fmtLoss = (x) => (x === null || x === undefined ? "–" : fmtPoints(x));
+
+async function listHistories() {
+  let listing;
+  try {
+    listing = await api("/api/histories");
+  } catch (err) {
+    $("review-error").textContent = err.message;
+    return;
+  }
+  $("histories-root").textContent = listing.root;
+  const pick = listing.files.length ? "pick a hand history" : "no .jsonl or .egn files found";
+  $("history-list").replaceChildren(el("option", { value: "", textContent: pick }),
+    ...listing.files.map((f) => el("option", { value: f, textContent: f })));
+}
+
+function runReview(source) {
+  const query = { rules: $("review-preset").value, worlds: Number($("review-worlds").value),
+                  seed: Number($("review-seed").value), ...source };
+  return runJob("review", "review", query, renderReview);
+}
+
+function renderReview(result) {
+  state.review = { result, at: 0 };
+  const rejected = result.errors.length ? `; ${result.errors.length} hands rejected` : "";
+  $("review-facts").textContent = `${result.hands.length} hands, ${result.rows.length} decisions, ` +
+    `${result.worlds} worlds a decision, seed ${result.seed}${rejected}.`;
+  $("review-errors").textContent = result.errors.map((e) => e.reason).join(" · ");
+  const categories = ["bid", "discard", "defend_alone", "lead", "follow"];
+  $("review-seats").tHead.replaceChildren(el("tr", {}, el("th", { textContent: "seat" }),
+    el("th", { textContent: "decisions" }), el("th", { textContent: "lost nothing (dd)" }),
+    ...categories.map((c) => el("th", { textContent: c }))));
+  $("review-seats").tBodies[0].replaceChildren(...Object.entries(result.seats).map(([seat, t]) =>
+    el("tr", { "data-seat": seat }, el("td", { textContent: seat }), el("td", { textContent: t.decisions }),
+      el("td", { textContent: fmtRate(t.lost_nothing) }),
+      ...categories.map((c) => el("td", { "data-key": c,
+        textContent: `${t[c].dd_loss.toFixed(2)} / ${t[c].pimc_loss.toFixed(2)}` })))));
+  $("review-box").hidden = false;
+  showDecision(0);
+}
+
+function shownDecisions() {
+  const rows = state.review.result.rows;
+  return rows.map((_, i) => i).filter((i) => !$("review-costly").checked ||
+    (rows[i].dd_loss || 0) > LOST || (rows[i].pimc_loss || 0) > LOST);
+}
+
+function stepDecision(delta) {
+  // the next (or previous) decision shown; 0: the current one, or the first shown
+  const list = shownDecisions();
+  const at = state.review.at;
+  const later = list.filter((i) => (delta > 0 ? i > at : i < at));
+  let next = list.includes(at) ? at : list[0];
+  if (delta !== 0 && later.length) next = delta > 0 ? later[0] : later[later.length - 1];
+  if (next === undefined) {
+    $("review-where").textContent = "no decision lost points";
+    return;
+  }
+  showDecision(next);
+}
+
+function trumpOf(record) {
+  const made = record.bids.find((b) => b.action !== "pass");
+  if (!made) return null;
+  return made.action === "call" ? made.suit : record.upcard.slice(-1);
+}
+
+function decisionCards(record, rows, index) {
+  // what the seat held at the decision and what lay on the table
+  const row = rows[index];
+  const seat = SEATS.indexOf(row.seat);
+  let held = record.hands[seat].slice();
+  const tookUp = record.discard !== null && record.dealer === row.seat;
+  if (row.kind === "discard") held.push(record.upcard);
+  let table = [];
+  if (row.kind === "card") {
+    if (tookUp) held = held.concat(record.upcard).filter((c) => c !== record.discard);
+    const plays = record.tricks.flatMap((t, n) => t.plays.map((p) => ({ ...p, trick: n })));
+    const before = rows.slice(0, index).filter((r) => r.id === row.id && r.kind === "card").length;
+    const gone = new Set(plays.slice(0, before).filter((p) => p.seat === row.seat).map((p) => p.card));
+    held = held.filter((c) => !gone.has(c));
+    table = plays.slice(0, before).filter((p) => p.trick === plays[before].trick);
+  }
+  const trump = row.kind === "card" || row.kind === "defend_alone" ? `, ${trumpOf(record)} trump` : "";
+  return `${row.seat} holds ${held.join(" ")} · upcard ${record.upcard}, dealer ${record.dealer}${trump}` +
+    (table.length ? ` · on the table: ${table.map((p) => `${p.seat} ${p.card}`).join(", ")}` : "");
+}
+
+function showDecision(index) {
+  const { result } = state.review;
+  const row = result.rows[index];
+  state.review.at = index;
+  const record = result.hands.find((h) => h.id === row.id);
+  $("decision").dataset.index = index;
+  $("review-where").textContent = `decision ${index + 1} of ${result.rows.length}`;
+  $("decision-title").textContent = `Hand ${row.id} · ${row.kind === "card" ? row.category : row.kind}` +
+    ` · seat ${row.seat}` + (row.trick ? ` · trick ${row.trick}` : "");
+  $("decision-cards").textContent = decisionCards(record, result.rows, index);
+  const se = row.pimc_loss_se === null ? "" : ` ± ${(state.catalog.z95 * row.pimc_loss_se).toFixed(3)}`;
+  $("decision-chosen").replaceChildren("Chosen ", el("span", { "data-key": "chosen", textContent: optionLabel(row.chosen) }),
+    ": points lost ", el("span", { "data-key": "dd_loss", textContent: fmtLoss(row.dd_loss) }),
+    " with every card seen, ", el("span", { "data-key": "pimc_loss", textContent: fmtLoss(row.pimc_loss) }),
+    `${se} from what the seat knew.`);
+  const chosen = optionLabel(row.chosen);
+  const z = state.catalog.z95;
+  $("decision-options").tBodies[0].replaceChildren(...row.options.map((o) => {
+    const label = optionLabel(o.option);
+    const interval = o.pimc === null || o.pimc_se === null ? "–"
+      : `${fmtPoints(o.pimc - z * o.pimc_se)}..${fmtPoints(o.pimc + z * o.pimc_se)}`;
+    return el("tr", { "data-option": label, class: label === chosen ? "chosen-row" : "" },
+      el("td", { textContent: label + (label === chosen ? " (chosen)" : "") }),
+      el("td", { "data-key": "dd", textContent: fmtLoss(o.dd) }),
+      el("td", { "data-key": "pimc", textContent: fmtLoss(o.pimc) }),
+      el("td", { textContent: interval }),
+      el("td", { textContent: fmtRate(o.best_share) }));
+  }));
+}
+
+// ---- a hand entered card by card ------------------------------------------------------
+
+function dealHands(text) {
+  // "N:JH JD AH KS 9C/…" as hands by seat (the first named, then clockwise)
+  const [first, rest] = text.includes(":") ? text.split(":", 2) : ["N", text];
+  const start = SEATS.indexOf(first.trim().toUpperCase());
+  const hands = {};
+  rest.split("/").forEach((part, k) => { hands[SEATS[(Math.max(start, 0) + k) % 4]] = part.trim(); });
+  return hands;
+}
+
+async function checkEntry(record) {
+  // the record replayed on the server: what comes next, or the rule it breaks
+  try {
+    const next = await api("/api/entry", { record, rules: $("review-preset").value });
+    $("entry-error").textContent = "";
+    return next;
+  } catch (err) {
+    $("entry-error").textContent = err.message;
+    return null;
+  }
+}
+
+async function startEntry() {
+  const record = { id: "entered", dealer: $("entry-dealer").value, hands: dealHands($("entry-deal").value),
+                   upcard: normalCard($("entry-up").value), bids: [], discard: null, tricks: [] };
+  const next = await checkEntry(record);
+  if (next) {
+    state.entry = { record, next, earlier: [] };
+    renderEntry();
+  }
+}
+
+async function entryStep(change) {
+  const record = structuredClone(state.entry.record);
+  change(record, state.entry.next);
+  const next = await checkEntry(record);
+  if (next) {
+    state.entry.earlier.push([state.entry.record, state.entry.next]);
+    Object.assign(state.entry, { record, next });
+    renderEntry();
+  }
+}
+
+function undoEntry() {
+  [state.entry.record, state.entry.next] = state.entry.earlier.pop();
+  $("entry-error").textContent = "";
+  renderEntry();
+}
+
+function addPlay(card) {
+  return (record, next) => {
+    if (record.tricks.length < next.trick) record.tricks.push({ leader: next.leader, plays: [] });
+    record.tricks[next.trick - 1].plays.push({ seat: next.seat, card });
+  };
+}
+
+function entryChoices(next) {
+  // buttons for what the seat to act may do; every card it holds is offered, so that an
+  // illegal one is refused with the rule it breaks
+  const button = (label, data, step) => {
+    const node = el("button", { type: "button", class: "choice", textContent: label, ...data });
+    node.addEventListener("click", () => entryStep(step));
+    return node;
+  };
+  if (next.phase === "bid") {
+    return next.choices.map((b) => button(optionLabel(b), { "data-bid": optionLabel(b) }, (record) => {
+      const bid = { seat: b.seat, round: b.round, action: b.action };
+      if (b.action === "call") bid.suit = b.suit;
+      if (b.action !== "pass") bid.alone = b.alone;
+      record.bids.push(bid);
+    }));
+  }
+  if (next.phase === "discard") {
+    return next.choices.map((c) => button(c, { "data-card": c }, (record) => { record.discard = c; }));
+  }
+  if (next.phase === "defend") {
+    return next.choices.map((s) => button(s ? `${s} defends alone` : "both defend", { "data-defend": s || "" },
+      (record) => { record.defend_alone = s; }));
+  }
+  return next.held.map((c) => button(c, { "data-card": c, class: "choice" + (next.choices.includes(c) ? " legal" : "") },
+    addPlay(c)));
+}
+
+function renderEntry() {
+  const { record, next } = state.entry;
+  const plays = record.tricks.flatMap((t) => t.plays.map((p) => `${p.seat} ${p.card}`));
+  $("entry-steps").textContent = [
+    ...record.bids.map((b) => `${b.seat} ${optionLabel(b)}`),
+    ...(record.discard ? [`${record.dealer} discards ${record.discard}`] : []), ...plays].join(" · ");
+  const who = {
+    bid: () => `${next.seat} to bid (round ${next.round}), holding ${next.held.join(" ")}:`,
+    discard: () => `${next.seat} takes the upcard; which card goes?`,
+    defend: () => "Does a defender play alone?",
+    play: () => `Trick ${next.trick}: ${next.seat} to play (legal cards outlined):`,
+    done: () => `Hand complete: NS ${next.points.NS}, EW ${next.points.EW}.`,
+  };
+  $("entry-turn").textContent = who[next.phase]();
+  $("entry-choices").replaceChildren(...(next.phase === "done" ? [] : entryChoices(next)));
+  $("entry-review").hidden = next.phase !== "done";
+  $("entry-undo").disabled = !state.entry.earlier.length;
+}
+
 // ---- start ------------------------------------------------------------------------------
 
 async function start() {
   state.catalog = await api("/api/rules");
   const presets = Object.keys(state.catalog.presets);
-  for (const select of [$("preset"), $("solve-preset")]) {
+  for (const select of [$("preset"), $("solve-preset"), $("review-preset")]) {
     select.replaceChildren(...presets.map((p) => el("option", { value: p, textContent: p,
                                                                   title: state.catalog.presets[p].description })));
   }
@@ -473,7 +802,23 @@ async function start() {
     renderDeck();
   });
   $("advise-run").addEventListener("click", runAdvice);
-  $("advise-cancel").addEventListener("click", () => state.job && api("/api/jobs/" + state.job, undefined, "DELETE"));
+  $("advise-cancel").addEventListener("click", () => cancelJob("advise"));
+  $("next-run").addEventListener("click", () => runJob("next", "advise", nextBody(), renderNext));
+  for (const id of ["next-maker", "next-alone", "next-discard", "next-played"]) {
+    $(id).addEventListener("input", nextChanged);
+  }
+  $("review-run").addEventListener("click", () => {
+    if (!$("history-list").value) $("review-error").textContent = "Pick a hand history first.";
+    else runReview({ file: $("history-list").value });
+  });
+  $("review-cancel").addEventListener("click", () => cancelJob("review"));
+  $("histories-refresh").addEventListener("click", listHistories);
+  $("review-prev").addEventListener("click", () => stepDecision(-1));
+  $("review-next").addEventListener("click", () => stepDecision(1));
+  $("review-costly").addEventListener("change", () => stepDecision(0));
+  $("entry-start").addEventListener("click", startEntry);
+  $("entry-undo").addEventListener("click", undoEntry);
+  $("entry-review").addEventListener("click", () => runReview({ records: [state.entry.record] }));
   $("solve-run").addEventListener("click", runSolve);
   $("run-open").addEventListener("click", openRun);
   $("run-list").addEventListener("change", runPicked);
@@ -484,6 +829,7 @@ async function start() {
   await rulesChanged();
   watchHealth();
   listRuns();
+  listHistories();
 }
 
 start().catch((err) => { $("status").textContent = err.message; });
