@@ -33,7 +33,7 @@ def ask_any(rules: RuleSet, fields: dict) -> AdviceQuestion | PlayQuestion:
 def answer(question: AdviceQuestion | PlayQuestion, progress: Progress | None = None) -> dict:
     """The `advise --json` object of the question."""
     if isinstance(question, PlayQuestion):
-        return answer_play(question)
+        return answer_play(question, progress)
     if question.bidding is None:
         return advise(question, progress=progress)
     from .auction_advice import advise_in_auction

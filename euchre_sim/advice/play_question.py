@@ -10,6 +10,7 @@ shown; only the seat's own cards and what everyone saw reach the worlds (`positi
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -203,6 +204,11 @@ class PlayQuestion:
             while bin(state.hands[s]).count("1") < want:
                 state.hands[s] |= bit(spare.pop(0))
 
+    @property
+    def work_units(self) -> int:
+        """The progress total: the worlds."""
+        return self.worlds
+
     def valuer(self) -> Valuer:
         inference = None
         if self.bidding is not None:
@@ -213,13 +219,14 @@ class PlayQuestion:
         return Valuer(self.worlds, self.seed, inference, true_deal=False)
 
 
-def answer_play(question: PlayQuestion) -> dict:
+def answer_play(question: PlayQuestion,
+                progress: Callable[[int, int], None] | None = None) -> dict:
     """The `advise --json` object of a play decision: every legal card (or discard) with its
     mean points to the seat's side over the worlds, its standard error and the share of
     worlds in which it is double-dummy best; `best` when its paired lead over the runner-up is
     significant at 95 %, else null (too close to call)."""
     state = question.state
-    options = card_options(state, question.valuer(), 0)
+    options = card_options(state, question.valuer(), 0, progress=progress)
     options.sort(key=lambda o: -o["pimc"])
     best = None
     if len(options) > 1:

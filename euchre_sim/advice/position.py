@@ -12,6 +12,7 @@ run, such as Q-J of a suit once the K is played) share one valuation.
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -31,6 +32,8 @@ from ..play.pimc import (
     position_values,
 )
 from ..solver.search import new_tt
+
+WORLDS_PER_BATCH = 50  # progress is reported after each batch of a decision's worlds
 
 
 @dataclass(frozen=True)
@@ -63,10 +66,12 @@ def _figures(values: np.ndarray, best: np.ndarray) -> dict:
             "best_share": float(best.mean()), "values": values}
 
 
-def card_options(state: HandState, valuer: Valuer, decision: int, tt=None) -> list[dict]:
+def card_options(state: HandState, valuer: Valuer, decision: int, tt=None,
+                 progress: Callable[[int, int], None] | None = None) -> list[dict]:
     """The options of the seat to act (the dealer discarding in the discard phase): one
     dict per legal card, `option` its name, `card` its id, `dd`, `pimc`, `pimc_se`,
-    `best_share`; points to the seat's side."""
+    `best_share`; points to the seat's side. `progress(worlds done, worlds)` after each
+    batch of worlds."""
     discard = state.phase == "discard"
     seat = state.dealer if discard else state.turn
     tb = state.tables
@@ -76,8 +81,14 @@ def card_options(state: HandState, valuer: Valuer, decision: int, tt=None) -> li
     tt = tt if tt is not None else new_tt()
     pw = valuer.work()
     out = np.zeros((valuer.worlds, MAX_CANDIDATES), dtype=np.int64)
-    n = option_values(tb, lay, hands, st, pm, seat, discard, valuer.worlds,
-                      valuer.key(decision), False, tt, pw, out)
+    key = valuer.key(decision)
+    n = 0
+    for first in range(0, valuer.worlds, WORLDS_PER_BATCH):
+        count = min(WORLDS_PER_BATCH, valuer.worlds - first)
+        n = option_values(tb, lay, hands, st, pm, seat, discard, first, count, key, False, tt,
+                          pw, out[first:])
+        if progress is not None:
+            progress(first + count, valuer.worlds)
     cands = [int(c) for c in pw[3][:n]]
     side = _side(state, seat)
     sampled = side * out[:, :n]
@@ -85,8 +96,7 @@ def card_options(state: HandState, valuer: Valuer, decision: int, tt=None) -> li
     dd = None
     if valuer.true_deal:
         exact = np.zeros((1, MAX_CANDIDATES), dtype=np.int64)
-        option_values(tb, lay, hands, st, pm, seat, discard, 1, valuer.key(decision), True,
-                      tt, pw, exact)
+        option_values(tb, lay, hands, st, pm, seat, discard, 0, 1, key, True, tt, pw, exact)
         dd = side * exact[0, :n]
     power_bit, name = tb.power_bit[trump], state.rules.card_deck.card_name
     legal = state.hands[seat] if discard else state.legal_cards(seat)

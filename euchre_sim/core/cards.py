@@ -118,6 +118,8 @@ class Deck:
         return {}
 
     def parse_card(self, token: str) -> int:
+        if not isinstance(token, str):
+            raise UserError(f"a card is written as text (e.g. 'AH'), got {token!r}")
         card = self._parsed.get(token)
         if card is None:
             card = self._parsed[token] = self._read_card(token)
@@ -147,6 +149,8 @@ class Deck:
 
     def parse_cards(self, text: str) -> list[int]:
         """Cards of a space- or comma-separated list, in the order given; duplicates rejected."""
+        if not isinstance(text, str):
+            raise UserError(f"cards are written as text (e.g. 'AH KH'), got {text!r}")
         tokens = [t for t in _SEPARATORS.split(text.strip()) if t]
         cards = [self.parse_card(t) for t in tokens]
         seen: set[int] = set()

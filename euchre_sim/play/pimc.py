@@ -286,18 +286,19 @@ def _live_for(lay, hands, st, pm, seat):
 
 
 @njit
-def option_values(tb, lay, hands, st, pm, seat, discard, n_worlds, key, true_world, tt, pw,
-                  out):
-    """Every option of `seat`'s decision valued world by world: out[w, i] is the makers'
-    points in world w (the true deal alone when true_world) after candidate i of
-    `option_candidates` (pw's list) is played or discarded, all playing perfectly from
-    there. Worlds are `sample_world`'s for the seat, none stopped early. Returns the count."""
+def option_values(tb, lay, hands, st, pm, seat, discard, first, n_worlds, key, true_world, tt,
+                  pw, out):
+    """Every option of `seat`'s decision valued world by world: out[w - first, i] is the
+    makers' points in world w (first <= w < first + n_worlds; the true deal alone when
+    true_world) after candidate i of `option_candidates` (pw's list) is played or discarded,
+    all playing perfectly from there. Worlds are `sample_world`'s for the seat, none stopped
+    early (ask for them in order, batch after batch). Returns the count."""
     work, wh, cards, cands, _, inference, _, _, values = pw
     n = option_candidates(lay, hands, st, pm, seat, discard, cands)
-    for w in range(1 if true_world else n_worlds):
+    for w in range(first, first + (1 if true_world else n_worlds)):
         _world(tb, lay, hands, st, pm, seat, key, w, true_world, cards, wh, inference)
         _world_values(tb, lay, wh, st, pm, seat, discard, cands, n, values, tt, work)
-        out[w, :n] = values[:n]
+        out[w - first, :n] = values[:n]
     return n
 
 

@@ -21,7 +21,7 @@ from starlette.staticfiles import StaticFiles
 
 from ..core.errors import UserError, json_name
 from ..report.query import RowFilter
-from .bodies import advise_question, fields_of, rate_key, rules_of, solve_args, work_units
+from .bodies import advise_question, fields_of, rate_key, rules_of, solve_args
 from .catalog import deck_catalog, rules_catalog
 from .guard import Guard
 from .hand_entry import check_entry
@@ -53,7 +53,7 @@ def _submit(worker: Worker, root: RunsRoot, kind: str, body) -> Job:
     """Check a query and queue it (a bad query fails here, before it waits)."""
     if kind == "advise":
         question = advise_question(body, root.place)
-        return worker.submit(kind, advise_query(question), work_units(question),
+        return worker.submit(kind, advise_query(question), question.work_units,
                              rate_key(question))
     if kind == "solve":
         return worker.submit(kind, solve_query(*solve_args(body)))
@@ -138,7 +138,7 @@ def create_app(worker: Worker | None = None, runs_root: str | None = None,
 
     async def estimate(request: Request) -> JSONResponse:
         question = advise_question(await _body(request), root.place)
-        rate, units = worker.rates.get(rate_key(question)), work_units(question)
+        rate, units = worker.rates.get(rate_key(question)), question.work_units
         return JSONResponse({"units": units, "units_per_second": rate,
                              "seconds": units / rate if rate else None,
                              "waiting": worker.waiting()})

@@ -84,13 +84,6 @@ def advise_question(body, place: Callable[[str], str] | None = None
     return ask_any(rules, fields)
 
 
-def work_units(question: AdviceQuestion | PlayQuestion) -> int:
-    """The progress total: a play decision's worlds (it reports no progress on the way)."""
-    if isinstance(question, PlayQuestion):
-        return question.worlds
-    return question.work_units
-
-
 def rate_key(question: AdviceQuestion | PlayQuestion) -> str:
     """Queries that run at about the same speed per work unit share a key."""
     if isinstance(question, PlayQuestion):
