@@ -3,11 +3,8 @@
 from __future__ import annotations
 
 import json
-import sys
 
 import click
-
-from euchre_sim.core.errors import UserError
 
 from .app import cli
 from .options import (
@@ -124,16 +121,18 @@ def play(games: int, seed: int, ruleset, out_path: str | None, ns_bidder: str,
 @rules_options
 @json_option(rows=True)
 def replay(file: str, ruleset, as_json: bool) -> None:
-    """Re-derive recorded hands (JSON Lines): legality of every bid, discard and card, and points.
+    """Re-derive recorded hands (JSON Lines, EGN or PTN): legality of every bid, discard and
+    card, and points. An EGN file's ruleset applies on top of --rules.
 
     Exit status 0 when every hand is ok, 1 when any is not, 2 when FILE cannot be read.
 
     Example: euchre-sim replay hands.jsonl --rules online --json
     """
-    from euchre_sim.game.history import replay_lines
+    from euchre_sim.game.hand_files import read_hand_file
+    from euchre_sim.game.history import replay_entry
 
-    lines = _read_lines(file)
-    results = replay_lines(lines, ruleset)
+    hands = read_hand_file(file, ruleset)
+    results = [replay_entry(e.id, e.record, e.error, hands.rules) for e in hands.entries]
     bad = 0
     for result in results:
         bad += not result["ok"]
@@ -143,6 +142,8 @@ def replay(file: str, ruleset, as_json: bool) -> None:
             t, p = result["tricks"], result["points"]
             line = (f"hand {result['id']}: ok  tricks NS {t['NS']} EW {t['EW']}  "
                     f"points NS {p['NS']} EW {p['EW']}")
+            if "hidden" in result:
+                line += f"  {result['hidden']} cards hidden"
             if "renege" in result:
                 r = result["renege"]
                 line += f"  renege by {r['seat']} in trick {r['trick']}"
@@ -154,19 +155,6 @@ def replay(file: str, ruleset, as_json: bool) -> None:
     if not as_json:
         click.echo(f"{len(results)} hands: {len(results) - bad} ok, {bad} rejected")
     return 1 if bad else 0
-
-
-def _read_lines(file: str) -> list[str]:
-    if file == "-":
-        return sys.stdin.read().splitlines()
-    try:
-        with open(file, encoding="utf-8") as handle:
-            return handle.read().splitlines()
-    except OSError as err:
-        raise UserError(f"cannot read {file!r}: {err.strerror}") from None
-    except UnicodeDecodeError:
-        raise UserError(f"cannot read {file!r}: not UTF-8 text") from None
-
 
 
 @cli.command()
