@@ -77,7 +77,8 @@ def _self_play_options(command):
 @seed_option
 @rules_options
 @renamed_option("--output", "--out", "out_path", type=click.Path(dir_okay=False), default=None,
-                metavar="FILE", help="Write the hand histories (JSON Lines) here.")
+                metavar="FILE", help="Write the hand histories here: JSON Lines, or EGN when "
+                "FILE ends in .egn (one file per game: FILE-1.egn ... for several games).")
 @_self_play_options
 @play_options
 def play(games: int, seed: int, ruleset, out_path: str | None, ns_bidder: str,
@@ -94,26 +95,42 @@ def play(games: int, seed: int, ruleset, out_path: str | None, ns_bidder: str,
 
     sides = Sides.of(ruleset, (ns_bidder, ew_bidder), (ns_play or play, ew_play or play),
                      bidder_params, bidder_table, worlds)
-    out = open(out_path, "w", encoding="utf-8") if out_path else None
+    egn = out_path is not None and out_path.lower().endswith(".egn")
+    out = open(out_path, "w", encoding="utf-8") if out_path and not egn else None
+    by_game: dict[int, list[dict]] = {}
     finals: dict[int, list[int]] = {}
     record_id = 0
     try:
         for hand in play_games(ruleset, games, seed, seats=sides.seats):
             record_id += 1
             finals[hand.game] = hand.score_after
-            if out:
+            if out or egn:
                 record = state_to_record(hand.state, record_id, game=hand.game + 1,
                                          hand=hand.number + 1)
-                out.write(json.dumps(record) + "\n")
+                if egn:
+                    by_game.setdefault(hand.game, []).append(record)
+                else:
+                    out.write(json.dumps(record) + "\n")
     finally:
         if out:
             out.close()
+    if egn:
+        _write_egn_games(out_path, by_game, ruleset, sides)
     wins = [0, 0]
     for game, (ns, ew) in sorted(finals.items()):
         click.echo(f"game {game + 1}: NS {ns} - EW {ew}")
         wins[0 if ns > ew else 1] += 1
     click.echo(f"{games} games, {record_id} hands: NS ({sides.label(0)}) won {wins[0]}, "
                f"EW ({sides.label(1)}) won {wins[1]}")
+
+
+def _write_egn_games(path: str, by_game: dict[int, list[dict]], ruleset, sides) -> None:
+    from euchre_sim.game.egn import game_path, save_egn, write_egn
+
+    players = [f"{seat} ({sides.label(s % 2)})" for s, seat in enumerate("NESW")]
+    for game, records in sorted(by_game.items()):
+        save_egn(game_path(path, game + 1, len(by_game)),
+                 write_egn(records, ruleset, f"euchre-sim play, game {game + 1}", players))
 
 
 @cli.command()

@@ -267,6 +267,7 @@ def _egn_deal(record: dict, number: int, rules: RuleSet) -> dict:
     hands = record["hands"]
     if isinstance(hands, dict):
         hands = [hands[s] for s in SEAT_NAMES]
+    hands = [deck.parse_cards(" ".join(h) if isinstance(h, list) else h) for h in hands]
     calls, alone = [], False
     for bid in record["bids"]:
         if bid["action"] == "pass":
@@ -289,5 +290,22 @@ def _egn_deal(record: dict, number: int, rules: RuleSet) -> dict:
     return {"dealNumber": number,
             "initialState": {"dealer": SEAT_NAMES.index(record["dealer"]),
                              "upCard": name(record["upcard"]),
-                             "playerCards": [[name(c) for c in h] for h in hands]},
+                             "playerCards": [[egn_card(c, rules) for c in h] for h in hands]},
             "phases": phases}
+
+
+def game_path(path: str, game: int, games: int) -> str:
+    """Where game `game` (1-based) of `games` goes: PATH itself for one game, else the game
+    number before the suffix (games.egn -> games-3.egn); EGN holds one game a document."""
+    if games == 1:
+        return path
+    stem = path[:-4] if path.lower().endswith(".egn") else path
+    return f"{stem}-{game}.egn"
+
+
+def save_egn(path: str, document: dict) -> None:
+    import json
+
+    with open(path, "w", encoding="utf-8") as handle:
+        json.dump(document, handle, indent=2)
+        handle.write("\n")
