@@ -23,6 +23,8 @@ VWEC = os.path.join(DATA, "validation examples", "VWEC Finals.egn")
 DEALS = {
     "validation examples/VWEC Finals.egn": 13,
     "validation examples/Euchre_com July 5th Pairs Finals Annotated.egn": 11,
+    "validation examples/Masters of the Euchreverse Week 1 Game 1.egn": 9,
+    "combination examples/MotE W5 G1.egn": 11,
 }
 
 
@@ -92,6 +94,21 @@ def test_hidden_cards_do_not_change_the_result():
     assert highest.points() == lowest.state.points()
     assert [(t.leader, t.plays, t.winner) for t in highest.tricks] == \
         [(t.leader, t.plays, t.winner) for t in lowest.state.tricks]
+
+
+def test_egn_1_0_names_are_read():
+    """MotE W5 G1 is written in EGN 1.0: player_cards (deal 8 gives South's hand, the
+    loner's partner) and initialLead, which must be the leader the rules give."""
+    path = os.path.join(DATA, "combination examples", "MotE W5 G1.egn")
+    record = read_hand_file(path, STD).entries[8].record
+    assert set(record["hands"][2]) == {"KH", "AS", "JS", "TS", "9C"}
+    assert record["unknown"] == {"hands": {"N": 1}, "discard": True}
+    with open(path, encoding="utf-8") as handle:
+        document = json.load(handle)
+    document["deals"][0]["phases"][1]["initialLead"] = 2
+    entry = read_egn(document, STD)[1][0]
+    assert entry[1] is None and entry[2] == ("hand 1: deal 0: seat S is recorded to lead, the "
+                                             "rules make E lead")
 
 
 def test_hidden_cards_in_a_hand_in_play_are_refused():

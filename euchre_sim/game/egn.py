@@ -180,14 +180,17 @@ def _noted(raw, rules: RuleSet) -> NotedDeal:
     if defender not in (-1, 0, 1, 2, 3):
         raise DealError(f"aloneDefender {defender!r} is not a seat 0-3 or -1")
     dealt = [0, 0, 0, 0]
-    for seat, cards in enumerate((state.get("playerCards") or [])[:4]):
+    known = state.get("playerCards", state.get("player_cards"))  # the EGN 1.0 name
+    for seat, cards in enumerate((known or [])[:4]):
         for name in cards or []:
             dealt[seat] |= 1 << parse_egn_card(name, rules, None)
     tricks = [[parse_egn_card(c, rules, trump) for c in trick]
               for trick in (play or {}).get("tricks") or []]
+    lead = (play or {}).get("initialLead")  # EGN 1.0: the first leader, else derived
     return NotedDeal(dealer, upcard, bids, tricks,
                      parse_egn_card(discard, rules, trump) if discard is not None else None,
-                     defender if defender >= 0 else None, dealt)
+                     defender if defender >= 0 else None, dealt,
+                     first_leader=lead if lead in (0, 1, 2, 3) else None)
 
 
 def _bids(calls: list, dealer: int, upcard: int, alone: bool,

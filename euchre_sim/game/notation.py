@@ -28,6 +28,7 @@ class NotedDeal:
     discard: int | None = None
     defend_alone: int | None = None
     dealt: list[int] = field(default_factory=lambda: [0, 0, 0, 0])  # cards known dealt
+    first_leader: int | None = None  # the leader the notation names, checked against ours
     extra: dict = field(default_factory=dict)  # record keys kept (game, deal, players)
 
 
@@ -115,6 +116,9 @@ def _seat_tricks(deal: NotedDeal, made: tuple[int, int, bool], rules: RuleSet,
     mask = sum(1 << s for s in active)
     leader = int(opening_leader(deal.dealer, mask, maker if alone else -1,
                                 rules.lone_player_plays_last))
+    if deal.first_leader is not None and deal.first_leader != leader:
+        raise DealError(f"seat {SEAT_NAMES[deal.first_leader]} is recorded to lead, the rules "
+                        f"make {SEAT_NAMES[leader]} lead")
     deck = rules.card_deck
     tricks = []
     for number, cards in enumerate(deal.tricks, 1):
