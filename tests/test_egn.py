@@ -25,6 +25,8 @@ DEALS = {
     "validation examples/Euchre_com July 5th Pairs Finals Annotated.egn": 11,
     "validation examples/Masters of the Euchreverse Week 1 Game 1.egn": 9,
     "combination examples/MotE W5 G1.egn": 11,
+    "combination examples/MotE W5 G2.egn": 12,
+    "combination examples/MotE W5 G3.egn": 11,
 }
 
 
