@@ -27,6 +27,9 @@ DEALS = {
     "combination examples/MotE W5 G1.egn": 11,
     "combination examples/MotE W5 G2.egn": 12,
     "combination examples/MotE W5 G3.egn": 11,
+    "combination examples/MotE W5 G4.egn": 13,
+    "combination examples/MotE W5 G5.egn": 10,
+    "combination examples/MotE W5 G6.egn": 16,
 }
 
 
