@@ -27,6 +27,7 @@ DEALS = {
     "validation examples/Masters of the Euchreverse Week 1 Game 3.egn": 9,
     "validation examples/July 4th Pairs Finals.egn": 11,
     "validation examples/Me and Bears.egn": 12,
+    "validation examples/Quite the Hustle.egn": 11,
     "combination examples/MotE W5 G1.egn": 11,
     "combination examples/MotE W5 G2.egn": 12,
     "combination examples/MotE W5 G3.egn": 11,
