@@ -28,6 +28,8 @@ DEALS = {
     "validation examples/July 4th Pairs Finals.egn": 11,
     "validation examples/Me and Bears.egn": 12,
     "validation examples/Quite the Hustle.egn": 11,
+    "validation examples/Another fun euchre!.egn": 1,
+    "validation examples/Me and Mike Mike Mike.egn": 9,
     "combination examples/MotE W5 G1.egn": 11,
     "combination examples/MotE W5 G2.egn": 12,
     "combination examples/MotE W5 G3.egn": 11,
