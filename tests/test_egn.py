@@ -24,6 +24,7 @@ DEALS = {
     "validation examples/VWEC Finals.egn": 13,
     "validation examples/Euchre_com July 5th Pairs Finals Annotated.egn": 11,
     "validation examples/Masters of the Euchreverse Week 1 Game 1.egn": 9,
+    "validation examples/Masters of the Euchreverse Week 1 Game 2.egn": 8,
     "validation examples/Masters of the Euchreverse Week 1 Game 3.egn": 9,
     "validation examples/July 4th Pairs Finals.egn": 11,
     "validation examples/Me and Bears.egn": 12,
