@@ -27,6 +27,7 @@ DEALS = {
     "validation examples/Masters of the Euchreverse Week 1 Game 2.egn": 8,
     "validation examples/Masters of the Euchreverse Week 1 Game 3.egn": 9,
     "validation examples/Masters of the Euchreverse Week 1 Game 5.egn": 10,
+    "validation examples/Masters of the Euchreverse Week 1 Game 6.egn": 13,
     "validation examples/July 4th Pairs Finals.egn": 11,
     "validation examples/Me and Bears.egn": 12,
     "validation examples/Quite the Hustle.egn": 11,
