@@ -228,3 +228,36 @@ def test_records_round_trip_through_egn():
 def test_rules_egn_cannot_say_are_refused():
     with pytest.raises(UserError, match="renege_penalty"):
         write_egn([], build_rules("drinking"), "t", list("NESW"))
+
+
+def _replays_ok(path: str) -> dict:
+    result = CliRunner().invoke(cli, ["replay", path, "--json"], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    with open(path, encoding="utf-8") as handle:
+        return json.load(handle)
+
+
+def test_play_writes_one_egn_file_per_game(tmp_path):
+    out = tmp_path / "games.egn"
+    result = CliRunner().invoke(cli, ["play", "--games", "2", "--seed", "3", "--rules", "online",
+                                      "--output", str(out)], catch_exceptions=False)
+    finals = [line.split(": ", 1)[1] for line in result.output.splitlines()[:2]]
+    assert sorted(os.listdir(tmp_path)) == ["games-1.egn", "games-2.egn"]
+    for number, final in enumerate(finals, 1):
+        document = _replays_ok(str(tmp_path / f"games-{number}.egn"))
+        assert "NS {} - EW {}".format(*document["metadata"]["finalScore"]) == final
+
+
+def test_tournament_games_as_egn_score_as_the_tournament_did(tmp_path):
+    import pandas as pd
+
+    result = CliRunner().invoke(cli, ["tournament", "--games", "2", "--seed", "4", "--no-duplicate",
+                                      "--out", str(tmp_path / "t"), "--egn", str(tmp_path / "e"),
+                                      "--workers", "1", "--no-progress"], catch_exceptions=False)
+    assert result.exit_code == 0 and "otherwise" not in result.output
+    games = pd.read_parquet(tmp_path / "t" / "games.parquet")
+    assert sorted(os.listdir(tmp_path / "e")) == ["game-1.egn", "game-2.egn"]
+    for row in games.itertuples():
+        document = _replays_ok(str(tmp_path / "e" / f"game-{row.game + 1}.egn"))
+        assert document["metadata"]["finalScore"] == [row.ns_score, row.ew_score]
+        assert len(document["deals"]) == row.hands
