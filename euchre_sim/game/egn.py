@@ -3,6 +3,8 @@ read into SPEC hand records with the rule set its `ruleset` block means, and wri
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ..core.cards import JOKER, card_rank, card_suit
 from ..core.errors import UserError
 from ..core.rules import RuleSet
@@ -32,7 +34,7 @@ def _unsupported_if_true(name: str):
     return apply
 
 
-def _int_field(name: str, check) -> callable:
+def _int_field(name: str, check) -> Callable:
     def apply(value, rules: RuleSet) -> dict:
         if not isinstance(value, int) or isinstance(value, bool):
             raise UserError(f"EGN ruleset field {name!r} must be a whole number, not {value!r}")
@@ -240,7 +242,7 @@ def parse_egn_card(name, rules: RuleSet, trump: int | None) -> int:
         raise DealError(str(err)) from None
 
 
-def egn_card(card: int, rules: RuleSet) -> str:
+def egn_card(card: int) -> str:
     """EGN's name of a card id."""
     if card == JOKER:
         return "B"
@@ -265,7 +267,7 @@ def _egn_deal(record: dict, number: int, rules: RuleSet) -> dict:
     deck = rules.card_deck
 
     def name(token: str) -> str:
-        return egn_card(deck.parse_card(token), rules)
+        return egn_card(deck.parse_card(token))
 
     hands = record["hands"]
     if isinstance(hands, dict):
@@ -293,7 +295,7 @@ def _egn_deal(record: dict, number: int, rules: RuleSet) -> dict:
     return {"dealNumber": number,
             "initialState": {"dealer": SEAT_NAMES.index(record["dealer"]),
                              "upCard": name(record["upcard"]),
-                             "playerCards": [[egn_card(c, rules) for c in h] for h in hands]},
+                             "playerCards": [[egn_card(c) for c in h] for h in hands]},
             "phases": phases}
 
 
