@@ -21,6 +21,8 @@ DATA = os.path.join(os.path.dirname(__file__), "data", "egn")
 VWEC = os.path.join(DATA, "validation examples", "VWEC Finals.egn")
 # deals in each file, counted by hand from its "dealNumber" entries
 DEALS = {
+    "Six Points in Two Hands.egn": 2,
+    "Epic Comeback.egn": 9,
     "validation examples/VWEC Finals.egn": 13,
     "validation examples/Euchre_com July 5th Pairs Finals Annotated.egn": 11,
     "validation examples/Masters of the Euchreverse Week 1 Game 1.egn": 9,
@@ -69,6 +71,27 @@ def test_real_games_replay_with_every_card_legal(name):
     if "finalScore" in game:
         start = game["initialScore"]
         assert {t: start[t] + totals[t] for t in totals} == game["finalScore"]
+
+
+def _game_points(name: str) -> tuple[dict, list[list[int]]]:
+    hands = read_hand_file(os.path.join(DATA, name), STD)
+    return hands.entries[0].record["game"], [
+        replay_hand(e.record, hands.rules).state.points() for e in hands.entries]
+
+
+def test_games_score_as_their_titles_say():
+    """"Six Points in Two Hands": North-South score 4 then 2. "Epic 0-7 Comeback": from 0-7
+    North-South win, the game ending with the last deal recorded."""
+    game, points = _game_points("Six Points in Two Hands.egn")
+    assert points == [[4, 0], [2, 0]]
+    game, points = _game_points("Epic Comeback.egn")
+    assert game["initialScore"] == {"NS": 0, "EW": 7}
+    assert game["teamNames"] == {"NS": "Ace & Brownslacker", "EW": "Glanke & Hoyle"}
+    ns, ew = 0, 7
+    for number, (gained_ns, gained_ew) in enumerate(points, 1):
+        assert max(ns, ew) < 10, f"the game was over before deal {number}"
+        ns, ew = ns + gained_ns, ew + gained_ew
+    assert ns >= 10 > ew
 
 
 def test_vwec_deals_score_as_worked_by_hand():

@@ -148,10 +148,10 @@ def read_egn(document: dict, base: RuleSet) -> tuple[RuleSet, list[tuple[int, di
 def _game(metadata: dict) -> dict:
     """The record keys that keep a game's metadata."""
     game = {k: metadata[k] for k in ("gameId", "title", "date") if k in metadata}
-    for key in ("initialScore", "finalScore"):
-        score = metadata.get(key)
-        if isinstance(score, list) and len(score) == 2:
-            game[key] = dict(zip(TEAM_NAMES, score, strict=True))
+    for key in ("initialScore", "finalScore", "teamNames"):
+        value = metadata.get(key)
+        if isinstance(value, list) and len(value) == 2:
+            game[key] = dict(zip(TEAM_NAMES, value, strict=True))
     extra = {"game": game}
     players = metadata.get("players")
     if isinstance(players, list) and len(players) == 4:
