@@ -29,6 +29,7 @@ DEALS = {
     "validation examples/Masters of the Euchreverse Week 1 Game 1.egn": 9,
     "validation examples/Masters of the Euchreverse Week 1 Game 2.egn": 8,
     "validation examples/Masters of the Euchreverse Week 1 (16).egn": 8,
+    "validation examples/Masters of the Euchreverse Week 1.egn": 9,
     "validation examples/Masters of the Euchreverse Week 1 Game 3.egn": 9,
     "validation examples/Masters of the Euchreverse Week 1 Game 5.egn": 10,
     "validation examples/Masters of the Euchreverse Week 1 Game 6.egn": 13,
