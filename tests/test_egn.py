@@ -24,6 +24,7 @@ DEALS = {
     "Six Points in Two Hands.egn": 2,
     "Epic Comeback.egn": 9,
     "Hand of the day.egn": 1,
+    "VWEC Finals.egn": 13,
     "validation examples/VWEC Finals.egn": 13,
     "validation examples/Euchre_com July 5th Pairs Finals Annotated.egn": 11,
     "validation examples/Masters of the Euchreverse Week 1 Game 1.egn": 9,
