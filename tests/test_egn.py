@@ -27,6 +27,7 @@ DEALS = {
     "VWEC Finals.egn": 13,
     "validation examples/VWEC Finals.egn": 13,
     "validation examples/VWEC Finals (7).egn": 13,
+    "validation examples/annotated.egn": 13,
     "validation examples/Euchre_com July 5th Pairs Finals Annotated.egn": 11,
     "validation examples/Masters of the Euchreverse Week 1 Game 1.egn": 9,
     "validation examples/Masters of the Euchreverse Week 1 Game 2.egn": 8,
