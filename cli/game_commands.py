@@ -3,11 +3,8 @@
 from __future__ import annotations
 
 import json
-import sys
 
 import click
-
-from euchre_sim.core.errors import UserError
 
 from .app import cli
 from .options import (
@@ -80,7 +77,8 @@ def _self_play_options(command):
 @seed_option
 @rules_options
 @renamed_option("--output", "--out", "out_path", type=click.Path(dir_okay=False), default=None,
-                metavar="FILE", help="Write the hand histories (JSON Lines) here.")
+                metavar="FILE", help="Write the hand histories here: JSON Lines, or EGN when "
+                "FILE ends in .egn (one file per game: FILE-1.egn ... for several games).")
 @_self_play_options
 @play_options
 def play(games: int, seed: int, ruleset, out_path: str | None, ns_bidder: str,
@@ -97,20 +95,27 @@ def play(games: int, seed: int, ruleset, out_path: str | None, ns_bidder: str,
 
     sides = Sides.of(ruleset, (ns_bidder, ew_bidder), (ns_play or play, ew_play or play),
                      bidder_params, bidder_table, worlds)
-    out = open(out_path, "w", encoding="utf-8") if out_path else None
+    egn = out_path is not None and out_path.lower().endswith(".egn")
+    out = open(out_path, "w", encoding="utf-8") if out_path and not egn else None
+    by_game: dict[int, list[dict]] = {}
     finals: dict[int, list[int]] = {}
     record_id = 0
     try:
         for hand in play_games(ruleset, games, seed, seats=sides.seats):
             record_id += 1
             finals[hand.game] = hand.score_after
-            if out:
+            if out or egn:
                 record = state_to_record(hand.state, record_id, game=hand.game + 1,
                                          hand=hand.number + 1)
-                out.write(json.dumps(record) + "\n")
+                if egn:
+                    by_game.setdefault(hand.game, []).append(record)
+                else:
+                    out.write(json.dumps(record) + "\n")
     finally:
         if out:
             out.close()
+    if egn:
+        _write_egn_games(out_path, by_game, ruleset, sides)
     wins = [0, 0]
     for game, (ns, ew) in sorted(finals.items()):
         click.echo(f"game {game + 1}: NS {ns} - EW {ew}")
@@ -119,21 +124,32 @@ def play(games: int, seed: int, ruleset, out_path: str | None, ns_bidder: str,
                f"EW ({sides.label(1)}) won {wins[1]}")
 
 
+def _write_egn_games(path: str, by_game: dict[int, list[dict]], ruleset, sides) -> None:
+    from euchre_sim.game.egn import game_path, save_egn, write_egn
+
+    players = [f"{seat} ({sides.label(s % 2)})" for s, seat in enumerate("NESW")]
+    for game, records in sorted(by_game.items()):
+        save_egn(game_path(path, game + 1, len(by_game)),
+                 write_egn(records, ruleset, f"euchre-sim play, game {game + 1}", players))
+
+
 @cli.command()
 @click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
 @rules_options
 @json_option(rows=True)
 def replay(file: str, ruleset, as_json: bool) -> None:
-    """Re-derive recorded hands (JSON Lines): legality of every bid, discard and card, and points.
+    """Re-derive recorded hands (JSON Lines, EGN or PTN): legality of every bid, discard and
+    card, and points. An EGN file's ruleset applies on top of --rules.
 
     Exit status 0 when every hand is ok, 1 when any is not, 2 when FILE cannot be read.
 
     Example: euchre-sim replay hands.jsonl --rules online --json
     """
-    from euchre_sim.game.history import replay_lines
+    from euchre_sim.game.hand_files import read_hand_file
+    from euchre_sim.game.history import replay_entry
 
-    lines = _read_lines(file)
-    results = replay_lines(lines, ruleset)
+    hands = read_hand_file(file, ruleset)
+    results = [replay_entry(e.id, e.record, e.error, hands.rules) for e in hands.entries]
     bad = 0
     for result in results:
         bad += not result["ok"]
@@ -143,6 +159,8 @@ def replay(file: str, ruleset, as_json: bool) -> None:
             t, p = result["tricks"], result["points"]
             line = (f"hand {result['id']}: ok  tricks NS {t['NS']} EW {t['EW']}  "
                     f"points NS {p['NS']} EW {p['EW']}")
+            if "hidden" in result:
+                line += f"  {result['hidden']} cards hidden"
             if "renege" in result:
                 r = result["renege"]
                 line += f"  renege by {r['seat']} in trick {r['trick']}"
@@ -154,19 +172,6 @@ def replay(file: str, ruleset, as_json: bool) -> None:
     if not as_json:
         click.echo(f"{len(results)} hands: {len(results) - bad} ok, {bad} rejected")
     return 1 if bad else 0
-
-
-def _read_lines(file: str) -> list[str]:
-    if file == "-":
-        return sys.stdin.read().splitlines()
-    try:
-        with open(file, encoding="utf-8") as handle:
-            return handle.read().splitlines()
-    except OSError as err:
-        raise UserError(f"cannot read {file!r}: {err.strerror}") from None
-    except UnicodeDecodeError:
-        raise UserError(f"cannot read {file!r}: not UTF-8 text") from None
-
 
 
 @cli.command()

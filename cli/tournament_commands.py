@@ -63,11 +63,15 @@ def _player_options(command):
 @click.option("--scheduler", default=None, metavar="tcp://HOST:PORT|local",
               help="Play the chunks on a Dask cluster ('local': a LocalCluster of --workers).")
 @click.option("--no-progress", is_flag=True, help="No progress bar.")
+@click.option("--egn", "egn_dir", type=click.Path(file_okay=False), default=None,
+              metavar="DIR", help="Also write every game as EGN into DIR (its cards played "
+              "again through the engine: slow, for looking at games).")
 @json_option()
 def tournament(ruleset, ns_bidder: str, ew_bidder: str, play: str, ns_play: str | None,
                ew_play: str | None, bidder_params: str | None, from_score: str | None,
                dealer: str | None, no_duplicate: bool, workers: int | None, resume: bool,
-               scheduler: str | None, no_progress: bool, as_json: bool, **fields) -> None:
+               scheduler: str | None, no_progress: bool, egn_dir: str | None, as_json: bool,
+               **fields) -> None:
     """Whole games to the target between player A (--ns) and player B (--ew).
 
     Each deal is played twice with the players' seats swapped (duplicate), so the luck of the
@@ -110,11 +114,29 @@ def tournament(ruleset, ns_bidder: str, ew_bidder: str, play: str, ns_play: str 
                          plan.warm_up if scheduler in (None, "local") else None)
     info = finish_tournament(plan, seconds, n_workers,
                              engine=f"dask {scheduler}" if scheduler else "local", warn=warn)
+    if egn_dir is not None:
+        _write_egn(plan, egn_dir)
     summary = info["summary"]
     if as_json:
         click.echo(json.dumps(summary | {"players": info["players_described"]}))
         return
     _print_summary(summary, info, games - done, out_dir)
+
+
+def _write_egn(plan, egn_dir: str) -> None:
+    import os
+
+    from euchre_sim.game.egn import save_egn
+    from euchre_sim.game.tournament_egn import tournament_games
+
+    os.makedirs(egn_dir, exist_ok=True)
+    written = differing = 0
+    for game in tournament_games(plan.out_dir, plan.rules, plan.seed, plan.players,
+                                 plan.duplicate, plan.worlds):
+        save_egn(os.path.join(egn_dir, game.name), game.document)
+        written, differing = written + 1, differing + game.differing
+    note = f" ({differing} hands score otherwise than in the tournament)" if differing else ""
+    click.echo(f"{written} games written as EGN to {egn_dir}{note}", err=True)
 
 
 def _print_summary(summary: dict, info: dict, played: int, out_dir: str) -> None:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from ..core.cards import Deck
+from dataclasses import dataclass
+
+from ..core.cards import Deck, bit, cards_of, check_disjoint
 from ..core.errors import UserError
 from ..core.rules import RuleSet
 from ..core.seats import SEAT_NAMES, TEAM_NAMES, parse_seat
@@ -68,23 +70,48 @@ def _parse_bid(deck: Deck, raw, default_round: int) -> Bid:
     return Bid(seat, int(raw.get("round", default_round)), action, suit, bool(raw.get("alone")))
 
 
+@dataclass(frozen=True)
+class ReplayedHand:
+    """A replayed hand and, by seat, the mask of dealt cards filled in because the record
+    does not know them (never played: nothing in the result depends on them)."""
+
+    state: HandState
+    filled: list[int]
+
+    @property
+    def hidden(self) -> int:
+        return sum(len(cards_of(mask)) for mask in self.filled)
+
+
 def replay_record(record: dict, rules: RuleSet) -> HandState:
     """Re-derive a recorded hand; raises RecordError naming the step and the rule broken."""
+    return replay_hand(record, rules).state
+
+
+def replay_hand(record: dict, rules: RuleSet) -> ReplayedHand:
+    """Re-derive a recorded hand, filling the dealt cards its "unknown" field says are hidden
+    (lowest card ids no record shows first) for the engine's bookkeeping only."""
     deck = rules.card_deck
     if not isinstance(record, dict):
         raise RecordError("a record must be a JSON object")
+    unknown, discard_unknown = _unknown(record)
     try:
         dealer = parse_seat(_field(record, "dealer"))
-        hands = deck.parse_hands_json(_field(record, "hands"))
+        hands = _known_hands(deck, _field(record, "hands"), unknown)
         upcard = deck.parse_card(str(_field(record, "upcard")))
     except UserError as err:
         raise RecordError(str(err)) from None
     if (hands[0] | hands[1] | hands[2] | hands[3]) >> upcard & 1:
         raise RecordError(f"upcard {deck.card_name(upcard)} is also in a hand")
-    state = HandState(rules, dealer, hands, upcard)
+    filled = _fill(deck, record, hands, upcard, unknown)
+    if discard_unknown and record.get("discard") is not None:
+        raise RecordError("'discard' is recorded and also marked unknown")
+    state = HandState(rules, dealer, [h | f for h, f in zip(hands, filled, strict=True)],
+                      upcard)
     _replay_bids(state, deck, record.get("bids") or [])
-    _replay_discard(state, deck, record.get("discard"))
+    _replay_discard(state, deck, record.get("discard"), filled if discard_unknown else None)
     _replay_defence(state, record.get("defend_alone"))
+    _check_hidden_out_of_play(state, filled)
     _replay_tricks(state, deck, record.get("tricks") or [])
     recorded = record.get("points")
     if recorded is not None:
@@ -95,7 +122,84 @@ def replay_record(record: dict, rules: RuleSet) -> HandState:
             raise RecordError("'points' must be {\"NS\": n, \"EW\": n}") from None
         if given != computed:
             raise RecordError(f"wrong points: recorded {given}, the rules give {computed}")
-    return state
+    return ReplayedHand(state, filled)
+
+
+def _unknown(record: dict) -> tuple[list[int], bool]:
+    """Hidden dealt cards by seat and whether the discard is hidden (SPEC extension)."""
+    raw = record.get("unknown")
+    if raw is None:
+        return [0, 0, 0, 0], False
+    if not isinstance(raw, dict) or not isinstance(raw.get("hands", {}), dict):
+        raise RecordError("'unknown' must be {\"hands\": {seat: n}, \"discard\": bool}")
+    counts = [0, 0, 0, 0]
+    for key, value in raw.get("hands", {}).items():
+        try:
+            seat = parse_seat(key)
+        except UserError as err:
+            raise RecordError(f"'unknown': {err}") from None
+        if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 5:
+            raise RecordError(f"'unknown': seat {key} must lack 0 to 5 cards, not {value!r}")
+        counts[seat] = value
+    return counts, bool(raw.get("discard", False))
+
+
+def _known_hands(deck: Deck, raw, unknown: list[int]) -> list[int]:
+    """The dealt hands' known cards; each seat holds 5 less its unknown count."""
+    if not any(unknown):
+        return deck.parse_hands_json(raw)
+    if isinstance(raw, dict):
+        if {parse_seat(key) for key in raw} != set(range(4)) or len(raw) != 4:
+            raise UserError("'hands' must give all four seats")
+        raw = [raw[key] for key in sorted(raw, key=parse_seat)]
+    if not isinstance(raw, list) or len(raw) != 4:
+        raise UserError("'hands' must be four hands (a list N E S W or an object by seat)")
+    hands = [deck.parse_hand(cards, size=5 - n) for cards, n in zip(raw, unknown, strict=True)]
+    check_disjoint(deck, hands)
+    return hands
+
+
+def _shown_cards(deck: Deck, record: dict) -> int:
+    """Every card the record names outside the hands (upcard, discard, plays) it can read."""
+    names = [record.get("discard")]
+    for trick in record.get("tricks") or []:
+        plays = trick.get("plays") if isinstance(trick, dict) else None
+        names += [p.get("card") for p in plays or [] if isinstance(p, dict)]
+    shown = 0
+    for name in names:
+        try:
+            shown |= bit(deck.parse_card(str(name))) if name is not None else 0
+        except UserError:
+            continue
+    return shown
+
+
+def _fill(deck: Deck, record: dict, hands: list[int], upcard: int,
+          unknown: list[int]) -> list[int]:
+    """Masks of the cards filled in by seat: the lowest ids no record shows, seat N first."""
+    if not any(unknown):
+        return [0, 0, 0, 0]
+    shown = hands[0] | hands[1] | hands[2] | hands[3] | bit(upcard) | _shown_cards(deck, record)
+    free = [c for c in deck.cards if not shown >> c & 1]
+    if len(free) < sum(unknown):
+        raise RecordError(f"{sum(unknown)} hidden cards but only {len(free)} cards unseen")
+    filled = []
+    for count in unknown:
+        mask = 0
+        for card in free[:count]:
+            mask |= bit(card)
+        free = free[count:]
+        filled.append(mask)
+    return filled
+
+
+def _check_hidden_out_of_play(state: HandState, filled: list[int]) -> None:
+    if state.phase != "play":
+        return
+    for seat in state.active_seats():
+        if state.hands[seat] & filled[seat]:
+            raise RecordError(f"seat {SEAT_NAMES[seat]} plays with hidden cards in its hand "
+                              f"(only a seat out of play or the dealer's discard may be hidden)")
 
 
 def _replay_bids(state: HandState, deck: Deck, bids: list) -> None:
@@ -115,7 +219,19 @@ def _replay_bids(state: HandState, deck: Deck, bids: list) -> None:
         raise RecordError(f"bidding incomplete: seat {who} has not bid in round {state.round}")
 
 
-def _replay_discard(state: HandState, deck: Deck, raw) -> None:
+def _replay_discard(state: HandState, deck: Deck, raw, filled: list[int] | None) -> None:
+    """The recorded discard, or with `filled` (the discard hidden) the dealer's lowest filled
+    card."""
+    if filled is not None:
+        if state.phase != "discard":
+            raise RecordError("the discard is marked unknown but the dealer did not take "
+                              "the upcard")
+        hidden = cards_of(state.hands[state.dealer] & filled[state.dealer])
+        if not hidden:
+            raise RecordError("the discard is marked unknown but no card of the dealer's "
+                              "dealt hand is")
+        state.discard(hidden[0])
+        return
     if state.phase == "discard":
         if raw is None:
             raise RecordError("the dealer took the upcard but no discard is recorded")
@@ -171,9 +287,11 @@ def _replay_tricks(state: HandState, deck: Deck, tricks: list) -> None:
                               f"{len(state.tricks[number - 1].plays)} seats are in play")
 
 
-def replay_result(record_id, state: HandState) -> dict:
+def replay_result(record_id, state: HandState, hidden: int = 0) -> dict:
     result = {"id": record_id, "ok": True, "tricks": _teams(state.team_tricks()),
               "points": _teams(state.points())}
+    if hidden:
+        result["hidden"] = hidden
     if state.renege is not None:
         trick, seat, card = state.renege
         result["renege"] = {"trick": trick + 1, "seat": SEAT_NAMES[seat],
@@ -183,34 +301,13 @@ def replay_result(record_id, state: HandState) -> dict:
     return result
 
 
-def replay_lines(lines, rules: RuleSet):
-    """Replay JSON Lines; yields one result dict per non-blank line (ok or with an error).
-
-    Raises UserError when no line at all is a JSON object (the input cannot be read).
-    """
-    import json
-
-    readable = 0
-    results = []
-    for number, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as err:
-            results.append({"id": None, "ok": False, "error": f"line {number}: not JSON ({err})"})
-            continue
-        if not isinstance(record, dict):
-            results.append({"id": None, "ok": False, "error": f"line {number}: not an object"})
-            continue
-        readable += 1
-        record_id = record.get("id", number)
-        try:
-            state = replay_record(record, rules)
-        except RecordError as err:
-            results.append({"id": record_id, "ok": False, "error": f"hand {record_id}: {err}"})
-            continue
-        results.append(replay_result(record_id, state))
-    if not readable:
-        raise UserError("no hand record could be read (expected JSON Lines, one hand a line)")
-    return results
+def replay_entry(record_id, record: dict | None, error: str | None, rules: RuleSet) -> dict:
+    """One hand's result line: `error` when the hand could not be read, else the record
+    replayed (ok, or not ok naming the step and the rule broken)."""
+    if record is None:
+        return {"id": record_id, "ok": False, "error": error}
+    try:
+        replayed = replay_hand(record, rules)
+    except RecordError as err:
+        return {"id": record_id, "ok": False, "error": f"hand {record_id}: {err}"}
+    return replay_result(record_id, replayed.state, replayed.hidden)
