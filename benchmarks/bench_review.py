@@ -19,6 +19,7 @@ import time
 from euchre_sim.advice.advice_request import answer, ask_any
 from euchre_sim.advice.review import ReviewSettings, review_hand
 from euchre_sim.core.rules import build_rules
+from euchre_sim.game.history import ReplayedHand
 from euchre_sim.game.selfplay import play_games
 
 CARD_QUESTIONS = {
@@ -47,7 +48,8 @@ def main() -> None:
     settings = ReviewSettings(worlds=50, seed=1)
 
     def review_game() -> int:
-        return sum(1 for i, s in enumerate(game) for _ in review_hand(s, i, i, settings))
+        return sum(1 for i, s in enumerate(game)
+                   for _ in review_hand(ReplayedHand(s, [0] * 4), i, i, settings))
 
     decisions = review_game()  # warm: compiles once
     out = {"review": {"hands": len(game), "decisions": decisions, "worlds": 50,

@@ -16,6 +16,7 @@ import numpy as np
 from euchre_sim.advice.review import ReviewSettings, review_hand
 from euchre_sim.core.rules import build_rules
 from euchre_sim.core.stats import mean_se
+from euchre_sim.game.history import ReplayedHand
 from euchre_sim.game.selfplay import play_games
 
 MODELS = (("rules", None), ("pimc", 10), ("pimc", 50))
@@ -38,7 +39,7 @@ def losses(states, seed: int) -> dict:
     settings = ReviewSettings(worlds=2, seed=seed, kinds=("discard", "card"))
     per_hand = {c: np.zeros(len(states)) for c in ("discard", "lead", "follow")}
     for i, state in enumerate(states):
-        for row in review_hand(state, i, i, settings):
+        for row in review_hand(ReplayedHand(state, [0] * 4), i, i, settings):
             per_hand[row["category"]][i] += row["dd_loss"]
     total = sum(per_hand.values())
     figures = {"per_hand": mean_se(total)}

@@ -18,7 +18,7 @@ from euchre_sim.advice.review import ReviewSettings, review_hand
 from euchre_sim.core.cards import cards_of
 from euchre_sim.core.seats import SEAT_NAMES, team_of
 from euchre_sim.game.engine import HandState
-from euchre_sim.game.history import replay_record, state_to_record
+from euchre_sim.game.history import replay_hand, replay_record, state_to_record
 from euchre_sim.game.selfplay import play_games
 from euchre_sim.solver.calltable import analyze_deals
 
@@ -92,7 +92,7 @@ def test_a_game_played_double_dummy_reviews_with_zero_dd_loss_on_every_card(name
     rules = RULE_SETS[name]
     review = ReviewSettings(worlds=2, seed=1)
     rows = [row for n, rec in enumerate(_records_of_a_game(rules, "dd", 5))
-            for row in review_hand(replay_record(rec, rules), rec["id"], n, review)]
+            for row in review_hand(replay_hand(rec, rules), rec["id"], n, review)]
     cards = [r for r in rows if r["kind"] in ("card", "discard")]
     assert len(cards) > 20
     assert all(r["dd_loss"] == 0 for r in cards), [r for r in cards if r["dd_loss"]]
@@ -106,8 +106,8 @@ def test_a_card_that_loses_a_sure_trick_loses_the_solvers_difference():
     losses = 0
     for index in range(12):
         rec = random_hand_record(rules, 77, index)
-        final = replay_record(rec, rules)
-        if final.passed_out:
+        final = replay_hand(rec, rules)
+        if final.state.passed_out:
             continue
         rows = [r for r in review_hand(final, index, index, review) if r["kind"] == "card"]
         for row in rows[7:]:
@@ -209,7 +209,7 @@ def test_bids_dd_values_follow_the_naive_dd_auction(name):
             turn = (state.round - 1) * 4 + state.position(state.turn) - 1
             side = 1 if state.position(state.turn) % 2 == 0 else -1
             question = bid_question(state, {"bidding": "dd"}, 4, index)
-            for option in bid_options(state, question, true_deal=True):
+            for option in bid_options(state, question, [state.dealt]):
                 label = option["option"]
                 if label["action"] == "pass":
                     want = side * values[turn + 1]
@@ -264,7 +264,7 @@ def test_valuing_only_some_kinds_gives_those_rows_unchanged():
     records = _records_of_a_game(rules, "rules", 6)[:3]
     full, cards = [], []
     for n, rec in enumerate(records):
-        final = replay_record(rec, rules)
+        final = replay_hand(rec, rules)
         full += list(review_hand(final, n, n, ReviewSettings(worlds=6, seed=2)))
         cards += list(review_hand(final, n, n, ReviewSettings(worlds=6, seed=2,
                                                               kinds=("card",))))
@@ -306,3 +306,57 @@ def test_defend_alone_options_are_plain_minimax_on_the_true_deal():
         if checked == 4:
             return
     pytest.fail(f"only {checked} hands")
+
+
+EGN_GAME = "tests/data/egn/VWEC Finals.egn"
+
+
+def test_a_real_egn_game_reviews_every_card_with_exact_dd_values():
+    """The VWEC final (people's game, EGN): one row per card the file records (counted from
+    the file's JSON itself), every card's dd value plain minimax on the replayed hand (the
+    hidden discards and a loner's partner are out of play), hidden discards not reviewed, and
+    the bids of hands with hidden cards marked sampled."""
+    from euchre_sim.advice.review import read_hands
+
+    with open(EGN_GAME, encoding="utf-8") as handle:
+        document = json.load(handle)
+    cards_in_file = sum(len(trick) for deal in document["deals"] for phase in deal["phases"]
+                        if phase["type"] == "TRICK_PLAY" for trick in phase["tricks"])
+    rules, hands, errors = read_hands(EGN_GAME, RULE_SETS["standard"])
+    assert not errors and len(hands) == len(document["deals"])
+    settings = ReviewSettings(worlds=4, seed=5)
+    rows = [row for index, (record_id, hand) in enumerate(hands)
+            for row in review_hand(hand, record_id, index, settings)]
+    cards = [r for r in rows if r["kind"] == "card"]
+    assert len(cards) == cards_in_file
+    assert not [r for r in rows if r["kind"] == "discard"]  # EGN does not record them
+    hidden = [hand for _, hand in hands if any(hand.filled)]
+    assert hidden and all(r.get("sampled") for r in rows if r["kind"] == "bid"
+                          and any(dict(hands)[r["id"]].filled))
+    checked = 0
+    for record_id, hand in hands[:6]:
+        final = hand.state
+        state = HandState(rules, final.dealer, final.dealt, final.upcard)
+        for bid in final.bids:
+            state.bid(bid)
+        if state.phase == "discard":
+            state.discard(final.discarded)
+        state.defend(None)
+        moves = [m for t in final.tricks for m in t.plays]
+        mine = [r for r in cards if r["id"] == record_id]
+        for number, (seat, card) in enumerate(moves):
+            if number >= 8:
+                values = {rules.card_deck.card_name(c): _naive_points(state, seat, c)
+                          for c in cards_of(state.legal_cards(seat))}
+                row = mine[number]
+                assert {o["option"]: o["dd"] for o in row["options"]} == values
+                checked += 1
+            state.play(seat, card)
+    assert checked > 40
+
+
+def test_the_cli_reviews_an_egn_file(tmp_path):
+    out = run_cli(["review", EGN_GAME, "--worlds", "4", "--kinds", "card", "--out",
+                   str(tmp_path / "r")]).output
+    assert "13 hands reviewed, 0 rejected" in out
+    assert len(pd.read_parquet(tmp_path / "r" / "review.parquet")) > 200

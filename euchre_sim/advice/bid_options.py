@@ -41,17 +41,24 @@ def _option(action: str, suit, alone: bool) -> dict:
     return {"action": action, "suit": suit, "alone": alone}
 
 
-def bid_options(state: HandState, question: AdviceQuestion, true_deal: bool) -> list[dict]:
-    """The seat's bid options: `option` ({"action", "suit", "alone"}), `dd` (None without
-    `true_deal`), `pimc`, `pimc_se`."""
+def bid_options(state: HandState, question: AdviceQuestion, deals: list[list[int]],
+                advised: bool = True) -> list[dict]:
+    """The seat's bid options: `option` ({"action", "suit", "alone"}), `dd` (the mean over
+    `deals`: the true deal, or deals with a record's hidden cards sampled; None when empty),
+    `pimc` and `pimc_se` (None unless `advised`: the seat's own hand is known)."""
     rules = state.rules
     q = question.cards
-    try:
-        advice = advise_in_auction(question)
-        sampled = {(a["action"], a["suit"], a["alone"]): a for a in advice["actions"]}
-    except UserError:  # the bidder never lets the auction reach this seat from its hand
-        sampled = {}
-    exact = _true_deal_values(state, question) if true_deal else {}
+    sampled = {}
+    if advised:
+        try:
+            advice = advise_in_auction(question)
+            sampled = {(a["action"], a["suit"], a["alone"]): a for a in advice["actions"]}
+        except UserError:  # the bidder never lets the auction reach this seat from its hand
+            pass
+    exact: dict = {}
+    for dealt in deals:
+        for key, value in _deal_values(state, question, dealt).items():
+            exact[key] = exact.get(key, 0.0) + value / len(deals)
     options = []
     keys = [("pass", None, False)] if may_pass(compile_rules(rules).flags, q.round_no,
                                                q.position) else []
@@ -59,22 +66,22 @@ def bid_options(state: HandState, question: AdviceQuestion, true_deal: bool) -> 
              for action, trump, alone, _ in call_actions(rules, q.round_no, q.position,
                                                          q.ref_card)]
     for key in keys:
-        advised = sampled.get(key)
+        advice = sampled.get(key)
         options.append({"option": _option(*key), "dd": exact.get(key),
-                        "pimc": advised["mean_points"] if advised else None,
-                        "pimc_se": advised["points_se"] if advised else None})
+                        "pimc": advice["mean_points"] if advice else None,
+                        "pimc_se": advice["points_se"] if advice else None})
     return options
 
 
-def _true_deal_values(state: HandState, question: AdviceQuestion) -> dict:
-    """Each option's points to the seat's side on the true deal (dealt hands, the dealer
-    turned to SIM_DEALER as the auction kernels read them)."""
+def _deal_values(state: HandState, question: AdviceQuestion, dealt: list[int]) -> dict:
+    """Each option's points to the seat's side on the deal `dealt` (by seat; the dealer
+    turned to SIM_DEALER as the auction kernels read it)."""
     rules, q = question.rules, question.cards
     if state.upcard == JOKER and q.round_no == 1:
         return {}
     hands = np.zeros((1, 4), dtype=np.uint64)
     for position in range(1, 5):
-        hands[0, seat_at(SIM_DEALER, position)] = state.dealt[seat_at(state.dealer, position)]
+        hands[0, seat_at(SIM_DEALER, position)] = dealt[seat_at(state.dealer, position)]
     ups = np.array([state.upcard], dtype=np.int64)
     calls = analyze_deals(rules, hands, ups, SIM_DEALER, exact=True, defence=True)
     contracts, _, values, _ = run_auctions(rules, question.bidding, question.params,

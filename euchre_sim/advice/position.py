@@ -31,6 +31,7 @@ from ..play.pimc import (
     option_values,
     position_values,
 )
+from ..play.state import S_DISCARD
 from ..solver.search import new_tt
 
 WORLDS_PER_BATCH = 50  # progress is reported after each batch of a decision's worlds
@@ -40,12 +41,14 @@ WORLDS_PER_BATCH = 50  # progress is reported after each batch of a decision's w
 class Valuer:
     """How a decision is valued: K worlds from key `seed`, inferring from `inference`
     (`play.pimc.inference_of`), the true deal too when `true_deal` (a review; `advise` from
-    one seat's view has none)."""
+    one seat's view has none); `discard_hidden`: the record does not know the dealer's
+    discard, so the dealer's worlds do not either."""
 
     worlds: int
     seed: int
     inference: tuple | None = None
     true_deal: bool = True
+    discard_hidden: bool = False
 
     def work(self):
         return new_pimc_work(self.inference or inference_of())
@@ -78,6 +81,8 @@ def card_options(state: HandState, valuer: Valuer, decision: int, tt=None,
     trump = state.trump
     lay = tb.layout[trump]
     hands, st, pm = state_arrays(state)
+    if valuer.discard_hidden:
+        st[S_DISCARD] = -1
     tt = tt if tt is not None else new_tt()
     pw = valuer.work()
     out = np.zeros((valuer.worlds, MAX_CANDIDATES), dtype=np.int64)

@@ -8,23 +8,28 @@ on the true deal and `pimc` from the seat's knowledge.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import numpy as np
 
 from ..bidding.params import bidder_id
+from ..core.cards import cards_of
 from ..core.errors import UserError
 from ..core.rules import RuleSet
 from ..core.seats import SEAT_NAMES
 from ..core.stats import mean_se
 from ..game.engine import Bid, HandState
+from ..game.hand_files import read_hand_file
+from ..game.history import RecordError, ReplayedHand, replay_hand
 from ..play.pimc import inference_of
 from ..solver.search import new_tt
 from .bid_options import bid_options, bid_question
 from .position import Valuer, card_options, defence_options
 
 KINDS = ("bid", "discard", "defend_alone", "card")
+HIDDEN_DRAWS = 20  # deals a bid's dd is averaged over when the record hides cards
 DECISIONS_PER_HAND = 32  # decision keys: hand h's slot k (see review_hand) is h * 32 + k
 
 
@@ -104,11 +109,21 @@ def _decision(record_id, kind: str, seat: int, trick, chosen, options: list[dict
     return row
 
 
-def review_hand(final: HandState, record_id, index: int, settings: ReviewSettings,
+def review_hand(hand: ReplayedHand, record_id, index: int, settings: ReviewSettings,
                 tt=None) -> Iterator[dict]:
-    """The decisions of one replayed hand, in order, each valued (SPEC `review --json`)."""
+    """The decisions of one replayed hand, in order, each valued (SPEC `review --json`).
+
+    Cards a record hides (`game.history.ReplayedHand.filled`: a loner's partner's hand, a
+    dealer's discard) are never taken for known: a bid's `dd` is the mean over
+    HIDDEN_DRAWS deals with them drawn from the cards nobody saw (the row says
+    `"sampled": true`), a seat whose own hand is hidden gets no `pimc` for its bid, a hidden
+    discard is not reviewed, and the dealer's worlds treat its hidden discard as unseen.
+    Cards in play are all recorded, so every card's `dd` is exact."""
+    final, filled = hand.state, hand.filled
     tt = tt if tt is not None else new_tt()
     state = HandState(final.rules, final.dealer, final.dealt, final.upcard)
+    deals = _hidden_draws(hand, settings.seed + index) if any(filled) else [final.dealt]
+    discard_hidden = final.discarded >= 0 and bool(filled[final.dealer] >> final.discarded & 1)
 
     def key(slot: int) -> int:
         """Decision keys by place, whichever kinds are valued: bids 0-7, the discard 8,
@@ -120,17 +135,18 @@ def review_hand(final: HandState, record_id, index: int, settings: ReviewSetting
         question = bid_question(state, settings.bid_settings(), settings.worlds,
                                 settings.seed + key(number))
         if "bid" in settings.kinds:
-            options = bid_options(state, question, true_deal=True)
-            yield _decision(record_id, "bid", state.turn, None, _bid_label(state, bid),
-                            options)
+            options = bid_options(state, question, deals, advised=not filled[state.turn])
+            row = _decision(record_id, "bid", state.turn, None, _bid_label(state, bid), options)
+            yield row | ({"sampled": True} if len(deals) > 1 else {})
         state.bid(bid)
     if final.passed_out:
         return
     valuer = Valuer(settings.worlds, settings.seed,
-                    settings.inference(question) if question else None)
+                    settings.inference(question) if question else None,
+                    discard_hidden=discard_hidden)
     name = final.rules.card_deck.card_name
     if state.phase == "discard":
-        if "discard" in settings.kinds:
+        if "discard" in settings.kinds and not discard_hidden:
             options = card_options(state, valuer, key(8), tt)
             yield _decision(record_id, "discard", state.dealer, None, name(final.discarded),
                             options)
@@ -154,6 +170,25 @@ def review_hand(final: HandState, record_id, index: int, settings: ReviewSetting
         state.play(seat, card)
 
 
+def _hidden_draws(hand: ReplayedHand, seed: int) -> list[list[int]]:
+    """HIDDEN_DRAWS deals: the record's known cards, and its hidden ones drawn at random from
+    the cards nobody saw (those filled in and the rest of the kitty)."""
+    state, filled = hand.state, hand.filled
+    known = [dealt & ~mask for dealt, mask in zip(state.dealt, filled, strict=True)]
+    seen = known[0] | known[1] | known[2] | known[3] | (1 << state.upcard)
+    pool = cards_of(state.rules.card_deck.mask & ~seen)
+    rng = random.Random(seed)
+    draws = []
+    for _ in range(HIDDEN_DRAWS):
+        cards = rng.sample(pool, len(pool))
+        dealt = list(known)
+        for seat, mask in enumerate(filled):
+            for _ in cards_of(mask):
+                dealt[seat] |= 1 << cards.pop()
+        draws.append(dealt)
+    return draws
+
+
 def review_file(file: str, rules: RuleSet, settings: ReviewSettings,
                 progress: Callable[[int, int], None] | None = None
                 ) -> tuple[RuleSet, list[dict], list[tuple]]:
@@ -165,7 +200,7 @@ def review_file(file: str, rules: RuleSet, settings: ReviewSettings,
 
 def review_states(hands: list[tuple], settings: ReviewSettings,
                   progress: Callable[[int, int], None] | None = None) -> list[dict]:
-    """Every decision of the replayed hands ((record id, final HandState) pairs)."""
+    """Every decision of the replayed hands ((record id, `ReplayedHand`) pairs)."""
     tt = new_tt()
     rows = []
     for index, (record_id, final) in enumerate(hands):
@@ -176,35 +211,17 @@ def review_states(hands: list[tuple], settings: ReviewSettings,
 
 
 def read_hands(file: str, rules: RuleSet) -> tuple[RuleSet, list[tuple], list[tuple]]:
-    """(rules, (id, replayed HandState) pairs, (id, reason) of the hands rejected) of a hand
-    history file; UserError when nothing in it can be read."""
-    import json
-    import sys
-
-    from ..game.history import RecordError, replay_record
-
-    try:
-        text = sys.stdin.read() if file == "-" else open(file, encoding="utf-8").read()
-    except OSError as err:
-        raise UserError(f"cannot read {file!r}: {err.strerror}") from None
-    states, errors, readable = [], [], 0
-    for number, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
+    """(the rules its hands are played by, (id, `ReplayedHand`) pairs, (id, reason) of the
+    hands rejected) of a hand file (JSON Lines, EGN or PTN: `game.hand_files`); UserError
+    when nothing in it can be read."""
+    hand_file = read_hand_file(file, rules)
+    hands, errors = [], []
+    for entry in hand_file.entries:
+        if entry.record is None:
+            errors.append((entry.id, entry.error))
             continue
         try:
-            record = json.loads(line)
-        except json.JSONDecodeError as err:
-            errors.append((None, f"line {number}: not JSON ({err})"))
-            continue
-        if not isinstance(record, dict):
-            errors.append((None, f"line {number}: not an object"))
-            continue
-        readable += 1
-        record_id = record.get("id", number)
-        try:
-            states.append((record_id, replay_record(record, rules)))
+            hands.append((entry.id, replay_hand(entry.record, hand_file.rules)))
         except RecordError as err:
-            errors.append((record_id, f"hand {record_id}: {err}"))
-    if not readable:
-        raise UserError("no hand record could be read (expected JSON Lines, one hand a line)")
-    return rules, states, errors
+            errors.append((entry.id, f"hand {entry.id}: {err}"))
+    return hand_file.rules, hands, errors

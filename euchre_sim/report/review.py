@@ -60,6 +60,8 @@ def _describe(row: dict) -> str:
             f"dd loss {_number(row['dd_loss'])}")
     if best is not None:
         text += f" (best {option_label(best['option'])})"
+    if row.get("sampled"):
+        text += " [dd over hidden cards sampled]"
     if row["pimc_loss"] is not None:
         se = row["pimc_loss_se"]
         text += f", pimc loss {_number(row['pimc_loss'])}"

@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 from ..advice.review import ReviewSettings, read_hands, review_states
 from ..core.errors import UserError
-from ..game.history import state_to_record
+from ..game.history import ReplayedHand, state_to_record
 from ..report.review import seat_totals
 from .bodies import fields_of, rules_of
 from .hand_entry import replayed
@@ -67,13 +67,13 @@ def _entered_hands(records: list, rules) -> list:
             raise UserError(f"hand {record_id}: {err}") from None
         if state.phase != "done":
             raise UserError(f"hand {record_id}: incomplete (it stops at the {state.phase})")
-        hands.append((record_id, state))
+        hands.append((record_id, ReplayedHand(state, [0, 0, 0, 0])))
     return hands
 
 
 def _review(hands: list, errors: list, settings: ReviewSettings, progress) -> dict:
     rows = review_states(hands, settings, progress)
-    return {"hands": [state_to_record(state, record_id) for record_id, state in hands],
+    return {"hands": [state_to_record(hand.state, record_id) for record_id, hand in hands],
             "rows": rows, "errors": [{"id": i, "reason": reason} for i, reason in errors],
             "seats": seat_totals(rows), "worlds": settings.worlds, "seed": settings.seed,
             "bidding": settings.bidding}
