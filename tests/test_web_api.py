@@ -13,7 +13,7 @@ from euchre_sim.advice.review import ReviewSettings, review_file, review_states
 from euchre_sim.core.rules import PRESETS, build_rules, option_fields
 from euchre_sim.core.seats import parse_seat
 from euchre_sim.game.engine import Bid, HandState
-from euchre_sim.game.history import replay_record
+from euchre_sim.game.history import replay_hand, replay_record
 from euchre_sim.report.review import seat_totals
 from euchre_sim.web.app import create_app
 
@@ -347,7 +347,7 @@ def test_review_of_a_file_is_what_review_file_computes(client, history):
 def test_review_of_an_entered_record_is_what_the_library_computes(client, history):
     record = json.loads(history.read_text().splitlines()[1])
     rules = build_rules()
-    rows = review_states([(record["id"], replay_record(record, rules))],
+    rows = review_states([(record["id"], replay_hand(record, rules))],
                          ReviewSettings(worlds=8, seed=1))
     response = client.post("/api/review", json={"records": [record], "worlds": 8, "seed": 1})
     assert response.status_code == 200, response.text

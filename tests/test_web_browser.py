@@ -21,7 +21,7 @@ from euchre_sim.advice.review import ReviewSettings, review_file, review_states
 from euchre_sim.core.rules import build_rules
 from euchre_sim.core.seats import SEAT_NAMES, parse_seat
 from euchre_sim.game.engine import Bid, HandState
-from euchre_sim.game.history import state_to_record
+from euchre_sim.game.history import ReplayedHand, state_to_record
 from euchre_sim.report.review import option_label, seat_totals
 from euchre_sim.solver.calltable import solve_table
 from euchre_sim.web.app import create_app
@@ -325,7 +325,8 @@ def test_a_hand_entered_card_by_card_is_checked_and_reviewed(browser, history_se
     WebDriverWait(browser, 30).until(ready.text_to_be_present_in_element((By.ID, "review-facts"),
                                                                          "1 hands"))
     record = json.loads(json.dumps(state_to_record(state, "entered")))
-    rows = review_states([("entered", state)], ReviewSettings(worlds=8, seed=0))
+    rows = review_states([("entered", ReplayedHand(state, [0] * 4))],
+                         ReviewSettings(worlds=8, seed=0))
     assert browser.find_element(By.ID, "review-where").text == f"decision 1 of {len(rows)}"
     assert record["bids"][0]["action"] == "order_up"
     _shows_decision(browser, rows[0])
