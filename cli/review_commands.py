@@ -20,13 +20,16 @@ from .options import bidding_options, json_option, rules_options, seed_option
 @bidding_options
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
               help="Write review.parquet and run.json (per-seat totals) here.")
+@click.option("--egn", "egn_path", type=click.Path(dir_okay=False), default=None,
+              metavar="FILE", help="Write the hands as EGN, each loss annotated on its call or "
+              "card.")
 @click.option("--kinds", default="bid,discard,defend_alone,card", show_default=True,
               help="The kinds of decision to value (comma-separated).")
 @click.option("--no-progress", is_flag=True, help="No progress bar.")
 @json_option(rows=True)
 def review(file: str, worlds: int, seed: int, ruleset, bidding: str | None,
            bidder_params: str | None, bidder_table: str | None, out_dir: str | None,
-           kinds: str, no_progress: bool, as_json: bool) -> int:
+           egn_path: str | None, kinds: str, no_progress: bool, as_json: bool) -> int:
     """Value every bid, discard, defend-alone choice and card of recorded hands: `dd` with
     every card seen, `pimc` from what the seat knew; each choice's loss against the best.
 
@@ -37,7 +40,8 @@ def review(file: str, worlds: int, seed: int, ruleset, bidding: str | None,
     """
 
     from euchre_sim.advice.review import ReviewSettings, review_file
-    from euchre_sim.report.review import print_review, write_review
+    from euchre_sim.game.egn import save_egn
+    from euchre_sim.report.review import print_review, review_egn, write_review
 
     from .progress import progress_bar
 
@@ -46,7 +50,7 @@ def review(file: str, worlds: int, seed: int, ruleset, bidding: str | None,
     shown = not (no_progress or as_json) and sys.stderr.isatty()
     progress, task = progress_bar("reviewing", "hands", 0, 0, shown)
     with progress:
-        rules, rows, errors = review_file(
+        rules, hands, rows, errors = review_file(
             file, ruleset, settings,
             lambda done, total: progress.update(task, completed=done, total=total))
     if as_json:
@@ -58,4 +62,6 @@ def review(file: str, worlds: int, seed: int, ruleset, bidding: str | None,
         print_review(rows, errors, click.echo)
     if out_dir:
         write_review(out_dir, rows, rules, settings)
+    if egn_path:
+        save_egn(egn_path, review_egn(hands, rows, rules, f"Review of {file}"))
     return 1 if errors else 0

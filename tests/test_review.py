@@ -360,3 +360,25 @@ def test_the_cli_reviews_an_egn_file(tmp_path):
                    str(tmp_path / "r")]).output
     assert "13 hands reviewed, 0 rejected" in out
     assert len(pd.read_parquet(tmp_path / "r" / "review.parquet")) > 200
+
+
+def test_review_writes_egn_that_replays_with_each_loss_annotated(tmp_path):
+    """`review --egn`: the reviewed real game as EGN again (it replays, deal for deal), the
+    hidden cards still hidden, and an annotation exactly where a bid or card lost points."""
+    out = tmp_path / "reviewed.egn"
+    rows = [json.loads(line) for line in run_cli(
+        ["review", EGN_GAME, "--worlds", "4", "--json", "--egn", str(out)]).output.splitlines()]
+    document = json.loads(out.read_text())
+    assert run_cli(["replay", str(out)]).output.strip().endswith("13 ok, 0 rejected")
+    with open(EGN_GAME, encoding="utf-8") as handle:
+        original = json.load(handle)
+    for deal, before in zip(document["deals"], original["deals"], strict=True):
+        assert deal["phases"][1]["tricks"] == next(
+            p["tricks"] for p in before["phases"] if p["type"] == "TRICK_PLAY")
+    for number, deal in enumerate(document["deals"]):
+        mine = [r for r in rows if r["id"] == number + 1]  # EGN deals count from 1 here
+        for kind, phase, key in (("bid", 0, "callAnnotations"), ("card", 1, "playAnnotations")):
+            lost = {str(i) for i, r in enumerate(x for x in mine if x["kind"] == kind)
+                    if (r["dd_loss"] or 0) > 1e-9 or (r["pimc_loss"] or 0) > 1e-9}
+            assert set(deal["phases"][phase].get(key, {})) == lost
+    assert any("playerCards" not in d["initialState"] for d in document["deals"])

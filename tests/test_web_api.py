@@ -327,7 +327,7 @@ def test_histories_lists_jsonl_and_egn_files_under_the_root(client, history):
 
 
 def test_review_of_a_file_is_what_review_file_computes(client, history):
-    expected_rules, rows, errors = review_file(str(history), build_rules(),
+    expected_rules, _, rows, errors = review_file(str(history), build_rules(),
                                                ReviewSettings(worlds=8, seed=5))
     job = client.post("/api/jobs", json={"kind": "review", "query": {
         "file": "hist/games.jsonl", "worlds": 8, "seed": 5}})

@@ -252,7 +252,7 @@ def test_the_review_tab_steps_through_a_history_as_review_computes_it(browser, h
     _set(browser, "review-seed", "2")
     browser.find_element(By.ID, "review-run").click()
     WebDriverWait(browser, 300).until(ready.visibility_of_element_located((By.ID, "review-box")))
-    _, rows, _ = review_file(str(history), build_rules(), ReviewSettings(worlds=8, seed=2))
+    _, _, rows, _ = review_file(str(history), build_rules(), ReviewSettings(worlds=8, seed=2))
     # the first card that lost points, reached by stepping through the costly decisions
     target = next(i for i, r in enumerate(rows) if r["kind"] == "card"
                   and max(r["dd_loss"] or 0, r["pimc_loss"] or 0) > 1e-9)

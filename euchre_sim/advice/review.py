@@ -191,11 +191,11 @@ def _hidden_draws(hand: ReplayedHand, seed: int) -> list[list[int]]:
 
 def review_file(file: str, rules: RuleSet, settings: ReviewSettings,
                 progress: Callable[[int, int], None] | None = None
-                ) -> tuple[RuleSet, list[dict], list[tuple]]:
-    """(the rules used, every decision's row, (id, reason) of the hands rejected) of a hand
-    history file; UserError when nothing in it can be read."""
-    rules, states, errors = read_hands(file, rules)
-    return rules, review_states(states, settings, progress), errors
+                ) -> tuple[RuleSet, list[tuple], list[dict], list[tuple]]:
+    """(the rules used, the (id, `ReplayedHand`) pairs, every decision's row, (id, reason)
+    of the hands rejected) of a hand file; UserError when nothing in it can be read."""
+    rules, hands, errors = read_hands(file, rules)
+    return rules, hands, review_states(hands, settings, progress), errors
 
 
 def review_states(hands: list[tuple], settings: ReviewSettings,

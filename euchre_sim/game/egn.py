@@ -250,14 +250,24 @@ def egn_card(card: int) -> str:
 
 
 def write_egn(records: list[dict], rules: RuleSet, title: str, players: list[str],
-              initial_score: tuple[int, int] = (0, 0)) -> dict:
-    """One game's EGN document from its SPEC records in order (all cards known)."""
+              initial_score: tuple[int, int] = (0, 0),
+              annotations: list[dict] | None = None) -> dict:
+    """One game's EGN document from its SPEC records in order; `annotations[i]`, deal i's
+    EGN annotations ({"calls": {index: [text]}, "plays": {index: [text]}}). A record's
+    hidden cards (its "unknown") leave its players' cards out."""
     final = list(initial_score)
     deals = []
     for number, record in enumerate(records):
         points = record.get("points") or {}
         final = [final[0] + points.get("NS", 0), final[1] + points.get("EW", 0)]
-        deals.append(_egn_deal(record, number, rules))
+        deal = _egn_deal(record, number, rules)
+        notes = annotations[number] if annotations else {}
+        for phase, key, egn_key in ((0, "calls", "callAnnotations"),
+                                    (1, "plays", "playAnnotations")):
+            if notes.get(key) and len(deal["phases"]) > phase:
+                deal["phases"][phase][egn_key] = {str(i): texts
+                                                  for i, texts in notes[key].items()}
+        deals.append(deal)
     metadata = {"title": title, "players": players, "initialScore": list(initial_score),
                 "finalScore": final, "ruleset": rules_to_egn(rules)}
     return {"fileType": FILE_TYPE, "version": VERSION, "metadata": metadata, "deals": deals}
@@ -292,11 +302,10 @@ def _egn_deal(record: dict, number: int, rules: RuleSet) -> dict:
         phases.append({"phaseNumber": 1, "type": "TRICK_PLAY",
                        "tricks": [[name(p["card"]) for p in t["plays"]]
                                   for t in record["tricks"]]})
-    return {"dealNumber": number,
-            "initialState": {"dealer": SEAT_NAMES.index(record["dealer"]),
-                             "upCard": name(record["upcard"]),
-                             "playerCards": [[egn_card(c) for c in h] for h in hands]},
-            "phases": phases}
+    state = {"dealer": SEAT_NAMES.index(record["dealer"]), "upCard": name(record["upcard"])}
+    if not record.get("unknown"):
+        state["playerCards"] = [[egn_card(c) for c in h] for h in hands]
+    return {"dealNumber": number, "initialState": state, "phases": phases}
 
 
 def game_path(path: str, game: int, games: int) -> str:

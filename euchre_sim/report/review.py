@@ -15,6 +15,9 @@ from .. import __version__
 from ..advice.review import ReviewSettings
 from ..core.rules import RuleSet
 from ..core.seats import SEAT_NAMES
+from ..core.stats import Z95
+from ..game.egn import write_egn
+from ..game.history import ReplayedHand, state_to_record
 
 CATEGORIES = ("bid", "discard", "defend_alone", "lead", "follow")
 NOTHING = 1e-9  # a loss below this lost nothing
@@ -127,3 +130,59 @@ def write_review(out_dir: str, rows: list[dict], rules: RuleSet,
             "hands": len({r["id"] for r in rows}), "seats": seat_totals(rows)}
     with open(os.path.join(out_dir, "run.json"), "w", encoding="utf-8") as handle:
         json.dump(info, handle, indent=2)
+
+
+def annotation(row: dict) -> str | None:
+    """An EGN annotation of a decision that lost points, labelled as EGN's annotation guide
+    labels them: [??] a loss the seat could see that cost points here, [?] one it could see
+    (pimc loss significant at 95 %) that did not, [?!] a loss it could see that is not
+    significant; a double-dummy loss alone (nothing the seat could know) is plain commentary."""
+    dd, pimc, se = row["dd_loss"] or 0.0, row["pimc_loss"] or 0.0, row["pimc_loss_se"]
+    if dd <= NOTHING and pimc <= NOTHING:
+        return None
+    known = [o for o in row["options"] if o["pimc"] is not None]
+    best = max(known, key=lambda o: o["pimc"]) if known else None
+    chosen = option_label(row["chosen"])
+    significant = se is not None and se == se and pimc - Z95 * se > 0
+    if pimc > NOTHING and best is not None:
+        label = ("[??]" if dd > NOTHING else "[?]") if significant else "[?!]"
+        text = (f"{label}{chosen} loses {pimc:.2f} ± {Z95 * (se or 0):.2f} points to "
+                f"{option_label(best['option'])} from what {row['seat']} knew")
+        return text + (f"; with every card seen it lost {dd:.2f}" if dd > NOTHING else "")
+    return (f"With every card seen {chosen} lost {dd:.2f} points (not knowable from "
+            f"{row['seat']}'s seat)")
+
+
+def review_egn(hands: list[tuple], rows: list[dict], rules: RuleSet, title: str) -> dict:
+    """The reviewed hands as one EGN document, each loss an annotation on its call or play."""
+    notes = {record_id: {"calls": {}, "plays": {}} for record_id, _ in hands}
+    counters: dict = {}
+    for row in rows:
+        where = "calls" if row["kind"] == "bid" else "plays" if row["kind"] == "card" else None
+        if where is None:
+            continue
+        index = counters.get((row["id"], where), 0)
+        counters[(row["id"], where)] = index + 1
+        text = annotation(row)
+        if text is not None:
+            notes[row["id"]][where][index] = [text]
+    records = [known_record(hand, record_id) for record_id, hand in hands]
+    players = list(SEAT_NAMES)
+    return write_egn(records, rules, title, players,
+                     annotations=[notes[record_id] for record_id, _ in hands])
+
+
+def known_record(hand: ReplayedHand, record_id) -> dict:
+    """The SPEC record of a replayed hand with only the cards its record knew."""
+    record = state_to_record(hand.state, record_id)
+    if not any(hand.filled):
+        return record
+    deck, state = hand.state.rules.card_deck, hand.state
+    record["hands"] = [[c for c in cards if not mask >> deck.parse_card(c) & 1]
+                       for cards, mask in zip(record["hands"], hand.filled, strict=True)]
+    record["unknown"] = {"hands": {SEAT_NAMES[s]: bin(m).count("1")
+                                   for s, m in enumerate(hand.filled) if m}}
+    if state.discarded >= 0 and hand.filled[state.dealer] >> state.discarded & 1:
+        record["discard"] = None
+        record["unknown"]["discard"] = True
+    return record
