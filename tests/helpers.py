@@ -96,3 +96,17 @@ def class_text_parts(text: str) -> dict:
     ref = next((f"{k}={v}" for k, v in parts.items() if k in ("up", "down")), None)
     return {"T": parts["T"], "N": parts.get("N"), "D": parts.get("D"),
             "O": sorted(parts["O"].split("/")), "ref": ref}
+
+
+def replayed_to_play(final: HandState, defender: int | None = -2) -> HandState:
+    """A fresh engine at the first lead of the finished hand `final`: its deal, its bids,
+    its discard and its defence (or `defender`: a seat alone, None for both)."""
+    state = HandState(final.rules, final.dealer, final.dealt, final.upcard)
+    for bid in final.bids:
+        state.bid(bid)
+    if state.phase == "discard":
+        state.discard(final.discarded)
+    if defender == -2:
+        defender = final.defender_alone if final.defender_alone >= 0 else None
+    state.defend(defender)
+    return state

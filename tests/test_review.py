@@ -24,7 +24,7 @@ from euchre_sim.solver.calltable import analyze_deals
 
 from . import naive
 from .conftest import RULE_SETS
-from .helpers import run_cli
+from .helpers import replayed_to_play, run_cli
 from .kernels import random_hand_record
 
 
@@ -34,13 +34,7 @@ def _replayed_until(rules, seed: int, index: int, plays: int) -> HandState | Non
     final = replay_record(random_hand_record(rules, seed, index), rules)
     if final.passed_out:
         return None
-    state = HandState(rules, final.dealer, final.dealt, final.upcard)
-    for bid in final.bids:
-        state.bid(bid)
-    if state.phase == "discard":
-        state.discard(final.discarded)
-    if state.phase == "defend":
-        state.defend(final.defender_alone if final.defender_alone >= 0 else None)
+    state = replayed_to_play(final)
     moves = [move for trick in final.tricks for move in trick.plays][:plays]
     if len(moves) < plays:
         return None
@@ -290,12 +284,7 @@ def test_defend_alone_options_are_plain_minimax_on_the_true_deal():
         options = {o["option"]: o["dd"]
                    for o in defence_options(state, seat, Valuer(2, index), 0)}
         for label, alone in (("partner", None), ("alone", seat)):
-            after = HandState(rules, final.dealer, final.dealt, final.upcard)
-            for bid in final.bids:
-                after.bid(bid)
-            if after.phase == "discard":
-                after.discard(final.discarded)
-            after.defend(alone)
+            after = replayed_to_play(final, alone)
             active = [s not in after.out for s in range(4)]
             ns = naive.brute_force_ns_tricks(after.hands, after.trump, after.opening_leader(),
                                              active, rules.yooker)
@@ -336,12 +325,7 @@ def test_a_real_egn_game_reviews_every_card_with_exact_dd_values():
     checked = 0
     for record_id, hand in hands[:6]:
         final = hand.state
-        state = HandState(rules, final.dealer, final.dealt, final.upcard)
-        for bid in final.bids:
-            state.bid(bid)
-        if state.phase == "discard":
-            state.discard(final.discarded)
-        state.defend(None)
+        state = replayed_to_play(final)
         moves = [m for t in final.tricks for m in t.plays]
         mine = [r for r in cards if r["id"] == record_id]
         for number, (seat, card) in enumerate(moves):
