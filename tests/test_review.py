@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import json
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -366,3 +367,24 @@ def test_review_writes_egn_that_replays_with_each_loss_annotated(tmp_path):
                     if (r["dd_loss"] or 0) > 1e-9 or (r["pimc_loss"] or 0) > 1e-9}
             assert set(deal["phases"][phase].get(key, {})) == lost
     assert any("playerCards" not in d["initialState"] for d in document["deals"])
+
+
+def test_every_real_egn_game_and_the_ptn_file_review():
+    """All the real games of tests/data/egn (and the PTN file): every deal replays and
+    reviews, one card row per card the file records (counted from the file's JSON)."""
+    from euchre_sim.advice.review import read_hands, review_states
+
+    paths = sorted(str(p) for p in Path("tests/data/egn").rglob("*.egn"))
+    assert len(paths) >= 20
+    settings = ReviewSettings(worlds=2, seed=0, kinds=("bid", "card"))
+    for path in paths:
+        document = json.loads(Path(path).read_text(encoding="utf-8"))
+        cards = sum(len(trick) for deal in document["deals"] for phase in deal["phases"]
+                    if phase["type"] == "TRICK_PLAY" for trick in phase["tricks"])
+        _, hands, errors = read_hands(path, RULE_SETS["standard"])
+        assert not errors and len(hands) == len(document["deals"]), path
+        rows = review_states(hands, settings)
+        assert sum(r["kind"] == "card" for r in rows) == cards, path
+    _, hands, errors = read_hands("tests/data/ptn/vwec-two-deals.ptn", RULE_SETS["standard"])
+    assert not errors and len(hands) == 2
+    assert review_states(hands, settings)
