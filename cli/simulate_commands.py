@@ -165,10 +165,10 @@ def advise(ruleset, as_json: bool, **fields) -> None:
     With --trump and --maker: which card to discard or play now, over worlds consistent with
     what you have seen.
 
-    Examples: euchre-sim advise --hand "JS AS 9H 9D TC" --up 9S --seat 1 --bidding dd
+    Example: euchre-sim advise --hand "JS AS 9H 9D TC" --up 9S --seat 1 --bidding dd
 
-    euchre-sim advise --hand "KS QH 9C TH 9D" --up 9S --seat 3 --trump S --maker 4
-    --played "AD KD" --worlds 200
+    Example during the play: euchre-sim advise --hand "KS QH 9C TH 9D" --up 9S --seat 3
+    --trump S --maker 4 --played "AD KD" --worlds 200
     """
     import json
 
