@@ -59,7 +59,8 @@ def _field(record: dict, key: str):
     return record[key]
 
 
-def _parse_bid(deck: Deck, raw, default_round: int) -> Bid:
+def parse_bid(deck: Deck, raw, default_round: int) -> Bid:
+    """A record's bid object as a Bid (RecordError when it cannot be read)."""
     if not isinstance(raw, dict):
         raise RecordError("a bid must be an object")
     seat = parse_seat(_field(raw, "seat"))
@@ -207,7 +208,7 @@ def _replay_bids(state: HandState, deck: Deck, bids: list) -> None:
         if state.phase != "bid":
             raise RecordError(f"bid {index}: bid after the bidding ended")
         try:
-            bid = _parse_bid(deck, raw, state.round)
+            bid = parse_bid(deck, raw, state.round)
             state.bid(bid)
         except (IllegalMove, UserError) as err:
             where = f"bid {index}"

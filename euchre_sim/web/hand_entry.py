@@ -10,7 +10,7 @@ from ..core.errors import UserError
 from ..core.rules import RuleSet
 from ..core.seats import SEAT_NAMES, parse_seat
 from ..game.engine import Bid, HandState, IllegalMove
-from ..game.history import RecordError, replay_record
+from ..game.history import RecordError, parse_bid, replay_record
 
 MAX_STEPS = 64  # bids and cards in one record, at most
 
@@ -54,7 +54,7 @@ def _replay(record: dict, rules: RuleSet) -> HandState:
         raise RecordError("more steps than a hand has")
     for index, raw in enumerate(bids, 1):
         with _step(f"bid {index}", raw):
-            state.bid(_bid(deck, raw, state.round))
+            state.bid(parse_bid(deck, raw, state.round))
     if state.phase == "discard" and record.get("discard") is not None:
         with _step("discard"):
             state.discard(deck.parse_card(str(record["discard"])))
@@ -67,12 +67,6 @@ def _replay(record: dict, rules: RuleSet) -> HandState:
             with _step(f"trick {number}", raw):
                 state.play(parse_seat(raw["seat"]), deck.parse_card(str(raw["card"])))
     return state
-
-
-def _bid(deck, raw: dict, default_round: int) -> Bid:
-    suit = deck.parse_suit(str(raw["suit"])) if raw.get("suit") is not None else None
-    return Bid(parse_seat(raw["seat"]), int(raw.get("round", default_round)),
-               str(raw["action"]), suit, bool(raw.get("alone")))
 
 
 @contextlib.contextmanager
