@@ -14,16 +14,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
 
-from ..bidding.params import bidder_id, bidder_params
-from ..bidding.table import empty_table, load_decision_table
 from ..core.cards import bit, cards_of
 from ..core.errors import FieldError, UserError
 from ..core.rules import RuleSet
 from ..core.seats import seat_at
 from ..core.stats import interval95, mean_se
 from ..game.engine import Bid, HandState, IllegalMove
-from ..play.pimc import inference_of
-from .position import Valuer, card_options
+from .position import Valuer, bidder_inference, card_options
 from .question import ADVISE_DEALER
 
 PLAY_FIELDS = ("trump", "maker", "alone", "played", "discard_from", "discard")
@@ -210,12 +207,8 @@ class PlayQuestion:
         return self.worlds
 
     def valuer(self) -> Valuer:
-        inference = None
-        if self.bidding is not None:
-            params = bidder_params(self.bidder_params, self.bidding)
-            table = (load_decision_table(self.bidder_table, self.rules) if self.bidder_table
-                     else empty_table())
-            inference = inference_of(bidder_id(self.bidding), params, table)
+        inference = bidder_inference(self.rules, self.bidding, self.bidder_params,
+                                     self.bidder_table)
         return Valuer(self.worlds, self.seed, inference, true_deal=False)
 
 

@@ -17,6 +17,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..bidding.params import bidder_id, bidder_params
+from ..bidding.table import load_decision_table
 from ..core.cards import cards_of
 from ..core.dealing import deal_key
 from ..core.seats import team_of
@@ -55,6 +57,17 @@ class Valuer:
 
     def key(self, decision: int) -> np.uint64:
         return np.uint64(deal_key(np.uint64(self.seed), np.uint64(decision)))
+
+
+def bidder_inference(rules, bidding: str | None, params_path: str | None = None,
+                     table_path: str | None = None) -> tuple | None:
+    """What a seat's worlds infer from: the auction under `bidding` (its weights, on top of
+    `params_path`, and the table bidder's decisions from `table_path`); None without a
+    bidder (only what was seen)."""
+    if bidding is None:
+        return None
+    table = load_decision_table(table_path, rules) if table_path is not None else None
+    return inference_of(bidder_id(bidding), bidder_params(params_path, bidding), table)
 
 
 def _side(state: HandState, seat: int) -> int:

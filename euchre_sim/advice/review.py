@@ -14,7 +14,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..bidding.params import bidder_id
 from ..core.cards import cards_of
 from ..core.errors import UserError
 from ..core.rules import RuleSet
@@ -23,10 +22,9 @@ from ..core.stats import mean_se
 from ..game.engine import Bid, HandState
 from ..game.hand_files import read_hand_file
 from ..game.history import RecordError, ReplayedHand, replay_hand
-from ..play.pimc import inference_of
 from ..solver.search import new_tt
 from .bid_options import bid_options, bid_question
-from .position import Valuer, card_options, defence_options
+from .position import Valuer, bidder_inference, card_options, defence_options
 
 KINDS = ("bid", "discard", "defend_alone", "card")
 HIDDEN_DRAWS = 20  # deals a bid's dd is averaged over when the record hides cards
@@ -59,11 +57,9 @@ class ReviewSettings:
         return {"bidding": self.continuation, "bidder_params": self.bidder_params,
                 "bidder_table": self.bidder_table}
 
-    def inference(self, question) -> tuple | None:
+    def inference(self, rules: RuleSet) -> tuple | None:
         """What card decisions' worlds infer from: the auction under `bidding`, if given."""
-        if self.bidding is None:
-            return None
-        return inference_of(bidder_id(self.bidding), question.params, question.table)
+        return bidder_inference(rules, self.bidding, self.bidder_params, self.bidder_table)
 
 
 def _bid_label(state: HandState, bid: Bid) -> dict:
@@ -130,11 +126,10 @@ def review_hand(hand: ReplayedHand, record_id, index: int, settings: ReviewSetti
         defence 9-10, cards 11-30."""
         return index * DECISIONS_PER_HAND + slot
 
-    question = None
     for number, bid in enumerate(final.bids):
-        question = bid_question(state, settings.bid_settings(), settings.worlds,
-                                settings.seed + key(number))
         if "bid" in settings.kinds:
+            question = bid_question(state, settings.bid_settings(), settings.worlds,
+                                    settings.seed + key(number))
             options = bid_options(state, question, deals, advised=not filled[state.turn])
             row = _decision(record_id, "bid", state.turn, None, _bid_label(state, bid), options)
             yield row | ({"sampled": True} if len(deals) > 1 else {})
@@ -142,7 +137,7 @@ def review_hand(hand: ReplayedHand, record_id, index: int, settings: ReviewSetti
     if final.passed_out:
         return
     valuer = Valuer(settings.worlds, settings.seed,
-                    settings.inference(question) if question else None,
+                    settings.inference(final.rules),
                     discard_hidden=discard_hidden)
     name = final.rules.card_deck.card_name
     if state.phase == "discard":
