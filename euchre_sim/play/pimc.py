@@ -69,7 +69,7 @@ def inference_of(bidder: int = -1, params: np.ndarray | None = None,
 def new_pimc_work(inference, clear_z=CLEAR_Z):
     """Buffers of one PIMC player: solver work, a world, card list, candidates, sums, what
     its worlds infer from (`inference_of`), the sums' cross products, when a decision
-    stops early (clear_z, see `_clear`; 0: never, every decision takes all its worlds), and
+    stops early (clear_z, see `_race`; 0: never, every decision takes all its worlds), and
     one world's points by candidate."""
     return (new_work(), np.zeros(4, dtype=np.uint64), np.zeros(64, dtype=np.int64),
             np.zeros(MAX_CANDIDATES, dtype=np.int64), np.zeros(MAX_CANDIDATES, dtype=np.int64),
@@ -148,14 +148,16 @@ def _points_after(tb, lay, wh, st, pm, seat, p, tt, work):
 
 
 @njit
-def _pick(sums, n, maximize, cands, preferred):
-    """Index of the best sum; `preferred` (a candidate) wins ties for the best."""
-    best = 0
-    for i in range(1, n):
-        if (sums[i] > sums[best]) if maximize else (sums[i] < sums[best]):
+def _pick(sums, n, alive, maximize, cands, preferred):
+    """Index of the best sum among the candidates in the mask `alive`; `preferred` (a
+    candidate) wins ties for the best."""
+    best = -1
+    for i in range(n):
+        if (alive >> i) & 1 and (best < 0 or ((sums[i] > sums[best]) if maximize
+                                              else (sums[i] < sums[best]))):
             best = i
     for i in range(n):
-        if cands[i] == preferred and sums[i] == sums[best]:
+        if (alive >> i) & 1 and cands[i] == preferred and sums[i] == sums[best]:
             return i
     return best
 
@@ -181,10 +183,13 @@ def _world(tb, lay, hands, st, pm, seat, key, w, true_world, cards, wh, inferenc
 
 
 @njit
-def _world_values(tb, lay, wh, st, pm, seat, discard, cands, n, values, tt, work):
-    """values[:n]: the makers' points in world `wh` after `seat` plays (or, as the dealer,
-    discards) each candidate, all playing perfectly from there."""
+def _world_values(tb, lay, wh, st, pm, seat, discard, cands, n, alive, values, tt, work):
+    """values[i] for each candidate i < n in the mask `alive`: the makers' points in world
+    `wh` after `seat` plays (or, as the dealer, discards) it, all playing perfectly from
+    there."""
     for i in range(n):
+        if not (alive >> i) & 1:
+            continue
         if discard:
             values[i] = _discard_points(tb, wh, st, seat, cands[i], tt, work)
         else:
@@ -195,41 +200,47 @@ def _world_values(tb, lay, wh, st, pm, seat, discard, cands, n, values, tt, work
 def _best_over_worlds(tb, lay, hands, st, pm, seat, discard, n, n_worlds, key, true_world,
                       preferred, tt, pw):
     """The candidate (of pw's list, n long) with the best total points for `seat`'s side over
-    the worlds: the seat's sampled worlds (stopping early once the best is clear, `_clear`),
-    or the true deal alone."""
+    the worlds: the seat's sampled worlds, or the true deal alone. A race: at each look a
+    candidate whose paired deficit to the leader is clear (`_beaten`) is solved no more, and
+    the decision stops when one is left."""
     work, wh, cards, cands, sums, inference, cross, clear_z, values = pw
     sums[:n] = 0
     cross[:n, :n] = 0
     tt.stats[4] += 1
     maximize = (seat & 1) == (st[S_MAKER] & 1)
+    alive = (np.int64(1) << n) - 1
     for w in range(1 if true_world else n_worlds):
         _world(tb, lay, hands, st, pm, seat, key, w, true_world, cards, wh, inference)
-        _world_values(tb, lay, wh, st, pm, seat, discard, cands, n, values, tt, work)
+        _world_values(tb, lay, wh, st, pm, seat, discard, cands, n, alive, values, tt, work)
         for i in range(n):
-            sums[i] += values[i]
-            for j in range(n):
-                cross[i, j] += values[i] * values[j]
+            if (alive >> i) & 1:
+                sums[i] += values[i]
+                for j in range(n):
+                    if (alive >> j) & 1:
+                        cross[i, j] += values[i] * values[j]
         if clear_z[0] > 0 and w + 1 >= FIRST_LOOK and (w + 1) % LOOK_EVERY == 0 and \
-                w + 1 < n_worlds and _clear(sums, cross, n, w + 1, maximize, cands, preferred,
-                                            clear_z[0]):
-            break
-    return cands[_pick(sums, n, maximize, cands, preferred)]
+                w + 1 < n_worlds:
+            alive = _race(sums, cross, n, alive, w + 1, maximize, cands, preferred, clear_z[0])
+            if alive & (alive - 1) == 0:
+                break
+    return cands[_pick(sums, n, alive, maximize, cands, preferred)]
 
 
 @njit
-def _clear(sums, cross, n, m, maximize, cands, preferred, z):
-    """Is the best candidate after m worlds clear: its paired lead over every other at
-    least z standard errors, or positive and the same in every world? (Candidates that have
-    tied in every world so far are not told apart: a rare world may still part them.)"""
-    best = _pick(sums, n, maximize, cands, preferred)
+def _race(sums, cross, n, alive, m, maximize, cands, preferred, z):
+    """`alive` less the candidates clearly beaten after m worlds: the leader's paired lead
+    over them at least z standard errors, or positive and the same in every world.
+    (Candidates that have tied in every world so far are not told apart: a rare world may
+    still part them.)"""
+    best = _pick(sums, n, alive, maximize, cands, preferred)
     for i in range(n):
-        if i == best:
+        if i == best or not (alive >> i) & 1:
             continue
         lead = (sums[best] - sums[i]) / m if maximize else (sums[i] - sums[best]) / m
         spread = (cross[best, best] - 2 * cross[best, i] + cross[i, i]) / m - lead * lead
-        if lead <= 0 or (spread > 1e-9 and lead < z * np.sqrt(spread / (m - 1))):
-            return False
-    return True
+        if lead > 0 and (spread <= 1e-9 or lead >= z * np.sqrt(spread / (m - 1))):
+            alive &= ~(np.int64(1) << i)
+    return alive
 
 
 @njit
@@ -297,7 +308,8 @@ def option_values(tb, lay, hands, st, pm, seat, discard, first, n_worlds, key, t
     n = option_candidates(lay, hands, st, pm, seat, discard, cands)
     for w in range(first, first + (1 if true_world else n_worlds)):
         _world(tb, lay, hands, st, pm, seat, key, w, true_world, cards, wh, inference)
-        _world_values(tb, lay, wh, st, pm, seat, discard, cands, n, values, tt, work)
+        _world_values(tb, lay, wh, st, pm, seat, discard, cands, n, (np.int64(1) << n) - 1,
+                      values, tt, work)
         out[w - first, :n] = values[:n]
     return n
 
