@@ -123,7 +123,8 @@ def test_guided_deal_places_every_card_without_breaking_a_void(seed, voids):
     bits = np.array([int(tb.power_bit[0, c]) for c in cards], dtype=np.int64)
     room = np.array(sizes, dtype=np.int64)
     out = np.zeros(5, dtype=np.uint64)
-    guided_deal(lay, np.uint64(seed), bits, len(bits), room, void, out)
+    guided_deal(lay, np.uint64(seed), bits, len(bits), room, void, out,
+                np.zeros(10 + len(bits), dtype=np.int64))
     placed = 0
     for b in range(5):
         m = int(out[b])

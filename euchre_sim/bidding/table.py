@@ -157,11 +157,18 @@ def table_choice(tb, params, table, hand, upcard, round_no, pos, wins):
     """The call-table row the table bidder calls at this turn, or -1 to pass. With `wins`
     (the chance of winning the game after each result, in the order of the table's result
     shares; empty: points) it is the `game` bidder."""
+    return table_choice_into(tb, params, table, hand, upcard, round_no, pos, wins,
+                             np.zeros(5, dtype=np.uint64), np.zeros(9, dtype=np.int64))
+
+
+@njit(_nrt=False)
+def table_choice_into(tb, params, table, hand, upcard, round_no, pos, wins, masks, ints):
+    """table_choice with its work given (masks: uint64[5]; ints: int64[9]), so that it
+    allocates nothing."""
     flags = tb.flags
-    masks = np.zeros(5, dtype=np.uint64)
-    others = np.zeros(4, dtype=np.int64)
+    others = ints[0:4]
     key = turn_class(tb, hand, upcard, round_no, masks, others)
-    feats = np.zeros(5, dtype=np.int64)
+    feats = ints[4:9]
     turn_features(tb, masks, upcard, feats)
     packed = pack_features(feats)
     can_pass = may_pass(flags, round_no, pos)

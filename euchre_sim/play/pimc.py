@@ -43,7 +43,7 @@ from .state import (
     settled,
     unseen_by,
 )
-from .worlds import CHAIN_WORDS, sample_world
+from .worlds import CHAIN_WORDS, SCRATCH_INTS, SCRATCH_WORDS, sample_world
 
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
@@ -58,11 +58,13 @@ def inference_of(bidder: int = -1, params: np.ndarray | None = None,
     """What a PIMC player's worlds infer from (see `worlds`): the bidder (-1: nothing, only
     what was seen), its parameters and decision table, counters (worlds asked, worlds that
     agree with everything, worlds that had to leave something out), the chain's buffers and
-    which seats found no agreeing world in the hand (`worlds.forget_hopeless`)."""
+    which seats found no agreeing world in the hand (`worlds.forget_hopeless`), and the
+    samplers' work."""
     params = bidder_params() if params is None else params
     return (params, table if table is not None else empty_table(), np.zeros(3, np.int64),
             np.array([bidder + 1], dtype=np.int64), np.zeros(CHAIN_WORDS, np.int64),
-            np.zeros(10, np.uint64), np.zeros(4, np.bool_))
+            np.zeros(10, np.uint64), np.zeros(4, np.bool_), np.zeros(SCRATCH_INTS, np.int64),
+            np.zeros(SCRATCH_WORDS, np.uint64))
 
 
 @njit
@@ -77,7 +79,7 @@ def new_pimc_work(inference, clear_z=CLEAR_Z):
             np.array([clear_z], dtype=np.float64), np.zeros(MAX_CANDIDATES, dtype=np.int64))
 
 
-@njit
+@njit(_nrt=False)
 def _ns_reach(tb, wh, st, nxt, pos, led, wbit, wseat, left, target, tt, work):
     """Do NS take at least `target` of the `left` tricks still open?"""
     if target <= 0:
@@ -90,7 +92,7 @@ def _ns_reach(tb, wh, st, nxt, pos, led, wbit, wseat, left, target, tt, work):
     return v >= target
 
 
-@njit
+@njit(_nrt=False)
 def _makers_at_least(tb, wh, st, nxt, pos, led, wbit, wseat, left, k, tt, work):
     if (st[S_MAKER] & 1) == 0:
         return _ns_reach(tb, wh, st, nxt, pos, led, wbit, wseat, left, k, tt, work)
@@ -98,7 +100,7 @@ def _makers_at_least(tb, wh, st, nxt, pos, led, wbit, wseat, left, k, tt, work):
                             tt, work)
 
 
-@njit
+@njit(_nrt=False)
 def _maker_points(tb, wh, st, made, done, nxt, pos, led, wbit, wseat, tt, work):
     """Points to the makers under perfect play of world `wh` from the given position
     (made/done: tricks the makers won / tricks complete so far)."""
@@ -115,7 +117,7 @@ def _maker_points(tb, wh, st, made, done, nxt, pos, led, wbit, wseat, tt, work):
     return tb.score[st[S_MAKER_ALONE], st[S_DEFENDER_ALONE], rep]
 
 
-@njit
+@njit(_nrt=False)
 def _points_after(tb, lay, wh, st, pm, seat, p, tt, work):
     """Makers' points in world `wh` after `seat` plays power bit p, all playing perfectly."""
     b = one_bit(p)
@@ -147,7 +149,7 @@ def _points_after(tb, lay, wh, st, pm, seat, p, tt, work):
     return value
 
 
-@njit
+@njit(_nrt=False)
 def _pick(sums, n, alive, maximize, cands, preferred):
     """Index of the best sum among the candidates in the mask `alive`; `preferred` (a
     candidate) wins ties for the best."""
@@ -162,7 +164,7 @@ def _pick(sums, n, alive, maximize, cands, preferred):
     return best
 
 
-@njit
+@njit(_nrt=False)
 def _discard_points(tb, wh, st, dealer, p, tt, work):
     """Makers' points in world `wh` (the dealer holding six) when the dealer discards p."""
     hand = wh[dealer]
@@ -177,12 +179,13 @@ def _discard_points(tb, wh, st, dealer, p, tt, work):
 def _world(tb, lay, hands, st, pm, seat, key, w, true_world, cards, wh, inference):
     """World w of `seat`'s decision into wh: a sampled world, or the true deal itself."""
     if true_world:
-        wh[:] = hands
+        for s in range(4):
+            wh[s] = hands[s]
     else:
         sample_world(tb, lay, hands, st, pm, seat, key, w, cards, wh, inference)
 
 
-@njit
+@njit(_nrt=False)
 def _world_values(tb, lay, wh, st, pm, seat, discard, cands, n, alive, values, tt, work):
     """values[i] for each candidate i < n in the mask `alive`: the makers' points in world
     `wh` after `seat` plays (or, as the dealer, discards) it, all playing perfectly from
@@ -196,7 +199,7 @@ def _world_values(tb, lay, wh, st, pm, seat, discard, cands, n, alive, values, t
             values[i] = _points_after(tb, lay, wh, st, pm, seat, cands[i], tt, work)
 
 
-@njit
+@njit(_nrt=False)
 def _best_over_worlds(tb, lay, hands, st, pm, seat, discard, n, n_worlds, key, true_world,
                       preferred, tt, pw):
     """The candidate (of pw's list, n long) with the best total points for `seat`'s side over
@@ -226,7 +229,7 @@ def _best_over_worlds(tb, lay, hands, st, pm, seat, discard, n, n_worlds, key, t
     return cands[_pick(sums, n, alive, maximize, cands, preferred)]
 
 
-@njit
+@njit(_nrt=False)
 def _race(sums, cross, n, alive, m, maximize, cands, preferred, z):
     """`alive` less the candidates clearly beaten after m worlds: the leader's paired lead
     over them at least z standard errors, or positive and the same in every world.
@@ -243,7 +246,7 @@ def _race(sums, cross, n, alive, m, maximize, cands, preferred, z):
     return alive
 
 
-@njit
+@njit(_nrt=False)
 def pimc_card(tb, lay, hands, st, pm, seat, n_worlds, key, true_world, tt, pw):
     """The card (power bit) `seat` plays: best mean points over sampled worlds (true_world:
     the one true deal, i.e. double-dummy play)."""
@@ -258,7 +261,7 @@ def pimc_card(tb, lay, hands, st, pm, seat, n_worlds, key, true_world, tt, pw):
                              preferred, tt, pw)
 
 
-@njit
+@njit(_nrt=False)
 def pimc_discard(tb, lay, hands, st, pm, n_worlds, key, true_world, tt, pw):
     """The dealer's discard from six cards: best mean points for its side over worlds. Never
     the upcard (the others place it in the dealer's hand), except double dummy."""
@@ -275,7 +278,7 @@ def pimc_discard(tb, lay, hands, st, pm, n_worlds, key, true_world, tt, pw):
                              true_world, preferred, tt, pw)
 
 
-@njit
+@njit(_nrt=False)
 def option_candidates(lay, hands, st, pm, seat, discard, cands):
     """One card per run of cards `seat` cannot tell apart among its legal plays (discard:
     among the dealer's six cards, the upcard included), into cands; returns the count."""
@@ -284,7 +287,7 @@ def option_candidates(lay, hands, st, pm, seat, discard, cands):
     return candidates(lay, hand, choices, _live_for(lay, hands, st, pm, seat), cands)
 
 
-@njit
+@njit(_nrt=False)
 def option_of(lay, hands, st, pm, seat, p):
     """The candidate of `option_candidates` that stands for `seat`'s card p."""
     return run_top(lay, _live_for(lay, hands, st, pm, seat), hands[seat], p)
@@ -296,7 +299,7 @@ def _live_for(lay, hands, st, pm, seat):
     return unseen_by(lay, hands, st, pm, seat) | hands[seat] | pm[P_TRICK]
 
 
-@njit
+@njit(_nrt=False)
 def option_values(tb, lay, hands, st, pm, seat, discard, first, n_worlds, key, true_world, tt,
                   pw, out):
     """Every option of `seat`'s decision valued world by world: out[w - first, i] is the
@@ -310,11 +313,12 @@ def option_values(tb, lay, hands, st, pm, seat, discard, first, n_worlds, key, t
         _world(tb, lay, hands, st, pm, seat, key, w, true_world, cards, wh, inference)
         _world_values(tb, lay, wh, st, pm, seat, discard, cands, n, (np.int64(1) << n) - 1,
                       values, tt, work)
-        out[w - first, :n] = values[:n]
+        for i in range(n):
+            out[w - first, i] = values[i]
     return n
 
 
-@njit
+@njit(_nrt=False)
 def position_values(tb, lay, hands, st, pm, viewer, n_worlds, key, true_world, tt, pw, out):
     """The makers' points under perfect play from a position between tricks, in each of
     `viewer`'s worlds (the true deal alone when true_world) into out[:n_worlds]."""

@@ -33,7 +33,7 @@ import numpy as np
 from ..bidding.auction import NO_WINS
 from ..bidding.conventional import conventional_choice, hand_value
 from ..bidding.params import BIDDER_GAME, BIDDER_TABLE
-from ..bidding.table import table_choice
+from ..bidding.table import table_choice_into
 from ..core.bits import low_index, one_bit, popcount
 from ..core.calls import call_row
 from ..core.dealing import deal_key, draw, shuffle
@@ -59,11 +59,15 @@ from .state import (
 
 MAX_REJECTS = 24
 OUT = 4  # the out-of-play "seat"
+# the samplers' work, so that nothing is allocated while worlds are drawn: int64s (guided_deal's
+# from 0, the room by place, the table bidder's), uint64s (voids, dealt, fixed, the bidder's)
+_ROOM, _TABLE_INTS, SCRATCH_INTS = 80, 85, 96
+_VOIDS, _DEALT, _FIXED, _TABLE_WORDS, SCRATCH_WORDS = 0, 5, 10, 15, 24
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
 
 
-@njit
+@njit(_nrt=False)
 def _room_fits(lay, room, voids, left):
     """Hall's condition: every set of places has at least as many cards it may take as room."""
     for subset in range(1, 32):
@@ -82,19 +86,32 @@ def _room_fits(lay, room, voids, left):
     return True
 
 
-@njit
-def guided_deal(lay, key, cards, n, room, voids, out):
+@njit(inline="always")
+def _deal_buffers(ints, words):
+    """Cleared room, voids and dealt cards by place, from the samplers' work."""
+    room = ints[_ROOM:_ROOM + 5]
+    voids = words[_VOIDS:_VOIDS + 5]
+    dealt = words[_DEALT:_DEALT + 5]
+    room[:] = 0
+    voids[:] = _ZERO
+    dealt[:] = _ZERO
+    return room, voids, dealt
+
+
+@njit(_nrt=False)
+def guided_deal(lay, key, cards, n, room, voids, out, scratch):
     """Place cards[:n] into out[0:5] (room[b] each, no void broken); always succeeds when
-    some placement exists."""
+    some placement exists. scratch: int64 work of at least 10 + n."""
     shuffle(key, cards, n)
-    left = np.zeros(5, dtype=np.int64)
-    suit_of = np.empty(n, dtype=np.int64)
+    left = scratch[0:5]
+    weights = scratch[5:10]
+    suit_of = scratch[10:10 + n]
+    left[:] = 0
     for i in range(n):
         for s in range(5):
             if one_bit(cards[i]) & lay[LAYOUT_SUITS + s]:
                 suit_of[i] = s
                 left[s] += 1
-    weights = np.zeros(5, dtype=np.int64)
     for i in range(n):
         b_card = one_bit(cards[i])
         left[suit_of[i]] -= 1
@@ -121,7 +138,7 @@ def guided_deal(lay, key, cards, n, room, voids, out):
         room[b] -= 1
 
 
-@njit
+@njit(_nrt=False)
 def sample_world(tb, lay, hands, st, pm, seat, key, w, cards, out, inference):
     """Fill out[0:4] (power layout, by seat) with world w of the decision keyed `key`: a deal
     consistent with what `seat` knows and, when the player infers (a bidder in `inference`),
@@ -133,10 +150,11 @@ def sample_world(tb, lay, hands, st, pm, seat, key, w, cards, out, inference):
     if inference[3][0] > 0 and seat_may_infer(st, seat):
         inferred_world(tb, lay, hands, st, pm, seat, key, w, cards, out, inference)
     else:
-        _plain_world(lay, hands, st, pm, seat, deal_key(key, np.uint64(w)), cards, out)
+        _plain_world(lay, hands, st, pm, seat, deal_key(key, np.uint64(w)), cards, out,
+                     inference)
 
 
-@njit
+@njit(_nrt=False)
 def seat_may_infer(st, seat):
     """Is there anything to infer: a seat other than `seat` in play that bid before or at
     the call, or the discard of a dealer who took the upcard?"""
@@ -168,14 +186,14 @@ def _to_cards(tb, trump, power):
     return mask
 
 
-@njit
+@njit(_nrt=False)
 def _holds_discard(st, seat, s):
     """Does place s hold the dealer's six cards (the dealer took the upcard and `seat`, not
     the dealer, infers the discard)?"""
     return s == st[S_DEALER] and st[S_UP] >= 0 and s != seat and (st[S_ACTIVE] >> s) & 1
 
 
-@njit
+@njit(_nrt=False)
 def world_hand(lay, st, pm, seat, s, place, fixed):
     """The hand of seat s in a world whose place s holds `place` (the dealer's six less the
     conventional rule's discard, where the discard is inferred; in a world that could not
@@ -219,22 +237,23 @@ def _place_state(tb, lay, st, pm, seat, s, place, fixed, inference):
         return _BREAKS_VOID
     if not discard_agrees:
         return _DISAGREES
-    if _bids_agree(tb, st, s, _to_cards(tb, st[S_TRUMP], before), inference[0], inference[1],
-                   inference[3][0] - 1):
+    if _bids_agree(tb, st, s, _to_cards(tb, st[S_TRUMP], before), inference):
         return _AGREES
     return _DISAGREES
 
 
-@njit(inline="always")
+@njit(inline="always", _nrt=False)
 def place_agrees(tb, lay, st, pm, seat, s, place, fixed, inference):
     """Does place s agree with what `seat` knows (`_place_state`)?"""
     return _place_state(tb, lay, st, pm, seat, s, place, fixed, inference) == _AGREES
 
 
 @njit(inline="always")
-def _bids_agree(tb, st, s, hand, params, table, bidder):
+def _bids_agree(tb, st, s, hand, inference):
     """Is every bid seat s made before and at the call the bidder's with `hand` (card ids)?
     The rules bidder also stands in for dd (whose passes need every outcome)."""
+    params, table, bidder = inference[0], inference[1], inference[3][0] - 1
+    ints, words = inference[7], inference[8]
     dealer = st[S_DEALER]
     trump = st[S_TRUMP]
     for k in range(st[S_MAKER_TURN] + 1):
@@ -243,7 +262,9 @@ def _bids_agree(tb, st, s, hand, params, table, bidder):
             continue
         round_no = k // 4 + 1
         if bidder == BIDDER_TABLE or bidder == BIDDER_GAME:  # a direct call: see bidder_choice
-            choice = table_choice(tb, params, table, hand, st[S_UPCARD], round_no, pos, NO_WINS)
+            choice = table_choice_into(tb, params, table, hand, st[S_UPCARD], round_no, pos,
+                                       NO_WINS, words[_TABLE_WORDS:_TABLE_WORDS + 5],
+                                       ints[_TABLE_INTS:_TABLE_INTS + 9])
         else:
             choice = conventional_choice(tb, params, hand, st[S_UPCARD], round_no, pos)
         want = -1 if k < st[S_MAKER_TURN] else call_row(round_no, pos, trump,
@@ -253,7 +274,7 @@ def _bids_agree(tb, st, s, hand, params, table, bidder):
     return True
 
 
-@njit
+@njit(_nrt=False)
 def inferred_world(tb, lay, hands, st, pm, seat, key, w, cards, out, inference):
     """World w of a Markov chain over deals consistent with what `seat` knows, the auction
     and the discard (module docstring); counters: worlds asked, worlds that agree with
@@ -283,7 +304,7 @@ BURN_IN_SWEEPS = 4  # swaps (in units of the unseen cards) before the first worl
 THIN_DIVISOR = 4  # a world every n // THIN_DIVISOR swaps after that
 
 
-@njit
+@njit(_nrt=False)
 def _walk(tb, lay, st, pm, seat, key, steps, limit, cards, inference):
     """`steps` proposals of the chain, each a swap of two unseen cards between places; a
     swap is taken when the disagreements after it are at most `limit`. With limit -1 it is
@@ -352,31 +373,29 @@ def _strength(tb, st, pm, maker, place, params):
                       st[S_TRUMP])
 
 
-@njit
+@njit(_nrt=False)
 def forget_hopeless(inference):
     """A new hand: no seat is known to find no agreeing world."""
     inference[6][:] = False
 
 
-@njit
+@njit(_nrt=False)
 def _start_chain(tb, lay, hands, st, pm, seat, key, cards, search, inference):
     """A random deal of the unseen cards (the dealer's six where its discard is inferred),
     then up to `search` swaps that never add a disagreement, until none is left: the chain
     keeps to the fewest disagreements reached (0 but where no world agrees)."""
-    chain, placed = inference[4], inference[5]
-    room = np.zeros(5, dtype=np.int64)
+    chain, placed, ints, words = inference[4], inference[5], inference[7], inference[8]
+    room, voids, dealt = _deal_buffers(ints, words)
     fixed = placed[5:10]
     fixed[:] = _ZERO
     n = _known(lay, hands, st, pm, seat, cards, fixed, room)
     if _holds_discard(st, seat, st[S_DEALER]):
         room[st[S_DEALER]] += 1
     room[OUT] = n - room[:4].sum()
-    voids = np.zeros(5, dtype=np.uint64)
     for s in range(4):
         if s != seat:
             voids[s] = pm[P_VOID + s]
-    dealt = np.zeros(5, dtype=np.uint64)
-    guided_deal(lay, deal_key(key, np.uint64(0)), cards, n, room, voids, dealt)
+    guided_deal(lay, deal_key(key, np.uint64(0)), cards, n, room, voids, dealt, ints)
     for k in range(n):
         for s in range(5):
             if dealt[s] & one_bit(cards[k]):
@@ -393,7 +412,7 @@ def _start_chain(tb, lay, hands, st, pm, seat, key, cards, search, inference):
     chain[_STEP] = 0
 
 
-@njit
+@njit(_nrt=False)
 def _known(lay, hands, st, pm, seat, cards, fixed, room):
     """What every world keeps: fixed[s] (the seat's own hand, the upcard in the dealer's hand
     while unplayed) and room[s] (cards still to deal to each seat in play); the unseen cards
@@ -417,12 +436,13 @@ def _known(lay, hands, st, pm, seat, cards, fixed, room):
     return n
 
 
-@njit
-def _plain_world(lay, hands, st, pm, seat, key, cards, out):
+@njit(_nrt=False)
+def _plain_world(lay, hands, st, pm, seat, key, cards, out, inference):
     """A world from what `seat` has seen (hands, voids, the upcard), nothing else."""
-    room = np.zeros(5, dtype=np.int64)
-    voids = np.zeros(5, dtype=np.uint64)
-    fixed = np.zeros(5, dtype=np.uint64)
+    ints, words = inference[7], inference[8]
+    room, voids, dealt = _deal_buffers(ints, words)
+    fixed = words[_FIXED:_FIXED + 5]
+    fixed[:] = _ZERO
     n = _known(lay, hands, st, pm, seat, cards, fixed, room)
     for s in range(4):
         if s != seat:
@@ -444,7 +464,6 @@ def _plain_world(lay, hands, st, pm, seat, key, cards, out):
             out[s] |= m
         if ok:
             return
-    dealt = np.zeros(5, dtype=np.uint64)
-    guided_deal(lay, deal_key(key, np.uint64(MAX_REJECTS)), cards, n, room, voids, dealt)
+    guided_deal(lay, deal_key(key, np.uint64(MAX_REJECTS)), cards, n, room, voids, dealt, ints)
     for s in range(4):
         out[s] = fixed[s] | dealt[s]
