@@ -43,14 +43,14 @@ def counted(value):
     return np.floor(value * 1e9 + 0.5) / 1e9
 
 
-@njit(_nrt=False)
+@njit(_nrt=False, inline="always")
 def trump_value(tb, params, card, trump):
     """A trump's weight by its rank from the top of the trump suit."""
     rank = tb.order_pos[trump, card]
     return params[_TRUMP_1 + rank] if rank < 4 else params[_TRUMP_LOW]
 
 
-@njit(_nrt=False)
+@njit(_nrt=False, inline="always")
 def hand_value(tb, params, hand, trump):
     """Points of a hand (card-id mask) for a trump (4: no-trump)."""
     value = 0.0
@@ -89,7 +89,7 @@ def hand_value(tb, params, hand, trump):
     return counted(value)
 
 
-@njit(_nrt=False)
+@njit(_nrt=False, inline="always")
 def dealer_value(tb, params, hand, upcard, trump):
     """The dealer's points after taking the upcard and discarding the card that costs least."""
     six = hand | (_ONE << np.uint64(upcard))

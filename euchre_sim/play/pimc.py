@@ -80,45 +80,46 @@ def new_pimc_work(inference, clear_z=CLEAR_Z):
 
 
 @njit(_nrt=False)
-def _ns_reach(tb, wh, st, nxt, pos, led, wbit, wseat, left, target, tt, work):
+def _ns_reach(lay, wh, st, nxt, pos, led, wbit, wseat, left, target, tt, work):
     """Do NS take at least `target` of the `left` tricks still open?"""
     if target <= 0:
         return True
     if target > left:
         return False
-    trump = st[S_TRUMP]
-    v = search_at(tb.layout[trump], wh, nxt, pos, led, wbit, wseat, st[S_ACTIVE],
+    v = search_at(lay, wh, nxt, pos, led, wbit, wseat, st[S_ACTIVE],
                    st[S_N_ACTIVE], target - 1, target, tt.table, tt.stats, work)
     return v >= target
 
 
 @njit(_nrt=False)
-def _makers_at_least(tb, wh, st, nxt, pos, led, wbit, wseat, left, k, tt, work):
+def _makers_at_least(lay, wh, st, nxt, pos, led, wbit, wseat, left, k, tt, work):
     if (st[S_MAKER] & 1) == 0:
-        return _ns_reach(tb, wh, st, nxt, pos, led, wbit, wseat, left, k, tt, work)
-    return not _ns_reach(tb, wh, st, nxt, pos, led, wbit, wseat, left, left - k + 1,
+        return _ns_reach(lay, wh, st, nxt, pos, led, wbit, wseat, left, k, tt, work)
+    return not _ns_reach(lay, wh, st, nxt, pos, led, wbit, wseat, left, left - k + 1,
                             tt, work)
 
 
 @njit(_nrt=False)
-def _maker_points(tb, wh, st, made, done, nxt, pos, led, wbit, wseat, tt, work):
-    """Points to the makers under perfect play of world `wh` from the given position
-    (made/done: tricks the makers won / tricks complete so far)."""
+def _maker_points(score, lay, wh, st, made, done, nxt, pos, led, wbit, wseat, tt, work):
+    """Points to the makers (`score`: the rules' points table) under perfect play of world
+    `wh` from the given position (made/done: tricks the makers won / tricks complete so far).
+    Kernels below the decision take the arrays they read, not the rule tables: a struct of
+    arrays passed down every call is copied at every call."""
     left = TRICKS_PER_HAND - done
     need = 3 - made
     made_it = need <= 0 or (need <= left and _makers_at_least(
-        tb, wh, st, nxt, pos, led, wbit, wseat, left, need, tt, work))
+        lay, wh, st, nxt, pos, led, wbit, wseat, left, need, tt, work))
     rep = 0
     if made_it:
         rep = 3
         if made == done and (left == 0 or _makers_at_least(
-                tb, wh, st, nxt, pos, led, wbit, wseat, left, left, tt, work)):
+                lay, wh, st, nxt, pos, led, wbit, wseat, left, left, tt, work)):
             rep = 5
-    return tb.score[st[S_MAKER_ALONE], st[S_DEFENDER_ALONE], rep]
+    return score[st[S_MAKER_ALONE], st[S_DEFENDER_ALONE], rep]
 
 
 @njit(_nrt=False)
-def _points_after(tb, lay, wh, st, pm, seat, p, tt, work):
+def _points_after(score, lay, wh, st, pm, seat, p, tt, work):
     """Makers' points in world `wh` after `seat` plays power bit p, all playing perfectly."""
     b = one_bit(p)
     pos = st[S_POS]
@@ -140,11 +141,11 @@ def _points_after(tb, lay, wh, st, pm, seat, p, tt, work):
         if (wseat & 1) == (st[S_MAKER] & 1):
             made += 1
         # a trick boundary: int64s, not literals (a literal compiles the chain once more)
-        value = _maker_points(tb, wh, st, made, done + 1, wseat, np.int64(0), _ZERO,
+        value = _maker_points(score, lay, wh, st, made, done + 1, wseat, np.int64(0), _ZERO,
                               np.int64(-1), np.int64(-1), tt, work)
     else:
-        value = _maker_points(tb, wh, st, made, done, next_active(st[S_ACTIVE], seat), pos + 1,
-                              led, wbit, wseat, tt, work)
+        value = _maker_points(score, lay, wh, st, made, done, next_active(st[S_ACTIVE], seat),
+                              pos + 1, led, wbit, wseat, tt, work)
     wh[seat] |= b
     return value
 
@@ -165,11 +166,11 @@ def _pick(sums, n, alive, maximize, cands, preferred):
 
 
 @njit(_nrt=False)
-def _discard_points(tb, wh, st, dealer, p, tt, work):
+def _discard_points(score, lay, wh, st, dealer, p, tt, work):
     """Makers' points in world `wh` (the dealer holding six) when the dealer discards p."""
     hand = wh[dealer]
     wh[dealer] = hand & ~one_bit(p)
-    value = _maker_points(tb, wh, st, np.int64(0), np.int64(0), st[S_TURN], np.int64(0), _ZERO,
+    value = _maker_points(score, lay, wh, st, np.int64(0), np.int64(0), st[S_TURN], np.int64(0), _ZERO,
                           np.int64(-1), np.int64(-1), tt, work)
     wh[dealer] = hand
     return value
@@ -190,13 +191,14 @@ def _world_values(tb, lay, wh, st, pm, seat, discard, cands, n, alive, values, t
     """values[i] for each candidate i < n in the mask `alive`: the makers' points in world
     `wh` after `seat` plays (or, as the dealer, discards) it, all playing perfectly from
     there."""
+    score = tb.score
     for i in range(n):
         if not (alive >> i) & 1:
             continue
         if discard:
-            values[i] = _discard_points(tb, wh, st, seat, cands[i], tt, work)
+            values[i] = _discard_points(score, lay, wh, st, seat, cands[i], tt, work)
         else:
-            values[i] = _points_after(tb, lay, wh, st, pm, seat, cands[i], tt, work)
+            values[i] = _points_after(score, lay, wh, st, pm, seat, cands[i], tt, work)
 
 
 @njit(_nrt=False)
@@ -325,5 +327,5 @@ def position_values(tb, lay, hands, st, pm, viewer, n_worlds, key, true_world, t
     work, wh, cards, _, _, inference, _, _, _ = pw
     for w in range(1 if true_world else n_worlds):
         _world(tb, lay, hands, st, pm, viewer, key, w, true_world, cards, wh, inference)
-        out[w] = _maker_points(tb, wh, st, st[S_MAKER_TRICKS], st[S_TRICKS], st[S_TURN],
+        out[w] = _maker_points(tb.score, lay, wh, st, st[S_MAKER_TRICKS], st[S_TRICKS], st[S_TURN],
                                np.int64(0), _ZERO, np.int64(-1), np.int64(-1), tt, work)

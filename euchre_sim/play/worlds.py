@@ -16,11 +16,14 @@ what the auction and the pickup tell: every seat in play that passed before the 
 passed under the bidder with the world's hand (its cards played so far put back), the maker
 would have made the call, and when the dealer took the upcard the dealer's six cards are
 sampled and the conventional discard rule must throw one of the sampled cards ("the dealer
-probably made a void"). Such worlds are drawn by a Markov chain (Metropolis over swaps of two
-unseen cards between places, a swap kept when the world still agrees; symmetric proposals, so
-the chain's stationary law is the uniform law over agreeing worlds, which is what exact
-rejection sampling gives): it starts from a random deal, walks to an agreeing world by swaps
-that never add a disagreement, burns in, then gives one world every few swaps. Where no world
+probably made a void"). Such worlds are drawn by exact rejection sampling (deal the unseen
+cards, keep the deal when every place agrees) while that finds one within EXACT_TRIES deals:
+independent worlds. Once it does not, the decision's later worlds come from a Markov chain
+(Metropolis over swaps of two unseen cards between places, a swap kept when the world still
+agrees; symmetric proposals, so the chain's stationary law is the uniform law over agreeing
+worlds, which is what exact rejection sampling gives): it starts from a random deal, walks to
+an agreeing world by swaps that never add a disagreement, burns in, then gives one world every
+few swaps. Its worlds are correlated, so the chain serves only where rejection is too slow. Where no world
 agrees with everything (another seat bid unlike the bidder, so its bids cannot all be
 explained), the chain keeps to the fewest disagreements it reached; the counters say how
 often that happened. Nothing falls back to plain worlds.
@@ -276,29 +279,76 @@ def _bids_agree(tb, st, s, hand, inference):
 
 @njit(_nrt=False)
 def inferred_world(tb, lay, hands, st, pm, seat, key, w, cards, out, inference):
-    """World w of a Markov chain over deals consistent with what `seat` knows, the auction
-    and the discard (module docstring); counters: worlds asked, worlds that agree with
-    everything, worlds that had to leave something out (no agreeing world was found)."""
+    """World w of `seat`'s decision consistent with what it knows, the auction and the
+    discard (module docstring): by exact rejection sampling while that finds one within
+    EXACT_TRIES deals (independent worlds), else from then on in the decision a Markov chain's
+    state; counters: worlds asked, worlds that agree with everything, worlds that had to leave
+    something out (no agreeing world was found)."""
     counters, chain, placed, hopeless = inference[2], inference[4], inference[5], inference[6]
+    counters[0] += 1
     if w == 0:
+        chain[_LIVE] = 0
+    if chain[_LIVE] == 0 and _exact_world(tb, lay, hands, st, pm, seat,
+                                          deal_key(key, np.uint64(3 + w)), cards, out,
+                                          inference):
+        counters[1] += 1
+        return
+    if chain[_LIVE] == 0:
         # where this seat found no agreeing world earlier in the hand, none exists now (what
         # it has seen since only narrows the worlds): a short search for the fewest
         search = 2 * chain[_N] if hopeless[seat] else SEARCH_STEPS
         _start_chain(tb, lay, hands, st, pm, seat, key, cards, search, inference)
         hopeless[seat] = chain[_TARGET] > 0
+        chain[_LIVE] = 1
         steps = BURN_IN_SWEEPS * chain[_N]
     else:
         steps = max(1, chain[_N] // THIN_DIVISOR)
     total = _walk(tb, lay, st, pm, seat, deal_key(key, np.uint64(2)), steps, chain[_TARGET],
                   cards, inference)
-    counters[0] += 1
     counters[1 if total == 0 else 2] += 1
     for s in range(4):
         out[s] = world_hand(lay, st, pm, seat, s, placed[s], placed[5 + s])
 
 
-_BAD, _N, _TARGET, _STEP = 64, 69, 70, 71
-CHAIN_WORDS = 72  # int64 words of a chain: where[64], bad[5], n, target, step
+@njit(_nrt=False)
+def _exact_world(tb, lay, hands, st, pm, seat, key, cards, out, inference):
+    """Exact rejection sampling: up to EXACT_TRIES shuffles of the unseen cards dealt by
+    room; the first deal whose every place agrees (`_place_state`) goes into out. Returns
+    whether one did."""
+    ints, words = inference[7], inference[8]
+    room, _, dealt = _deal_buffers(ints, words)
+    fixed = words[_FIXED:_FIXED + 5]
+    fixed[:] = _ZERO
+    n = _known(lay, hands, st, pm, seat, cards, fixed, room)
+    dealer = st[S_DEALER]
+    if _holds_discard(st, seat, dealer):
+        room[dealer] += 1
+    room[OUT] = n - room[:4].sum()
+    for attempt in range(EXACT_TRIES):
+        shuffle(deal_key(key, np.uint64(attempt)), cards, n)
+        k = 0
+        for s in range(5):
+            m = _ZERO
+            for _ in range(room[s]):
+                m |= one_bit(cards[k])
+                k += 1
+            dealt[s] = fixed[s] | m
+        agrees = True
+        for s in range(4):
+            if s != seat and (st[S_ACTIVE] >> s) & 1 and _place_state(
+                    tb, lay, st, pm, seat, s, dealt[s], fixed[s], inference) != _AGREES:
+                agrees = False
+                break
+        if agrees:
+            for s in range(4):
+                out[s] = world_hand(lay, st, pm, seat, s, dealt[s], fixed[s])
+            return True
+    return False
+
+
+_BAD, _N, _TARGET, _STEP, _LIVE = 64, 69, 70, 71, 72
+CHAIN_WORDS = 73  # int64 words of a chain: where[64], bad[5], n, target, step, started
+EXACT_TRIES = 24  # deals tried by exact rejection for a world before the chain takes over
 SEARCH_STEPS = 500  # swaps tried to reach a world that agrees with everything
 BURN_IN_SWEEPS = 4  # swaps (in units of the unseen cards) before the first world
 THIN_DIVISOR = 4  # a world every n // THIN_DIVISOR swaps after that

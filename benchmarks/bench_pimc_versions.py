@@ -1,0 +1,176 @@
+"""This PIMC against the PIMC of commit a58238a (issue 24's "today's"), in duplicate (a
+strength figure, not timed).
+
+The old package is taken with `git archive`, unpacked outside the repository as a package of
+its own name (its imports are relative) and imported beside this one; the play state's layout
+is the same in both, so one state is handed to whichever side is to play. The rules bidder's
+contract of each of BENCH_MATCH random deals (default 2,000; standard rules, dealer N) is
+played out twice by PIMC with BENCH_WORLDS worlds (default 50), every seat inferring from the
+auction under the rules bidder: the new player NS and the old EW, then swapped. Prints JSON:
+the new side's points per deal (NS minus EW, halved) with its 95 % interval, the hands that
+differ, and each side's worlds.
+
+    .venv/bin/python benchmarks/bench_pimc_versions.py
+"""
+
+import importlib
+import json
+import os
+import subprocess
+import sys
+import tarfile
+import tempfile
+
+import numpy as np
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+sys.path.insert(0, ROOT)
+
+from euchre_sim.bidding.conventional import conventional_choice  # noqa: E402
+from euchre_sim.bidding.params import BIDDER_RULES, bidder_params  # noqa: E402
+from euchre_sim.core.bits import one_bit  # noqa: E402
+from euchre_sim.core.calls import row_call, seats_in_play  # noqa: E402
+from euchre_sim.core.dealing import deal_batch, deal_key, seed_to_u64  # noqa: E402
+from euchre_sim.core.rules import build_rules  # noqa: E402
+from euchre_sim.core.ruletables import FLAG_LONE_LAST, compile_rules  # noqa: E402
+from euchre_sim.core.seats import position_of  # noqa: E402
+from euchre_sim.core.stats import interval95, mean_se  # noqa: E402
+from euchre_sim.play import pimc as new_pimc  # noqa: E402
+from euchre_sim.play.state import (  # noqa: E402
+    S_DECISIONS,
+    S_DISCARD,
+    S_MAKER_TRICKS,
+    S_MAKER_TURN,
+    S_TRICKS,
+    S_TURN,
+    S_UPCARD,
+    TRICKS_PER_HAND,
+    new_state,
+    play_card,
+)
+from euchre_sim.play.worlds import forget_hopeless  # noqa: E402
+from euchre_sim.solver.search import new_tt, to_power  # noqa: E402
+
+OLD_COMMIT = "a58238a"
+MATCH = int(os.environ.get("BENCH_MATCH", "2000"))
+WORLDS = int(os.environ.get("BENCH_WORLDS", "50"))
+NEW_Z = float(os.environ.get("BENCH_CLEAR_Z", str(new_pimc.CLEAR_Z)))  # the new side's race
+SEED = 41
+DEALER = 0
+NEW, OLD = 0, 1
+
+
+def old_package():
+    """The package of OLD_COMMIT, unpacked outside the repository under a name of its own
+    (kept between runs, so its Numba cache is too)."""
+    name = f"euchre_sim_{OLD_COMMIT}"
+    base = os.path.join(tempfile.gettempdir(), f"bench-{name}")
+    if not os.path.isdir(os.path.join(base, name)):
+        os.makedirs(base, exist_ok=True)
+        archive = os.path.join(base, "old.tar")
+        subprocess.run(["git", "archive", "-o", archive, OLD_COMMIT, "euchre_sim"], cwd=ROOT,
+                       check=True)
+        with tarfile.open(archive) as tar:
+            tar.extractall(base, filter="data")
+        os.rename(os.path.join(base, "euchre_sim"), os.path.join(base, name))
+    sys.path.insert(0, base)
+    return {part: importlib.import_module(f"{name}.{part}")
+            for part in ("play.pimc", "core.ruletables", "solver.search")}
+
+
+class Side:
+    """One version's PIMC player: its compiled rules, work, table and entry points."""
+
+    def __init__(self, rules, pimc, compile_rules_of, new_tt_of, work):
+        self.tb = compile_rules_of(rules)
+        self.pimc = pimc
+        self.tt = new_tt_of()
+        self.work = work
+
+    def card(self, lay, hands, st, pm, seat, key):
+        return self.pimc.pimc_card(self.tb, lay, hands, st, pm, seat, WORLDS, key, False,
+                                   self.tt, self.work)
+
+    def discard(self, lay, hands, st, pm, key):
+        return self.pimc.pimc_discard(self.tb, lay, hands, st, pm, WORLDS, key, False, self.tt,
+                                      self.work)
+
+
+def play(tb, sides, hands, upcard, round_no, trump, maker, alone_pos, key):
+    """Makers' tricks when team t plays by sides[t] (play.playout.play_contract's steps)."""
+    active, leader = seats_in_play(DEALER, alone_pos, 0, tb.flags[FLAG_LONE_LAST] != 0)
+    lay = tb.layout[trump]
+    take_up = round_no == 1 and (active >> DEALER) & 1
+    held = hands.copy()
+    up, known_out = -1, np.uint64(0)
+    if take_up:
+        held[DEALER] |= np.uint64(1) << np.uint64(upcard)
+        up = tb.power_bit[trump, upcard]
+    else:
+        known_out = np.uint64(one_bit(tb.power_bit[trump, upcard]))
+    hp = to_power(tb, trump, held, active, held)
+    st, pm = new_state(trump, DEALER, maker, 1 if alone_pos else 0, 0, active, leader, up,
+                       known_out)
+    st[S_UPCARD] = upcard
+    st[S_MAKER_TURN] = (round_no - 1) * 4 + position_of(DEALER, maker) - 1
+    for side in sides:
+        if side.pimc is new_pimc:
+            forget_hopeless(side.work[5])
+
+    def decision_key():
+        k = np.uint64(deal_key(key, np.uint64(st[S_DECISIONS])))
+        st[S_DECISIONS] += 1
+        return k
+
+    if take_up:
+        d = sides[DEALER & 1].discard(lay, hp, st, pm, decision_key())
+        hp[DEALER] &= ~np.uint64(one_bit(d))
+        st[S_DISCARD] = d
+    while st[S_TRICKS] < TRICKS_PER_HAND:
+        seat = int(st[S_TURN])
+        play_card(lay, hp, st, pm, sides[seat & 1].card(lay, hp, st, pm, seat, decision_key()))
+    return int(st[S_MAKER_TRICKS])
+
+
+def main() -> dict:
+    rules = build_rules("standard")
+    old = old_package()
+    tb = compile_rules(rules)
+    new_side = Side(rules, new_pimc, compile_rules, new_tt,
+                    new_pimc.new_pimc_work(new_pimc.inference_of(BIDDER_RULES), NEW_Z))
+    old_side = Side(rules, old["play.pimc"], old["core.ruletables"].compile_rules,
+                    old["solver.search"].new_tt,
+                    old["play.pimc"].new_pimc_work(old["play.pimc"].inference_of(BIDDER_RULES)))
+    params = bidder_params()
+    hands, ups = deal_batch(rules, SEED, 0, MATCH)
+    gains = []
+    for i in range(MATCH):
+        call = next((row for k in range(8)
+                     if (row := conventional_choice(tb, params, hands[i, (k % 4 + 1) % 4],
+                                                    ups[i], k // 4 + 1, k % 4 + 1)) >= 0),
+                    -1)
+        if call < 0:
+            continue  # passed out
+        round_no, pos, trump, alone = (int(x) for x in row_call(call))
+        if round_no == 1:
+            trump = int(ups[i]) >> 3
+        key = np.uint64(deal_key(seed_to_u64(SEED), np.uint64(i)))
+        ns_points = []
+        for sides in ((new_side, old_side), (old_side, new_side)):
+            tricks = play(tb, sides, hands[i], ups[i], round_no, trump, pos & 3,
+                          pos if alone else 0, key)
+            points = int(tb.score[alone, 0, tricks])
+            ns_points.append(points if pos % 2 == 0 else -points)
+        gains.append((ns_points[0] - ns_points[1]) / 2)
+    gains = np.array(gains, dtype=np.float64)
+    mean, se = mean_se(gains)
+    return {"old_commit": OLD_COMMIT, "match": MATCH, "worlds": WORLDS, "new_clear_z": NEW_Z,
+            "deals_played": len(gains), "new_points_per_deal": round(mean, 4),
+            "interval_95": [round(x, 4) for x in interval95(mean, se)],
+            "hands_differing": int((gains != 0).sum()),
+            "worlds_new": [int(x) for x in new_side.work[5][2]],
+            "worlds_old": [int(x) for x in old_side.work[5][2]]}
+
+
+if __name__ == "__main__":
+    print(json.dumps(main(), indent=2))
