@@ -34,7 +34,6 @@ from .state import (
     S_N_ACTIVE,
     S_POS,
     S_TRICKS,
-    S_TRUMP,
     S_TURN,
     S_UP,
     S_WBIT,
@@ -170,8 +169,8 @@ def _discard_points(score, lay, wh, st, dealer, p, tt, work):
     """Makers' points in world `wh` (the dealer holding six) when the dealer discards p."""
     hand = wh[dealer]
     wh[dealer] = hand & ~one_bit(p)
-    value = _maker_points(score, lay, wh, st, np.int64(0), np.int64(0), st[S_TURN], np.int64(0), _ZERO,
-                          np.int64(-1), np.int64(-1), tt, work)
+    value = _maker_points(score, lay, wh, st, np.int64(0), np.int64(0), st[S_TURN],
+                          np.int64(0), _ZERO, np.int64(-1), np.int64(-1), tt, work)
     wh[dealer] = hand
     return value
 

@@ -23,10 +23,10 @@ independent worlds. Once it does not, the decision's later worlds come from a Ma
 agrees; symmetric proposals, so the chain's stationary law is the uniform law over agreeing
 worlds, which is what exact rejection sampling gives): it starts from a random deal, walks to
 an agreeing world by swaps that never add a disagreement, burns in, then gives one world every
-few swaps. Its worlds are correlated, so the chain serves only where rejection is too slow. Where no world
-agrees with everything (another seat bid unlike the bidder, so its bids cannot all be
-explained), the chain keeps to the fewest disagreements it reached; the counters say how
-often that happened. Nothing falls back to plain worlds.
+few swaps. Its worlds are correlated, so the chain serves only where rejection is too slow.
+Where no world agrees with everything (another seat bid unlike the bidder, so its bids cannot
+all be explained), the chain keeps to the fewest disagreements it reached; the counters say
+how often that happened. Nothing falls back to plain worlds.
 """
 
 from __future__ import annotations
