@@ -81,32 +81,41 @@ def probe_leads(rules) -> dict:
     return counts
 
 
+def rules_contracts(tb, hands, ups):
+    """The rules bidder's contract of each deal (dealer N), passed-out deals left out: (deal
+    indices, (round, position, trump, alone) rows)."""
+    from euchre_sim.bidding.conventional import conventional_choice
+    from euchre_sim.bidding.params import bidder_params
+    from euchre_sim.core.calls import row_call
+
+    params = bidder_params()
+    kept, calls = [], []
+    for i in range(hands.shape[0]):
+        for k in range(8):
+            row = conventional_choice(tb, params, hands[i, (k % 4 + 1) % 4], ups[i],
+                                      k // 4 + 1, k % 4 + 1)
+            if row >= 0:
+                round_no, pos, trump, alone = (int(x) for x in row_call(row))
+                kept.append(i)
+                calls.append((round_no, pos, int(ups[i]) >> 3 if round_no == 1 else trump,
+                              alone))
+                break
+    return np.array(kept, dtype=np.int64), np.array(calls, dtype=np.int64).reshape(-1, 4)
+
+
 def duplicate_gains(rules, side_a, side_b, match: int, seed: int, worlds: int) -> np.ndarray:
     """Side A's points per deal against side B (PIMC works), teams swapped: the rules
     bidder's contract of each of `match` deals played out twice, A as NS then as EW (NS minus
     EW, halved); passed-out deals are left out."""
-    from euchre_sim.bidding.conventional import conventional_choice
-    from euchre_sim.bidding.params import bidder_params
-    from euchre_sim.core.calls import row_call
     from euchre_sim.core.dealing import deal_batch, deal_key, seed_to_u64
     from euchre_sim.play.models import MODEL_PIMC
     from euchre_sim.play.playout import played_call
 
     tb = compile_rules(rules)
-    params = bidder_params()
     hands, ups = deal_batch(rules, seed, 0, match)
     tt = new_tt()
     gains = []
-    for i in range(match):
-        call = next((row for k in range(8)
-                     if (row := conventional_choice(tb, params, hands[i, (k % 4 + 1) % 4],
-                                                    ups[i], k // 4 + 1, k % 4 + 1)) >= 0),
-                    -1)
-        if call < 0:
-            continue  # passed out
-        round_no, pos, trump, alone = (int(x) for x in row_call(call))
-        if round_no == 1:
-            trump = int(ups[i]) >> 3
+    for i, (round_no, pos, trump, alone) in zip(*rules_contracts(tb, hands, ups), strict=True):
         key = np.uint64(deal_key(seed_to_u64(seed), np.uint64(i)))
         ns_points = []
         for works in ((side_a, side_b), (side_b, side_a)):

@@ -34,11 +34,11 @@ import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
+from bench_inference import rules_contracts  # noqa: E402
+
 from euchre_sim.advice.advise import deal_around  # noqa: E402
 from euchre_sim.advice.question import AdviceQuestion  # noqa: E402
-from euchre_sim.bidding.conventional import conventional_choice  # noqa: E402
-from euchre_sim.bidding.params import BIDDER_RULES, bidder_params  # noqa: E402
-from euchre_sim.core.calls import row_call  # noqa: E402
+from euchre_sim.bidding.params import BIDDER_RULES  # noqa: E402
 from euchre_sim.core.dealing import deal_batch, deal_key, seed_to_u64  # noqa: E402
 from euchre_sim.core.jit import njit  # noqa: E402
 from euchre_sim.core.rules import build_rules  # noqa: E402
@@ -176,24 +176,6 @@ def peer_masks(hands):
     return out
 
 
-def rules_contracts(rules, tb, hands, ups):
-    """The rules bidder's contract of each deal (dealer 0), passed-out deals left out:
-    (deal indices, our (round, position, trump, alone) rows)."""
-    params = bidder_params()
-    kept, calls = [], []
-    for i in range(hands.shape[0]):
-        for k in range(8):
-            row = conventional_choice(tb, params, hands[i, (k % 4 + 1) % 4], ups[i],
-                                      k // 4 + 1, k % 4 + 1)
-            if row >= 0:
-                round_no, pos, trump, alone = (int(x) for x in row_call(row))
-                kept.append(i)
-                calls.append((round_no, pos, int(ups[i]) >> 3 if round_no == 1 else trump,
-                              alone))
-                break
-    return np.array(kept), np.array(calls, dtype=np.int64)
-
-
 def timed(run, n):
     """(hands per second, makers' tricks) of one pass."""
     tricks = np.zeros(n, dtype=np.int64)
@@ -272,7 +254,7 @@ def main() -> None:
                              "peer": peer_lone}, args.deals, args.runs))
 
     hands, ups = deal_batch(rules, 2024, 0, args.contract_deals)
-    kept, calls = rules_contracts(rules, tb, hands, ups)
+    kept, calls = rules_contracts(tb, hands, ups)
     hands, ups = hands[kept], ups[kept]
     peer_calls = np.column_stack([calls[:, 1] & 3, calls[:, 2], calls[:, 3], calls[:, 0] == 1])
     peer_hands, peer_ups = peer_masks(hands), to_peer(ups)

@@ -26,10 +26,11 @@ import numpy as np
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 sys.path.insert(0, ROOT)
 
-from euchre_sim.bidding.conventional import conventional_choice  # noqa: E402
-from euchre_sim.bidding.params import BIDDER_RULES, bidder_params  # noqa: E402
+from bench_inference import rules_contracts  # noqa: E402
+
+from euchre_sim.bidding.params import BIDDER_RULES  # noqa: E402
 from euchre_sim.core.bits import one_bit  # noqa: E402
-from euchre_sim.core.calls import row_call, seats_in_play  # noqa: E402
+from euchre_sim.core.calls import seats_in_play  # noqa: E402
 from euchre_sim.core.dealing import deal_batch, deal_key, seed_to_u64  # noqa: E402
 from euchre_sim.core.rules import build_rules  # noqa: E402
 from euchre_sim.core.ruletables import FLAG_LONE_LAST, compile_rules  # noqa: E402
@@ -141,19 +142,9 @@ def main() -> dict:
     old_side = Side(rules, old["play.pimc"], old["core.ruletables"].compile_rules,
                     old["solver.search"].new_tt,
                     old["play.pimc"].new_pimc_work(old["play.pimc"].inference_of(BIDDER_RULES)))
-    params = bidder_params()
     hands, ups = deal_batch(rules, SEED, 0, MATCH)
     gains = []
-    for i in range(MATCH):
-        call = next((row for k in range(8)
-                     if (row := conventional_choice(tb, params, hands[i, (k % 4 + 1) % 4],
-                                                    ups[i], k // 4 + 1, k % 4 + 1)) >= 0),
-                    -1)
-        if call < 0:
-            continue  # passed out
-        round_no, pos, trump, alone = (int(x) for x in row_call(call))
-        if round_no == 1:
-            trump = int(ups[i]) >> 3
+    for i, (round_no, pos, trump, alone) in zip(*rules_contracts(tb, hands, ups), strict=True):
         key = np.uint64(deal_key(seed_to_u64(SEED), np.uint64(i)))
         ns_points = []
         for sides in ((new_side, old_side), (old_side, new_side)):
