@@ -6,7 +6,8 @@ its own name (its imports are relative) and imported beside this one; the play s
 is the same in both, so one state is handed to whichever side is to play. The rules bidder's
 contract of each of BENCH_MATCH random deals (default 2,000; standard rules, dealer N) is
 played out twice by PIMC with BENCH_WORLDS worlds (default 50), every seat inferring from the
-auction under the rules bidder: the new player NS and the old EW, then swapped. Prints JSON:
+auction under the rules bidder: the new player NS and the old EW, then swapped (BENCH_SEED: the
+deals, default 41; BENCH_CLEAR_Z: the new side's race, 0 for all worlds). Prints JSON:
 the new side's points per deal (NS minus EW, halved) with its 95 % interval, the hands that
 differ, and each side's worlds.
 
@@ -56,7 +57,7 @@ OLD_COMMIT = "a58238a"
 MATCH = int(os.environ.get("BENCH_MATCH", "2000"))
 WORLDS = int(os.environ.get("BENCH_WORLDS", "50"))
 NEW_Z = float(os.environ.get("BENCH_CLEAR_Z", str(new_pimc.CLEAR_Z)))  # the new side's race
-SEED = 41
+SEED = int(os.environ.get("BENCH_SEED", "41"))
 DEALER = 0
 NEW, OLD = 0, 1
 
