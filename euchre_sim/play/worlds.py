@@ -319,11 +319,7 @@ def _exact_world(tb, lay, hands, st, pm, seat, key, cards, out, inference):
     room, _, dealt = _deal_buffers(ints, words)
     fixed = words[_FIXED:_FIXED + 5]
     fixed[:] = _ZERO
-    n = _known(lay, hands, st, pm, seat, cards, fixed, room)
-    dealer = st[S_DEALER]
-    if _holds_discard(st, seat, dealer):
-        room[dealer] += 1
-    room[OUT] = n - room[:4].sum()
+    n = _inferred_room(lay, hands, st, pm, seat, cards, fixed, room)
     for attempt in range(EXACT_TRIES):
         shuffle(deal_key(key, np.uint64(attempt)), cards, n)
         k = 0
@@ -438,10 +434,7 @@ def _start_chain(tb, lay, hands, st, pm, seat, key, cards, search, inference):
     room, voids, dealt = _deal_buffers(ints, words)
     fixed = placed[5:10]
     fixed[:] = _ZERO
-    n = _known(lay, hands, st, pm, seat, cards, fixed, room)
-    if _holds_discard(st, seat, st[S_DEALER]):
-        room[st[S_DEALER]] += 1
-    room[OUT] = n - room[:4].sum()
+    n = _inferred_room(lay, hands, st, pm, seat, cards, fixed, room)
     for s in range(4):
         if s != seat:
             voids[s] = pm[P_VOID + s]
@@ -483,6 +476,17 @@ def _known(lay, hands, st, pm, seat, cards, fixed, room):
     for s in range(4):
         if s != seat and (st[S_ACTIVE] >> s) & 1:
             room[s] = popcount(hands[s]) - popcount(fixed[s])
+    return n
+
+
+@njit(_nrt=False)
+def _inferred_room(lay, hands, st, pm, seat, cards, fixed, room):
+    """`_known` for an inferred world: the dealer's place holds six cards where its discard
+    is inferred, the out-of-play place the rest. Returns the count of unseen cards."""
+    n = _known(lay, hands, st, pm, seat, cards, fixed, room)
+    if _holds_discard(st, seat, st[S_DEALER]):
+        room[st[S_DEALER]] += 1
+    room[OUT] = n - room[:4].sum()
     return n
 
 
