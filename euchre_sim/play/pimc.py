@@ -205,7 +205,7 @@ def _best_over_worlds(tb, lay, hands, st, pm, seat, discard, n, n_worlds, key, t
                       preferred, tt, pw):
     """The candidate (of pw's list, n long) with the best total points for `seat`'s side over
     the worlds: the seat's sampled worlds, or the true deal alone. A race: at each look a
-    candidate whose paired deficit to the leader is clear (`_beaten`) is solved no more, and
+    candidate whose paired deficit to the leader is clear (`_race`) is solved no more, and
     the decision stops when one is left."""
     work, wh, cards, cands, sums, inference, cross, clear_z, values = pw
     sums[:n] = 0

@@ -322,13 +322,7 @@ def _exact_world(tb, lay, hands, st, pm, seat, key, cards, out, inference):
     n = _inferred_room(lay, hands, st, pm, seat, cards, fixed, room)
     for attempt in range(EXACT_TRIES):
         shuffle(deal_key(key, np.uint64(attempt)), cards, n)
-        k = 0
-        for s in range(5):
-            m = _ZERO
-            for _ in range(room[s]):
-                m |= one_bit(cards[k])
-                k += 1
-            dealt[s] = fixed[s] | m
+        _deal_in_order(cards, room, fixed, dealt)
         agrees = True
         for s in range(4):
             if s != seat and (st[S_ACTIVE] >> s) & 1 and _place_state(
@@ -479,6 +473,19 @@ def _known(lay, hands, st, pm, seat, cards, fixed, room):
     return n
 
 
+@njit(inline="always")
+def _deal_in_order(cards, room, fixed, dealt):
+    """Shuffled cards dealt in turn by room: dealt[s] = fixed[s] and the next room[s] cards,
+    places 0..4."""
+    k = 0
+    for s in range(5):
+        m = _ZERO
+        for _ in range(room[s]):
+            m |= one_bit(cards[k])
+            k += 1
+        dealt[s] = fixed[s] | m
+
+
 @njit(_nrt=False)
 def _inferred_room(lay, hands, st, pm, seat, cards, fixed, room):
     """`_known` for an inferred world: the dealer's place holds six cards where its discard
@@ -504,20 +511,17 @@ def _plain_world(lay, hands, st, pm, seat, key, cards, out, inference):
     room[OUT] = n - room[:4].sum()
     for attempt in range(MAX_REJECTS):
         shuffle(deal_key(key, np.uint64(attempt)), cards, n)
-        k = 0
+        _deal_in_order(cards, room, fixed, dealt)
         ok = True
         for s in range(4):
-            out[s] = fixed[s]
-            m = _ZERO
-            for _ in range(room[s]):
-                m |= one_bit(cards[k])
-                k += 1
-            if m & voids[s]:
+            if dealt[s] & ~fixed[s] & voids[s]:
                 ok = False
                 break
-            out[s] |= m
         if ok:
+            for s in range(4):
+                out[s] = dealt[s]
             return
+    dealt[:] = _ZERO
     guided_deal(lay, deal_key(key, np.uint64(MAX_REJECTS)), cards, n, room, voids, dealt, ints)
     for s in range(4):
         out[s] = fixed[s] | dealt[s]
