@@ -13,7 +13,9 @@ from euchre_sim.core.jit import njit, on_first_compile
 # Every path that reaches the solver: simulation by scoring class and exact (dd), PIMC play
 # (a search from inside a trick) and the `solve` table. Run in a fresh process, so that no
 # other test's calls add signatures.
-_PATHS = """
+_KERNELS = ("search_at", "endgame", "exact_tricks", "at_least", "_two_tricks", "_gen_moves",
+            "_probe", "_next_card", "_child_value", "_takes")
+_PATHS = f"""
 import json
 from euchre_sim.core.rules import build_rules
 from euchre_sim.sim.chunk import ChunkJob, chunk_calls
@@ -21,13 +23,13 @@ from euchre_sim.solver import search
 from euchre_sim.solver.calltable import solve_table
 
 rules = build_rules("standard", [])
+search.compile_search()  # as a warm-up's helper does: the types every caller passes
 chunk_calls(ChunkJob.of(rules, 1, 0, 2), exact=False)
 chunk_calls(ChunkJob.of(rules, 1, 0, 2), exact=True)
 chunk_calls(ChunkJob.of(rules, 1, 0, 1, play="pimc", worlds=4), exact=False)
 solve_table(rules, rules.card_deck.parse_deal(
     "N:JS AS 9H 9D TC / KS QS TH JH QC / 9S AH KH AD KC / TS QH KD QD AC"), 3)
-print(json.dumps({name: len(getattr(search, name).signatures)
-                  for name in ("search_at", "endgame", "exact_tricks", "at_least")}))
+print(json.dumps({{name: len(getattr(search, name).signatures) for name in {_KERNELS!r}}}))
 """
 
 
@@ -39,7 +41,7 @@ def test_each_solver_kernel_compiles_once_for_every_caller():
     out = subprocess.run([sys.executable, "-c", _PATHS], capture_output=True, text=True,
                          check=True, timeout=900, env=env)
     counts = json.loads(out.stdout.strip().splitlines()[-1])
-    assert counts == {"search_at": 1, "endgame": 1, "exact_tricks": 1, "at_least": 1}
+    assert counts == dict.fromkeys(_KERNELS, 1)
 
 
 def test_the_first_compile_in_a_block_is_told_once():
@@ -60,3 +62,56 @@ def test_the_first_compile_in_a_block_is_told_once():
     with on_first_compile(lambda: calls.append("again")):
         assert twice(np.int64(5)) == 10  # compiled already: nothing to tell
     assert calls == ["compiling"]
+
+
+_UNLINKED = '''
+import json
+import numpy as np
+from numba.core import event
+from euchre_sim.core.jit import njit, unlinked
+
+@njit
+def total(a, k):
+    s = 0
+    for x in a:
+        s += x * k
+    return s
+
+call_total = unlinked(total)
+
+@njit
+def caller(a):
+    return call_total(a, np.int64(3)) + 1
+
+compiled = []
+class Seen(event.Listener):
+    def on_start(self, ev):
+        compiled.append(ev.data["dispatcher"].py_func.__name__)
+    def on_end(self, ev):
+        pass
+
+with event.install_listener("numba:compile", Seen()):
+    value = caller(np.arange(5, dtype=np.int64))
+sig = caller.signatures[0]
+name = total.overloads[total.signatures[0]].fndesc.mangled_name
+ir = caller.inspect_llvm(sig) if compiled else ""
+print(json.dumps({"value": int(value), "compiled": sorted(set(compiled)),
+                  "defines_callee": ("define" in ir and any(
+                      line.startswith("define") and name in line for line in ir.splitlines()))}))
+'''
+
+
+def test_an_unlinked_call_names_the_callee_and_loads_it_first_from_the_cache(tmp_path):
+    """`unlinked`: the caller's code calls the callee's symbol without a copy of its code, and
+    a fresh process that loads the caller from the cache loads the callee first."""
+    (tmp_path / "unlinked_kernels.py").write_text(_UNLINKED)
+    env = os.environ | {"NUMBA_CACHE_DIR": str(tmp_path / "cache"),
+                        "PYTHONPATH": str(tmp_path)}
+    env.pop("EUCHRE_SIM_NO_CACHE", None)
+    runs = [json.loads(subprocess.run(
+        [sys.executable, "-c", "import unlinked_kernels"], capture_output=True, text=True,
+        check=True, timeout=300, env=env, cwd=tmp_path).stdout.strip().splitlines()[-1])
+        for _ in range(2)]
+    assert runs[0] == {"value": 3 * 10 + 1, "compiled": ["caller", "total"],
+                       "defines_callee": False}
+    assert runs[1] == {"value": 31, "compiled": [], "defines_callee": False}

@@ -54,7 +54,8 @@ def shuffle(key, cards, n):
 @njit
 def deal_into(deck_cards, seed, index, dealer, hands, work):
     """Deal `index` of `seed`: fills hands[0:4] (by seat) and returns the upcard id."""
-    work[:] = deck_cards
+    for j in range(deck_cards.shape[0]):  # a loop: a slice copy compiles its shape error's text
+        work[j] = deck_cards[j]
     shuffle(deal_key(seed, np.uint64(index)), work, work.shape[0])
     for k in range(4):
         seat = seat_at(dealer, k + 1)

@@ -5,10 +5,15 @@ Set EUCHRE_SIM_NO_CACHE=1 to compile without the on-disk cache; NUMBA_CACHE_DIR 
 """
 
 import contextlib
+import functools
+import importlib
 import os
 
 import numba
-from numba.core import event
+from numba import types
+from numba.core import cgutils, event
+from numba.core.typing import signature
+from numba.extending import intrinsic
 
 _CACHE = os.environ.get("EUCHRE_SIM_NO_CACHE", "") not in ("1", "true", "yes")
 
@@ -39,3 +44,38 @@ def on_first_compile(callback):
     loaded from the cache compiles nothing and calls nothing)."""
     with event.install_listener("numba:compile", _FirstCompile(callback)):
         yield
+
+
+def _load_overload(module: str, name: str, argtypes: tuple) -> None:
+    """Compile (or load from the cache) `module.name` for `argtypes`: run before a kernel that
+    calls it through `unlinked` is loaded from the cache, so that its symbol is defined."""
+    getattr(importlib.import_module(module), name).compile(argtypes)
+
+
+def unlinked(dispatcher):
+    """A function of jitted code that calls `dispatcher` without linking its code in.
+
+    Numba links a callee's code into each caller's module, and LLVM then optimises and emits
+    it again for every caller up the chain: the solver's code was compiled once for each of a
+    dozen kernels above it. A call through `unlinked` names the callee's compiled symbol
+    instead (the callee compiled while the caller is typed, or loaded first when the caller
+    comes from the cache), so the callee is compiled once; the price is that LLVM cannot
+    inline it into the caller."""
+    module, name = dispatcher.py_func.__module__, dispatcher.py_func.__name__
+
+    @intrinsic
+    def call(typingctx, *args):
+        argtypes = tuple(types.unliteral(a) for a in args)
+        dispatcher.compile(argtypes)
+        callee = dispatcher.overloads[argtypes]
+        load_first = functools.partial(_load_overload, module, name, argtypes)
+
+        def codegen(context, builder, sig, llargs):
+            context.active_code_library._reload_init.add(load_first)
+            return context.call_internal(builder, callee.fndesc, callee.signature,
+                                         cgutils.unpack_tuple(builder, llargs[0]))
+
+        returns = callee.signature.return_type
+        return signature(returns, types.StarArgTuple.from_types(argtypes)), codegen
+
+    return call

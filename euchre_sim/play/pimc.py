@@ -20,7 +20,7 @@ from ..core.jit import njit
 from ..core.ruletables import LAYOUT_TRUMPS
 from ..core.trick import legal_cards, next_active
 from ..solver.equivalence import candidates, run_top
-from ..solver.search import new_work, search_at
+from ..solver.search import call_search_at, new_work
 from .conventional import conventional_card, conventional_discard
 from .state import (
     P_LED,
@@ -85,8 +85,8 @@ def _ns_reach(lay, wh, st, nxt, pos, led, wbit, wseat, left, target, tt, work):
         return True
     if target > left:
         return False
-    v = search_at(lay, wh, nxt, pos, led, wbit, wseat, st[S_ACTIVE],
-                   st[S_N_ACTIVE], target - 1, target, tt.table, tt.stats, work)
+    v = call_search_at(lay, wh, nxt, pos, led, wbit, wseat, st[S_ACTIVE],
+                       st[S_N_ACTIVE], target - 1, target, tt.table, tt.stats, work)
     return v >= target
 
 

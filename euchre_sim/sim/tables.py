@@ -21,6 +21,7 @@ from ..core.dealing import deal_batch
 from ..core.rules import RuleSet
 from ..play.pimc import inference_of
 from ..runs.runner import stream_parquet
+from ..solver.search import compile_search
 from .callsums import SUMS, ChunkSums, add_rates, bucketed_sums, merge_frames, merged, split_key
 from .chunk import (
     SIM_DEALER,
@@ -206,14 +207,16 @@ def _job_inputs(job: ChunkJob) -> tuple:
 
 def warm_up_chunk(job: ChunkJob, helper=None) -> None:
     """Compile (or load from Numba's cache) every kernel `job` calls, in this process, by
-    computing it (one deal is enough). With `helper` (an executor of one process) the
-    kernels of the chunk's files compile there meanwhile, on empty call tables, and are then
-    loaded here from the cache: two cores compile at once."""
-    files = helper.submit(_warm_up_files, job) if helper is not None else None
+    computing it (one deal is enough). With `helper` (an executor of one process) two cores
+    compile at once: the helper compiles the search while this process compiles the kernels
+    of the chunk's files (on empty call tables) and then, the search loaded from the cache,
+    the chunk's kernels above it."""
+    search = helper.submit(compile_search) if helper is not None else None
+    if search is not None:
+        _warm_up_files(job)
+        search.result()
     rules, params, table, inference = _job_inputs(job)
     deals = chunk_calls(job, inference)
-    if files is not None:
-        files.result()
     chunk_files(ChunkDeals(job, rules, params, table, *deals))
 
 

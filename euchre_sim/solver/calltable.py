@@ -23,7 +23,7 @@ from ..core.calls import (
     opening_leader,
     seats_in_play,
 )
-from ..core.jit import njit
+from ..core.jit import njit, unlinked
 from ..core.ruletables import FLAG_LONE_LAST
 from ..core.seats import seat_at
 from .equivalence import candidates
@@ -134,6 +134,9 @@ def dealer_side_tricks(tb, hands, upcard, dealer, round_no, trump, alone_pos, de
     return _dealer_class(lay, hp, dealer, leader, active, makers, cands, count, tt, work)
 
 
+_dealer_side_tricks = unlinked(dealer_side_tricks)
+
+
 @njit
 def analyze_deal(tb, hands, upcard, dealer, exact, only_pos, rounds, tt, work, out):
     """Fill `out` (N_ROWS, the layout of `core.calls`) with the makers' tricks of every call
@@ -156,7 +159,7 @@ def analyze_deal(tb, hands, upcard, dealer, exact, only_pos, rounds, tt, work, o
                     if not _any_written(flags, round_no, trump, alone_pos, def_pos, only_pos,
                                         upcard):
                         continue
-                    dealer_tricks = dealer_side_tricks(
+                    dealer_tricks = _dealer_side_tricks(
                         tb, hands, upcard, dealer, round_no, trump, alone_pos, def_pos, exact,
                         _makers(dealer, alone_pos, def_pos, only_pos), tt, work)
                     alone = 1 if alone_pos > 0 else 0
@@ -203,11 +206,14 @@ def _any_written(flags, round_no, trump, alone_pos, def_pos, only_pos, upcard):
     return False
 
 
+_analyze_deal = unlinked(analyze_deal)
+
+
 @njit
 def analyze_batch(tb, hands, upcards, dealer, exact, parts, tt, out):
     work = new_work()
     for i in range(hands.shape[0]):
-        analyze_deal(tb, hands[i], upcards[i], dealer, exact, 0, parts, tt, work, out[i])
+        _analyze_deal(tb, hands[i], upcards[i], dealer, exact, 0, parts, tt, work, out[i])
 
 
 @njit

@@ -22,9 +22,10 @@ trick winners and equivalent cards are a few bit operations. The search keeps
   (PIMC) and a lone maker against a lone defender;
 - `at_least` answers one threshold by a zero-window search; `exact_tricks` is one
   full-window search (the table's bounds serve both).
-The big helpers (`quick_tricks`, `sure_trump_tricks`, `_two_tricks`) are called, not inlined:
-inlined at every caller they cost a first run's compile more than they save (docs/performance.md,
-"Cold start").
+What a first run compiles (docs/performance.md, "Cold start"): the big helpers (`quick_tricks`,
+`sure_trump_tricks`, `_two_tricks`) are called, not inlined; `_gen_moves`, `_probe` and the loops'
+small steps are typed once and inlined by LLVM (`forceinline`), not copied into each caller's
+Numba IR; kernels above reach the search through `call_search_at`, one compiled copy of it.
 """
 
 from __future__ import annotations
@@ -32,10 +33,11 @@ from __future__ import annotations
 import threading
 from typing import NamedTuple
 
+import numba
 import numpy as np
 
 from ..core.bits import above_highest, bits_above, high_bit, low_index, one_bit, pext, popcount
-from ..core.jit import njit
+from ..core.jit import njit, unlinked
 from ..core.ruletables import LAYOUT_NO_LEAD, LAYOUT_SUIT_LOWS, LAYOUT_TRUMPS
 from ..core.trick import legal_cards, next_active
 
@@ -167,7 +169,7 @@ def _pop_lowest(cards):
     return b, low_index(b), cards ^ b
 
 
-@njit(inline="always")
+@njit(_nrt=False, forceinline=True)
 def _takes(b, p, eligible, wbit):
     """Does card b (index p) take the trick from the winning card wbit? (`eligible`: the led
     suit's bits and the trumps.)"""
@@ -296,7 +298,7 @@ def _replies(hand, runs, suit):
     return max(popcount(choices), 1)
 
 
-@njit(inline="always")
+@njit(_nrt=False, forceinline=True)
 def _gen_moves(lay, hands, seat, led, wbit, wseat):
     """Candidate cards as (first, rest): `first` is tried before `rest`, lowest first (both).
     `led` is the led suit's bits (0 when leading), (`wbit`, `wseat`) the trick's winning card
@@ -338,7 +340,7 @@ def _gen_moves(lay, hands, seat, led, wbit, wseat):
     return first, reps & ~first
 
 
-@njit(inline="always")
+@njit(_nrt=False, forceinline=True)
 def _next_card(first, rest):
     """The next card to try, `first` before `rest`: (its bit, its index, first, rest left)."""
     if first:
@@ -348,7 +350,7 @@ def _next_card(first, rest):
     return b, p, first, rest
 
 
-@njit(inline="always")
+@njit(_nrt=False, forceinline=True)
 def _child_value(seat, best, alpha, beta, v):
     """A child's value v taken into `seat`'s best and window: (best, alpha, beta)."""
     if seat & 1:
@@ -367,7 +369,7 @@ def _bounds_of(v, alpha, beta, lo, hi):
     return v, v
 
 
-@njit(inline="always")
+@njit(_nrt=False, forceinline=True)
 def _probe(lay, hands, seat, n, alpha, beta, table, stats):
     """A trick boundary (`seat` to lead, n >= 2 tricks left): (key, slot, lo, hi), bounds on NS
     tricks from the quick and sure-trump tricks and, unless they already decide the window
@@ -449,7 +451,7 @@ def endgame(lay, hands, leader, active, n_active, alpha, beta, table, stats, n):
     best0 = _worst(leader)
     a0 = alpha
     b0 = beta
-    f0, r0 = _gen_moves(lay, hands, leader, _ZERO, 0, 0)
+    f0, r0 = _gen_moves(lay, hands, leader, _ZERO, np.int64(0), np.int64(0))
     while (f0 | r0) and a0 < b0:
         c0, p0, f0, r0 = _next_card(f0, r0)
         led = lay[p0]
@@ -519,7 +521,7 @@ def search_at(lay, hands, seat, pos, led, wbit, wseat, active, n_active, alpha, 
     v = 0
     # the current node (a0, b0: its window after the boundary bounds; won: NS tricks of the
     # trick its current card completes)
-    a0 = b0 = best = lo = hi = slot = p = won = 0
+    a0 = b0 = best = lo = hi = slot = p = won = np.int64(0)
     key = first = rest = _ZERO
     while True:
         if entering:
@@ -646,13 +648,17 @@ def search_at(lay, hands, seat, pos, led, wbit, wseat, active, n_active, alpha, 
         rest = mrow[_M_REST]
 
 
+# every kernel above reaches the search through this call: one compiled copy of it (see unlinked)
+call_search_at = unlinked(search_at)
+
+
 @njit(_nrt=False)
 def _search(lay, hands, leader, active, alpha, beta, tt, work):
     """NS tricks from a trick boundary, `leader` to lead; fail-soft in (alpha, beta). The
     arguments search_at fixes here are int64s, not literals: a literal argument would
     compile search_at once more for its value."""
-    return search_at(lay, hands, leader, np.int64(0), _ZERO, np.int64(-1), np.int64(-1), active,
-                     popcount(active), alpha, beta, tt.table, tt.stats, work)
+    return call_search_at(lay, hands, leader, np.int64(0), _ZERO, np.int64(-1), np.int64(-1),
+                          active, popcount(active), alpha, beta, tt.table, tt.stats, work)
 
 
 @njit(_nrt=False)
@@ -667,6 +673,18 @@ def exact_tricks(lay, hands, leader, active, tt, work):
 def at_least(lay, hands, leader, active, target, tt, work):
     """Does NS take at least `target` tricks? One zero-window search (as exact_tricks)."""
     return _search(lay, hands, leader, active, target - 1, target, tt, work) >= target
+
+
+def compile_search() -> None:
+    """Compile (or load from Numba's cache) the search for the argument types its callers pass
+    (`call_search_at`), before the kernels above it: a warm-up compiles it in a second
+    process meanwhile."""
+    tt = new_tt(1)
+    work = (np.zeros((MAX_DEPTH, _N_INTS), np.int64), np.zeros((MAX_DEPTH, _N_MASKS), np.uint64),
+            np.zeros(4, np.uint64))
+    masks, i = np.zeros(4, np.uint64), np.int64(0)
+    search_at.compile(tuple(numba.typeof(x) for x in (
+        masks, masks, i, i, _ZERO, i, i, i, i, i, i, tt.table, tt.stats, work)))
 
 
 _SHARED: list[np.ndarray] = []
