@@ -60,7 +60,10 @@ def unlinked(dispatcher):
     dozen kernels above it. A call through `unlinked` names the callee's compiled symbol
     instead (the callee compiled while the caller is typed, or loaded first when the caller
     comes from the cache), so the callee is compiled once; the price is that LLVM cannot
-    inline it into the caller."""
+    inline it into the caller. It rests on two parts of Numba below its public API: a call
+    by function descriptor (`call_internal`) and the functions a code library runs before a
+    cached kernel loads (`_reload_init`, as parfors use); `tests/test_compile_once.py` checks
+    both on the installed Numba."""
     module, name = dispatcher.py_func.__module__, dispatcher.py_func.__name__
 
     @intrinsic
