@@ -679,9 +679,7 @@ def compile_search() -> None:
     """Compile (or load from Numba's cache) the search for the argument types its callers pass
     (`call_search_at`), before the kernels above it: a warm-up compiles it in a second
     process meanwhile."""
-    tt = new_tt(1)
-    work = (np.zeros((MAX_DEPTH, _N_INTS), np.int64), np.zeros((MAX_DEPTH, _N_MASKS), np.uint64),
-            np.zeros(4, np.uint64))
+    tt, work = new_tt(1), new_work()
     masks, i = np.zeros(4, np.uint64), np.int64(0)
     search_at.compile(tuple(numba.typeof(x) for x in (
         masks, masks, i, i, _ZERO, i, i, i, i, i, i, tt.table, tt.stats, work)))
