@@ -115,3 +115,47 @@ def test_an_unlinked_call_names_the_callee_and_loads_it_first_from_the_cache(tmp
     assert runs[0] == {"value": 3 * 10 + 1, "compiled": ["caller", "total"],
                        "defines_callee": False}
     assert runs[1] == {"value": 31, "compiled": [], "defines_callee": False}
+
+
+_THREE_LEVELS = '''
+import json
+import sys
+import numpy as np
+from euchre_sim.core.jit import njit, unlinked
+
+@njit
+def total(a, k):
+    s = 0
+    for x in a:
+        s += x * k
+    return s
+
+call_total = unlinked(total)
+
+@njit
+def middle(a):
+    return call_total(a, np.int64(3)) + 1
+
+@njit
+def top(a):
+    return middle(a) * 2
+
+kernel = middle if sys.argv[1] == "middle" else top
+print(json.dumps(int(kernel(np.arange(5, dtype=np.int64)))))
+'''
+
+
+def test_a_kernel_compiled_over_cached_code_still_loads_its_unlinked_callees_first(tmp_path):
+    """`middle` calls `total` unlinked and is cached by one process; a second loads `middle`
+    from the cache and compiles `top` over it; a third loads `top` from the cache: it must load
+    `total` first, though no code of its own names it (Numba leaves a cached library's reload
+    functions off it: `core.jit` puts them back)."""
+    (tmp_path / "three_levels.py").write_text(_THREE_LEVELS)
+    env = os.environ | {"NUMBA_CACHE_DIR": str(tmp_path / "cache"),
+                        "PYTHONPATH": str(tmp_path)}
+    env.pop("EUCHRE_SIM_NO_CACHE", None)
+    runs = [subprocess.run([sys.executable, str(tmp_path / "three_levels.py"), kernel],
+                           capture_output=True, text=True, timeout=300, env=env, cwd=tmp_path)
+            for kernel in ("middle", "top", "top")]
+    assert [run.returncode for run in runs] == [0, 0, 0], runs[-1].stderr[-500:]
+    assert [json.loads(run.stdout) for run in runs] == [31, 62, 62]

@@ -12,6 +12,7 @@ import os
 import numba
 from numba import types
 from numba.core import cgutils, event
+from numba.core.compiler import CompileResult
 from numba.core.typing import signature
 from numba.extending import intrinsic
 
@@ -46,6 +47,26 @@ def on_first_compile(callback):
         yield
 
 
+def _keep_reload_init_on_cached_code() -> None:
+    """Numba runs a cached kernel's reload functions before loading it, but leaves them off
+    its code library, so a kernel compiled later that links that library in does not inherit
+    them: loaded from the cache in turn, it would not load its `unlinked` callees first (and
+    call a null address). Put them back on the library as it is loaded."""
+    rebuild = CompileResult._rebuild.__func__
+
+    def _rebuild(cls, target_context, libdata, fndesc, env, signature, objectmode, lifted,
+                 typeann, reload_init, referenced_envs):
+        result = rebuild(cls, target_context, libdata, fndesc, env, signature, objectmode,
+                         lifted, typeann, reload_init, referenced_envs)
+        result.library._reload_init.update(reload_init or ())
+        return result
+
+    CompileResult._rebuild = classmethod(_rebuild)
+
+
+_keep_reload_init_on_cached_code()
+
+
 def _load_overload(module: str, name: str, argtypes: tuple) -> None:
     """Compile (or load from the cache) `module.name` for `argtypes`: run before a kernel that
     calls it through `unlinked` is loaded from the cache, so that its symbol is defined."""
@@ -62,8 +83,9 @@ def unlinked(dispatcher):
     comes from the cache), so the callee is compiled once; the price is that LLVM cannot
     inline it into the caller. It rests on two parts of Numba below its public API: a call
     by function descriptor (`call_internal`) and the functions a code library runs before a
-    cached kernel loads (`_reload_init`, as parfors use); `tests/test_compile_once.py` checks
-    both on the installed Numba."""
+    cached kernel loads (`_reload_init`, as parfors use, kept on cached code by
+    `_keep_reload_init_on_cached_code`); `tests/test_compile_once.py` checks them on the
+    installed Numba."""
     module, name = dispatcher.py_func.__module__, dispatcher.py_func.__name__
 
     @intrinsic
