@@ -158,8 +158,9 @@ def run_simulation(plan, workers: int | None, resume: bool, progress: bool = Tru
               help="The dealer's discard: your five cards and the upcard (with --trump).")
 @click.option("--discard", default=None, metavar="CARD",
               help="During the play, as the dealer who took the upcard: what you threw.")
+@workers_option
 @json_option()
-def advise(ruleset, as_json: bool, **fields) -> None:
+def advise(ruleset, as_json: bool, workers: int | None, **fields) -> None:
     """Should this hand order up, call, go alone or pass? Figures over random deals of the
     unseen cards (with --bidding: the deals where the auction reaches you, pass included).
     With --trump and --maker: which card to discard or play now, over worlds consistent with
@@ -173,9 +174,10 @@ def advise(ruleset, as_json: bool, **fields) -> None:
     import json
 
     from euchre_sim.advice.advice_request import answer, ask_any
+    from euchre_sim.runs.parallel import default_workers
 
     question = ask_any(ruleset, fields)
-    result = answer(question)
+    result = answer(question, workers=workers or default_workers())
     if as_json:
         click.echo(json.dumps(result))
     elif "kind" in result:

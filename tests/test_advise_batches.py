@@ -52,3 +52,19 @@ def test_reached_deals_in_batches_keep_the_same_deals(seat):
         assert (pieces[key] == whole[key]).all(), key
     assert reports[-1] == (200, 200)
     assert [done for done, _ in reports] == sorted(done for done, _ in reports)
+
+
+@pytest.mark.parametrize("seat, play", [(3, "pimc"), (4, "rules")])
+def test_reached_deals_in_worker_processes_are_the_deals_of_one_process(seat, play):
+    """Batches tried in two worker processes, some past the last deal needed: the same deals,
+    the same count tried and the same worlds' counters as one batch in this process."""
+    q = AdviceQuestion(build_rules(), "JS AS 9H 9D TC", seat, "9S", deals=24, seed=3,
+                       bidding="rules", play=play, worlds=5)
+    whole = reached_deals(q, batch=10**6)
+    pieces = reached_deals(q, batch=5, workers=2)
+    assert pieces["tried"] == whole["tried"] > 24
+    assert (pieces["worlds"] == whole["worlds"]).all()
+    if play == "pimc":
+        assert whole["worlds"][0] > 0
+    for key in ("calls", "contracts", "choices", "values", "indices"):
+        assert (pieces[key] == whole[key]).all(), key

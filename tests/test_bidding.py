@@ -9,11 +9,11 @@ from hypothesis import strategies as st
 
 from euchre_sim.advice.auction_advice import advise_in_auction, reached_deals
 from euchre_sim.advice.question import AdviceQuestion
-from euchre_sim.bidding.auction import auction_choices, first_call
+from euchre_sim.bidding.auction import advice_rows, auction_choices, first_call
 from euchre_sim.bidding.conventional import conventional_choice, hand_value
-from euchre_sim.bidding.params import BIDDER_DD, PARAMS, bidder_params
+from euchre_sim.bidding.params import BIDDER_DD, PARAMS, bidder_id, bidder_params
 from euchre_sim.bidding.table import empty_table
-from euchre_sim.core.calls import row_call
+from euchre_sim.core.calls import N_ROWS, call_row, row_call
 from euchre_sim.core.cards import JOKER, cards_of
 from euchre_sim.core.dealing import deal_one
 from euchre_sim.core.errors import UserError
@@ -261,6 +261,56 @@ def test_advise_keeps_exactly_the_deals_where_earlier_seats_pass(bidding, round_
         if all(c is None for k, c in enumerate(choices[:turn]) if k != turn - 4):
             reached.append(i)  # the seat's own round-1 pass is given
     assert list(kept["indices"]) == reached
+
+
+def _naive_row(call) -> int:
+    round_no, pos, trump, alone = call
+    return int(call_row(round_no, pos, trump, int(alone)))
+
+
+def _naive_wanted(rules, params, hands, upcard, call, wanted):
+    """The call's row and the row of its lone defence, as the naive defenders decide it."""
+    def outcome(round_no, pos, trump, alone, j=None):
+        row = _naive_row((round_no, pos, trump, alone))
+        wanted.add(row if j is None else 48 + row * 2 + j)
+        return 3
+    wanted.add(_naive_row(call))
+    naive.rules_defence(rules, params, lambda p: cards_of(hands[p % 4]), upcard, outcome, call)
+
+
+def test_advice_plays_the_seats_calls_and_the_call_that_follows_its_pass():
+    """advice_rows against the auction read off the naive rules bidder: nothing when an
+    earlier seat calls, else every call open to the seat and the first call after its pass,
+    each with its lone defence (a low bar to defend alone, so that defences are asked)."""
+    @given(st.sampled_from(sorted(RULE_SETS)), st.integers(0, 10_000), st.integers(0, 7),
+           st.floats(0, 8))
+    def check(name, index, turn, defend_alone):
+        rules = RULE_SETS[name]
+        params = DEFAULTS | {"defend_alone": defend_alone}
+        hands, upcard = deal_one(rules, 13, index, 0)
+        passing = turn - 4
+        wanted = np.zeros(N_ROWS, dtype=np.uint8)
+        array = np.array([params[k] for k, _, _ in PARAMS], dtype=np.float64)
+        first = advice_rows(bidder_id("rules"), compile_rules(rules), array,
+                            empty_table(), np.array(hands, dtype=np.uint64), upcard, 0, turn,
+                            passing, wanted)
+        choices = [naive.rules_bidder_choice(rules, params, cards_of(hands[p % 4]), upcard,
+                                             r, p) for r in (1, 2) for p in (1, 2, 3, 4)]
+        earlier = [k for k in range(turn) if k != passing and choices[k] is not None]
+        if earlier:
+            assert first == earlier[0] and not wanted.any()
+            return
+        want: set[int] = set()
+        round_no, pos = turn // 4 + 1, turn % 4 + 1
+        for trump, alone in naive.open_calls(rules, round_no, pos, upcard):
+            _naive_wanted(rules, params, hands, upcard, (round_no, pos, trump, alone), want)
+        later = [c for c in choices[turn + 1:] if c is not None]
+        if later:
+            _naive_wanted(rules, params, hands, upcard, later[0], want)
+        assert first == -1
+        assert set(np.flatnonzero(wanted).tolist()) == want
+
+    check()
 
 
 @pytest.mark.parametrize("bidding", ["dd", "rules"])

@@ -30,12 +30,14 @@ def ask_any(rules: RuleSet, fields: dict) -> AdviceQuestion | PlayQuestion:
     return PlayQuestion(rules, **given)
 
 
-def answer(question: AdviceQuestion | PlayQuestion, progress: Progress | None = None) -> dict:
-    """The `advise --json` object of the question."""
+def answer(question: AdviceQuestion | PlayQuestion, progress: Progress | None = None,
+           workers: int = 1) -> dict:
+    """The `advise --json` object of the question; advice in the auction tries its deals in
+    `workers` processes (the answer is the same)."""
     if isinstance(question, PlayQuestion):
         return answer_play(question, progress)
     if question.bidding is None:
         return advise(question, progress=progress)
     from .auction_advice import advise_in_auction
 
-    return advise_in_auction(question, progress)
+    return advise_in_auction(question, progress, workers)

@@ -12,9 +12,12 @@ auction under the bidder (0 when the deal is passed out).
 
 from __future__ import annotations
 
+import itertools
+from functools import partial
+
 import numpy as np
 
-from ..bidding.auction import N_TURNS, auction_choices, first_call, reached_rows
+from ..bidding.auction import N_TURNS, advice_rows, auction_choices, first_call
 from ..bidding.params import BIDDER_DD, bidder_id
 from ..bidding.table import empty_table
 from ..core.calls import BOTH_ROUNDS, N_CALLS, N_ROWS, WITH_DEFENCE, may_pass, row_call
@@ -27,8 +30,9 @@ from ..game.odds import game_chances, results_from_contracts, win_odds
 from ..play.models import MODEL_DD, model_id
 from ..play.pimc import inference_of, new_pimc_work
 from ..play.playout import ALL_ROWS, play_deal
+from ..runs.parallel import ordered_map
 from ..solver.calltable import analyze_deal
-from ..solver.search import new_tt, new_work
+from ..solver.search import new_work, shared_tt
 from .advise import (
     Progress,
     batch_size,
@@ -47,13 +51,14 @@ PARTS = BOTH_ROUNDS | WITH_DEFENCE  # a pass is valued by the auction of both ro
 
 
 @njit
-def _reached_batch(bidder, tb, params, table, unseen, seed, seat, hand, ref_card, turn, count,
-                   kept, start, stop, model, n_worlds, inference, tt, calls, contracts, choices,
-                   values, indices):
-    """Try deals start..stop-1 in order, keeping those that reach `turn` under the bidder
-    (after the `kept` already kept) until `count` are kept: their call tables, resolved
-    contracts, choices, auction values and indices. In round 2 the seat's own round-1 pass is
-    given (its bidder's choice there is not asked). Returns (kept, next deal to try)."""
+def _reached_batch(bidder, tb, params, table, unseen, seed, seat, hand, ref_card, turn, start,
+                   stop, model, n_worlds, inference, tt, calls, contracts, choices, values,
+                   indices, worlds_after):
+    """Try deals start..stop-1 in order, keeping those that reach `turn` under the bidder:
+    their call tables, resolved contracts, choices, auction values and indices into rows 0,
+    1, ..., and the worlds' counters as they stood after each (`worlds_after`). In round 2
+    the seat's own round-1 pass is given (its bidder's choice there is not asked). Returns
+    the count kept."""
     own_pass = turn - 4  # the seat's round-1 turn (negative in round 1: none)
     hands = np.zeros(4, dtype=np.uint64)
     work = np.empty_like(unseen)
@@ -61,9 +66,8 @@ def _reached_batch(bidder, tb, params, table, unseen, seed, seat, hand, ref_card
     pimc_work = new_pimc_work(inference)
     pimc_works = (pimc_work, pimc_work)
     wanted = np.ones(N_ROWS, dtype=np.uint8)
+    kept = 0
     for i in range(start, stop):
-        if kept == count:
-            return kept, i
         deal_around(unseen, seed, i, seat, hand, hands, work)
         if model == MODEL_DD:
             analyze_deal(tb, hands, ref_card, ADVISE_DEALER, False, 0, PARTS, tt, solver_work,
@@ -72,10 +76,10 @@ def _reached_batch(bidder, tb, params, table, unseen, seed, seat, hand, ref_card
             play_deal((model, model), tb, hands, ref_card, ADVISE_DEALER, n_worlds,
                       deal_key(seed, np.uint64(i)), 0, PARTS, ALL_ROWS, tt, pimc_works,
                       calls[kept])
-        else:  # the bidder's own hands tell which turns are reached: play only those rows
-            first = reached_rows(bidder, tb, params, table, hands, ref_card, ADVISE_DEALER,
-                                 own_pass, wanted)
-            if 0 <= first < turn:
+        else:  # the bidder's own hands tell whether the seat is reached and what follows its
+            #    pass: play only the rows the advice reads
+            if advice_rows(bidder, tb, params, table, hands, ref_card, ADVISE_DEALER, turn,
+                           own_pass, wanted) >= 0:
                 continue
             play_deal((model, model), tb, hands, ref_card, ADVISE_DEALER, n_worlds,
                       deal_key(seed, np.uint64(i)), 0, PARTS, wanted, tt, pimc_works,
@@ -87,39 +91,73 @@ def _reached_batch(bidder, tb, params, table, unseen, seed, seat, hand, ref_card
             called = first_call(choices[kept], own_pass + 1)
         if called < 0 or called >= turn:
             indices[kept] = i
+            worlds_after[kept] = inference[2]
             kept += 1
-    return kept, stop
+    return kept
 
 
-def reached_deals(question: AdviceQuestion, progress: Progress | None = None,
-                  batch: int | None = None) -> dict[str, np.ndarray]:
-    """The kept deals' call tables, choices, values and indices, and the number tried; with
-    `infer` PIMC's worlds agree with the auction under the bidder and with the discard.
-    Deals are tried in batches (`batch_size`), `progress(kept, deals)` after each."""
-    q, deals, play = question.cards, question.deals, question.play
-    turn = (q.round_no - 1) * 4 + q.position - 1
-    calls = np.full((deals, N_ROWS), -1, dtype=np.int8)
-    contracts = np.zeros((deals, N_CALLS, 3), dtype=np.int64)
-    choices = np.zeros((deals, N_TURNS), dtype=np.int64)
-    values = np.zeros((deals, N_TURNS + 1), dtype=np.int64)
-    indices = np.zeros(deals, dtype=np.int64)
+_KEPT = ("calls", "contracts", "choices", "values", "indices")
+
+
+def _reached_range(question: AdviceQuestion, deals: tuple[int, int]) -> dict[str, np.ndarray]:
+    """The deals of the range (start, stop) that reach the seat (`_reached_batch`), with
+    the worlds' counters after each of them (`worlds_after`) and after the range (`worlds`)."""
+    q, (start, stop) = question.cards, deals
+    n = stop - start
+    out = {"calls": np.full((n, N_ROWS), -1, dtype=np.int8),
+           "contracts": np.zeros((n, N_CALLS, 3), dtype=np.int64),
+           "choices": np.zeros((n, N_TURNS), dtype=np.int64),
+           "values": np.zeros((n, N_TURNS + 1), dtype=np.int64),
+           "indices": np.zeros(n, dtype=np.int64), "worlds_after": np.zeros((n, 3), np.int64)}
     bidder, params = bidder_id(question.bidding), question.params
     table = question.table or empty_table()
     inference = inference_of(bidder, params, table) if question.infer else inference_of()
-    tb, tt, max_tries = compile_rules(question.rules), new_tt(), deals * MAX_TRIES_PER_DEAL
-    kept = tried = 0
-    while kept < deals and tried < max_tries:
-        stop = min(tried + (batch or batch_size(play)), max_tries)
-        kept, tried = _reached_batch(bidder, tb, params, table, q.unseen,
-                                     seed_to_u64(question.seed), q.seat, np.uint64(q.hand),
-                                     q.ref_card, turn, deals, kept, tried, stop, model_id(play),
-                                     question.worlds, inference, tt, calls, contracts, choices,
-                                     values, indices)
-        if progress is not None:
-            progress(kept, deals)
-    return {"calls": calls[:kept], "contracts": contracts[:kept], "choices": choices[:kept],
-            "values": values[:kept], "indices": indices[:kept], "tried": tried, "turn": turn,
-            "worlds": inference[2]}
+    kept = _reached_batch(bidder, compile_rules(question.rules), params, table, q.unseen,
+                          seed_to_u64(question.seed), q.seat, np.uint64(q.hand), q.ref_card,
+                          turn_of(question), start, stop, model_id(question.play),
+                          question.worlds, inference, shared_tt(), *out.values())
+    return {key: value[:kept] for key, value in out.items()} | {"worlds": inference[2]}
+
+
+def turn_of(question: AdviceQuestion) -> int:
+    """The seat's turn in the auction (0-7)."""
+    return (question.cards.round_no - 1) * 4 + question.cards.position - 1
+
+
+def reached_deals(question: AdviceQuestion, progress: Progress | None = None,
+                  batch: int | None = None, workers: int = 1) -> dict[str, np.ndarray]:
+    """The kept deals' call tables, choices, values and indices, and the number tried; with
+    `infer` PIMC's worlds agree with the auction under the bidder and with the discard.
+    Deals are tried in batches (`batch_size`), in `workers` processes (the first batch here,
+    which loads the kernels the workers then inherit), `progress(kept, deals)` after each;
+    the answer does not depend on the batches or the workers."""
+    deals = question.deals
+    size, max_tries = batch or batch_size(question.play), deals * MAX_TRIES_PER_DEAL
+    ranges = [(start, min(start + size, max_tries)) for start in range(0, max_tries, size)]
+    parts, kept, tried = [], 0, 0
+    worlds = np.zeros(3, dtype=np.int64)
+    first = [_reached_range(question, ranges[0])]
+    rest = ordered_map(partial(_reached_range, question), ranges[1:], workers)
+    try:
+        for (_, stop), part in zip(ranges, itertools.chain(first, rest), strict=True):
+            take = min(len(part["indices"]), deals - kept)
+            parts.append(part)
+            kept += take
+            if kept < deals:
+                worlds += part["worlds"]
+                tried = stop
+            else:  # the deals after the last one kept were not needed: as if never tried
+                parts[-1] = {key: part[key][:take] for key in _KEPT}
+                worlds += part["worlds_after"][take - 1]
+                tried = int(part["indices"][take - 1]) + 1
+            if progress is not None:
+                progress(kept, deals)
+            if kept == deals:
+                break
+    finally:
+        rest.close()
+    return {key: np.concatenate([part[key] for part in parts]) for key in _KEPT} | {
+        "tried": tried, "turn": turn_of(question), "worlds": worlds}
 
 
 def _best(actions: list[dict], per_deal: list[np.ndarray]) -> dict | None:
@@ -202,14 +240,15 @@ def _after_pass(question: AdviceQuestion, kept: dict, sign: int) -> list[dict]:
     return sorted(out, key=lambda e: -e["share"])
 
 
-def advise_in_auction(question: AdviceQuestion, progress: Progress | None = None) -> dict:
+def advise_in_auction(question: AdviceQuestion, progress: Progress | None = None,
+                      workers: int = 1) -> dict:
     """Pass and every open call of the hand, over deals where the auction reaches the seat;
     with a `score` also each action's chance of winning the game, from the question's odds
     table or, without one, from the odds solved over fresh deals bid and played the same way
     (`odds_deals`). `progress(done, total)` counts kept deals, then the odds' deals."""
     rules, deals, q = question.rules, question.deals, question.cards
     extra = question.work_units - deals
-    kept = reached_deals(question, part_of(progress, 0, deals + extra))
+    kept = reached_deals(question, part_of(progress, 0, deals + extra), workers=workers)
     n = len(kept["calls"])
     if n < 2:
         raise UserError(f"the auction under the {question.bidding} bidder reached this seat "

@@ -110,6 +110,38 @@ def reached_rows(bidder, tb, params, table, hands, upcard, dealer, passing, want
 
 
 @njit
+def advice_rows(bidder, tb, params, table, hands, upcard, dealer, turn, passing, wanted):
+    """wanted[row] = 1 for the call-table rows that advice at `turn` reads under a rules or
+    table bidder (0 elsewhere): every call open to the seat there, and the first call that
+    follows its pass (the value of passing), each with the lone defence its defenders choose
+    where the rules allow one; the seat at turn `passing` (-1: none) is taken to pass there.
+    Returns the first turn before `turn` whose seat calls (the auction never reaches the
+    seat: nothing is wanted), else -1."""
+    wanted[:] = 0
+    for k in range(N_TURNS):
+        round_no = turn_round(k)
+        pos = turn_position(k)
+        if k == turn:
+            for trump in range(5):
+                for alone in range(2):
+                    if call_open(tb.flags, round_no, pos, trump, alone, upcard):
+                        _want(tb, params, hands, upcard, dealer,
+                              call_row(round_no, pos, trump, alone), wanted)
+            continue
+        if k == passing:
+            continue
+        choice = bidder_choice(bidder, tb, params, table, hands[seat_at(dealer, pos)], upcard,
+                               round_no, pos, NO_WINS)
+        if choice >= 0:
+            if k < turn:
+                wanted[:] = 0
+                return k
+            _want(tb, params, hands, upcard, dealer, choice, wanted)
+            return -1
+    return -1
+
+
+@njit
 def _want(tb, params, hands, upcard, dealer, row, wanted):
     """Mark the call's row and, where the rules allow it, its lone defence if any."""
     wanted[row] = 1

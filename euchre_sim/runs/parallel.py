@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import ctypes
+import itertools
 import os
 import signal
 import sys
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 
@@ -61,10 +63,24 @@ def default_workers() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
-def ordered_map(fn: Callable, items: Iterable, workers: int, chunksize: int = 1) -> Iterator:
-    """fn over items in `workers` processes (in this process when workers <= 1)."""
+def ordered_map(fn: Callable, items: Iterable, workers: int, ahead: int = 2) -> Iterator:
+    """fn over items in `workers` processes (in this process when workers <= 1), results in
+    input order. Items are drawn as results are taken, at most workers x ahead in flight, so
+    a consumer that stops early leaves little computed for nothing; the rest is cancelled."""
     if workers <= 1:
         yield from map(fn, items)
         return
+    pending: deque = deque()
+    source = iter(items)
     with worker_pool(workers) as pool:
-        yield from pool.map(fn, items, chunksize=chunksize)
+        try:
+            for item in itertools.islice(source, workers * ahead):
+                pending.append(pool.submit(fn, item))
+            while pending:
+                result = pending.popleft().result()
+                for item in itertools.islice(source, 1):
+                    pending.append(pool.submit(fn, item))
+                yield result
+        finally:
+            for future in pending:
+                future.cancel()
