@@ -159,3 +159,51 @@ def test_a_kernel_compiled_over_cached_code_still_loads_its_unlinked_callees_fir
             for kernel in ("middle", "top", "top")]
     assert [run.returncode for run in runs] == [0, 0, 0], runs[-1].stderr[-500:]
     assert [json.loads(run.stdout) for run in runs] == [31, 62, 62]
+
+
+_CALLEE = '''
+from euchre_sim.core.jit import njit
+
+@njit
+def total(a, k):
+    s = 0
+    for x in a:
+        s += x * k
+    return s
+'''
+
+_CALLER = '''
+import json
+import numpy as np
+from euchre_sim.core.jit import njit, unlinked
+from callee_kernels import total
+
+call_total = unlinked(total)
+
+@njit
+def caller(a):
+    return call_total(a, np.int64(3)) + 1
+
+print(json.dumps(int(caller(np.arange(5, dtype=np.int64)))))
+'''
+
+
+def test_a_cached_caller_calls_its_unlinked_callee_compiled_again_since(tmp_path):
+    """The callee's file changes and the caller's does not: the caller comes from the cache,
+    the callee is compiled again under another symbol, and the caller must still reach it."""
+    (tmp_path / "callee_kernels.py").write_text(_CALLEE)
+    (tmp_path / "caller_kernels.py").write_text(_CALLER)
+    env = os.environ | {"NUMBA_CACHE_DIR": str(tmp_path / "cache"),
+                        "PYTHONPATH": str(tmp_path)}
+    env.pop("EUCHRE_SIM_NO_CACHE", None)
+
+    def run():
+        return subprocess.run([sys.executable, str(tmp_path / "caller_kernels.py")],
+                              capture_output=True, text=True, timeout=300, env=env,
+                              cwd=tmp_path)
+
+    first = run()
+    (tmp_path / "callee_kernels.py").write_text(_CALLEE + "\n\nunused = 0\n")
+    again = run()
+    assert (first.returncode, again.returncode) == (0, 0), again.stderr[-500:]
+    assert json.loads(first.stdout) == json.loads(again.stdout) == 31

@@ -10,6 +10,7 @@ import importlib
 import os
 
 import numba
+from llvmlite import binding as llvm
 from numba import types
 from numba.core import cgutils, event
 from numba.core.compiler import CompileResult
@@ -67,10 +68,18 @@ def _keep_reload_init_on_cached_code() -> None:
 _keep_reload_init_on_cached_code()
 
 
-def _load_overload(module: str, name: str, argtypes: tuple) -> None:
+def _load_overload(module: str, name: str, argtypes: tuple, symbol: str | None = None) -> None:
     """Compile (or load from the cache) `module.name` for `argtypes`: run before a kernel that
-    calls it through `unlinked` is loaded from the cache, so that its symbol is defined."""
-    getattr(importlib.import_module(module), name).compile(argtypes)
+    calls it through `unlinked` is loaded from the cache, so that its symbol is defined. A
+    callee compiled again since the caller was (its file changed, the caller's did not) has
+    another symbol: the caller's `symbol` is made to name it, as a linked callee's stale copy
+    would have served."""
+    dispatcher = getattr(importlib.import_module(module), name)
+    dispatcher.compile(argtypes)
+    callee = dispatcher.overloads[argtypes]
+    if symbol is not None and symbol != callee.fndesc.mangled_name:
+        llvm.add_symbol(symbol, callee.library.get_pointer_to_function(
+            callee.fndesc.mangled_name))
 
 
 def unlinked(dispatcher):
@@ -93,7 +102,8 @@ def unlinked(dispatcher):
         argtypes = tuple(types.unliteral(a) for a in args)
         dispatcher.compile(argtypes)
         callee = dispatcher.overloads[argtypes]
-        load_first = functools.partial(_load_overload, module, name, argtypes)
+        load_first = functools.partial(_load_overload, module, name, argtypes,
+                                       callee.fndesc.mangled_name)
 
         def codegen(context, builder, sig, llargs):
             context.active_code_library._reload_init.add(load_first)
