@@ -2,11 +2,13 @@
 double dummy on the same auction and, with `--before TREE`, an older checkout of this project
 measured side by side (not a timed test).
 
-Each configuration runs the CLI in a fresh process (one worker, warm Numba cache: one small
-run first compiles) and reads the run's own `elapsed_seconds` from run.json (compile time and
-start-up left out). Prints JSON: deals per second per core, the median of BENCH_RUNS runs
-(default 3; the older tree, which is slow, runs once), the ratios, and what a million deals
-would take on 2 cores here and on a 64-core Dask cluster from the measured per-core rate.
+Each `simulate` configuration runs the CLI in a fresh process (one worker, warm Numba cache:
+one small run first compiles) and reads the run's own `elapsed_seconds` from run.json
+(compile time and start-up left out). Prints JSON: deals per second per core, the median of
+BENCH_RUNS runs (default 3; the older tree, which is slow, runs once), the ratios, and what a
+million deals would take on 2 cores here and on a 64-core Dask cluster from the measured
+per-core rate. It also times the whole `advise … --play pimc --bidding rules --deals 2000`
+command (warm cache, start-up included) on 1 and 2 worker processes, the older tree's once.
 
     .venv/bin/python benchmarks/bench_realistic.py [--before /path/to/old/checkout]
 
@@ -22,6 +24,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 
 RUNS = int(os.environ.get("BENCH_RUNS", "3"))
 CONFIGS = {  # name: (simulate options, deals)
@@ -57,6 +60,25 @@ def run(options: list[str], deals: int, tree: str | None = None) -> float:
         shutil.rmtree(out, ignore_errors=True)
 
 
+ADVISE = ["advise", "--hand", "JS AS 9H 9D TC", "--up", "9S", "--seat", "1", "--play", "pimc",
+          "--bidding", "rules", "--json"]
+ADVISE_DEALS = 2000
+
+
+def advise_seconds(deals: int, workers: int | None = None, tree: str | None = None) -> float:
+    """Wall seconds of the whole `advise` command (start-up and loading the cached kernels
+    included): the goal of issue 24 is for the command."""
+    env = dict(os.environ)
+    options = ADVISE + ["--deals", str(deals)] + (["--workers", str(workers)] if workers else [])
+    if tree is not None:
+        env["PYTHONPATH"] = tree
+        env["NUMBA_CACHE_DIR"] = os.path.join(tempfile.gettempdir(), "bench-before-numba")
+    started = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "cli"] + options, check=True, env=env,
+                   cwd=tree, capture_output=True)
+    return time.perf_counter() - started
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--before", help="an older checkout to measure side by side")
@@ -75,6 +97,15 @@ def main() -> None:
         report["before_deals_per_s_per_core"] = before
         report["speedup_vs_before"] = {name: round(figures[name] / before[name], 1)
                                        for name in before}
+    advise_s = {}
+    for workers in (1, 2):
+        advise_seconds(20, workers)
+        advise_s[f"workers_{workers}"] = round(statistics.median(
+            advise_seconds(ADVISE_DEALS, workers) for _ in range(RUNS)), 2)
+    if args.before:
+        advise_seconds(20, tree=args.before)
+        advise_s["before_1_process"] = round(advise_seconds(ADVISE_DEALS, tree=args.before), 2)
+    report["advise_pimc_bidding_rules_2000_deals_seconds"] = advise_s
     rate = figures["pimc_bidding_rules"]
     report["pimc_bidding_rules_vs_dd"] = round(figures["dd_bidding_rules"] / rate, 1)
     chunks = 1_000_000 / 200  # default PIMC chunks of 200 deals
