@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from euchre_sim.advice.auction_advice import advise_in_auction, reached_deals
 from euchre_sim.advice.question import AdviceQuestion
 from euchre_sim.bidding.auction import advice_rows, auction_choices, first_call
-from euchre_sim.bidding.conventional import conventional_choice, hand_value
+from euchre_sim.bidding.conventional import conventional_choice, hand_value, may_name
 from euchre_sim.bidding.params import BIDDER_DD, PARAMS, bidder_id, bidder_params
 from euchre_sim.bidding.table import empty_table
 from euchre_sim.core.calls import N_ROWS, call_row, row_call
@@ -103,6 +103,30 @@ def test_rules_bidder_matches_its_naive_twin():
                                   round_no, pos)
         want = naive.rules_bidder_choice(rules, params, cards_of(hand), upcard, round_no, pos)
         assert _as_call(int(got), upcard) == want
+
+    check()
+
+
+def test_a_suit_the_rules_bidder_may_not_name_is_never_its_round_2_call():
+    """may_name's one-suit test never rules out the call the whole choice makes (the naive
+    twin's), and does rule out hands under the threshold where the seat may pass."""
+    @given(st.sampled_from(sorted(RULE_SETS)), st.integers(0, 10_000), st.integers(1, 4),
+           st.integers(0, 4), st.dictionaries(st.sampled_from(sorted(DEFAULTS)),
+                                              st.floats(-3, 12, allow_nan=False)))
+    def check(name, index, pos, trump, changes):
+        rules = RULE_SETS[name]
+        params = dict(DEFAULTS) | changes
+        array = np.array([params[k] for k, _, _ in PARAMS], dtype=np.float64)
+        hands, upcard = deal_one(rules, 17, index, 0)
+        hand = hands[pos % 4]
+        allowed = may_name(compile_rules(rules), array, np.uint64(hand), trump, pos)
+        call = naive.rules_bidder_choice(rules, params, cards_of(hand), upcard, 2, pos)
+        if call is not None and call[2] == trump:
+            assert allowed
+        stuck = pos == 4 and rules.stick_the_dealer
+        threshold = params["nt_call"] if trump == naive.NO_TRUMP else params[f"call_2_{pos}"]
+        value = naive.rules_bidder_value(rules, params, cards_of(hand), trump)
+        assert allowed == (stuck or value >= threshold)
 
     check()
 

@@ -2,9 +2,11 @@
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from euchre_sim.core.cards import JOKER, Deck
-from euchre_sim.core.dealing import deal_batch
+from euchre_sim.core.dealing import deal_batch, deal_key, shuffle, shuffle_tail
 from euchre_sim.core.errors import UserError
 from euchre_sim.core.rules import build_rules
 from euchre_sim.core.seats import SEAT_NAMES, position_of, seat_at
@@ -90,6 +92,33 @@ def test_every_card_equally_likely_to_be_the_upcard():
     _, ups = deal_batch(rules, 1, 0, 48000)
     counts = np.bincount(ups, minlength=32)[rules.card_deck.cards]
     assert counts.min() > 1700 and counts.max() < 2300  # 2000 expected, sd ~44
+
+
+@given(st.integers(0, 2**64 - 1), st.integers(1, 24), st.data())
+def test_a_shuffles_tail_is_the_tail_of_the_whole_shuffle(key, n, data):
+    """shuffle_tail's m steps are the whole shuffle's first m: the last m places as the full
+    shuffle leaves them, and the cards a permutation of the ones given."""
+    m = data.draw(st.integers(0, n))
+    start = np.array(data.draw(st.permutations(range(40, 40 + n))), dtype=np.int64)
+    whole, tail = start.copy(), start.copy()
+    shuffle(np.uint64(key), whole, n)
+    shuffle_tail(np.uint64(key), tail, n, m)
+    assert sorted(tail) == sorted(start)
+    assert list(tail[n - m:]) == list(whole[n - m:])
+
+
+def test_a_shuffles_tail_draws_every_ordered_pair_alike():
+    """Two of six cards: each of the 30 ordered pairs 1/30 of the time (chi-square, 29 degrees
+    of freedom, 0.999 quantile 58.3)."""
+    counts = np.zeros((6, 6))
+    draws = 30_000
+    for i in range(draws):
+        cards = np.arange(6, dtype=np.int64)
+        shuffle_tail(np.uint64(deal_key(np.uint64(3), np.uint64(i))), cards, 6, 2)
+        counts[cards[4], cards[5]] += 1
+    expected = draws / 30
+    assert np.trace(counts) == 0
+    assert ((counts - expected) ** 2 / expected)[~np.eye(6, dtype=bool)].sum() < 58.3
 
 
 # the seat at each position (1-4 from the dealer's left; 4 the dealer), written out by hand

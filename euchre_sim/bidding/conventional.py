@@ -102,6 +102,21 @@ def dealer_value(tb, params, hand, upcard, trump):
     return best
 
 
+@njit(inline="always")
+def _round_2_threshold(params, trump, pos):
+    """The value a hand needs to name `trump` in round 2 at position pos."""
+    return params[_NT_CALL] if trump == NO_TRUMP else params[_CALL_1 + 4 + pos - 1]
+
+
+@njit(_nrt=False)
+def may_name(tb, params, hand, trump, pos):
+    """False when the bidder surely does not name `trump` in round 2 at position pos: the
+    hand's value for it is under the call's threshold and the seat may pass. One suit's value,
+    not every suit's: a cheap first test for samplers that reject most hands."""
+    return not may_pass(tb.flags, 2, pos) or \
+        hand_value(tb, params, hand, trump) >= _round_2_threshold(params, trump, pos)
+
+
 @njit(_nrt=False)
 def conventional_choice(tb, params, hand, upcard, round_no, pos):
     """The call-table row the bidder calls at this turn, or -1 to pass."""
@@ -131,7 +146,7 @@ def conventional_choice(tb, params, hand, upcard, round_no, pos):
                 or call_open(flags, 2, pos, trump, 1, upcard)):
             continue
         value = hand_value(tb, params, hand, trump)
-        threshold = params[_NT_CALL] if trump == NO_TRUMP else params[_CALL_1 + 4 + pos - 1]
+        threshold = _round_2_threshold(params, trump, pos)
         if value - threshold > best_margin:
             best = trump
             best_margin = value - threshold

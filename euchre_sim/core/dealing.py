@@ -44,7 +44,14 @@ def draw(key, j):
 @njit
 def shuffle(key, cards, n):
     """Fisher-Yates shuffle of cards[:n] in place, driven by draws of `key`."""
-    for j in range(n - 1, 0, -1):
+    shuffle_tail(key, cards, n, n)
+
+
+@njit
+def shuffle_tail(key, cards, n, m):
+    """The first m steps of `shuffle`: cards[n - m:n] become a uniform random m of the cards
+    of cards[:n], in random order (the rest in no set order)."""
+    for j in range(n - 1, max(n - 1 - m, 0), -1):
         k = np.int64(draw(key, j) % np.uint64(j + 1))
         tmp = cards[j]
         cards[j] = cards[k]

@@ -16,8 +16,10 @@ what the auction and the pickup tell: every seat in play that passed before the 
 passed under the bidder with the world's hand (its cards played so far put back), the maker
 would have made the call, and when the dealer took the upcard the dealer's six cards are
 sampled and the conventional discard rule must throw one of the sampled cards ("the dealer
-probably made a void"). Such worlds are drawn by exact rejection sampling (deal the unseen
-cards, keep the deal when every place agrees) while that finds one within EXACT_TRIES deals:
+probably made a void"). Such worlds are drawn by exact rejection sampling while that finds
+one: the maker's hand first (drawn from the unseen cards until its call agrees, up to
+MAKER_TRIES draws), then the other places from the cards left, both drawn again until every
+place agrees (up to EXACT_TRIES times; uniform over the agreeing deals, see `_exact_world`):
 independent worlds. Once it does not, the decision's later worlds come from a Markov chain
 (Metropolis over swaps of two unseen cards between places, a swap kept when the world still
 agrees; symmetric proposals, so the chain's stationary law is the uniform law over agreeing
@@ -34,12 +36,12 @@ from __future__ import annotations
 import numpy as np
 
 from ..bidding.auction import NO_WINS
-from ..bidding.conventional import conventional_choice, hand_value
+from ..bidding.conventional import conventional_choice, hand_value, may_name
 from ..bidding.params import BIDDER_GAME, BIDDER_TABLE
 from ..bidding.table import table_choice_into
 from ..core.bits import low_index, one_bit, popcount
 from ..core.calls import call_row
-from ..core.dealing import deal_key, draw, shuffle
+from ..core.dealing import deal_key, draw, shuffle, shuffle_tail
 from ..core.jit import njit
 from ..core.ruletables import LAYOUT_SUITS
 from ..core.seats import seat_at
@@ -259,7 +261,7 @@ def _bids_agree(tb, st, s, hand, inference):
     ints, words = inference[7], inference[8]
     dealer = st[S_DEALER]
     trump = st[S_TRUMP]
-    for k in range(st[S_MAKER_TURN] + 1):
+    for k in range(st[S_MAKER_TURN], -1, -1):  # the call first: a random hand seldom makes it
         pos = k % 4 + 1
         if seat_at(dealer, pos) != s:
             continue
@@ -268,6 +270,9 @@ def _bids_agree(tb, st, s, hand, inference):
             choice = table_choice_into(tb, params, table, hand, st[S_UPCARD], round_no, pos,
                                        NO_WINS, words[_TABLE_WORDS:_TABLE_WORDS + 5],
                                        ints[_TABLE_INTS:_TABLE_INTS + 9])
+        elif k == st[S_MAKER_TURN] and round_no == 2 and not may_name(tb, params, hand, trump,
+                                                                       pos):
+            return False
         else:
             choice = conventional_choice(tb, params, hand, st[S_UPCARD], round_no, pos)
         want = -1 if k < st[S_MAKER_TURN] else call_row(round_no, pos, trump,
@@ -312,20 +317,44 @@ def inferred_world(tb, lay, hands, st, pm, seat, key, w, cards, out, inference):
 
 @njit(_nrt=False)
 def _exact_world(tb, lay, hands, st, pm, seat, key, cards, out, inference):
-    """Exact rejection sampling: up to EXACT_TRIES shuffles of the unseen cards dealt by
-    room; the first deal whose every place agrees (`_place_state`) goes into out. Returns
-    whether one did."""
+    """Exact rejection sampling, the maker's hand first: up to MAKER_TRIES draws of the
+    maker's cards from the unseen ones until its call agrees (`_place_state`), then the
+    other places dealt from the cards left; the deal goes into out when every place agrees,
+    else both are drawn again (up to EXACT_TRIES times). Uniform over the agreeing deals: the
+    maker's hand is uniform over the hands that agree with it, and the rest uniform over the
+    deals of the cards left, whose number is the same whatever the maker holds. Returns
+    whether a deal was found."""
     ints, words = inference[7], inference[8]
     room, _, dealt = _deal_buffers(ints, words)
     fixed = words[_FIXED:_FIXED + 5]
     fixed[:] = _ZERO
     n = _inferred_room(lay, hands, st, pm, seat, cards, fixed, room)
+    first = st[S_MAKER] if st[S_MAKER] != seat else OUT  # OUT: no place drawn first
+    taken = room[first] if first != OUT else 0
+    left = n - taken  # cards[:left] are dealt to the others, cards[left:n] are the maker's
+    others = room[:4].sum() - taken
     for attempt in range(EXACT_TRIES):
-        shuffle(deal_key(key, np.uint64(attempt)), cards, n)
-        _deal_in_order(cards, room, fixed, dealt)
+        key_attempt = deal_key(key, np.uint64(attempt))
+        if taken > 0:
+            found = False
+            for t in range(MAKER_TRIES):
+                shuffle_tail(deal_key(key_attempt, np.uint64(t)), cards, n, taken)
+                dealt[first] = fixed[first] | _cards_mask(cards, left, n)
+                if _place_state(tb, lay, st, pm, seat, first, dealt[first], fixed[first],
+                                inference) == _AGREES:
+                    found = True
+                    break
+            if not found:
+                return False
+        shuffle_tail(deal_key(key_attempt, np.uint64(MAKER_TRIES)), cards, left, others)
+        k = left - others
+        for s in range(4):
+            if s != first:
+                dealt[s] = fixed[s] | _cards_mask(cards, k, k + room[s])
+                k += room[s]
         agrees = True
         for s in range(4):
-            if s != seat and (st[S_ACTIVE] >> s) & 1 and _place_state(
+            if s != seat and s != first and (st[S_ACTIVE] >> s) & 1 and _place_state(
                     tb, lay, st, pm, seat, s, dealt[s], fixed[s], inference) != _AGREES:
                 agrees = False
                 break
@@ -336,9 +365,19 @@ def _exact_world(tb, lay, hands, st, pm, seat, key, cards, out, inference):
     return False
 
 
+@njit(inline="always")
+def _cards_mask(cards, lo, hi):
+    """The mask of cards[lo:hi]."""
+    m = _ZERO
+    for i in range(lo, hi):
+        m |= one_bit(cards[i])
+    return m
+
+
 _BAD, _N, _TARGET, _STEP, _LIVE = 64, 69, 70, 71, 72
 CHAIN_WORDS = 73  # int64 words of a chain: where[64], bad[5], n, target, step, started
 EXACT_TRIES = 24  # deals tried by exact rejection for a world before the chain takes over
+MAKER_TRIES = 64  # draws of the maker's hand for one of them
 SEARCH_STEPS = 500  # swaps tried to reach a world that agrees with everything
 BURN_IN_SWEEPS = 4  # swaps (in units of the unseen cards) before the first world
 THIN_DIVISOR = 4  # a world every n // THIN_DIVISOR swaps after that
