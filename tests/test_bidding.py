@@ -89,14 +89,22 @@ def test_dd_auction_on_random_outcomes_of_every_rule_set():
     check()
 
 
+WEIGHT_CHANGES = st.dictionaries(st.sampled_from(sorted(DEFAULTS)),
+                                 st.floats(-3, 12, allow_nan=False))
+
+
+def _changed(changes: dict) -> tuple[dict, np.ndarray]:
+    """The bidder's weights with `changes`: by name (the naive twin's) and as the array."""
+    params = dict(DEFAULTS) | changes
+    return params, np.array([params[k] for k, _, _ in PARAMS], dtype=np.float64)
+
+
 def test_rules_bidder_matches_its_naive_twin():
     @given(st.sampled_from(sorted(RULE_SETS)), st.integers(0, 10_000), st.integers(1, 2),
-           st.integers(1, 4), st.dictionaries(st.sampled_from(sorted(DEFAULTS)),
-                                              st.floats(-3, 12, allow_nan=False)))
+           st.integers(1, 4), WEIGHT_CHANGES)
     def check(name, index, round_no, pos, changes):
         rules = RULE_SETS[name]
-        params = dict(DEFAULTS) | changes
-        array = np.array([params[k] for k, _, _ in PARAMS], dtype=np.float64)
+        params, array = _changed(changes)
         hands, upcard = deal_one(rules, 9, index, 0)
         hand = hands[pos % 4]
         got = conventional_choice(compile_rules(rules), array, np.uint64(hand), upcard,
@@ -111,12 +119,10 @@ def test_a_suit_the_rules_bidder_may_not_name_is_never_its_round_2_call():
     """may_name's one-suit test never rules out the call the whole choice makes (the naive
     twin's), and does rule out hands under the threshold where the seat may pass."""
     @given(st.sampled_from(sorted(RULE_SETS)), st.integers(0, 10_000), st.integers(1, 4),
-           st.integers(0, 4), st.dictionaries(st.sampled_from(sorted(DEFAULTS)),
-                                              st.floats(-3, 12, allow_nan=False)))
+           st.integers(0, 4), WEIGHT_CHANGES)
     def check(name, index, pos, trump, changes):
         rules = RULE_SETS[name]
-        params = dict(DEFAULTS) | changes
-        array = np.array([params[k] for k, _, _ in PARAMS], dtype=np.float64)
+        params, array = _changed(changes)
         hands, upcard = deal_one(rules, 17, index, 0)
         hand = hands[pos % 4]
         allowed = may_name(compile_rules(rules), array, np.uint64(hand), trump, pos)
@@ -310,11 +316,10 @@ def test_advice_plays_the_seats_calls_and_the_call_that_follows_its_pass():
            st.floats(0, 8))
     def check(name, index, turn, defend_alone):
         rules = RULE_SETS[name]
-        params = DEFAULTS | {"defend_alone": defend_alone}
+        params, array = _changed({"defend_alone": defend_alone})
         hands, upcard = deal_one(rules, 13, index, 0)
         passing = turn - 4
         wanted = np.zeros(N_ROWS, dtype=np.uint8)
-        array = np.array([params[k] for k, _, _ in PARAMS], dtype=np.float64)
         first = advice_rows(bidder_id("rules"), compile_rules(rules), array,
                             empty_table(), np.array(hands, dtype=np.uint64), upcard, 0, turn,
                             passing, wanted)

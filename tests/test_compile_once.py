@@ -64,19 +64,30 @@ def test_the_first_compile_in_a_block_is_told_once():
     assert calls == ["compiling"]
 
 
-_UNLINKED = '''
-import json
-import numpy as np
-from numba.core import event
-from euchre_sim.core.jit import njit, unlinked
+def _cache_env(tmp_path) -> dict:
+    """A child process's environment: its own Numba cache and the test's modules."""
+    env = os.environ | {"NUMBA_CACHE_DIR": str(tmp_path / "cache"),
+                        "PYTHONPATH": str(tmp_path)}
+    env.pop("EUCHRE_SIM_NO_CACHE", None)
+    return env
 
+
+# a kernel for the tests below: every module that calls it unlinked holds this text
+_TOTAL = '''
 @njit
 def total(a, k):
     s = 0
     for x in a:
         s += x * k
     return s
+'''
 
+_UNLINKED = '''
+import json
+import numpy as np
+from numba.core import event
+from euchre_sim.core.jit import njit, unlinked
+''' + _TOTAL + '''
 call_total = unlinked(total)
 
 @njit
@@ -105,9 +116,7 @@ def test_an_unlinked_call_names_the_callee_and_loads_it_first_from_the_cache(tmp
     """`unlinked`: the caller's code calls the callee's symbol without a copy of its code, and
     a fresh process that loads the caller from the cache loads the callee first."""
     (tmp_path / "unlinked_kernels.py").write_text(_UNLINKED)
-    env = os.environ | {"NUMBA_CACHE_DIR": str(tmp_path / "cache"),
-                        "PYTHONPATH": str(tmp_path)}
-    env.pop("EUCHRE_SIM_NO_CACHE", None)
+    env = _cache_env(tmp_path)
     runs = [json.loads(subprocess.run(
         [sys.executable, "-c", "import unlinked_kernels"], capture_output=True, text=True,
         check=True, timeout=300, env=env, cwd=tmp_path).stdout.strip().splitlines()[-1])
@@ -122,14 +131,7 @@ import json
 import sys
 import numpy as np
 from euchre_sim.core.jit import njit, unlinked
-
-@njit
-def total(a, k):
-    s = 0
-    for x in a:
-        s += x * k
-    return s
-
+''' + _TOTAL + '''
 call_total = unlinked(total)
 
 @njit
@@ -151,9 +153,7 @@ def test_a_kernel_compiled_over_cached_code_still_loads_its_unlinked_callees_fir
     `total` first, though no code of its own names it (Numba leaves a cached library's reload
     functions off it: `core.jit` puts them back)."""
     (tmp_path / "three_levels.py").write_text(_THREE_LEVELS)
-    env = os.environ | {"NUMBA_CACHE_DIR": str(tmp_path / "cache"),
-                        "PYTHONPATH": str(tmp_path)}
-    env.pop("EUCHRE_SIM_NO_CACHE", None)
+    env = _cache_env(tmp_path)
     runs = [subprocess.run([sys.executable, str(tmp_path / "three_levels.py"), kernel],
                            capture_output=True, text=True, timeout=300, env=env, cwd=tmp_path)
             for kernel in ("middle", "top", "top")]
@@ -161,16 +161,7 @@ def test_a_kernel_compiled_over_cached_code_still_loads_its_unlinked_callees_fir
     assert [json.loads(run.stdout) for run in runs] == [31, 62, 62]
 
 
-_CALLEE = '''
-from euchre_sim.core.jit import njit
-
-@njit
-def total(a, k):
-    s = 0
-    for x in a:
-        s += x * k
-    return s
-'''
+_CALLEE = "from euchre_sim.core.jit import njit\n" + _TOTAL
 
 _CALLER = '''
 import json
@@ -193,9 +184,7 @@ def test_a_cached_caller_calls_its_unlinked_callee_compiled_again_since(tmp_path
     the callee is compiled again under another symbol, and the caller must still reach it."""
     (tmp_path / "callee_kernels.py").write_text(_CALLEE)
     (tmp_path / "caller_kernels.py").write_text(_CALLER)
-    env = os.environ | {"NUMBA_CACHE_DIR": str(tmp_path / "cache"),
-                        "PYTHONPATH": str(tmp_path)}
-    env.pop("EUCHRE_SIM_NO_CACHE", None)
+    env = _cache_env(tmp_path)
 
     def run():
         return subprocess.run([sys.executable, str(tmp_path / "caller_kernels.py")],

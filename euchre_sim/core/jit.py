@@ -7,6 +7,7 @@ Set EUCHRE_SIM_NO_CACHE=1 to compile without the on-disk cache; NUMBA_CACHE_DIR 
 import contextlib
 import functools
 import importlib
+import inspect
 import os
 
 import numba
@@ -54,12 +55,12 @@ def _keep_reload_init_on_cached_code() -> None:
     them: loaded from the cache in turn, it would not load its `unlinked` callees first (and
     call a null address). Put them back on the library as it is loaded."""
     rebuild = CompileResult._rebuild.__func__
+    # the reload functions' place among the pickled fields that follow (cls, target_context)
+    at = list(inspect.signature(rebuild).parameters).index("reload_init") - 2
 
-    def _rebuild(cls, target_context, libdata, fndesc, env, signature, objectmode, lifted,
-                 typeann, reload_init, referenced_envs):
-        result = rebuild(cls, target_context, libdata, fndesc, env, signature, objectmode,
-                         lifted, typeann, reload_init, referenced_envs)
-        result.library._reload_init.update(reload_init or ())
+    def _rebuild(cls, target_context, *fields):
+        result = rebuild(cls, target_context, *fields)
+        result.library._reload_init.update(fields[at] or ())
         return result
 
     CompileResult._rebuild = classmethod(_rebuild)
