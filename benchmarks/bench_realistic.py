@@ -37,23 +37,26 @@ CHUNK_OVERHEAD_S = 2.0  # a Dask task's start, transfer and merge share, per chu
 #                         on the local cluster in bench_simulate.py: well under a second)
 
 
-def run(options: list[str], deals: int, tree: str | None = None) -> float:
-    """Deals per second of one `simulate` run (its own elapsed_seconds)."""
-    out = tempfile.mkdtemp(prefix="bench-realistic-")
+def tree_env(tree: str | None) -> dict:
+    """This environment, or for an older tree its sources first and a Numba cache of its own."""
     env = dict(os.environ)
-    command = [sys.executable, "-m", "cli", "simulate"]
-    cwd = None
     if tree is not None:
         env["PYTHONPATH"] = tree
         env["NUMBA_CACHE_DIR"] = os.path.join(tempfile.gettempdir(), "bench-before-numba")
-        cwd = tree
-    else:
-        command = ["euchre-sim", "simulate"] if shutil.which("euchre-sim") else command
+    return env
+
+
+def run(options: list[str], deals: int, tree: str | None = None) -> float:
+    """Deals per second of one `simulate` run (its own elapsed_seconds)."""
+    out = tempfile.mkdtemp(prefix="bench-realistic-")
+    command = [sys.executable, "-m", "cli", "simulate"]
+    if tree is None and shutil.which("euchre-sim"):
+        command = ["euchre-sim", "simulate"]
     try:
         subprocess.run(command + options + ["--deals", str(deals), "--seed", "5", "--workers",
                                             "1", "--no-progress", "--out",
                                             os.path.join(out, "run")],
-                       check=True, env=env, cwd=cwd, capture_output=True)
+                       check=True, env=tree_env(tree), cwd=tree, capture_output=True)
         with open(os.path.join(out, "run", "run.json"), encoding="utf-8") as handle:
             return deals / json.load(handle)["elapsed_seconds"]
     finally:
@@ -68,13 +71,9 @@ ADVISE_DEALS = 2000
 def advise_seconds(deals: int, workers: int | None = None, tree: str | None = None) -> float:
     """Wall seconds of the whole `advise` command (start-up and loading the cached kernels
     included): the goal of issue 24 is for the command."""
-    env = dict(os.environ)
     options = ADVISE + ["--deals", str(deals)] + (["--workers", str(workers)] if workers else [])
-    if tree is not None:
-        env["PYTHONPATH"] = tree
-        env["NUMBA_CACHE_DIR"] = os.path.join(tempfile.gettempdir(), "bench-before-numba")
     started = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "cli"] + options, check=True, env=env,
+    subprocess.run([sys.executable, "-m", "cli"] + options, check=True, env=tree_env(tree),
                    cwd=tree, capture_output=True)
     return time.perf_counter() - started
 

@@ -94,11 +94,7 @@ def reached_rows(bidder, tb, params, table, hands, upcard, dealer, passing, want
         round_no = turn_round(k)
         pos = turn_position(k)
         if first < 0:
-            for trump in range(5):
-                for alone in range(2):
-                    if call_open(tb.flags, round_no, pos, trump, alone, upcard):
-                        _want(tb, params, hands, upcard, dealer,
-                              call_row(round_no, pos, trump, alone), wanted)
+            _want_open_calls(tb, params, hands, upcard, dealer, round_no, pos, wanted)
         choice = -1 if k == passing else bidder_choice(
             bidder, tb, params, table, hands[seat_at(dealer, pos)], upcard, round_no, pos, NO_WINS)
         if choice >= 0:
@@ -122,11 +118,7 @@ def advice_rows(bidder, tb, params, table, hands, upcard, dealer, turn, passing,
         round_no = turn_round(k)
         pos = turn_position(k)
         if k == turn:
-            for trump in range(5):
-                for alone in range(2):
-                    if call_open(tb.flags, round_no, pos, trump, alone, upcard):
-                        _want(tb, params, hands, upcard, dealer,
-                              call_row(round_no, pos, trump, alone), wanted)
+            _want_open_calls(tb, params, hands, upcard, dealer, round_no, pos, wanted)
             continue
         if k == passing:
             continue
@@ -139,6 +131,16 @@ def advice_rows(bidder, tb, params, table, hands, upcard, dealer, turn, passing,
             _want(tb, params, hands, upcard, dealer, choice, wanted)
             return -1
     return -1
+
+
+@njit
+def _want_open_calls(tb, params, hands, upcard, dealer, round_no, pos, wanted):
+    """Mark every call open at this turn (`_want`)."""
+    for trump in range(5):
+        for alone in range(2):
+            if call_open(tb.flags, round_no, pos, trump, alone, upcard):
+                _want(tb, params, hands, upcard, dealer, call_row(round_no, pos, trump, alone),
+                      wanted)
 
 
 @njit

@@ -347,11 +347,7 @@ def _exact_world(tb, lay, hands, st, pm, seat, key, cards, out, inference):
             if not found:
                 return False
         shuffle_tail(deal_key(key_attempt, np.uint64(MAKER_TRIES)), cards, left, others)
-        k = left - others
-        for s in range(4):
-            if s != first:
-                dealt[s] = fixed[s] | _cards_mask(cards, k, k + room[s])
-                k += room[s]
+        _deal_in_order(cards, left - others, room, fixed, dealt, first)
         agrees = True
         for s in range(4):
             if s != seat and s != first and (st[S_ACTIVE] >> s) & 1 and _place_state(
@@ -513,16 +509,14 @@ def _known(lay, hands, st, pm, seat, cards, fixed, room):
 
 
 @njit(inline="always")
-def _deal_in_order(cards, room, fixed, dealt):
-    """Shuffled cards dealt in turn by room: dealt[s] = fixed[s] and the next room[s] cards,
-    places 0..4."""
-    k = 0
-    for s in range(5):
-        m = _ZERO
-        for _ in range(room[s]):
-            m |= one_bit(cards[k])
-            k += 1
-        dealt[s] = fixed[s] | m
+def _deal_in_order(cards, k, room, fixed, dealt, skip):
+    """Shuffled cards dealt in turn by room from cards[k] on: dealt[s] = fixed[s] and the next
+    room[s] cards, seats 0..3 but `skip` (the out-of-play place takes the rest: its cards are
+    never asked)."""
+    for s in range(4):
+        if s != skip:
+            dealt[s] = fixed[s] | _cards_mask(cards, k, k + room[s])
+            k += room[s]
 
 
 @njit(_nrt=False)
@@ -550,7 +544,7 @@ def _plain_world(lay, hands, st, pm, seat, key, cards, out, inference):
     room[OUT] = n - room[:4].sum()
     for attempt in range(MAX_REJECTS):
         shuffle(deal_key(key, np.uint64(attempt)), cards, n)
-        _deal_in_order(cards, room, fixed, dealt)
+        _deal_in_order(cards, 0, room, fixed, dealt, OUT)
         ok = True
         for s in range(4):
             if dealt[s] & ~fixed[s] & voids[s]:
