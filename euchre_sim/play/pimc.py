@@ -70,8 +70,8 @@ def inference_of(bidder: int = -1, params: np.ndarray | None = None,
 def new_pimc_work(inference, clear_z=CLEAR_Z):
     """Buffers of one PIMC player: solver work, a world, card list, candidates, sums, what
     its worlds infer from (`inference_of`), the sums' cross products, when a decision
-    stops early (clear_z, see `_race`; 0: never, every decision takes all its worlds), and
-    one world's points by candidate."""
+    stops early (clear_z, see `race_survivors`; 0: never, every decision takes all its
+    worlds), and one world's points by candidate."""
     return (new_work(), np.zeros(4, dtype=np.uint64), np.zeros(64, dtype=np.int64),
             np.zeros(MAX_CANDIDATES, dtype=np.int64), np.zeros(MAX_CANDIDATES, dtype=np.int64),
             inference, np.zeros((MAX_CANDIDATES, MAX_CANDIDATES), dtype=np.int64),
@@ -205,8 +205,8 @@ def _best_over_worlds(tb, lay, hands, st, pm, seat, discard, n, n_worlds, key, t
                       preferred, tt, pw):
     """The candidate (of pw's list, n long) with the best total points for `seat`'s side over
     the worlds: the seat's sampled worlds, or the true deal alone. A race: at each look a
-    candidate whose paired deficit to the leader is clear (`_race`) is solved no more, and
-    the decision stops when one is left."""
+    candidate whose paired deficit to the leader is clear (`race_survivors`) is solved no
+    more, and the decision stops when one is left."""
     work, wh, cards, cands, sums, inference, cross, clear_z, values = pw
     sums[:n] = 0
     cross[:n, :n] = 0
@@ -224,18 +224,19 @@ def _best_over_worlds(tb, lay, hands, st, pm, seat, discard, n, n_worlds, key, t
                         cross[i, j] += values[i] * values[j]
         if clear_z[0] > 0 and w + 1 >= FIRST_LOOK and (w + 1) % LOOK_EVERY == 0 and \
                 w + 1 < n_worlds:
-            alive = _race(sums, cross, n, alive, w + 1, maximize, cands, preferred, clear_z[0])
+            alive = race_survivors(sums, cross, n, alive, w + 1, maximize, cands, preferred,
+                                   clear_z[0])
             if alive & (alive - 1) == 0:
                 break
     return cands[_pick(sums, n, alive, maximize, cands, preferred)]
 
 
 @njit(_nrt=False)
-def _race(sums, cross, n, alive, m, maximize, cands, preferred, z):
-    """`alive` less the candidates clearly beaten after m worlds: the leader's paired lead
-    over them at least z standard errors, or positive and the same in every world.
-    (Candidates that have tied in every world so far are not told apart: a rare world may
-    still part them.)"""
+def race_survivors(sums, cross, n, alive, m, maximize, cands, preferred, z):
+    """`alive` less the candidates clearly beaten after m worlds (sums and cross products
+    of their points world by world): the leader's paired lead over them at least z standard
+    errors, or positive and the same in every world. (Candidates that have tied in every
+    world so far are not told apart: a rare world may still part them.)"""
     best = _pick(sums, n, alive, maximize, cands, preferred)
     for i in range(n):
         if i == best or not (alive >> i) & 1:
