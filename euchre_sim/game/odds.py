@@ -18,15 +18,17 @@ multinomial uncertainty of D by the delta method (a numerical Jacobian: the DP i
 from __future__ import annotations
 
 import os
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
-import pandas as pd
 
 from ..core.errors import FieldError
 from ..core.jit import njit
 from ..core.results import n_results, result_points
 from ..core.rules import RuleSet
+
+if TYPE_CHECKING:  # pandas is imported where a table is made or read: `advise` needs none,
+    import pandas as pd  # and importing it is a third of the command's start-up
 
 
 class HandResults(NamedTuple):
@@ -119,6 +121,8 @@ def win_odds(results: HandResults, target: int) -> tuple[np.ndarray, np.ndarray]
 def odds_table(results: HandResults, target: int) -> pd.DataFrame:
     """odds.parquet: us, them, we_deal, p_win, p_win_se for every score below the target and
     the target itself (p_win 1 or 0)."""
+    import pandas as pd
+
     p, se = win_odds(results, target)
     rows = [(a, b, bool(d), p[a, b, d], se[a, b, d])
             for a in range(target + 1) for b in range(target + 1) for d in (1, 0)
@@ -176,6 +180,8 @@ def read_odds(folder: str, rules: RuleSet) -> np.ndarray:
     if not os.path.isfile(path):
         raise FieldError("no odds.parquet in {odds} {where!r} (run 'euchre-sim odds' first)",
                          where=folder)
+    import pandas as pd
+
     odds = odds_array(pd.read_parquet(path))
     if odds.shape[0] != rules.target + 1:
         raise FieldError("the odds in {odds} {where!r} are for a game to {theirs}, these rules "
