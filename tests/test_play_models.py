@@ -4,16 +4,28 @@ import random
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from euchre_sim.bidding.params import BIDDER_RULES
 from euchre_sim.core.dealing import deal_batch, deal_one
 from euchre_sim.core.rules import build_rules
 from euchre_sim.core.ruletables import compile_rules
 from euchre_sim.game.engine import HandState
 from euchre_sim.game.model_strategy import ModelStrategy, state_arrays
 from euchre_sim.game.strategies import TrumpCountStrategy
-from euchre_sim.play.pimc import inference_of
+from euchre_sim.play.conventional import conventional_card
+from euchre_sim.play.pimc import (
+    CLEAR_Z,
+    MAX_CANDIDATES,
+    inference_of,
+    new_pimc_work,
+    option_candidates,
+    option_of,
+    option_values,
+    pimc_card,
+    race_survivors,
+)
 from euchre_sim.play.playout import Playout, play_deals
 from euchre_sim.play.state import (
     P_KNOWN_OUT,
@@ -22,11 +34,14 @@ from euchre_sim.play.state import (
     S_ACTIVE,
     S_DEALER,
     S_DISCARD,
+    S_MAKER,
     S_TURN,
     S_UP,
+    settled,
 )
 from euchre_sim.play.worlds import guided_deal, sample_world, seat_may_infer
 from euchre_sim.solver.calltable import analyze_deals
+from euchre_sim.solver.search import new_tt
 
 from .conftest import RULE_SETS
 
@@ -395,3 +410,64 @@ def test_inferred_worlds_agree_with_the_auction_under_the_rules_bidder(name, see
             assert got == want, (turn, bid)
     asked, found, left_out = (int(x) for x in inference[2])
     assert asked == found + left_out == (2 if seat_may_infer(st_, seat) else 0)
+
+
+def _race_replayed(values, maximize, cands, preferred):
+    """The card a race over these worlds' points (values[w, i]) keeps, by the rule in words:
+    the candidates' totals summed world by world, from 10 worlds on and every 5 the clearly
+    beaten ones dropped (`race_survivors`, tied to its own twin) and the decision over once one
+    is left, else after every world; then the best total among those left, the preferred card
+    on a tie for the best, else the first. Returns (that card, the worlds taken)."""
+    n = values.shape[1]
+    sums = np.zeros(MAX_CANDIDATES, dtype=np.int64)
+    cross = np.zeros((MAX_CANDIDATES, MAX_CANDIDATES), dtype=np.int64)
+    alive = (1 << n) - 1
+    for m in range(1, len(values) + 1):
+        live = [i for i in range(n) if alive >> i & 1]
+        for i in live:
+            sums[i] += values[m - 1, i]
+            for j in live:
+                cross[i, j] += values[m - 1, i] * values[m - 1, j]
+        if m >= 10 and m % 5 == 0 and m < len(values):
+            alive = race_survivors(sums, cross, n, alive, m, maximize, cands, preferred, CLEAR_Z)
+            if bin(alive).count("1") == 1:
+                break
+    live = [i for i in range(n) if alive >> i & 1]
+    sign = 1 if maximize else -1
+    top = max(sign * sums[i] for i in live)
+    best = [i for i in live if sign * sums[i] == top]
+    return int(cands[next((i for i in best if cands[i] == preferred), best[0])]), m
+
+
+@settings(max_examples=150, deadline=None)
+@given(name=st.sampled_from(["standard", "yooker", "benny_nt", "deck28"]),
+       seed=st.integers(0, 10_000), stop_at=st.integers(0, 14), key=st.integers(0, 2**64 - 1),
+       infer=st.booleans())
+def test_a_pimc_decision_is_the_race_replayed_on_the_points_of_its_worlds(name, seed, stop_at,
+                                                                         key, infer):
+    """pimc_card's card is the race replayed on every candidate's points in the same worlds
+    (`option_values`, which solves them all, none stopped early), with the conventional card
+    preferred: the decision loop (sums, looks, stop, pick) against the rule in words; where
+    the seat infers, its counter of worlds asked says where the race stopped."""
+    rules = RULE_SETS[name]
+    state = _states_in_play(rules, seed, stop_at)
+    hands, st_, pm = state_arrays(state)
+    seat = int(st_[S_TURN])
+    tb = state.tables
+    lay = tb.layout[state.trump]
+    bidder = BIDDER_RULES if infer else -1
+    probe = new_pimc_work(inference_of(bidder))
+    n = option_candidates(lay, hands, st_, pm, seat, False, probe[3])
+    assume(n > 1 and not settled(st_))
+    cands = probe[3][:n].copy()
+    preferred = option_of(lay, hands, st_, pm, seat, conventional_card(lay, hands, st_, pm, seat))
+    out = np.zeros((50, MAX_CANDIDATES), dtype=np.int64)
+    option_values(tb, lay, hands, st_, pm, seat, False, 0, 50, np.uint64(key), False, new_tt(),
+                  probe, out)
+    maximize = (seat & 1) == (st_[S_MAKER] & 1)
+    expected, worlds = _race_replayed(out[:, :n], maximize, cands, preferred)
+    work = new_pimc_work(inference_of(bidder))
+    chosen = pimc_card(tb, lay, hands, st_, pm, seat, 50, np.uint64(key), False, new_tt(), work)
+    assert chosen == expected
+    if infer and seat_may_infer(st_, seat):
+        assert work[5][2][0] == worlds
