@@ -28,7 +28,7 @@ from ..core.results import n_results, result_points
 from ..core.rules import RuleSet
 
 if TYPE_CHECKING:  # pandas is imported where a table is made or read: `advise` needs none,
-    import pandas as pd  # and importing it is a third of the command's start-up
+    import pandas as pd  # and importing it is a quarter of the command's start-up
 
 
 class HandResults(NamedTuple):
