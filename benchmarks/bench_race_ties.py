@@ -33,6 +33,7 @@ from euchre_sim.core.ruletables import compile_rules  # noqa: E402
 from euchre_sim.play import pimc  # noqa: E402
 from euchre_sim.play.conventional import conventional_card  # noqa: E402
 from euchre_sim.play.state import S_MAKER, settled  # noqa: E402
+from euchre_sim.play.worlds import forget_hopeless  # noqa: E402
 from euchre_sim.solver.search import new_tt  # noqa: E402
 
 MATCH = int(os.environ.get("BENCH_MATCH", "150"))
@@ -85,8 +86,11 @@ def _without_ties(values, alive, maximize, cands, preferred):
 
 
 class Recorder:
-    """A PIMC side (for `bench_pimc_versions.play`) that, before each card it plays, replays
-    the race and its variants on one set of worlds and judges the cards they part on."""
+    """A PIMC side (for `bench_pimc_versions.play`) that solves every candidate of each card
+    decision in its 50 worlds, plays the race's card replayed on them (PIMC's own card for
+    those worlds: `tests/test_play_models.py` ties the two), and judges the cards that the
+    variants part on in fresh worlds of a work of their own (`probe`), so that nothing of
+    the judging reaches the play."""
 
     def __init__(self, rules):
         self.tb = compile_rules(rules)
@@ -99,7 +103,9 @@ class Recorder:
         self.losses = {t: [] for t in TIES}
 
     def card(self, lay, hands, st, pm, seat, key):
-        self._study(lay, hands, st, pm, seat, key)
+        played = self._study(lay, hands, st, pm, seat, key)
+        if played is not None:
+            return played
         return pimc.pimc_card(self.tb, lay, hands, st, pm, seat, WORLDS, key, False, self.tt,
                               self.work)
 
@@ -107,19 +113,21 @@ class Recorder:
         return pimc.pimc_discard(self.tb, lay, hands, st, pm, WORLDS, key, False, self.tt,
                                  self.work)
 
-    def _solve(self, lay, hands, st, pm, seat, worlds, key):
+    def _solve(self, lay, hands, st, pm, seat, worlds, key, work):
         n = pimc.option_values(self.tb, lay, hands, st, pm, seat, False, 0, worlds, key, False,
-                               self.tt, self.probe, self.out)
-        return self.out[:worlds, :n].copy(), self.probe[3][:n].copy()
+                               self.tt, work, self.out)
+        return self.out[:worlds, :n].copy(), work[3][:n].copy()
 
     def _study(self, lay, hands, st, pm, seat, key):
-        n = pimc.option_candidates(lay, hands, st, pm, seat, False, self.probe[3])
+        """The race's card for this decision, with the variants' worlds and losses counted
+        (None: a decision without a choice, left to pimc_card)."""
+        n = pimc.option_candidates(lay, hands, st, pm, seat, False, self.work[3])
         if n < 2 or settled(st):
-            return
+            return None
         preferred = pimc.option_of(lay, hands, st, pm, seat,
                                    conventional_card(lay, hands, st, pm, seat))
         maximize = bool((seat & 1) == (st[S_MAKER] & 1))
-        values, cands = self._solve(lay, hands, st, pm, seat, WORLDS, key)
+        values, cands = self._solve(lay, hands, st, pm, seat, WORLDS, key, self.work)
         base, used = race_pick(values, maximize, cands, preferred, 0)
         self.worlds[0] += used
         picks = {}
@@ -131,11 +139,13 @@ class Recorder:
             loss = 0.0
             if picks[t] != base:
                 if judged is None:
+                    forget_hopeless(self.probe[5])
                     judge, _ = self._solve(lay, hands, st, pm, seat, JUDGE_WORLDS,
-                                           np.uint64(deal_key(key, np.uint64(99))))
+                                           np.uint64(deal_key(key, np.uint64(99))), self.probe)
                     judged = judge.mean(axis=0) * (1 if maximize else -1)
                 loss = float(judged[base] - judged[picks[t]])
             self.losses[t].append(loss)
+        return int(cands[base])
 
 
 def main() -> dict:
