@@ -10,7 +10,12 @@ from hypothesis import strategies as st
 from euchre_sim.advice.auction_advice import advise_in_auction, reached_deals
 from euchre_sim.advice.question import AdviceQuestion
 from euchre_sim.bidding.auction import advice_rows, auction_choices, first_call
-from euchre_sim.bidding.conventional import conventional_choice, hand_value, may_name
+from euchre_sim.bidding.conventional import (
+    conventional_choice,
+    conventional_choice_in,
+    hand_value,
+    may_name,
+)
 from euchre_sim.bidding.params import BIDDER_DD, PARAMS, bidder_id, bidder_params
 from euchre_sim.bidding.table import empty_table
 from euchre_sim.core.calls import N_ROWS, call_row, row_call
@@ -18,7 +23,7 @@ from euchre_sim.core.cards import JOKER, cards_of
 from euchre_sim.core.dealing import deal_one
 from euchre_sim.core.errors import UserError
 from euchre_sim.core.rules import build_rules
-from euchre_sim.core.ruletables import compile_rules
+from euchre_sim.core.ruletables import CARD_LAYOUT, compile_rules
 from euchre_sim.solver.calltable import analyze_deals
 
 from . import naive
@@ -115,6 +120,25 @@ def test_rules_bidder_matches_its_naive_twin():
     check()
 
 
+def test_rules_bidder_reads_a_hand_in_any_trumps_power_layout_as_in_card_ids():
+    """The samplers ask the bidder with hands in a trump's power layout: the same choice as
+    the naive twin's, whatever the layout."""
+    @given(st.sampled_from(sorted(RULE_SETS)), st.integers(0, 10_000), st.integers(1, 2),
+           st.integers(1, 4), st.integers(0, 4), WEIGHT_CHANGES)
+    def check(name, index, round_no, pos, layout, changes):
+        rules = RULE_SETS[name]
+        params, array = _changed(changes)
+        hands, upcard = deal_one(rules, 29, index, 0)
+        hand = hands[pos % 4]
+        tb = compile_rules(rules)
+        power = sum(1 << int(tb.power_bit[layout, c]) for c in cards_of(hand))
+        got = conventional_choice_in(tb, array, np.uint64(power), layout, upcard, round_no, pos)
+        want = naive.rules_bidder_choice(rules, params, cards_of(hand), upcard, round_no, pos)
+        assert _as_call(int(got), upcard) == want
+
+    check()
+
+
 def test_a_suit_the_rules_bidder_may_not_name_is_never_its_round_2_call():
     """may_name's one-suit test never rules out the call the whole choice makes (the naive
     twin's), and does rule out hands under the threshold where the seat may pass."""
@@ -125,7 +149,10 @@ def test_a_suit_the_rules_bidder_may_not_name_is_never_its_round_2_call():
         params, array = _changed(changes)
         hands, upcard = deal_one(rules, 17, index, 0)
         hand = hands[pos % 4]
-        allowed = may_name(compile_rules(rules), array, np.uint64(hand), trump, pos)
+        tb = compile_rules(rules)
+        power = sum(1 << int(tb.power_bit[trump, c]) for c in cards_of(hand))
+        allowed = may_name(tb, array, np.uint64(hand), CARD_LAYOUT, trump, pos)
+        assert may_name(tb, array, np.uint64(power), trump, trump, pos) == allowed
         call = naive.rules_bidder_choice(rules, params, cards_of(hand), upcard, 2, pos)
         if call is not None and call[2] == trump:
             assert allowed

@@ -12,11 +12,20 @@ under Canadian loner the dealer's partner orders up only alone.
 
 import numpy as np
 
-from ..core.bits import low_index
+from ..core.bits import one_bit, popcount
 from ..core.calls import call_open, call_row, may_pass
 from ..core.cards import JOKER
 from ..core.jit import njit
-from ..core.ruletables import NO_TRUMP
+from ..core.ruletables import (
+    CARD_LAYOUT,
+    NO_TRUMP,
+    VALUE_ACES,
+    VALUE_KINGS,
+    VALUE_LOW_TRUMPS,
+    VALUE_RANKS,
+    VALUE_SUITS,
+    VALUE_TRUMPS,
+)
 from .params import INDEX
 
 _ONE = np.uint64(1)
@@ -51,55 +60,57 @@ def trump_value(tb, params, card, trump):
 
 
 @njit(_nrt=False, inline="always")
-def hand_value(tb, params, hand, trump):
-    """Points of a hand (card-id mask) for a trump (4: no-trump)."""
-    value = 0.0
-    m = hand
+def hand_value_in(tb, params, hand, layout, trump):
+    """Points of a hand (a mask in `layout`: a trump's power layout or CARD_LAYOUT) for a
+    trump (4: no-trump)."""
+    masks = tb.value_masks[layout, trump]
     if trump == NO_TRUMP:
-        while m:
-            c = low_index(m)
-            m &= m - _ONE
-            if c == JOKER:
-                value += params[_NT_JOKER]
-            elif tb.order_pos[trump, c] == 0:
-                value += params[_NT_ACE]
-            elif tb.order_pos[trump, c] == 1:
-                value += params[_NT_KING]
-        return counted(value)
-    trumps = 0
-    held = 0
-    while m:
-        c = low_index(m)
-        m &= m - _ONE
-        suit = tb.eff_suit[trump, c]
-        if suit == trump:
-            value += trump_value(tb, params, c, trump)
-            trumps += 1
-        else:
-            held |= 1 << suit
-            rank = tb.order_pos[trump, c]
-            if rank == 0:
-                value += params[_OFF_ACE]
-            elif rank == 1:
-                value += params[_OFF_KING]
-    if trumps:
+        return counted(popcount(hand & masks[VALUE_RANKS]) * params[_NT_JOKER]
+                       + popcount(hand & masks[VALUE_ACES]) * params[_NT_ACE]
+                       + popcount(hand & masks[VALUE_KINGS]) * params[_NT_KING])
+    value = popcount(hand & masks[VALUE_LOW_TRUMPS]) * params[_TRUMP_LOW] \
+        + popcount(hand & masks[VALUE_ACES]) * params[_OFF_ACE] \
+        + popcount(hand & masks[VALUE_KINGS]) * params[_OFF_KING]
+    for r in range(4):
+        if hand & masks[VALUE_RANKS + r]:
+            value += params[_TRUMP_1 + r]
+    if hand & masks[VALUE_TRUMPS]:
         for s in range(4):
-            if s != trump and not (held >> s) & 1:
+            if s != trump and not hand & masks[VALUE_SUITS + s]:
                 value += params[_VOID]
     return counted(value)
 
 
 @njit(_nrt=False, inline="always")
-def dealer_value(tb, params, hand, upcard, trump):
-    """The dealer's points after taking the upcard and discarding the card that costs least."""
-    six = hand | (_ONE << np.uint64(upcard))
+def hand_value(tb, params, hand, trump):
+    """Points of a hand (card-id mask) for a trump (4: no-trump)."""
+    return hand_value_in(tb, params, hand, CARD_LAYOUT, trump)
+
+
+@njit(_nrt=False, inline="always")
+def _layout_bit(tb, layout, card):
+    """The bit of a card id in `layout`."""
+    return one_bit(card if layout == CARD_LAYOUT else tb.power_bit[layout, card])
+
+
+@njit(_nrt=False, inline="always")
+def dealer_value_in(tb, params, hand, layout, upcard, trump):
+    """The dealer's points after taking the upcard and discarding the card that costs least
+    (hand in `layout`, the upcard a card id)."""
+    six = hand | _layout_bit(tb, layout, upcard)
     best = -1e9
     m = six
     while m:
-        c = low_index(m)
+        low = m & (~m + _ONE)
         m &= m - _ONE
-        best = max(best, hand_value(tb, params, six & ~(_ONE << np.uint64(c)), trump))
+        best = max(best, hand_value_in(tb, params, six & ~low, layout, trump))
     return best
+
+
+@njit(_nrt=False, inline="always")
+def dealer_value(tb, params, hand, upcard, trump):
+    """`dealer_value_in` for a card-id hand."""
+    return dealer_value_in(tb, params, hand, CARD_LAYOUT, upcard, trump)
 
 
 @njit(inline="always")
@@ -109,27 +120,35 @@ def _round_2_threshold(params, trump, pos):
 
 
 @njit(_nrt=False)
-def may_name(tb, params, hand, trump, pos):
+def may_name(tb, params, hand, layout, trump, pos):
     """False when the bidder surely does not name `trump` in round 2 at position pos: the
     hand's value for it is under the call's threshold and the seat may pass. One suit's value,
-    not every suit's: a cheap first test for samplers that reject most hands."""
+    not every suit's: a cheap first test for samplers that reject most hands. The hand is a
+    mask in `layout` (see `hand_value_in`)."""
     return not may_pass(tb.flags, 2, pos) or \
-        hand_value(tb, params, hand, trump) >= _round_2_threshold(params, trump, pos)
+        hand_value_in(tb, params, hand, layout, trump) >= _round_2_threshold(params, trump, pos)
+
+
+@njit(_nrt=False, inline="always")
+def conventional_choice(tb, params, hand, upcard, round_no, pos):
+    """The call-table row the bidder calls at this turn with a card-id hand, or -1 to pass."""
+    return conventional_choice_in(tb, params, hand, CARD_LAYOUT, upcard, round_no, pos)
 
 
 @njit(_nrt=False)
-def conventional_choice(tb, params, hand, upcard, round_no, pos):
-    """The call-table row the bidder calls at this turn, or -1 to pass."""
+def conventional_choice_in(tb, params, hand, layout, upcard, round_no, pos):
+    """The call-table row the bidder calls at this turn, or -1 to pass; the hand is a mask in
+    `layout` (see `hand_value_in`), the upcard a card id."""
     flags = tb.flags
     if round_no == 1:
         if upcard == JOKER:
             return -1
         trump = upcard >> 3
         if pos == 4:
-            with_partner = dealer_value(tb, params, hand, upcard, trump)
+            with_partner = dealer_value_in(tb, params, hand, layout, upcard, trump)
             alone_value = with_partner
         else:
-            alone_value = hand_value(tb, params, hand, trump)
+            alone_value = hand_value_in(tb, params, hand, layout, trump)
             share = params[_UP_PARTNER] if pos == 2 else -params[_UP_OPPONENT]
             with_partner = alone_value + share * trump_value(tb, params, upcard, trump)
         if call_open(flags, 1, pos, trump, 1, upcard) and alone_value >= params[_ALONE]:
@@ -145,7 +164,7 @@ def conventional_choice(tb, params, hand, upcard, round_no, pos):
         if not (call_open(flags, 2, pos, trump, 0, upcard)
                 or call_open(flags, 2, pos, trump, 1, upcard)):
             continue
-        value = hand_value(tb, params, hand, trump)
+        value = hand_value_in(tb, params, hand, layout, trump)
         threshold = _round_2_threshold(params, trump, pos)
         if value - threshold > best_margin:
             best = trump

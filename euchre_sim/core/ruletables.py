@@ -29,6 +29,16 @@ LAYOUT_NO_LEAD = 70
 LAYOUT_SUIT_LOWS = 71
 LAYOUT_SIZE = 72
 
+# value_masks[layout, trump]: a hand's cards that a point count weighs (the bidders'), in
+# layout 0-4 (the power layout of that trump) or CARD_LAYOUT (card ids): VALUE_RANKS + r the
+# trump r from the top (r < 4; no-trump: the joker at 0), VALUE_LOW_TRUMPS the lower trumps,
+# VALUE_ACES / VALUE_KINGS the plain suits' top two (no-trump: every suit's), VALUE_TRUMPS
+# every trump, VALUE_SUITS + s the plain suit s.
+CARD_LAYOUT = 5
+VALUE_RANKS, VALUE_LOW_TRUMPS, VALUE_ACES, VALUE_KINGS, VALUE_TRUMPS, VALUE_SUITS = \
+    0, 4, 5, 6, 7, 8
+VALUE_MASKS = 12
+
 FLAG_STICK, FLAG_NO_TRUMP, FLAG_LONE_LAST, FLAG_CANADIAN, FLAG_DEFEND_ALONE, \
     FLAG_ALLOW_ALONE = range(6)
 _FLAG_OPTIONS = ("stick_the_dealer", "no_trump", "lone_player_plays_last", "canadian_loner",
@@ -58,6 +68,7 @@ class RuleTables(NamedTuple):
     layout: np.ndarray  # uint64[5 trumps, LAYOUT_SIZE]: the solver's one table, see below
     order_pos: np.ndarray  # int8[5 trumps, 33 cards]: position in its effective suit's order
     next_suit: np.ndarray  # int8[5 trumps]: the trump's same-colour suit (-1: no bowers)
+    value_masks: np.ndarray  # uint64[6 layouts, 5 trumps, VALUE_MASKS], see VALUE_RANKS
 
 
 def suit_order(rules: RuleSet, trump: int, suit: int) -> list[int]:
@@ -152,7 +163,32 @@ def _compile_cached(rules: RuleSet) -> RuleTables:
         layout=_solver_layout(power_range, power_bit, lead_forbidden),
         order_pos=order_pos,
         next_suit=next_suit,
+        value_masks=_value_masks(eff_suit, order_pos, power_bit),
     )
+
+
+def _value_masks(eff_suit, order_pos, power_bit) -> np.ndarray:
+    """The cards a point count weighs, by layout and trump (see VALUE_RANKS)."""
+    masks = np.zeros((CARD_LAYOUT + 1, 5, VALUE_MASKS), dtype=np.uint64)
+    for layout in range(CARD_LAYOUT + 1):
+        for trump in range(5):
+            for card in range(N_CARD_IDS):
+                rank = int(order_pos[trump, card])
+                if rank < 0:
+                    continue
+                where = card if layout == CARD_LAYOUT else int(power_bit[layout, card])
+                suit = int(eff_suit[trump, card])
+                if trump == NO_TRUMP:
+                    kinds = [VALUE_RANKS] if card == JOKER else \
+                        [VALUE_ACES] if rank == 0 else [VALUE_KINGS] if rank == 1 else []
+                elif suit == trump:
+                    kinds = [VALUE_TRUMPS, VALUE_RANKS + rank if rank < 4 else VALUE_LOW_TRUMPS]
+                else:
+                    kinds = [VALUE_SUITS + suit] + \
+                        ([VALUE_ACES] if rank == 0 else [VALUE_KINGS] if rank == 1 else [])
+                for kind in kinds:
+                    masks[layout, trump, kind] |= np.uint64(1 << where)
+    return masks
 
 
 def _solver_layout(power_range, power_bit, lead_forbidden) -> np.ndarray:

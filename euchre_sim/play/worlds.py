@@ -36,7 +36,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..bidding.auction import NO_WINS
-from ..bidding.conventional import conventional_choice, hand_value, may_name
+from ..bidding.conventional import conventional_choice_in, hand_value_in, may_name
 from ..bidding.params import BIDDER_GAME, BIDDER_TABLE
 from ..bidding.table import table_choice_into
 from ..core.bits import low_index, one_bit, popcount
@@ -242,7 +242,7 @@ def _place_state(tb, lay, st, pm, seat, s, place, fixed, inference):
         return _BREAKS_VOID
     if not discard_agrees:
         return _DISAGREES
-    if _bids_agree(tb, st, s, _to_cards(tb, st[S_TRUMP], before), inference):
+    if _bids_agree(tb, st, s, before, inference):
         return _AGREES
     return _DISAGREES
 
@@ -255,8 +255,8 @@ def place_agrees(tb, lay, st, pm, seat, s, place, fixed, inference):
 
 @njit(inline="always")
 def _bids_agree(tb, st, s, hand, inference):
-    """Is every bid seat s made before and at the call the bidder's with `hand` (card ids)?
-    The rules bidder also stands in for dd (whose passes need every outcome)."""
+    """Is every bid seat s made before and at the call the bidder's with `hand` (power
+    layout)? The rules bidder also stands in for dd (whose passes need every outcome)."""
     params, table, bidder = inference[0], inference[1], inference[3][0] - 1
     ints, words = inference[7], inference[8]
     dealer = st[S_DEALER]
@@ -267,14 +267,16 @@ def _bids_agree(tb, st, s, hand, inference):
             continue
         round_no = k // 4 + 1
         if bidder == BIDDER_TABLE or bidder == BIDDER_GAME:  # a direct call: see bidder_choice
-            choice = table_choice_into(tb, params, table, hand, st[S_UPCARD], round_no, pos,
+            choice = table_choice_into(tb, params, table, _to_cards(tb, trump, hand),
+                                       st[S_UPCARD], round_no, pos,
                                        NO_WINS, words[_TABLE_WORDS:_TABLE_WORDS + 5],
                                        ints[_TABLE_INTS:_TABLE_INTS + 9])
         elif k == st[S_MAKER_TURN] and round_no == 2 and not may_name(tb, params, hand, trump,
-                                                                       pos):
+                                                                       trump, pos):
             return False
         else:
-            choice = conventional_choice(tb, params, hand, st[S_UPCARD], round_no, pos)
+            choice = conventional_choice_in(tb, params, hand, trump, st[S_UPCARD], round_no,
+                                            pos)
         want = -1 if k < st[S_MAKER_TURN] else call_row(round_no, pos, trump,
                                                         st[S_MAKER_ALONE])
         if choice != want:
@@ -444,8 +446,8 @@ def _walk(tb, lay, st, pm, seat, key, steps, limit, cards, inference):
 def _strength(tb, st, pm, maker, place, params):
     """The rules bidder's count of the maker's hand (its played cards put back) for the
     trump: what the search climbs while the call is not yet explained."""
-    return hand_value(tb, params, _to_cards(tb, st[S_TRUMP], place | pm[P_BY + maker]),
-                      st[S_TRUMP])
+    trump = st[S_TRUMP]
+    return hand_value_in(tb, params, place | pm[P_BY + maker], trump, trump)
 
 
 @njit(_nrt=False)
