@@ -4,11 +4,14 @@ measured side by side (not a timed test).
 
 Each `simulate` configuration runs the CLI in a fresh process (one worker, warm Numba cache:
 one small run first compiles) and reads the run's own `elapsed_seconds` from run.json
-(compile time and start-up left out). Prints JSON: deals per second per core, the median of
-BENCH_RUNS runs (default 3; the older tree, which is slow, runs once), the ratios, and what a
-million deals would take on 2 cores here and on a 64-core Dask cluster from the measured
-per-core rate. It also times the whole `advise … --play pimc --bidding rules --deals 2000`
-command (warm cache, start-up included) on 1 and 2 worker processes, the older tree's once.
+(compile time and start-up left out), in chunks of the size a big run has (PIMC's default
+from 20,000 deals on: 200; a small run's default chunks of 10 deals would weigh each chunk's
+writing and set-up 20 times as much as a million-deal run does). Prints JSON: deals per
+second per core, the median of BENCH_RUNS runs (default 3; the older tree, which is slow,
+runs once), the ratios, and what a million deals would take on 2 cores here and on a 64-core
+Dask cluster from the measured per-core rate. It also times the whole `advise … --play pimc
+--bidding rules --deals 2000` command (warm cache, start-up included) on 1 and 2 worker
+processes, the older tree's once.
 
     .venv/bin/python benchmarks/bench_realistic.py [--before /path/to/old/checkout]
 
@@ -26,6 +29,8 @@ import sys
 import tempfile
 import time
 
+from euchre_sim.sim.simulate import default_chunk_size
+
 RUNS = int(os.environ.get("BENCH_RUNS", "3"))
 CONFIGS = {  # name: (simulate options, deals)
     "pimc_bidding_rules": (["--play", "pimc", "--bidding", "rules"], 400),
@@ -33,6 +38,7 @@ CONFIGS = {  # name: (simulate options, deals)
     "pimc_per_call": (["--play", "pimc"], 150),
 }
 BEFORE_DEALS = {"pimc_bidding_rules": 60, "pimc_per_call": 60}
+BIG_RUN_CHUNK = default_chunk_size(1_000_000, "pimc")
 CHUNK_OVERHEAD_S = 2.0  # a Dask task's start, transfer and merge share, per chunk (measured
 #                         on the local cluster in bench_simulate.py: well under a second)
 
@@ -54,8 +60,8 @@ def run(options: list[str], deals: int, tree: str | None = None) -> float:
         command = ["euchre-sim", "simulate"]
     try:
         subprocess.run(command + options + ["--deals", str(deals), "--seed", "5", "--workers",
-                                            "1", "--no-progress", "--out",
-                                            os.path.join(out, "run")],
+                                            "1", "--chunk-size", str(BIG_RUN_CHUNK),
+                                            "--no-progress", "--out", os.path.join(out, "run")],
                        check=True, env=tree_env(tree), cwd=tree, capture_output=True)
         with open(os.path.join(out, "run", "run.json"), encoding="utf-8") as handle:
             return deals / json.load(handle)["elapsed_seconds"]
@@ -107,7 +113,7 @@ def main() -> None:
     report["advise_pimc_bidding_rules_2000_deals_seconds"] = advise_s
     rate = figures["pimc_bidding_rules"]
     report["pimc_bidding_rules_vs_dd"] = round(figures["dd_bidding_rules"] / rate, 1)
-    chunks = 1_000_000 / 200  # default PIMC chunks of 200 deals
+    chunks = 1_000_000 / BIG_RUN_CHUNK
     report["million_deals_hours"] = {
         "2_cores": round(1_000_000 / (2 * rate) / 3600, 2),
         "64_core_dask": round((1_000_000 / (64 * rate) + chunks * CHUNK_OVERHEAD_S / 64)

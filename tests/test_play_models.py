@@ -11,6 +11,7 @@ from euchre_sim.bidding.params import BIDDER_RULES
 from euchre_sim.core.dealing import deal_batch, deal_one
 from euchre_sim.core.rules import build_rules
 from euchre_sim.core.ruletables import compile_rules
+from euchre_sim.core.seats import team_of
 from euchre_sim.game.engine import HandState
 from euchre_sim.game.model_strategy import ModelStrategy, state_arrays
 from euchre_sim.game.strategies import TrumpCountStrategy
@@ -43,6 +44,7 @@ from euchre_sim.play.worlds import guided_deal, sample_world, seat_may_infer
 from euchre_sim.solver.calltable import analyze_deals
 from euchre_sim.solver.search import new_tt
 
+from . import naive
 from .conftest import RULE_SETS
 
 # the call table's layout (core.calls): 48 calls, then each call against either lone defender
@@ -471,3 +473,42 @@ def test_a_pimc_decision_is_the_race_replayed_on_the_points_of_its_worlds(name, 
     assert chosen == expected
     if infer and seat_may_infer(st_, seat):
         assert work[5][2][0] == worlds
+
+
+@settings(max_examples=300, deadline=None)
+@given(name=st.sampled_from(["standard", "yooker", "benny_nt", "deck28"]),
+       seed=st.integers(0, 10_000),
+       stop_at=st.sampled_from([2, 3, 5, 6, 7, 9, 10, 11, 13, 14]))
+def test_each_options_points_in_the_true_deal_are_plain_minimaxs(name, seed, stop_at):
+    """option_values in the true deal (double dummy): every candidate's points are the rules'
+    points for the makers' tricks when the seat plays it and all play perfectly after it, by
+    plain minimax over every card (naive twin). This covers candidates that the seat tells
+    apart but that are one run in the deal (the cards between them out of play), which take
+    one solve between them. Mid-trick, where a card of the trick may part two of the seat's
+    cards, from the third card on (plain minimax of a whole hand takes seconds)."""
+    rules = RULE_SETS[name]
+    state = _states_in_play(rules, seed, stop_at)
+    hands, st_, pm = state_arrays(state)
+    seat = int(st_[S_TURN])
+    tb = state.tables
+    trump = state.trump
+    work = new_pimc_work(NO_INFERENCE)
+    out = np.zeros((1, MAX_CANDIDATES), dtype=np.int64)
+    n = option_values(tb, tb.layout[trump], hands, st_, pm, seat, False, 0, 1, np.uint64(0),
+                      True, new_tt(), work, out)
+    current = state.tricks[-1] if state.tricks and state.tricks[-1].winner < 0 else None
+    leader = current.leader if current else seat
+    before = tuple(card for _, card in current.plays) if current else ()
+    completed = sum(trick.winner >= 0 for trick in state.tricks)
+    makers = team_of(state.maker)
+    active = [s in state.active_seats() for s in range(4)]
+    for i in range(n):
+        card = int(tb.power_card[trump, work[3][i]])
+        rest = list(state.hands)
+        rest[seat] &= ~(1 << card)
+        ns = naive.brute_force_ns_tricks(rest, trump, leader, active, rules.yooker,
+                                         before + (card,))
+        later = ns if makers == 0 else 5 - completed - ns
+        tricks = state.team_tricks()[makers] + later
+        assert out[0, i] == tb.score[int(state.maker_alone), int(state.defender_alone >= 0),
+                                     tricks]

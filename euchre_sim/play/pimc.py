@@ -189,12 +189,25 @@ def _world(tb, lay, hands, st, pm, seat, key, w, true_world, cards, wh, inferenc
 def _world_values(tb, lay, wh, st, pm, seat, discard, cands, n, alive, values, tt, work):
     """values[i] for each candidate i < n in the mask `alive`: the makers' points in world
     `wh` after `seat` plays (or, as the dealer, discards) it, all playing perfectly from
-    there."""
+    there. Candidates the seat tells apart may be one run in this world (the cards between
+    them lie out of play here): such a candidate takes the value of the first of its run."""
     score = tb.score
+    live = pm[P_TRICK]
+    for s in range(4):
+        if (st[S_ACTIVE] >> s) & 1:
+            live |= wh[s]
     for i in range(n):
         if not (alive >> i) & 1:
             continue
-        if discard:
+        top = run_top(lay, live, wh[seat], cands[i])
+        same = -1
+        for j in range(i):
+            if (alive >> j) & 1 and run_top(lay, live, wh[seat], cands[j]) == top:
+                same = j
+                break
+        if same >= 0:
+            values[i] = values[same]
+        elif discard:
             values[i] = _discard_points(score, lay, wh, st, seat, cands[i], tt, work)
         else:
             values[i] = _points_after(score, lay, wh, st, pm, seat, cands[i], tt, work)
