@@ -4,14 +4,15 @@ measured side by side (not a timed test).
 
 Each `simulate` configuration runs the CLI in a fresh process (one worker, warm Numba cache:
 one small run first compiles) and reads the run's own `elapsed_seconds` from run.json
-(compile time and start-up left out), in chunks of the size a big run has (PIMC's default
-from 20,000 deals on: 200; a small run's default chunks of 10 deals would weigh each chunk's
-writing and set-up 20 times as much as a million-deal run does). Prints JSON: deals per
-second per core, the median of BENCH_RUNS runs (default 3; the older tree, which is slow,
-runs once), the ratios, and what a million deals would take on 2 cores here and on a 64-core
+(compile time and start-up left out), in chunks of the size a million-deal run has (PIMC:
+200 deals; a small run's default chunks of 10 deals would weigh each chunk's writing and
+set-up 20 times as much as a big run does). Prints JSON: deals per
+second per core, the median of BENCH_RUNS runs (the older tree on the same deals: the first
+deals of a seed cost more or less than the average, so fewer of them would bias the ratio),
+the ratios, and what a million deals would take on 2 cores here and on a 64-core
 Dask cluster from the measured per-core rate. It also times the whole `advise … --play pimc
 --bidding rules --deals 2000` command (warm cache, start-up included) on 1 and 2 worker
-processes, the older tree's once.
+processes, the older tree's with its default workers.
 
     .venv/bin/python benchmarks/bench_realistic.py [--before /path/to/old/checkout]
 
@@ -37,8 +38,14 @@ CONFIGS = {  # name: (simulate options, deals)
     "dd_bidding_rules": (["--play", "dd", "--bidding", "rules"], 20_000),
     "pimc_per_call": (["--play", "pimc"], 150),
 }
-BEFORE_DEALS = {"pimc_bidding_rules": 60, "pimc_per_call": 60}
+BEFORE = ("pimc_bidding_rules", "pimc_per_call")
 BIG_RUN_CHUNK = default_chunk_size(1_000_000, "pimc")
+
+
+def big_run_chunk(options: list[str]) -> int:
+    """The chunk size of a million-deal run with these options (`--play` dd: 10,000)."""
+    return default_chunk_size(1_000_000, options[options.index("--play") + 1])
+
 CHUNK_OVERHEAD_S = 2.0  # a Dask task's start, transfer and merge share, per chunk (measured
 #                         on the local cluster in bench_simulate.py: well under a second)
 
@@ -60,7 +67,7 @@ def run(options: list[str], deals: int, tree: str | None = None) -> float:
         command = ["euchre-sim", "simulate"]
     try:
         subprocess.run(command + options + ["--deals", str(deals), "--seed", "5", "--workers",
-                                            "1", "--chunk-size", str(BIG_RUN_CHUNK),
+                                            "1", "--chunk-size", str(big_run_chunk(options)),
                                             "--no-progress", "--out", os.path.join(out, "run")],
                        check=True, env=tree_env(tree), cwd=tree, capture_output=True)
         with open(os.path.join(out, "run", "run.json"), encoding="utf-8") as handle:
@@ -95,10 +102,11 @@ def main() -> None:
     report = {"deals_per_s_per_core": figures}
     if args.before:
         before = {}
-        for name, deals in BEFORE_DEALS.items():
-            options = CONFIGS[name][0]
+        for name in BEFORE:
+            options, deals = CONFIGS[name]
             run(options, 4, args.before)
-            before[name] = round(run(options, deals, args.before), 2)
+            before[name] = round(statistics.median(
+                run(options, deals, args.before) for _ in range(RUNS)), 1)
         report["before_deals_per_s_per_core"] = before
         report["speedup_vs_before"] = {name: round(figures[name] / before[name], 1)
                                        for name in before}
@@ -109,7 +117,8 @@ def main() -> None:
             advise_seconds(ADVISE_DEALS, workers) for _ in range(RUNS)), 2)
     if args.before:
         advise_seconds(20, tree=args.before)
-        advise_s["before_1_process"] = round(advise_seconds(ADVISE_DEALS, tree=args.before), 2)
+        advise_s["before_default_workers"] = round(statistics.median(
+            advise_seconds(ADVISE_DEALS, tree=args.before) for _ in range(RUNS)), 2)
     report["advise_pimc_bidding_rules_2000_deals_seconds"] = advise_s
     rate = figures["pimc_bidding_rules"]
     report["pimc_bidding_rules_vs_dd"] = round(figures["dd_bidding_rules"] / rate, 1)
