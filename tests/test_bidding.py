@@ -104,36 +104,27 @@ def _changed(changes: dict) -> tuple[dict, np.ndarray]:
     return params, np.array([params[k] for k, _, _ in PARAMS], dtype=np.float64)
 
 
+def _in_layout(tb, hand: int, layout: int) -> np.uint64:
+    """A card-id hand as a mask in a trump's power layout (the samplers' hands)."""
+    return np.uint64(sum(1 << int(tb.power_bit[layout, c]) for c in cards_of(hand)))
+
+
 def test_rules_bidder_matches_its_naive_twin():
-    @given(st.sampled_from(sorted(RULE_SETS)), st.integers(0, 10_000), st.integers(1, 2),
-           st.integers(1, 4), WEIGHT_CHANGES)
-    def check(name, index, round_no, pos, changes):
-        rules = RULE_SETS[name]
-        params, array = _changed(changes)
-        hands, upcard = deal_one(rules, 9, index, 0)
-        hand = hands[pos % 4]
-        got = conventional_choice(compile_rules(rules), array, np.uint64(hand), upcard,
-                                  round_no, pos)
-        want = naive.rules_bidder_choice(rules, params, cards_of(hand), upcard, round_no, pos)
-        assert _as_call(int(got), upcard) == want
-
-    check()
-
-
-def test_rules_bidder_reads_a_hand_in_any_trumps_power_layout_as_in_card_ids():
-    """The samplers ask the bidder with hands in a trump's power layout: the same choice as
-    the naive twin's, whatever the layout."""
+    """The same choice as the naive twin's with the hand in card ids, and in any trump's power
+    layout (the samplers ask the bidder so)."""
     @given(st.sampled_from(sorted(RULE_SETS)), st.integers(0, 10_000), st.integers(1, 2),
            st.integers(1, 4), st.integers(0, 4), WEIGHT_CHANGES)
     def check(name, index, round_no, pos, layout, changes):
         rules = RULE_SETS[name]
         params, array = _changed(changes)
-        hands, upcard = deal_one(rules, 29, index, 0)
+        hands, upcard = deal_one(rules, 9, index, 0)
         hand = hands[pos % 4]
         tb = compile_rules(rules)
-        power = sum(1 << int(tb.power_bit[layout, c]) for c in cards_of(hand))
-        got = conventional_choice_in(tb, array, np.uint64(power), layout, upcard, round_no, pos)
         want = naive.rules_bidder_choice(rules, params, cards_of(hand), upcard, round_no, pos)
+        got = conventional_choice(tb, array, np.uint64(hand), upcard, round_no, pos)
+        assert _as_call(int(got), upcard) == want
+        got = conventional_choice_in(tb, array, _in_layout(tb, hand, layout), layout, upcard,
+                                     round_no, pos)
         assert _as_call(int(got), upcard) == want
 
     check()
@@ -150,9 +141,8 @@ def test_a_suit_the_rules_bidder_may_not_name_is_never_its_round_2_call():
         hands, upcard = deal_one(rules, 17, index, 0)
         hand = hands[pos % 4]
         tb = compile_rules(rules)
-        power = sum(1 << int(tb.power_bit[trump, c]) for c in cards_of(hand))
         allowed = may_name(tb, array, np.uint64(hand), CARD_LAYOUT, trump, pos)
-        assert may_name(tb, array, np.uint64(power), trump, trump, pos) == allowed
+        assert may_name(tb, array, _in_layout(tb, hand, trump), trump, trump, pos) == allowed
         call = naive.rules_bidder_choice(rules, params, cards_of(hand), upcard, 2, pos)
         if call is not None and call[2] == trump:
             assert allowed
