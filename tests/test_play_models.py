@@ -475,7 +475,7 @@ def test_a_pimc_decision_is_the_race_replayed_on_the_points_of_its_worlds(name, 
         assert work[5][2][0] == worlds
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(name=st.sampled_from(["standard", "yooker", "benny_nt", "deck28"]),
        seed=st.integers(0, 10_000),
        stop_at=st.sampled_from([2, 3, 5, 6, 7, 9, 10, 11, 13, 14]))
