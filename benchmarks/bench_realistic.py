@@ -6,11 +6,11 @@ Each `simulate` configuration runs the CLI in a fresh process (one worker, warm 
 one small run first compiles) and reads the run's own `elapsed_seconds` from run.json
 (compile time and start-up left out), in chunks of the size a million-deal run has (PIMC:
 200 deals; a small run's default chunks of 10 deals would weigh each chunk's writing and
-set-up 20 times as much as a big run does). Prints JSON: deals per
-second per core, the median of BENCH_RUNS runs (the older tree on the same deals: the first
-deals of a seed cost more or less than the average, so fewer of them would bias the ratio),
-the ratios, and what a million deals would take on 2 cores here and on a 64-core
-Dask cluster from the measured per-core rate. It also times the whole `advise … --play pimc
+set-up 20 times as much as a big run does). Prints JSON: deals per second per core, the
+median of BENCH_RUNS runs (the older tree on the same deals: the first deals of a seed cost
+more or less than the average, so fewer of them would bias the ratio), the ratios, and what
+a million deals would take on 2 cores here and on a 64-core Dask cluster from the measured
+per-core rate. It also times the whole `advise … --play pimc
 --bidding rules --deals 2000` command (warm cache, start-up included) on 1 and 2 worker
 processes, the older tree's with its default workers.
 
@@ -39,15 +39,13 @@ CONFIGS = {  # name: (simulate options, deals)
     "pimc_per_call": (["--play", "pimc"], 150),
 }
 BEFORE = ("pimc_bidding_rules", "pimc_per_call")
-BIG_RUN_CHUNK = default_chunk_size(1_000_000, "pimc")
+CHUNK_OVERHEAD_S = 2.0  # a Dask task's start, transfer and merge share, per chunk (measured
+#                         on the local cluster in bench_simulate.py: well under a second)
 
 
 def big_run_chunk(options: list[str]) -> int:
     """The chunk size of a million-deal run with these options (`--play` dd: 10,000)."""
     return default_chunk_size(1_000_000, options[options.index("--play") + 1])
-
-CHUNK_OVERHEAD_S = 2.0  # a Dask task's start, transfer and merge share, per chunk (measured
-#                         on the local cluster in bench_simulate.py: well under a second)
 
 
 def tree_env(tree: str | None) -> dict:
@@ -122,7 +120,7 @@ def main() -> None:
     report["advise_pimc_bidding_rules_2000_deals_seconds"] = advise_s
     rate = figures["pimc_bidding_rules"]
     report["pimc_bidding_rules_vs_dd"] = round(figures["dd_bidding_rules"] / rate, 1)
-    chunks = 1_000_000 / BIG_RUN_CHUNK
+    chunks = 1_000_000 / big_run_chunk(CONFIGS["pimc_bidding_rules"][0])
     report["million_deals_hours"] = {
         "2_cores": round(1_000_000 / (2 * rate) / 3600, 2),
         "64_core_dask": round((1_000_000 / (64 * rate) + chunks * CHUNK_OVERHEAD_S / 64)
