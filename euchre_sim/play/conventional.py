@@ -76,7 +76,7 @@ _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
 
 
-@njit
+@njit(_nrt=False)
 def _low_from_shortest(lay, cards, unseen, avoid):
     """The lowest card of the shortest suit of `cards` (bosses kept back when possible),
     skipping suits that meet `avoid` when another suit is left."""
@@ -103,7 +103,7 @@ def _low_from_shortest(lay, cards, unseen, avoid):
     return best
 
 
-@njit
+@njit(_nrt=False)
 def _boss_lead(lay, cards, unseen, avoid):
     """A boss among `cards` (the top of its suit among cards unseen), from the suit with the
     most cards still out, avoiding suits that meet `avoid`; -1 when none."""
@@ -124,7 +124,7 @@ def _boss_lead(lay, cards, unseen, avoid):
     return best
 
 
-@njit
+@njit(_nrt=False)
 def _discard_low(lay, legal, unseen):
     """Play low when not following suit: shortest off suit's lowest card; trump last."""
     off = legal & ~lay[LAYOUT_TRUMPS]
@@ -133,7 +133,7 @@ def _discard_low(lay, legal, unseen):
     return low_index(legal)
 
 
-@njit
+@njit(_nrt=False)
 def _defence_discard(lay, legal, unseen, loner_voids, partner_voids):
     """Convention 13: a defender's throw-off against a loner (trump last)."""
     off = legal & ~lay[LAYOUT_TRUMPS]
@@ -158,7 +158,7 @@ def _defence_discard(lay, legal, unseen, loner_voids, partner_voids):
     return best
 
 
-@njit
+@njit(_nrt=False)
 def _play_low(lay, legal, st, pm, seat, unseen):
     if legal & pm[P_LED]:
         return low_index(legal)
@@ -169,7 +169,7 @@ def _play_low(lay, legal, st, pm, seat, unseen):
     return _discard_low(lay, legal, unseen)
 
 
-@njit
+@njit(_nrt=False)
 def _opponent_voids(st, pm, seat):
     voids = _ZERO
     for s in range(4):
@@ -178,7 +178,7 @@ def _opponent_voids(st, pm, seat):
     return voids
 
 
-@njit
+@njit(_nrt=False)
 def _rules_lead(lay, legal, st, pm, seat, unseen):
     trumps = lay[LAYOUT_TRUMPS]
     my_trumps = legal & trumps
@@ -207,13 +207,13 @@ def _rules_lead(lay, legal, st, pm, seat, unseen):
     return low_index(legal)
 
 
-@njit
+@njit(_nrt=False)
 def _loner(st):
     """The lone maker's seat, or -1."""
     return st[S_MAKER] if st[S_MAKER_ALONE] else -1
 
 
-@njit
+@njit(_nrt=False)
 def _draws(mine, out):
     """Do trumps `mine`, led from the top, draw the trumps `out` even from one hand (each of
     mine, highest first, above the highest still out)?"""
@@ -225,7 +225,7 @@ def _draws(mine, out):
     return True
 
 
-@njit
+@njit(_nrt=False)
 def _behind_may_trump(st, pm, seat, trumps):
     """May a seat still to play in this trick hold a trump (none shown void in trumps)?"""
     s = seat
@@ -236,7 +236,7 @@ def _behind_may_trump(st, pm, seat, trumps):
     return False
 
 
-@njit
+@njit(_nrt=False)
 def _lone_trump(beats, mine, out, behind, ruffing, march):
     """Convention 11: the loner's trump among `beats`, ahead of a defender that may hold the
     trumps `behind`, keeping trumps `mine` that draw the trumps `out` while a march is on."""
@@ -262,7 +262,7 @@ def _lone_trump(beats, mine, out, behind, ruffing, march):
     return low_index(m)
 
 
-@njit
+@njit(_nrt=False)
 def _lone_card(lay, legal, beats, st, pm, seat, unseen):
     """Conventions 10 and 11: the loner, not last, wins the trick if it can."""
     led = pm[P_LED]
@@ -281,7 +281,7 @@ def _lone_card(lay, legal, beats, st, pm, seat, unseen):
     return _lone_trump(beats, legal & trumps, out, behind, not led & trumps, march)
 
 
-@njit
+@njit(_nrt=False)
 def _rules_follow(lay, legal, st, pm, seat, unseen):
     led = pm[P_LED]
     trumps = lay[LAYOUT_TRUMPS]
@@ -312,7 +312,7 @@ def _rules_follow(lay, legal, st, pm, seat, unseen):
     return low_index(beats)
 
 
-@njit
+@njit(_nrt=False)
 def conventional_card(lay, hands, st, pm, seat):
     """The conventional player's card (a power bit) for the seat to play."""
     hand = hands[seat]
@@ -325,14 +325,14 @@ def conventional_card(lay, hands, st, pm, seat):
     return _rules_follow(lay, legal, st, pm, seat, unseen)
 
 
-@njit
+@njit(_nrt=False)
 def conventional_discard(lay, hands, st, pm):
     """The dealer's discard from six cards (convention 9)."""
     dealer = st[S_DEALER]
     return discard_from(lay, hands[dealer], st[S_UP], unseen_by(lay, hands, st, pm, dealer))
 
 
-@njit
+@njit(_nrt=False)
 def discard_from(lay, six, up, unseen):
     """Convention 9 for the dealer holding `six` (up: the upcard's power bit, -1: none;
     unseen: the cards the dealer cannot place)."""

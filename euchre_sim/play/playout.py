@@ -55,7 +55,7 @@ from .state import (
 from .worlds import forget_hopeless
 
 
-@njit
+@njit(_nrt=False)
 def choose_card(model, tb, lay, hands, st, pm, seat, n_worlds, key, tt, pws):
     """The model's card for `seat`; pws: the PIMC players' work by team (NS, EW)."""
     if model == MODEL_CONVENTIONAL:
@@ -66,7 +66,7 @@ def choose_card(model, tb, lay, hands, st, pm, seat, n_worlds, key, tt, pws):
                      pws[seat & 1])
 
 
-@njit
+@njit(_nrt=False)
 def choose_discard(model, tb, lay, hands, st, pm, n_worlds, key, tt, pws):
     """The model's discard for the dealer; pws as choose_card."""
     if model == MODEL_CONVENTIONAL:
@@ -77,7 +77,7 @@ def choose_discard(model, tb, lay, hands, st, pm, n_worlds, key, tt, pws):
                         pws[st[S_DEALER] & 1])
 
 
-@njit
+@njit(_nrt=False)
 def _play_out(models, tb, lay, hands, st, pm, n_worlds, key, tt, pws):
     """Play the hand to its end from the state, each seat by its side's model."""
     while st[S_TRICKS] < TRICKS_PER_HAND:

@@ -75,7 +75,7 @@ def settled(st):
     return lost >= 3 or (made >= 3 and lost >= 1)
 
 
-@njit
+@njit(_nrt=False)
 def unseen_by(lay, hands, st, pm, seat):
     """Cards `seat` cannot place: not its own, not played, not known out (nor its discard)."""
     hidden = deck_bits(lay) & ~hands[seat] & ~pm[P_PLAYED] & ~pm[P_KNOWN_OUT]
@@ -84,7 +84,7 @@ def unseen_by(lay, hands, st, pm, seat):
     return hidden
 
 
-@njit
+@njit(_nrt=False)
 def play_card(lay, hands, st, pm, p):
     """The seat to play plays power bit p: update the trick, voids, and tricks won."""
     seat = st[S_TURN]
@@ -133,7 +133,7 @@ def is_boss(lay, unseen, p):
     return (unseen & lay[p] & bits_above(p)) == 0
 
 
-@njit
+@njit(_nrt=False)
 def lowest_card(lay, cards):
     """The lowest-ranked card (ties: the lower bit); cards non-empty."""
     best = -1
