@@ -196,15 +196,18 @@ def _world_values(tb, lay, wh, st, pm, seat, discard, cands, n, alive, values, t
     for s in range(4):
         if (st[S_ACTIVE] >> s) & 1:
             live |= wh[s]
+    tops = _ZERO  # the runs of the candidates valued so far
     for i in range(n):
         if not (alive >> i) & 1:
             continue
         top = run_top(lay, live, wh[seat], cands[i])
         same = -1
-        for j in range(i):
-            if (alive >> j) & 1 and run_top(lay, live, wh[seat], cands[j]) == top:
-                same = j
-                break
+        if tops & one_bit(top):
+            for j in range(i):
+                if (alive >> j) & 1 and run_top(lay, live, wh[seat], cands[j]) == top:
+                    same = j
+                    break
+        tops |= one_bit(top)
         if same >= 0:
             values[i] = values[same]
         elif discard:
