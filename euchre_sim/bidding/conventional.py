@@ -63,11 +63,17 @@ def trump_value(tb, params, card, trump):
 def hand_value_in(tb, params, hand, layout, trump):
     """Points of a hand (a mask in `layout`: a trump's power layout or CARD_LAYOUT) for a
     trump (4: no-trump)."""
+    return counted(_sum_in(tb, params, hand, layout, trump))
+
+
+@njit(_nrt=False, inline="always")
+def _sum_in(tb, params, hand, layout, trump):
+    """`hand_value_in` before it is counted to 1e-9."""
     masks = tb.value_masks[layout, trump]
     if trump == NO_TRUMP:
-        return counted(popcount(hand & masks[VALUE_RANKS]) * params[_NT_JOKER]
-                       + popcount(hand & masks[VALUE_ACES]) * params[_NT_ACE]
-                       + popcount(hand & masks[VALUE_KINGS]) * params[_NT_KING])
+        return popcount(hand & masks[VALUE_RANKS]) * params[_NT_JOKER] \
+            + popcount(hand & masks[VALUE_ACES]) * params[_NT_ACE] \
+            + popcount(hand & masks[VALUE_KINGS]) * params[_NT_KING]
     value = popcount(hand & masks[VALUE_LOW_TRUMPS]) * params[_TRUMP_LOW] \
         + popcount(hand & masks[VALUE_ACES]) * params[_OFF_ACE] \
         + popcount(hand & masks[VALUE_KINGS]) * params[_OFF_KING]
@@ -78,7 +84,7 @@ def hand_value_in(tb, params, hand, layout, trump):
         for s in range(4):
             if s != trump and not hand & masks[VALUE_SUITS + s]:
                 value += params[_VOID]
-    return counted(value)
+    return value
 
 
 @njit(_nrt=False, inline="always")
@@ -103,8 +109,8 @@ def dealer_value_in(tb, params, hand, layout, upcard, trump):
     while m:
         low = m & (~m + _ONE)
         m &= m - _ONE
-        best = max(best, hand_value_in(tb, params, six & ~low, layout, trump))
-    return best
+        best = max(best, _sum_in(tb, params, six & ~low, layout, trump))
+    return counted(best)  # the most of the counted values: counting keeps the order
 
 
 @njit(_nrt=False, inline="always")
