@@ -10,6 +10,8 @@ are counted to 1e-9). A stuck dealer names that suit anyway;
 under Canadian loner the dealer's partner orders up only alone.
 """
 
+from typing import NamedTuple
+
 import numpy as np
 
 from ..core.bits import one_bit, popcount
@@ -43,6 +45,23 @@ _CALL_1 = INDEX["call_1_1"]  # call_1_1 .. call_1_4, call_2_1 .. call_2_4 follow
 _ALONE = INDEX["alone"]
 _NT_CALL = INDEX["nt_call"]
 _NT_ALONE = INDEX["nt_alone"]
+
+
+class BidTables(NamedTuple):
+    """The rule tables (`core.ruletables.RuleTables`) the rules bidder reads, under the same
+    names. Callers in a hot loop pass these four arrays, not all of the rule tables: a struct
+    of arrays passed to a function that is not inlined is copied at every call."""
+
+    flags: np.ndarray
+    value_masks: np.ndarray
+    order_pos: np.ndarray
+    power_bit: np.ndarray
+
+
+@njit(inline="always")
+def bid_tables(tb):
+    """The rule tables' part the rules bidder reads (`BidTables`)."""
+    return BidTables(tb.flags, tb.value_masks, tb.order_pos, tb.power_bit)
 
 
 @njit(_nrt=False)

@@ -36,7 +36,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..bidding.auction import NO_WINS
-from ..bidding.conventional import conventional_choice_in, hand_value_in, may_name
+from ..bidding.conventional import bid_tables, conventional_choice_in, hand_value_in, may_name
 from ..bidding.params import BIDDER_GAME, BIDDER_TABLE
 from ..bidding.table import table_choice_into
 from ..core.bits import low_index, one_bit, popcount
@@ -271,12 +271,12 @@ def _bids_agree(tb, st, s, hand, inference):
                                        st[S_UPCARD], round_no, pos,
                                        NO_WINS, words[_TABLE_WORDS:_TABLE_WORDS + 5],
                                        ints[_TABLE_INTS:_TABLE_INTS + 9])
-        elif k == st[S_MAKER_TURN] and round_no == 2 and not may_name(tb, params, hand, trump,
-                                                                       trump, pos):
+        elif k == st[S_MAKER_TURN] and round_no == 2 and not may_name(
+                bid_tables(tb), params, hand, trump, trump, pos):
             return False
         else:
-            choice = conventional_choice_in(tb, params, hand, trump, st[S_UPCARD], round_no,
-                                            pos)
+            choice = conventional_choice_in(bid_tables(tb), params, hand, trump, st[S_UPCARD],
+                                            round_no, pos)
         want = -1 if k < st[S_MAKER_TURN] else call_row(round_no, pos, trump,
                                                         st[S_MAKER_ALONE])
         if choice != want:
@@ -395,7 +395,8 @@ def _walk(tb, lay, st, pm, seat, key, steps, limit, cards, inference):
         return total
     maker = st[S_MAKER]
     guided = limit < 0 and maker != seat
-    strength = _strength(tb, st, pm, maker, placed[maker], inference[0]) if guided else 0.0
+    strength = _strength(bid_tables(tb), st, pm, maker, placed[maker], inference[0]) \
+        if guided else 0.0
     for _ in range(steps):
         r = draw(key, chain[_STEP])
         chain[_STEP] += 1
@@ -422,8 +423,8 @@ def _walk(tb, lay, st, pm, seat, key, steps, limit, cards, inference):
         elif after > total:
             continue
         elif guided and after == total and (a == maker or b == maker):
-            moved = _strength(tb, st, pm, maker, place_a if a == maker else place_b,
-                              inference[0])
+            moved = _strength(bid_tables(tb), st, pm, maker,
+                              place_a if a == maker else place_b, inference[0])
             if moved < strength:
                 continue
             strength = moved
@@ -438,16 +439,18 @@ def _walk(tb, lay, st, pm, seat, key, steps, limit, cards, inference):
             if total == 0:
                 break
             if guided:
-                strength = _strength(tb, st, pm, maker, placed[maker], inference[0])
+                strength = _strength(bid_tables(tb), st, pm, maker, placed[maker],
+                                     inference[0])
     return total
 
 
 @njit(_nrt=False)
-def _strength(tb, st, pm, maker, place, params):
+def _strength(bt, st, pm, maker, place, params):
     """The rules bidder's count of the maker's hand (its played cards put back) for the
-    trump: what the search climbs while the call is not yet explained."""
+    trump (bt: `bidding.conventional.BidTables`): what the search climbs while the call is
+    not yet explained."""
     trump = st[S_TRUMP]
-    return hand_value_in(tb, params, place | pm[P_BY + maker], trump, trump)
+    return hand_value_in(bt, params, place | pm[P_BY + maker], trump, trump)
 
 
 @njit(_nrt=False)
