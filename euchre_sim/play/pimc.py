@@ -78,7 +78,7 @@ def new_pimc_work(inference, clear_z=CLEAR_Z):
             np.array([clear_z], dtype=np.float64), np.zeros(MAX_CANDIDATES, dtype=np.int64))
 
 
-@njit(_nrt=False)
+@njit(_nrt=False, inline="always")
 def _ns_reach(lay, wh, st, nxt, pos, led, wbit, wseat, left, target, tt, work):
     """Do NS take at least `target` of the `left` tricks still open?"""
     if target <= 0:
@@ -90,7 +90,7 @@ def _ns_reach(lay, wh, st, nxt, pos, led, wbit, wseat, left, target, tt, work):
     return v >= target
 
 
-@njit(_nrt=False)
+@njit(_nrt=False, inline="always")
 def _makers_at_least(lay, wh, st, nxt, pos, led, wbit, wseat, left, k, tt, work):
     if (st[S_MAKER] & 1) == 0:
         return _ns_reach(lay, wh, st, nxt, pos, led, wbit, wseat, left, k, tt, work)
@@ -117,7 +117,7 @@ def _maker_points(score, lay, wh, st, made, done, nxt, pos, led, wbit, wseat, tt
     return score[st[S_MAKER_ALONE], st[S_DEFENDER_ALONE], rep]
 
 
-@njit(_nrt=False)
+@njit(_nrt=False, inline="always")
 def _points_after(score, lay, wh, st, pm, seat, p, tt, work):
     """Makers' points in world `wh` after `seat` plays power bit p, all playing perfectly."""
     b = one_bit(p)
@@ -164,7 +164,7 @@ def _pick(sums, n, alive, maximize, cands, preferred):
     return best
 
 
-@njit(_nrt=False)
+@njit(_nrt=False, inline="always")
 def _discard_points(score, lay, wh, st, dealer, p, tt, work):
     """Makers' points in world `wh` (the dealer holding six) when the dealer discards p."""
     hand = wh[dealer]
@@ -185,13 +185,13 @@ def _world(tb, lay, hands, st, pm, seat, key, w, true_world, cards, wh, inferenc
         sample_world(tb, lay, hands, st, pm, seat, key, w, cards, wh, inference)
 
 
-@njit(_nrt=False)
-def _world_values(tb, lay, wh, st, pm, seat, discard, cands, n, alive, values, tt, work):
+@njit(_nrt=False, inline="always")
+def _world_values(score, lay, wh, st, pm, seat, discard, cands, n, alive, values, tt, work):
     """values[i] for each candidate i < n in the mask `alive`: the makers' points in world
     `wh` after `seat` plays (or, as the dealer, discards) it, all playing perfectly from
     there. Candidates the seat tells apart may be one run in this world (the cards between
-    them lie out of play here): such a candidate takes the value of the first of its run."""
-    score = tb.score
+    them lie out of play here): such a candidate takes the value of the first of its run.
+    (`score`: the rules' points table.)"""
     live = pm[P_TRICK]
     for s in range(4):
         if (st[S_ACTIVE] >> s) & 1:
@@ -231,7 +231,8 @@ def _best_over_worlds(tb, lay, hands, st, pm, seat, discard, n, n_worlds, key, t
     alive = (np.int64(1) << n) - 1
     for w in range(1 if true_world else n_worlds):
         _world(tb, lay, hands, st, pm, seat, key, w, true_world, cards, wh, inference)
-        _world_values(tb, lay, wh, st, pm, seat, discard, cands, n, alive, values, tt, work)
+        _world_values(tb.score, lay, wh, st, pm, seat, discard, cands, n, alive, values, tt,
+                      work)
         for i in range(n):
             if (alive >> i) & 1:
                 sums[i] += values[i]
@@ -329,7 +330,7 @@ def option_values(tb, lay, hands, st, pm, seat, discard, first, n_worlds, key, t
     n = option_candidates(lay, hands, st, pm, seat, discard, cands)
     for w in range(first, first + (1 if true_world else n_worlds)):
         _world(tb, lay, hands, st, pm, seat, key, w, true_world, cards, wh, inference)
-        _world_values(tb, lay, wh, st, pm, seat, discard, cands, n, (np.int64(1) << n) - 1,
+        _world_values(tb.score, lay, wh, st, pm, seat, discard, cands, n, (np.int64(1) << n) - 1,
                       values, tt, work)
         for i in range(n):
             out[w - first, i] = values[i]

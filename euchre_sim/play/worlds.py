@@ -284,7 +284,7 @@ def _bids_agree(tb, st, s, hand, inference):
     return True
 
 
-@njit(_nrt=False)
+@njit(_nrt=False, inline="always")  # one caller: no copy of the tables' structs per world
 def inferred_world(tb, lay, hands, st, pm, seat, key, w, cards, out, inference):
     """World w of `seat`'s decision consistent with what it knows, the auction and the
     discard (module docstring): by exact rejection sampling while that finds one within
@@ -317,7 +317,7 @@ def inferred_world(tb, lay, hands, st, pm, seat, key, w, cards, out, inference):
         out[s] = world_hand(lay, st, pm, seat, s, placed[s], placed[5 + s])
 
 
-@njit(_nrt=False)
+@njit(_nrt=False, inline="always")  # one caller: no copy of the tables' structs per world
 def _exact_world(tb, lay, hands, st, pm, seat, key, cards, out, inference):
     """Exact rejection sampling, the maker's hand first: up to MAKER_TRIES draws of the
     maker's cards from the unseen ones until its call agrees (`_place_state`), then the
@@ -535,7 +535,7 @@ def _inferred_room(lay, hands, st, pm, seat, cards, fixed, room):
     return n
 
 
-@njit(_nrt=False)
+@njit(_nrt=False, inline="always")  # one caller: no copy of the tables' structs per world
 def _plain_world(lay, hands, st, pm, seat, key, cards, out, inference):
     """A world from what `seat` has seen (hands, voids, the upcard), nothing else."""
     ints, words = inference[7], inference[8]
