@@ -143,7 +143,7 @@ def guided_deal(lay, key, cards, n, room, voids, out, scratch):
         room[b] -= 1
 
 
-@njit(_nrt=False)
+@njit(_nrt=False, inline="always")  # a branch and a call: each caller holds its own copy
 def sample_world(tb, lay, hands, st, pm, seat, key, w, cards, out, inference):
     """Fill out[0:4] (power layout, by seat) with world w of the decision keyed `key`: a deal
     consistent with what `seat` knows and, when the player infers (a bidder in `inference`),
@@ -151,12 +151,14 @@ def sample_world(tb, lay, hands, st, pm, seat, key, w, cards, out, inference):
     one chain, so ask for them in order).
 
     cards: int64 work buffer of 64; inference: (bidder params, decision table, counters,
-    [0 or 1 + the bidder], chain buffers) as play.pimc.inference_of makes it."""
+    [0 or 1 + the bidder], chain buffers) as play.pimc.inference_of makes it. (Inlined, so
+    that a plain world's call takes only the arrays it reads: Numba copies a struct of arrays,
+    the rule tables or the inference, at every call that is not inlined.)"""
     if inference[3][0] > 0 and seat_may_infer(st, seat):
         inferred_world(tb, lay, hands, st, pm, seat, key, w, cards, out, inference)
     else:
         _plain_world(lay, hands, st, pm, seat, deal_key(key, np.uint64(w)), cards, out,
-                     inference)
+                     inference[7], inference[8])
 
 
 @njit(_nrt=False)
@@ -284,7 +286,7 @@ def _bids_agree(tb, st, s, hand, inference):
     return True
 
 
-@njit(_nrt=False, inline="always")  # one caller: no copy of the tables' structs per world
+@njit(_nrt=False)
 def inferred_world(tb, lay, hands, st, pm, seat, key, w, cards, out, inference):
     """World w of `seat`'s decision consistent with what it knows, the auction and the
     discard (module docstring): by exact rejection sampling while that finds one within
@@ -535,10 +537,10 @@ def _inferred_room(lay, hands, st, pm, seat, cards, fixed, room):
     return n
 
 
-@njit(_nrt=False, inline="always")  # one caller: no copy of the tables' structs per world
-def _plain_world(lay, hands, st, pm, seat, key, cards, out, inference):
-    """A world from what `seat` has seen (hands, voids, the upcard), nothing else."""
-    ints, words = inference[7], inference[8]
+@njit(_nrt=False)
+def _plain_world(lay, hands, st, pm, seat, key, cards, out, ints, words):
+    """A world from what `seat` has seen (hands, voids, the upcard), nothing else (ints,
+    words: the samplers' work)."""
     room, voids, dealt = _deal_buffers(ints, words)
     fixed = words[_FIXED:_FIXED + 5]
     fixed[:] = _ZERO
