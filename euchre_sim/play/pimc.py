@@ -276,8 +276,9 @@ def pimc_card(tb, lay, hands, st, pm, seat, n_worlds, key, true_world, tt, pw):
     preferred = option_of(lay, hands, st, pm, seat, conventional_card(lay, hands, st, pm, seat))
     if settled(st):
         return preferred
-    return _best_over_worlds(tb, lay, hands, st, pm, seat, False, n, n_worlds, key, true_world,
-                             preferred, tt, pw)
+    # np.bool_, not a literal: a literal compiles the decision's whole loop once more
+    return _best_over_worlds(tb, lay, hands, st, pm, seat, np.bool_(False), n, n_worlds, key,
+                             true_world, preferred, tt, pw)
 
 
 @njit(_nrt=False)
@@ -293,7 +294,7 @@ def pimc_discard(tb, lay, hands, st, pm, n_worlds, key, true_world, tt, pw):
     if n == 1:
         return cands[0]
     preferred = run_top(lay, live, hand, conventional_discard(lay, hands, st, pm))
-    return _best_over_worlds(tb, lay, hands, st, pm, dealer, True, n, n_worlds, key,
+    return _best_over_worlds(tb, lay, hands, st, pm, dealer, np.bool_(True), n, n_worlds, key,
                              true_world, preferred, tt, pw)
 
 

@@ -486,8 +486,8 @@ def _start_chain(tb, lay, hands, st, pm, seat, key, cards, search, inference):
             tb, lay, st, pm, seat, s, placed[s], fixed[s], inference) else 0
     chain[_N] = n
     chain[_STEP] = 0
-    chain[_TARGET] = _walk(tb, lay, st, pm, seat, deal_key(key, np.uint64(1)), search, -1,
-                           cards, inference)
+    chain[_TARGET] = _walk(tb, lay, st, pm, seat, deal_key(key, np.uint64(1)), search,
+                           np.int64(-1), cards, inference)  # an int64: a literal compiles it twice
     chain[_STEP] = 0
 
 
