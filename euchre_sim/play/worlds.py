@@ -261,6 +261,7 @@ def _bids_agree(tb, st, s, hand, inference):
     layout)? The rules bidder also stands in for dd (whose passes need every outcome)."""
     params, table, bidder = inference[0], inference[1], inference[3][0] - 1
     ints, words = inference[7], inference[8]
+    bt = bid_tables(tb)
     dealer = st[S_DEALER]
     trump = st[S_TRUMP]
     for k in range(st[S_MAKER_TURN], -1, -1):  # the call first: a random hand seldom makes it
@@ -273,12 +274,12 @@ def _bids_agree(tb, st, s, hand, inference):
                                        st[S_UPCARD], round_no, pos,
                                        NO_WINS, words[_TABLE_WORDS:_TABLE_WORDS + 5],
                                        ints[_TABLE_INTS:_TABLE_INTS + 9])
-        elif k == st[S_MAKER_TURN] and round_no == 2 and not may_name(
-                bid_tables(tb), params, hand, trump, trump, pos):
+        elif k == st[S_MAKER_TURN] and round_no == 2 and not may_name(bt, params, hand, trump,
+                                                                       trump, pos):
             return False
         else:
-            choice = conventional_choice_in(bid_tables(tb), params, hand, trump, st[S_UPCARD],
-                                            round_no, pos)
+            choice = conventional_choice_in(bt, params, hand, trump, st[S_UPCARD], round_no,
+                                            pos)
         want = -1 if k < st[S_MAKER_TURN] else call_row(round_no, pos, trump,
                                                         st[S_MAKER_ALONE])
         if choice != want:
@@ -397,8 +398,8 @@ def _walk(tb, lay, st, pm, seat, key, steps, limit, cards, inference):
         return total
     maker = st[S_MAKER]
     guided = limit < 0 and maker != seat
-    strength = _strength(bid_tables(tb), st, pm, maker, placed[maker], inference[0]) \
-        if guided else 0.0
+    bt = bid_tables(tb)
+    strength = _strength(bt, st, pm, maker, placed[maker], inference[0]) if guided else 0.0
     for _ in range(steps):
         r = draw(key, chain[_STEP])
         chain[_STEP] += 1
@@ -425,8 +426,8 @@ def _walk(tb, lay, st, pm, seat, key, steps, limit, cards, inference):
         elif after > total:
             continue
         elif guided and after == total and (a == maker or b == maker):
-            moved = _strength(bid_tables(tb), st, pm, maker,
-                              place_a if a == maker else place_b, inference[0])
+            moved = _strength(bt, st, pm, maker, place_a if a == maker else place_b,
+                              inference[0])
             if moved < strength:
                 continue
             strength = moved
@@ -441,8 +442,7 @@ def _walk(tb, lay, st, pm, seat, key, steps, limit, cards, inference):
             if total == 0:
                 break
             if guided:
-                strength = _strength(bid_tables(tb), st, pm, maker, placed[maker],
-                                     inference[0])
+                strength = _strength(bt, st, pm, maker, placed[maker], inference[0])
     return total
 
 
