@@ -8,9 +8,9 @@ import click
 
 from .app import cli
 from .options import (
-    bidding_options,
     json_option,
     play_options,
+    player_options,
     renamed_option,
     rules_options,
     seed_option,
@@ -183,15 +183,13 @@ def replay(file: str, ruleset, as_json: bool) -> None:
               help="Deals to simulate (without --from).")
 @seed_option
 @rules_options
-@play_options
-@bidding_options
+@player_options
 @workers_option
 @click.option("--resume", is_flag=True, help="Continue an interrupted simulation in --out.")
 @click.option("--no-progress", is_flag=True, help="No progress bar.")
 @json_option(rows=True)
-def odds(out_dir: str, from_dir: str | None, ruleset, bidding: str | None,
-         bidder_params: str | None, workers: int | None, resume: bool, no_progress: bool,
-         as_json: bool, **fields) -> None:
+def odds(out_dir: str, from_dir: str | None, ruleset, player, workers: int | None,
+         resume: bool, no_progress: bool, as_json: bool, **fields) -> None:
     """The chance of winning the game from every score, for either side dealing next.
 
     Simulates DEALS deals with the auction (--bidding, default rules) into --out, or reads
@@ -200,18 +198,18 @@ def odds(out_dir: str, from_dir: str | None, ruleset, bidding: str | None,
 
     Example: euchre-sim odds --out odds/ --deals 200000 --bidding rules
     """
+    import dataclasses
     import os
 
-    from euchre_sim.bidding.params import bidder_weights
     from euchre_sim.report.query import run_odds
     from euchre_sim.sim.simulate import RunPlan
 
     from .simulate_commands import run_simulation
 
     if from_dir is None:
-        bidding = bidding or "rules"
-        plan = RunPlan(out_dir, ruleset, bidding=bidding,
-                       bidder_params=bidder_weights(bidder_params, bidding), **fields)
+        if player.bidder is None:
+            player = dataclasses.replace(player, bidder="rules")
+        plan = RunPlan(out_dir, ruleset, player=player, **fields)
         run_simulation(plan, workers, resume, not no_progress)
     info, table = run_odds(from_dir or out_dir)
     os.makedirs(out_dir, exist_ok=True)

@@ -107,8 +107,30 @@ def bidding_options(command):
                            "README).")(command)
     return click.option("--bidding", type=click.Choice(BIDDERS), default=None,
                         help="Value pass against the calls where the auction reaches the "
-                        "seat, bid by dd (perfect information), rules (point count), human (the "
-                        "point count fitted to how often people call) or table (a decisions "
-                        "table)."
-                        )(command)
+                        "seat, bid by dd (perfect information), rules (point count), human "
+                        "(the point count fitted to how often people call) or table (a "
+                        "decisions table).")(command)
 
+
+def player_fields(command):
+    """The options of a player (`play_options` and `bidding_options`), passed on as the
+    fields they name."""
+    return play_options(bidding_options(command))
+
+
+PLAYER_FIELDS = ("play", "worlds", "bidding", "bidder_params", "bidder_table")
+
+
+def player_options(command):
+    """`player_fields`, built into one checked `play.player.Player` passed on as `player`
+    (after `rules_options`, whose rule set it reads a decision table against)."""
+
+    @player_fields
+    @functools.wraps(command)
+    def wrapper(*args, ruleset, **kwargs):
+        from euchre_sim.play.player import player_of
+
+        given = {name: kwargs.pop(name) for name in PLAYER_FIELDS}
+        return command(*args, ruleset=ruleset, player=player_of(ruleset, **given), **kwargs)
+
+    return wrapper

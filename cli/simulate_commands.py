@@ -8,9 +8,9 @@ import click
 
 from .app import cli
 from .options import (
-    bidding_options,
     json_option,
-    play_options,
+    player_fields,
+    player_options,
     rules_options,
     seed_option,
     workers_option,
@@ -62,28 +62,23 @@ def print_headline(out_dir: str) -> None:
 @click.option("--no-progress", is_flag=True, help="No progress bar.")
 @click.option("--scheduler", default=None, metavar="tcp://HOST:PORT|local",
               help="Run the chunks on a Dask cluster ('local': a LocalCluster of --workers).")
-@play_options
-@bidding_options
+@player_options
 @click.option("--tables", default=None, metavar="NAMES",
               help="Tables to write, of calls (with summary), decisions, auction, separated "
                    "by commas (default: calls, and decisions,auction with --bidding; under "
                    "--play rules|pimc with --bidding only decisions,auction, which play just "
                    "the calls the auction reaches).")
 def simulate(ruleset, out_dir: str, workers: int | None, resume: bool, no_progress: bool,
-             scheduler: str | None, bidder_params: str | None, tables: str | None,
-             **fields) -> None:
+             scheduler: str | None, tables: str | None, **fields) -> None:
     """Deal and solve DEALS random deals; write call and lone-hand win-rate tables (Parquet);
     with --bidding, also each deal's auction: decisions.parquet and auction.parquet.
 
     Example: euchre-sim simulate --deals 100000 --seed 1 --out out/ --bidding dd
     """
-    from euchre_sim.bidding.params import bidder_weights
     from euchre_sim.sim.simulate import RunPlan
 
     asked = tuple(name.strip() for name in tables.split(",")) if tables is not None else None
-    plan = RunPlan(out_dir, ruleset, bidder_params=bidder_weights(bidder_params,
-                                                                  fields["bidding"]),
-                   tables=asked, **fields)
+    plan = RunPlan(out_dir, ruleset, tables=asked, **fields)
     run_simulation(plan, workers, resume, not no_progress, scheduler)
     if os.path.isfile(os.path.join(out_dir, "summary.parquet")):
         print_headline(out_dir)
@@ -139,8 +134,7 @@ def run_simulation(plan, workers: int | None, resume: bool, progress: bool = Tru
               help="Deals to sample (default 20,000; 1,000 with --play pimc).")
 @seed_option
 @rules_options
-@play_options
-@bidding_options
+@player_fields
 @click.option("--score", default=None, metavar="US-THEM",
               help="With --bidding: the game's score, e.g. 8-9; adds each action's chance "
                    "of winning the game.")

@@ -86,21 +86,21 @@ def tournament(ruleset, ns_bidder: str, ew_bidder: str, play: str, ns_play: str 
     from euchre_sim.advice.question import parse_score
     from euchre_sim.bidding.params import bidder_weights
     from euchre_sim.game.tournament import (
-        Player,
         TournamentPlan,
         finish_tournament,
         prepare_tournament,
         run_tournament,
     )
+    from euchre_sim.play.player import Player
     from euchre_sim.runs.parallel import default_workers
     from euchre_sim.runs.runner import is_complete
 
-    players = (Player(ns_bidder, ns_play or play), Player(ew_bidder, ew_play or play))
+    players = tuple(Player(bidder, side or play, weights=bidder_weights(bidder_params, bidder))
+                    for bidder, side in ((ns_bidder, ns_play), (ew_bidder, ew_play)))
     plan = prepare_tournament(TournamentPlan(
         rules=ruleset, players=players, duplicate=not no_duplicate,
         start=parse_score(from_score, "from_score") or (0, 0),
         dealer=-1 if dealer is None else compass_seat("--dealer", dealer),
-        bidder_params=tuple(bidder_weights(bidder_params, p.bidding) for p in players),
         **fields), resume, warn)
     out_dir, games = plan.out_dir, plan.games
     if resume and is_complete(out_dir):

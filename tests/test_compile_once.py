@@ -18,6 +18,7 @@ _KERNELS = ("search_at", "endgame", "exact_tricks", "at_least", "_two_tricks", "
 _PATHS = f"""
 import json
 from euchre_sim.core.rules import build_rules
+from euchre_sim.play.player import Player
 from euchre_sim.sim.chunk import ChunkJob, chunk_calls
 from euchre_sim.solver import search
 from euchre_sim.solver.calltable import solve_table
@@ -26,7 +27,7 @@ rules = build_rules("standard", [])
 search.compile_search()  # as a warm-up's helper does: the types every caller passes
 chunk_calls(ChunkJob.of(rules, 1, 0, 2), exact=False)
 chunk_calls(ChunkJob.of(rules, 1, 0, 2), exact=True)
-chunk_calls(ChunkJob.of(rules, 1, 0, 1, play="pimc", worlds=4), exact=False)
+chunk_calls(ChunkJob.of(rules, 1, 0, 1, player=Player(play="pimc", worlds=4)), exact=False)
 solve_table(rules, rules.card_deck.parse_deal(
     "N:JS AS 9H 9D TC / KS QS TH JH QC / 9S AH KH AD KC / TS QH KD QD AC"), 3)
 print(json.dumps({{name: len(getattr(search, name).signatures) for name in {_KERNELS!r}}}))

@@ -9,13 +9,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from euchre_sim.bidding.params import BIDDER_RULES, PARAMS
+from euchre_sim.bidding.params import PARAMS
 from euchre_sim.core.calls import seats_in_play
 from euchre_sim.core.dealing import deal_batch
 from euchre_sim.core.rules import build_rules
 from euchre_sim.core.ruletables import LAYOUT_TRUMPS, compile_rules
 from euchre_sim.play.conventional import conventional_discard, discard_from
 from euchre_sim.play.pimc import inference_of
+from euchre_sim.play.player import Player
 from euchre_sim.play.state import (
     P_KNOWN_OUT,
     S_ACTIVE,
@@ -173,7 +174,7 @@ def test_chain_worlds_follow_the_law_of_exact_rejection_sampling(scenario):
     tb, lay, hp, st_, pm = _true_deal(rules, round_no, pos, trump, alone)
     maker = (DEALER + pos) & 3
     trumps = int(lay[LAYOUT_TRUMPS])
-    inference = inference_of(BIDDER_RULES)
+    inference = inference_of(Player("rules").record())
     rng = random.Random(pos)
     n = 1500
 
@@ -185,7 +186,7 @@ def test_chain_worlds_follow_the_law_of_exact_rejection_sampling(scenario):
 
     chain = [classes(_chain_world(tb, lay, hp, st_, pm, seat, 7919 * k + 1, inference))
              for k in range(n)]
-    assert inference[2][2] == 0, "every chain found a world that agrees"
+    assert inference.counters[2] == 0, "every chain found a world that agrees"
     exact = [classes(_rejection_world(rules, tb, lay, hp, st_, pm, seat, rng))
              for _ in range(n)]
     stat, df = _chi_square(chain, exact)
@@ -232,14 +233,14 @@ def test_every_inferred_world_agrees_with_the_auction(index, round_no, pos, trum
     tb, lay, hp, st_, pm = _contract(rules, index, round_no, pos, trump, alone)
     active = int(st_[S_ACTIVE])
     seat = viewer if active >> viewer & 1 else (DEALER + pos) & 3
-    inference = inference_of(BIDDER_RULES)
+    inference = inference_of(Player("rules").record())
     world = np.zeros(4, dtype=np.uint64)
     cards = np.zeros(64, dtype=np.int64)
     up = int(st_[S_UP])
     deck = int(deck_bits(lay)) & ~int(pm[P_KNOWN_OUT])
     for w in range(5):
         sample_world(tb, lay, hp, st_, pm, seat, np.uint64(key), w, cards, world, inference)
-        if inference[2][2]:
+        if inference.counters[2]:
             return  # no agreeing world was found (counted): nothing to check
         got = [int(x) for x in world]
         assert got[seat] == int(hp[seat])

@@ -7,7 +7,6 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from euchre_sim.bidding.params import BIDDER_RULES
 from euchre_sim.core.dealing import deal_batch, deal_one
 from euchre_sim.core.rules import build_rules
 from euchre_sim.core.ruletables import compile_rules
@@ -27,6 +26,7 @@ from euchre_sim.play.pimc import (
     pimc_card,
     race_survivors,
 )
+from euchre_sim.play.player import Player
 from euchre_sim.play.playout import Playout, play_deals
 from euchre_sim.play.state import (
     P_KNOWN_OUT,
@@ -375,7 +375,7 @@ def test_inferred_worlds_agree_with_the_auction_under_the_rules_bidder(name, see
     call passing, and the maker calling, under the rules bidder (checked by its naive twin,
     each seat's played cards put back; the dealer, whose discard the world hides, is left
     out); and it is still consistent with everything seen."""
-    from euchre_sim.bidding.params import BIDDER_RULES, PARAMS
+    from euchre_sim.bidding.params import PARAMS
     from euchre_sim.play.state import P_BY, S_MAKER_TURN, S_UPCARD
 
     from . import naive
@@ -386,7 +386,7 @@ def test_inferred_worlds_agree_with_the_auction_under_the_rules_bidder(name, see
     offset = 4 if state.bids[0].round == 2 else 0  # Benny turned up: the bids start in round 2
     st_[S_UPCARD] = state.upcard
     st_[S_MAKER_TURN] = offset + len(state.bids) - 1
-    inference = inference_of(BIDDER_RULES)
+    inference = inference_of(Player("rules").record())
     seat = int(st_[S_TURN])
     tb = state.tables
     lay = tb.layout[state.trump]
@@ -394,10 +394,10 @@ def test_inferred_worlds_agree_with_the_auction_under_the_rules_bidder(name, see
     cards = np.zeros(64, dtype=np.int64)
     params = {k: v for k, v, _ in PARAMS}
     for k in range(2):
-        left_out = int(inference[2][2])
+        left_out = int(inference.counters[2])
         sample_world(tb, lay, hands, st_, pm, seat, np.uint64(key), k, cards, world, inference)
         _check_world(rules, state, hands, st_, pm, seat, world)
-        if int(inference[2][2]) > left_out:
+        if int(inference.counters[2]) > left_out:
             continue  # no world agrees with everything (the bids were not the bidder's)
         for turn, bid in enumerate(state.bids):
             s = bid.seat
@@ -410,7 +410,7 @@ def test_inferred_worlds_agree_with_the_auction_under_the_rules_bidder(name, see
             got = naive.rules_bidder_choice(rules, params, cards_held, state.upcard, bid.round,
                                             pos)
             assert got == want, (turn, bid)
-    asked, found, left_out = (int(x) for x in inference[2])
+    asked, found, left_out = (int(x) for x in inference.counters)
     assert asked == found + left_out == (2 if seat_may_infer(st_, seat) else 0)
 
 
@@ -457,11 +457,11 @@ def test_a_pimc_decision_is_the_race_replayed_on_the_points_of_its_worlds(name, 
     seat = int(st_[S_TURN])
     tb = state.tables
     lay = tb.layout[state.trump]
-    bidder = BIDDER_RULES if infer else -1
+    bidder = Player("rules").record() if infer else None
     probe = new_pimc_work(inference_of(bidder))
-    n = option_candidates(lay, hands, st_, pm, seat, False, probe[3])
+    n = option_candidates(lay, hands, st_, pm, seat, False, probe.candidates)
     assume(n > 1 and not settled(st_))
-    cands = probe[3][:n].copy()
+    cands = probe.candidates[:n].copy()
     preferred = option_of(lay, hands, st_, pm, seat, conventional_card(lay, hands, st_, pm, seat))
     out = np.zeros((50, MAX_CANDIDATES), dtype=np.int64)
     option_values(tb, lay, hands, st_, pm, seat, False, 0, 50, np.uint64(key), False, new_tt(),
@@ -472,7 +472,7 @@ def test_a_pimc_decision_is_the_race_replayed_on_the_points_of_its_worlds(name, 
     chosen = pimc_card(tb, lay, hands, st_, pm, seat, 50, np.uint64(key), False, new_tt(), work)
     assert chosen == expected
     if infer and seat_may_infer(st_, seat):
-        assert work[5][2][0] == worlds
+        assert work.inference.counters[0] == worlds
 
 
 @settings(max_examples=200, deadline=None)
@@ -503,7 +503,7 @@ def test_each_options_points_in_the_true_deal_are_plain_minimaxs(name, seed, sto
     makers = team_of(state.maker)
     active = [s in state.active_seats() for s in range(4)]
     for i in range(n):
-        card = int(tb.power_card[trump, work[3][i]])
+        card = int(tb.power_card[trump, work.candidates[i]])
         rest = list(state.hands)
         rest[seat] &= ~(1 << card)
         ns = naive.brute_force_ns_tricks(rest, trump, leader, active, rules.yooker,

@@ -11,11 +11,11 @@ import pytest
 
 from euchre_sim.core.rules import build_rules
 from euchre_sim.game.tournament import (
-    Player,
     TournamentPlan,
     compute_games,
     prepare_tournament,
 )
+from euchre_sim.play.player import Player
 from euchre_sim.runs import runner
 from euchre_sim.runs.runner import store_chunk
 from euchre_sim.sim import simulate

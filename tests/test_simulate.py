@@ -19,6 +19,7 @@ from euchre_sim.advice.question import AdviceQuestion
 from euchre_sim.core.cards import cards_of
 from euchre_sim.core.rules import build_rules
 from euchre_sim.core.ruletables import make_points
+from euchre_sim.play.player import Player
 from euchre_sim_cli.main import cli
 
 from . import naive
@@ -193,7 +194,7 @@ def test_default_path_gives_the_exact_count_paths_tables(ruleset):
             assert (fast[name] == exact[name]).all(), name
     assert [scoring_class(t) for t in fast["maker_tricks"]] == \
         [scoring_class(t) for t in exact["maker_tricks"]]
-    job = ChunkJob(ruleset.options(), 21, 0, 0, 150, False, "dd", 50)
+    job = ChunkJob(ruleset.options(), 21, 0, 0, 150, False, Player())
     (_, _, default), (_, _, kept) = compute_chunk(job), compute_chunk(job._replace(keep_deals=True))
     assert default["calls.sums"] == kept["calls.sums"]
     pd.testing.assert_frame_equal(pd.read_parquet(io.BytesIO(default["summary.parquet"])),

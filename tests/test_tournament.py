@@ -16,12 +16,12 @@ from euchre_sim.core.dealing import deal_one
 from euchre_sim.core.rules import build_rules
 from euchre_sim.core.seats import SEAT_NAMES
 from euchre_sim.game.tournament import (
-    Player,
     TournamentPlan,
     game_records,
     hand_frame,
     prepare_tournament,
 )
+from euchre_sim.play.player import Player
 
 from . import naive
 from .helpers import run_cli
@@ -160,9 +160,9 @@ def _job(rules, bidders, games=3, duplicate=True, start=(0, 0), dealer=-1, seed=
          odds=None):
     from euchre_sim.game.tournament import TournamentJob
 
-    players = tuple(Player(b, "dd") for b in bidders)
+    players = tuple(Player(b, "dd", weights=_weights(b), table=table) for b in bidders)
     return TournamentJob(rules.options(), seed, 0, 0, games, players, duplicate, start, dealer,
-                         50, tuple(_weights(b) for b in bidders), table, odds)
+                         50, odds)
 
 
 def _weights(bidder: str) -> tuple:

@@ -16,7 +16,6 @@ from ..core.jit import njit
 from ..core.rules import RuleSet
 from ..core.ruletables import compile_rules
 from ..core.stats import interval95, mean_se
-from ..play.models import model_id
 from ..play.pimc import inference_of, new_pimc_work
 from ..play.playout import ALL_ROWS, play_deal
 from ..solver.calltable import analyze_deal
@@ -54,17 +53,18 @@ def _solve_batch(tb, unseen, seed, seat, pos, hand, ref_card, rounds, start, sto
 
 
 @njit
-def _play_batch(tb, unseen, seed, seat, pos, hand, ref_card, rounds, start, stop, model,
-                n_worlds, inference, tt, out):
+def _play_batch(tb, unseen, seed, seat, pos, hand, ref_card, rounds, start, stop, player,
+                inference, tt, out):
     """Call tables of sampled deals start..stop-1 (into the same rows of `out`), played out
-    by the model (a kernel of its own: a double-dummy question compiles no player)."""
+    by `player`'s model (a record, `play.player`; a kernel of its own: a double-dummy question
+    compiles no player)."""
     hands = np.zeros(4, dtype=np.uint64)
     work = np.empty_like(unseen)
     pimc_work = new_pimc_work(inference)
     pimc_works = (pimc_work, pimc_work)
     for i in range(start, stop):
         deal_around(unseen, seed, i, seat, hand, hands, work)
-        play_deal((model, model), tb, hands, ref_card, 0, n_worlds,
+        play_deal((player.play, player.play), tb, hands, ref_card, 0, player.worlds,
                   deal_key(seed, np.uint64(i)), pos, rounds, ALL_ROWS, tt, pimc_works, out[i])
 
 
@@ -140,8 +140,7 @@ def advise(question: AdviceQuestion, progress: Progress | None = None,
             if name == "dd":
                 _solve_batch(*deals_at, tt, out)
             else:
-                _play_batch(*deals_at, model_id(name), question.worlds, inference_of(), tt,
-                            out)
+                _play_batch(*deals_at, question.player.record(), inference_of(), tt, out)
             if progress is not None:
                 progress(done * deals + stop, len(models) * deals)
         results[name] = out

@@ -18,8 +18,7 @@ from functools import partial
 import numpy as np
 
 from ..bidding.auction import N_TURNS, advice_rows, auction_choices, first_call
-from ..bidding.params import BIDDER_DD, bidder_id
-from ..bidding.table import empty_table
+from ..bidding.params import BIDDER_DD
 from ..core.calls import BOTH_ROUNDS, N_CALLS, N_ROWS, WITH_DEFENCE, may_pass, row_call
 from ..core.dealing import deal_key, seed_to_u64
 from ..core.errors import UserError
@@ -27,7 +26,7 @@ from ..core.jit import njit
 from ..core.ruletables import FLAG_DEFEND_ALONE, compile_rules
 from ..core.stats import interval95, mean_se
 from ..game.odds import game_chances, results_from_contracts, win_odds
-from ..play.models import MODEL_DD, model_id
+from ..play.models import MODEL_DD
 from ..play.pimc import inference_of, new_pimc_work
 from ..play.playout import ALL_ROWS, play_deal
 from ..runs.parallel import ordered_map
@@ -51,10 +50,10 @@ PARTS = BOTH_ROUNDS | WITH_DEFENCE  # a pass is valued by the auction of both ro
 
 
 @njit
-def _reached_batch(bidder, tb, params, table, unseen, seed, seat, hand, ref_card, turn, start,
-                   stop, model, n_worlds, inference, tt, calls, contracts, choices, values,
-                   indices, worlds_after):
-    """Try deals start..stop-1 in order, keeping those that reach `turn` under the bidder:
+def _reached_batch(player, tb, unseen, seed, seat, hand, ref_card, turn, start, stop, inference,
+                   tt, calls, contracts, choices, values, indices, worlds_after):
+    """Try deals start..stop-1 in order, keeping those that reach `turn` under `player` (a
+    record, `play.player`: its bidder bids every seat, its model plays every card):
     their call tables, resolved contracts, choices, auction values and indices into rows 0,
     1, ..., and the worlds' counters as they stood after each (`worlds_after`). In round 2
     the seat's own round-1 pass is given (its bidder's choice there is not asked). Returns
@@ -67,6 +66,7 @@ def _reached_batch(bidder, tb, params, table, unseen, seed, seat, hand, ref_card
     pimc_works = (pimc_work, pimc_work)
     wanted = np.ones(N_ROWS, dtype=np.uint8)
     kept = 0
+    bidder, model, n_worlds = player.bidder, player.play, player.worlds
     for i in range(start, stop):
         deal_around(unseen, seed, i, seat, hand, hands, work)
         if model == MODEL_DD:
@@ -78,20 +78,20 @@ def _reached_batch(bidder, tb, params, table, unseen, seed, seat, hand, ref_card
                       calls[kept])
         else:  # the bidder's own hands tell whether the seat is reached and what follows its
             #    pass: play only the rows the advice reads
-            if advice_rows(bidder, tb, params, table, hands, ref_card, ADVISE_DEALER, turn,
-                           own_pass, wanted) >= 0:
+            if advice_rows(bidder, tb, player.weights, player.table, hands, ref_card,
+                           ADVISE_DEALER, turn, own_pass, wanted) >= 0:
                 continue
             play_deal((model, model), tb, hands, ref_card, ADVISE_DEALER, n_worlds,
                       deal_key(seed, np.uint64(i)), 0, PARTS, wanted, tt, pimc_works,
                       calls[kept])
-        auction_choices((bidder, bidder), tb, (params, params), table, hands, ref_card,
-                        ADVISE_DEALER, calls[kept], contracts[kept], choices[kept], values[kept])
+        auction_choices((player, player), tb, hands, ref_card, ADVISE_DEALER, calls[kept],
+                        contracts[kept], choices[kept], values[kept])
         called = first_call(choices[kept], 0)
         if called == own_pass:  # the seat's own round-1 pass is given, whatever the bidder
             called = first_call(choices[kept], own_pass + 1)
         if called < 0 or called >= turn:
             indices[kept] = i
-            worlds_after[kept] = inference[2]
+            worlds_after[kept] = inference.counters
             kept += 1
     return kept
 
@@ -109,14 +109,13 @@ def _reached_range(question: AdviceQuestion, deals: tuple[int, int]) -> dict[str
            "choices": np.zeros((n, N_TURNS), dtype=np.int64),
            "values": np.zeros((n, N_TURNS + 1), dtype=np.int64),
            "indices": np.zeros(n, dtype=np.int64), "worlds_after": np.zeros((n, 3), np.int64)}
-    bidder, params = bidder_id(question.bidding), question.params
-    table = question.table or empty_table()
-    inference = inference_of(bidder, params, table) if question.infer else inference_of()
-    kept = _reached_batch(bidder, compile_rules(question.rules), params, table, q.unseen,
+    player = question.player.record()
+    inference = inference_of(player if question.infer else None)
+    kept = _reached_batch(player, compile_rules(question.rules), q.unseen,
                           seed_to_u64(question.seed), q.seat, np.uint64(q.hand), q.ref_card,
-                          turn_of(question), start, stop, model_id(question.play),
-                          question.worlds, inference, shared_tt(), *out.values())
-    return {key: value[:kept] for key, value in out.items()} | {"worlds": inference[2]}
+                          turn_of(question), start, stop, inference, shared_tt(),
+                          *out.values())
+    return {key: value[:kept] for key, value in out.items()} | {"worlds": inference.counters}
 
 
 def turn_of(question: AdviceQuestion) -> int:
@@ -199,14 +198,12 @@ def hand_results(question: AdviceQuestion, deals: int, progress: Progress | None
     rules, play = question.rules, question.play
     parts = []
     for start, stop in batches(deals, batch_size(play)):
-        job = ChunkJob.of(rules, question.seed, start, stop - start, play=play,
-                          worlds=question.worlds, bidding=question.bidding)
-        parts.append(chunk_calls(job, exact=False))
+        job = ChunkJob.of(rules, question.seed, start, stop - start, player=question.player)
+        parts.append(chunk_calls(job, exact=False, infer=False))
         if progress is not None:
             progress(stop, deals)
     hands, ups, calls = (np.concatenate(column) for column in zip(*parts, strict=True))
-    contracts = run_auctions(rules, question.bidding, question.params,
-                             question.table or empty_table(), hands, ups, calls)[3]
+    contracts = run_auctions(rules, question.player.record(), hands, ups, calls)[3]
     size = 1 + rules.max_hand_points
     assert SIM_DEALER == 0  # positions 2 and 4 deal, as results_from_contracts reads them
     return results_from_contracts(contracts["seat"], contracts["points"], size)

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..bidding.table import empty_table
 from ..core.calls import may_pass
 from ..core.cards import JOKER
 from ..core.errors import UserError
@@ -84,8 +83,7 @@ def _deal_values(state: HandState, question: AdviceQuestion, dealt: list[int]) -
         hands[0, seat_at(SIM_DEALER, position)] = dealt[seat_at(state.dealer, position)]
     ups = np.array([state.upcard], dtype=np.int64)
     calls = analyze_deals(rules, hands, ups, SIM_DEALER, exact=True, defence=True)
-    contracts, _, values, _ = run_auctions(rules, question.bidding, question.params,
-                                           question.table or empty_table(), hands, ups, calls)
+    contracts, _, values, _ = run_auctions(rules, question.player.record(), hands, ups, calls)
     seat = seat_at(SIM_DEALER, q.position)
     sign = 1 if seat % 2 == 0 else -1
     turn = (q.round_no - 1) * 4 + q.position - 1

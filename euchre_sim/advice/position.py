@@ -17,8 +17,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..bidding.params import bidder_id, bidder_params
-from ..bidding.table import load_decision_table
 from ..core.cards import cards_of
 from ..core.dealing import deal_key
 from ..core.seats import team_of
@@ -27,12 +25,14 @@ from ..game.engine import HandState
 from ..game.model_strategy import state_arrays
 from ..play.pimc import (
     MAX_CANDIDATES,
+    Inference,
     inference_of,
     new_pimc_work,
     option_of,
     option_values,
     position_values,
 )
+from ..play.player import player_of
 from ..play.state import S_DISCARD
 from ..solver.search import new_tt
 
@@ -48,7 +48,7 @@ class Valuer:
 
     worlds: int
     seed: int
-    inference: tuple | None = None
+    inference: Inference | None = None
     true_deal: bool = True
     discard_hidden: bool = False
 
@@ -60,14 +60,14 @@ class Valuer:
 
 
 def bidder_inference(rules, bidding: str | None, params_path: str | None = None,
-                     table_path: str | None = None) -> tuple | None:
+                     table_path: str | None = None) -> Inference | None:
     """What a seat's worlds infer from: the auction under `bidding` (its weights, on top of
     `params_path`, and the table bidder's decisions from `table_path`); None without a
     bidder (only what was seen)."""
     if bidding is None:
         return None
-    table = load_decision_table(table_path, rules) if table_path is not None else None
-    return inference_of(bidder_id(bidding), bidder_params(params_path, bidding), table)
+    player = player_of(rules, bidding, bidder_params=params_path, bidder_table=table_path)
+    return inference_of(player.record())
 
 
 def _side(state: HandState, seat: int) -> int:
@@ -107,7 +107,7 @@ def card_options(state: HandState, valuer: Valuer, decision: int, tt=None,
                           pw, out[first:])
         if progress is not None:
             progress(first + count, valuer.worlds)
-    cands = [int(c) for c in pw[3][:n]]
+    cands = [int(c) for c in pw.candidates[:n]]
     side = _side(state, seat)
     sampled = side * out[:, :n]
     best = sampled == sampled.max(axis=1, keepdims=True)

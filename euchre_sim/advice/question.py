@@ -15,13 +15,14 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..bidding.params import BIDDERS, bidder_params
+from ..bidding.params import BIDDERS
 from ..core.cards import JOKER, bit, cards_of
 from ..core.errors import FieldError, UserError
 from ..core.rules import RuleSet
 from ..core.seats import seat_at
 from ..game.odds import read_odds
-from ..play.models import DEFAULT_WORLDS, PLAY_MODELS
+from ..play.models import DEFAULT_WORLDS
+from ..play.player import Player, player_of
 
 ADVISE_DEALER = 0  # N deals (as in `_solve_batch`); the advised seat sits at its position
 PATH_FIELDS = ("bidder_params", "bidder_table", "odds")  # files and folders a question reads
@@ -84,19 +85,12 @@ class AdviceQuestion:
 
     def check(self) -> None:
         """Every field, alone and together; the first mistake found is a FieldError."""
-        if self.play not in PLAY_MODELS:
-            raise FieldError("{play} must be one of {models}, got {got!r}",
-                             models=", ".join(PLAY_MODELS), got=self.play)
         if self.bidding is not None and self.bidding not in BIDDERS:
             raise FieldError("{bidding} must be one of {bidders}, got {got!r}",
                              bidders=", ".join(BIDDERS), got=self.bidding)
         if self.deals < 2:
             raise FieldError("{deals} must be at least 2, got {got}", got=self.deals)
-        if self.worlds < 1:
-            raise FieldError("{worlds} must be at least 1, got {got}", got=self.worlds)
-        if (self.bidding == "table") != (self.bidder_table is not None):
-            raise FieldError("{bidding} table reads its decisions from {bidder_table} (and "
-                             "only it does)")
+        self.player  # noqa: B018 (checks the play model, the bidder and their files)
         if self.bidding is None and self.score is not None:
             raise FieldError("{score} needs {bidding} (the game goes on after a pass)")
         if self.score is not None and not all(0 <= s < self.rules.target for s in self.score):
@@ -126,17 +120,11 @@ class AdviceQuestion:
         return Cards(hand, ref_card, round_no, self.seat, seat_at(ADVISE_DEALER, self.seat), unseen)
 
     @cached_property
-    def params(self) -> np.ndarray:
-        """The bidder's weights and thresholds (the file's on top of the bidder's own)."""
-        return bidder_params(self.bidder_params, self.bidding)
-
-    @cached_property
-    def table(self):
-        """The table bidder's decisions (None for the other bidders)."""
-        from ..bidding.table import load_decision_table
-
-        return None if self.bidder_table is None else load_decision_table(self.bidder_table,
-                                                                          self.rules)
+    def player(self) -> Player:
+        """The player the fields name (`play.player`): its bidder bids every seat, and the
+        seat's partners and opponents play by its model."""
+        return player_of(self.rules, self.bidding, self.play, self.worlds, self.bidder_params,
+                         self.bidder_table)
 
     @cached_property
     def odds_table(self) -> np.ndarray | None:

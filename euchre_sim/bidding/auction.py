@@ -156,10 +156,11 @@ def _want(tb, params, hands, upcard, dealer, row, wanted):
 
 
 @njit
-def resolve_contracts(bidders, tb, params, hands, upcard, dealer, calls, contracts):
+def resolve_contracts(players, tb, hands, upcard, dealer, calls, contracts):
     """contracts[row] = (points to the makers, makers' tricks, lone defender's position or 0)
-    of every open call once the defenders have decided, under their side's bidder
-    (bidders[team] with params[team], team 0 NS), whether one of them defends alone (only
+    of every open call once the defenders have decided, under their side's player
+    (players[team], team 0 NS: records with a bidder and its weights, `play.player`), whether
+    one of them defends alone (only
     where the rules allow it); tricks -1 for a call not open.
 
     The dd defenders see the outcomes: the later one defends alone when that lowers the
@@ -181,8 +182,9 @@ def resolve_contracts(bidders, tb, params, hands, upcard, dealer, calls, contrac
         if not defence_open(flags):
             continue
         team = 1 - ((dealer + pos) & 1)
-        if bidders[team] != BIDDER_DD:
-            j = lone_defender(tb, params[team], hands, upcard, dealer, round_no, pos, trump)
+        if players[team].bidder != BIDDER_DD:
+            j = lone_defender(tb, players[team].weights, hands, upcard, dealer, round_no, pos,
+                              trump)
             if j >= 0:
                 contracts[row, 0] = tb.score[alone, 1, calls[defence_row(row, j)]]
                 contracts[row, 1] = calls[defence_row(row, j)]
@@ -207,7 +209,7 @@ def ns_points(contracts, row, dealer):
 
 
 @njit
-def _choose(bidders, tb, params, table, hands, upcard, dealer, contracts, choices):
+def _choose(players, tb, hands, upcard, dealer, contracts, choices):
     """choices[0:8] by backward induction: a dd seat takes the action best for its side,
     knowing every outcome and every later choice; a rules or table seat bids its hand."""
     flags = tb.flags
@@ -217,8 +219,9 @@ def _choose(bidders, tb, params, table, hands, upcard, dealer, contracts, choice
         pos = turn_position(k)
         seat = seat_at(dealer, pos)
         sign = 1 if (seat & 1) == 0 else -1
-        if bidders[seat & 1] != BIDDER_DD:
-            best = bidder_choice(bidders[seat & 1], tb, params[seat & 1], table, hands[seat],
+        player = players[seat & 1]
+        if player.bidder != BIDDER_DD:
+            best = bidder_choice(player.bidder, tb, player.weights, player.table, hands[seat],
                                  upcard, round_no, pos, NO_WINS)
             choices[k] = best
             if best >= 0:
@@ -242,14 +245,13 @@ def _choose(bidders, tb, params, table, hands, upcard, dealer, contracts, choice
 
 
 @njit
-def auction_choices(bidders, tb, params, table, hands, upcard, dealer, calls, contracts, choices,
-                    values):
+def auction_choices(players, tb, hands, upcard, dealer, calls, contracts, choices, values):
     """Resolve the contracts (see resolve_contracts) and fill choices[0:8] (row or -1) with
-    each seat bidding under its side's bidder (bidders[team] with params[team], team 0 NS)
-    and values[0:9] (NS points of the auction from each turn on; values[8] = 0). `table`: the
-    table bidder's decisions."""
-    resolve_contracts(bidders, tb, params, hands, upcard, dealer, calls, contracts)
-    _choose(bidders, tb, params, table, hands, upcard, dealer, contracts, choices)
+    each seat bidding under its side's player (players[team], team 0 NS: records with a
+    bidder, its weights and decision table, `play.player`) and values[0:9] (NS points of the
+    auction from each turn on; values[8] = 0)."""
+    resolve_contracts(players, tb, hands, upcard, dealer, calls, contracts)
+    _choose(players, tb, hands, upcard, dealer, contracts, choices)
     values[N_TURNS] = 0
     for k in range(N_TURNS - 1, -1, -1):
         values[k] = values[k + 1] if choices[k] < 0 else ns_points(contracts, choices[k], dealer)

@@ -12,7 +12,7 @@ come from the side's play model (`model_strategy.ModelStrategy`).
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -22,8 +22,8 @@ from ..bidding.auction import (
     bidder_choice,
     defends_alone,
 )
-from ..bidding.params import SELF_PLAY_BIDDERS, bidder_id, bidder_weights
-from ..bidding.table import DecisionTable, empty_table, load_decision_table
+from ..bidding.params import SELF_PLAY_BIDDERS, bidder_weights
+from ..bidding.table import load_decision_table
 from ..core.calls import (
     BOTH_ROUNDS,
     N_CALLS,
@@ -36,8 +36,9 @@ from ..core.calls import (
 from ..core.errors import UserError
 from ..core.rules import RuleSet
 from ..core.ruletables import compile_rules
-from ..play.models import DEFAULT_WORLDS, PLAY_MODELS, model_id
+from ..play.models import DEFAULT_WORLDS
 from ..play.pimc import inference_of, new_pimc_work
+from ..play.player import Player
 from ..play.playout import ALL_ROWS, play_deal
 from ..solver.calltable import analyze_deal
 from ..solver.search import new_work, shared_tt
@@ -48,15 +49,10 @@ from .strategies import RandomStrategy
 
 @dataclass(frozen=True)
 class Sides:
-    """Both sides' players (NS first): bidder names, their weights (`bidder_weights`), the
-    table bidder's decisions, and each side's play model."""
+    """Both sides' players (NS first, `play.player.Player`), their decision tables loaded."""
 
     rules: RuleSet
-    bidders: tuple[str, str]
-    plays: tuple[str, str] = ("dd", "dd")
-    weights: tuple = ()
-    table: DecisionTable | None = field(default=None, compare=False)
-    worlds: int = DEFAULT_WORLDS
+    players: tuple
 
     @classmethod
     def of(cls, rules: RuleSet, bidders: tuple[str, str], plays: tuple[str, str] = ("dd", "dd"),
@@ -67,33 +63,33 @@ class Sides:
             if name not in SELF_PLAY_BIDDERS:
                 raise UserError(f"unknown bidder {name!r} (bidders: "
                                 f"{', '.join(SELF_PLAY_BIDDERS)})")
-        for play in plays:
-            if play not in PLAY_MODELS:
-                raise UserError(f"unknown play model {play!r} (models: "
-                                f"{', '.join(PLAY_MODELS)})")
         if ("table" in bidders) != (table_dir is not None):
             raise UserError("the table bidder reads its decisions from --bidder-table DIR "
                             "(and only it does)")
         if "dd" in bidders and "random" in bidders:
             raise UserError("the dd bidder bids knowing how the other side bids: it plays "
                             "against the rules, human, table or dd bidder, not random")
-        weights = tuple(bidder_weights(params_path, None if b == "random" else b)
-                        for b in bidders)
         table = load_decision_table(table_dir, rules) if table_dir is not None else None
-        return cls(rules, tuple(bidders), tuple(plays), weights, table, worlds)
+        return cls(rules, tuple(
+            Player(b, p, worlds, bidder_weights(params_path, None if b == "random" else b),
+                   table_dir if b == "table" else None, table if b == "table" else None)
+            for b, p in zip(bidders, plays, strict=True)))
+
+    @property
+    def plays(self) -> tuple[str, str]:
+        return tuple(p.play for p in self.players)
 
     def label(self, side: int) -> str:
-        return f"{self.bidders[side]} bidder, {self.plays[side]} play"
+        return self.players[side].label()
 
     def seats(self, rng: random.Random) -> list:
         """The four players of one game, by seat."""
         auction = KernelAuction(self, rng)
         out = []
         for seat in range(4):
-            side = seat & 1
-            bidder = RandomStrategy(rng) if self.bidders[side] == "random" else \
-                KernelBidder(auction)
-            out.append(ModelStrategy(self.plays[side], bidder, rng, self.worlds))
+            player = self.players[seat & 1]
+            bidder = RandomStrategy(rng) if player.bidder == "random" else KernelBidder(auction)
+            out.append(ModelStrategy(player.play, bidder, rng, player.worlds))
         return out
 
 
@@ -103,13 +99,10 @@ class KernelAuction:
 
     def __init__(self, sides: Sides, rng: random.Random):
         self.tb = compile_rules(sides.rules)
-        self.kinds = np.array([bidder_id(b) if b != "random" else -1 for b in sides.bidders],
-                              dtype=np.int64)
-        self.params = tuple(np.array(w, dtype=np.float64) for w in sides.weights)
-        self.table = sides.table if sides.table is not None else empty_table()
+        self.players = tuple(p.record() for p in sides.players)
         self.sides = sides
         self.rng = rng
-        self.dd = "dd" in sides.bidders
+        self.dd = any(p.bidder == "dd" for p in sides.players)
         self.state: HandState | None = None
         self.hands = np.zeros(4, dtype=np.uint64)
         self.contracts = np.zeros((N_CALLS, 3), dtype=np.int64)
@@ -129,14 +122,13 @@ class KernelAuction:
             analyze_deal(self.tb, self.hands, state.upcard, state.dealer, True, 0, rounds,
                          shared_tt(), new_work(), calls)
         else:
-            models = tuple(model_id(p) for p in self.sides.plays)
+            ns, ew = self.players
             pws = (new_pimc_work(inference_of()), new_pimc_work(inference_of()))
-            play_deal(models, self.tb, self.hands, state.upcard, state.dealer,
-                      self.sides.worlds, np.uint64(self.rng.getrandbits(64)), 0, rounds,
-                      ALL_ROWS, shared_tt(), pws, calls)
-        auction_choices((self.kinds[0], self.kinds[1]), self.tb, self.params, self.table,
-                        self.hands, state.upcard, state.dealer, calls, self.contracts,
-                        self.choices, np.zeros(9, dtype=np.int64))
+            play_deal((ns.play, ew.play), self.tb, self.hands, state.upcard, state.dealer,
+                      ns.worlds, np.uint64(self.rng.getrandbits(64)), 0, rounds, ALL_ROWS,
+                      shared_tt(), pws, calls)
+        auction_choices(self.players, self.tb, self.hands, state.upcard, state.dealer, calls,
+                        self.contracts, self.choices, np.zeros(9, dtype=np.int64))
 
     def row(self, state: HandState) -> int:
         """The call-table row the seat to act calls (-1: pass)."""
@@ -144,8 +136,8 @@ class KernelAuction:
         pos = state.position(state.turn)
         if self.dd:
             return int(self.choices[(state.round - 1) * 4 + pos - 1])
-        side = state.turn & 1
-        return int(bidder_choice(self.kinds[side], self.tb, self.params[side], self.table,
+        player = self.players[state.turn & 1]
+        return int(bidder_choice(player.bidder, self.tb, player.weights, player.table,
                                  self.hands[state.turn], state.upcard, state.round, pos,
                                  NO_WINS))
 
@@ -159,8 +151,8 @@ class KernelAuction:
             def_pos = self.contracts[call_row(call.round, pos, trump, int(call.alone)), 2]
             return bool(def_pos) and (state.dealer + def_pos) % 4 == seat
         j = 0 if (state.dealer + defender_position(pos, 0)) % 4 == seat else 1
-        return bool(defends_alone(self.tb, self.params[seat & 1], self.hands, state.upcard,
-                                  state.dealer, call.round, pos, state.trump, j))
+        return bool(defends_alone(self.tb, self.players[seat & 1].weights, self.hands,
+                                  state.upcard, state.dealer, call.round, pos, state.trump, j))
 
 
 class KernelBidder:

@@ -65,20 +65,22 @@ def deal_index(game, hand):
 
 
 @njit
-def _auction_row(bidders, tb, params, table, hands, upcard, dealer, ns, ew, odds, wins):
+def _auction_row(players, tb, hands, upcard, dealer, ns, ew, odds, wins):
     """The row the rules, table and game bidders' auction reaches (-1: passed out) and the
-    lone defender's position (0: none); bidders and params by side (team 0 NS). The game
+    lone defender's position (0: none); players by side (team 0 NS: records, `play.player`).
+    The game
     bidder plays for the game from the score (ns, ew) by the odds table (p[us, them,
     we_deal]); wins: its work buffer."""
     for k in range(N_TURNS):
         pos = turn_position(k)
         seat = seat_at(dealer, pos)
-        bidder = bidders[seat & 1]
+        player = players[seat & 1]
+        bidder = player.bidder
         if bidder == BIDDER_GAME:
             us, them = (ns, ew) if (seat & 1) == 0 else (ew, ns)
             result_wins(odds, us, them, ((dealer + 1) & 1) == (seat & 1),
                         (wins.shape[0] - 1) // 2, wins)
-        row = bidder_choice(bidder, tb, params[seat & 1], table, hands[seat], upcard,
+        row = bidder_choice(bidder, tb, player.weights, player.table, hands[seat], upcard,
                             turn_round(k), pos, wins if bidder == BIDDER_GAME else NO_WINS)
         if row < 0:
             continue
@@ -87,35 +89,35 @@ def _auction_row(bidders, tb, params, table, hands, upcard, dealer, ns, ew, odds
             if round_no == 1:
                 trump = upcard >> 3
             for j in range(2):
-                if defends_alone(tb, params[1 - (seat & 1)], hands, upcard, dealer, round_no,
-                                 pos, trump, j):
+                if defends_alone(tb, players[1 - (seat & 1)].weights, hands, upcard, dealer,
+                                 round_no, pos, trump, j):
                     return row, defender_position(pos, j)
         return row, 0
     return -1, 0
 
 
 @njit
-def play_hand(bidders, models, card_play, tb, params, table, odds, hands, upcard, dealer, ns,
-              ew, n_worlds, key, tt, work, pws, calls, contracts, choices, values, wins, rec):
-    """Bid and play one hand at the score (ns, ew), bidders, models and the bidders' params
-    by side; fills rec[F_ROUND:] (the contract, tricks, points, failed follows). card_play:
-    play card by card even where the solver's value would do (to count failed follows)."""
+def play_hand(players, card_play, tb, odds, hands, upcard, dealer, ns, ew, n_worlds, key, tt,
+              work, pws, calls, contracts, choices, values, wins, rec):
+    """Bid and play one hand at the score (ns, ew), players by side (team 0 NS: records,
+    `play.player`); fills rec[F_ROUND:] (the contract, tricks, points, failed follows).
+    card_play: play card by card even where the solver's value would do (to count failed
+    follows)."""
+    models = (players[0].play, players[1].play)
     both_dd = models[0] == MODEL_DD and models[1] == MODEL_DD
-    if bidders[0] == BIDDER_DD or bidders[1] == BIDDER_DD:
+    if players[0].bidder == BIDDER_DD or players[1].bidder == BIDDER_DD:
         if both_dd:
             analyze_deal(tb, hands, upcard, dealer, True, 0, BOTH_ROUNDS | WITH_DEFENCE, tt,
                          work, calls)
         else:
             play_deal(models, tb, hands, upcard, dealer, n_worlds, key, 0,
                       BOTH_ROUNDS | WITH_DEFENCE, ALL_ROWS, tt, pws, calls)
-        auction_choices(bidders, tb, params, table, hands, upcard, dealer, calls, contracts,
-                        choices, values)
+        auction_choices(players, tb, hands, upcard, dealer, calls, contracts, choices, values)
         k = first_call(choices, 0)
         row = choices[k] if k >= 0 else -1
         def_pos = contracts[row, 2] if row >= 0 else 0
     else:
-        row, def_pos = _auction_row(bidders, tb, params, table, hands, upcard, dealer, ns, ew,
-                                    odds, wins)
+        row, def_pos = _auction_row(players, tb, hands, upcard, dealer, ns, ew, odds, wins)
     rec[F_FAILED:F_FAILED + 4] = 0
     if row < 0:
         rec[F_ROUND] = 0
@@ -152,15 +154,13 @@ def play_hand(bidders, models, card_play, tb, params, table, odds, hands, upcard
 
 
 @njit
-def play_game(bidders, models, card_play, tb, params, table, odds, odds_results, deck_cards,
-              seed, game, copy, ns_start, ew_start, first_dealer, target, n_worlds, tt, pws,
-              out):
+def play_game(players, card_play, tb, odds, odds_results, deck_cards, seed, game, copy,
+              ns_start, ew_start, first_dealer, target, n_worlds, tt, pws, out):
     """Play game `game` (copy 0 or 1 of its duplicate pair: the play keys differ) from the
-    score (ns_start, ew_start) with first_dealer dealing; bidders, models and the bidders'
-    params by side (team 0 NS); odds: the game bidder's p[us, them, we_deal], odds_results:
-    the decision table's result columns (2 max_hand_points + 1). Writes one record per hand
-    into out
-    (HANDS_PER_GAME rows); returns the hands played."""
+    score (ns_start, ew_start) with first_dealer dealing; players by side (team 0 NS);
+    odds: the game bidder's p[us, them, we_deal], odds_results: the decision table's result
+    columns (2 max_hand_points + 1). Writes one record per hand into out (HANDS_PER_GAME
+    rows); returns the hands played."""
     hands = np.zeros(4, dtype=np.uint64)
     deal_work = np.empty_like(deck_cards)
     work = new_work()
@@ -184,9 +184,8 @@ def play_game(bidders, models, card_play, tb, params, table, odds, odds_results,
         rec[F_NS_BEFORE] = ns
         rec[F_EW_BEFORE] = ew
         rec[F_UPCARD] = upcard
-        play_hand(bidders, models, card_play, tb, params, table, odds, hands, upcard, dealer,
-                  ns, ew, n_worlds, key, tt, work, pws, calls, contracts, choices, values, wins,
-                  rec)
+        play_hand(players, card_play, tb, odds, hands, upcard, dealer, ns, ew, n_worlds, key,
+                  tt, work, pws, calls, contracts, choices, values, wins, rec)
         ns += rec[F_NS_POINTS]
         ew += rec[F_EW_POINTS]
         dealer = (dealer + 1) & 3
@@ -196,13 +195,13 @@ def play_game(bidders, models, card_play, tb, params, table, odds, odds_results,
 
 
 @njit
-def play_games(bidders, models, card_play, tb, params, table, odds, odds_results, deck_cards,
-               seed, first_game, n_games, duplicate, ns_start, ew_start, first_dealer, target,
-               n_worlds, tt, inference, out, buffer):
+def play_games(players, card_play, tb, odds, odds_results, deck_cards, seed, first_game,
+               n_games, duplicate, ns_start, ew_start, first_dealer, target, n_worlds, tt,
+               inference, out, buffer):
     """Games first_game.. (each twice, the sides' players swapped, when duplicate), one record
     per hand appended to out; returns the records written, or -1 when out is too small.
-    bidders/models/params/inference by player (0: the --ns player, 1: the --ew one);
-    first_dealer -1: game g's first dealer is seat g % 4."""
+    players (records, `play.player`) and inference by player (0: the --ns player, 1: the --ew
+    one); first_dealer -1: game g's first dealer is seat g % 4."""
     pws_a = new_pimc_work(inference[0])
     pws_b = new_pimc_work(inference[1])
     n = 0
@@ -210,18 +209,14 @@ def play_games(bidders, models, card_play, tb, params, table, odds, odds_results
         dealer = first_dealer if first_dealer >= 0 else g & 3
         for copy in range(2 if duplicate else 1):
             if copy == 0:
-                seat_bidders = (bidders[0], bidders[1])
-                seat_models = (models[0], models[1])
-                seat_params = (params[0], params[1])
+                seat_players = (players[0], players[1])
                 pws = (pws_a, pws_b)
             else:
-                seat_bidders = (bidders[1], bidders[0])
-                seat_models = (models[1], models[0])
-                seat_params = (params[1], params[0])
+                seat_players = (players[1], players[0])
                 pws = (pws_b, pws_a)
-            played = play_game(seat_bidders, seat_models, card_play, tb, seat_params, table, odds,
-                               odds_results, deck_cards, seed, g, copy, ns_start, ew_start,
-                               dealer, target, n_worlds, tt, pws, buffer)
+            played = play_game(seat_players, card_play, tb, odds, odds_results, deck_cards, seed,
+                               g, copy, ns_start, ew_start, dealer, target, n_worlds, tt, pws,
+                               buffer)
             if n + played > out.shape[0]:
                 return -1
             out[n:n + played] = buffer[:played]

@@ -14,14 +14,14 @@ from __future__ import annotations
 import io
 import os
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
 
-from ..bidding.params import bidder_id, bidder_weights, params_by_name
-from ..bidding.table import DecisionTable, empty_table, load_decision_table, table_digest
+from ..bidding.params import params_by_name
+from ..bidding.table import DecisionTable, load_decision_table, table_digest
 from ..core.cards import JOKER
 from ..core.dealing import deck_array, seed_to_u64
 from ..core.errors import FieldError, UserError
@@ -30,8 +30,9 @@ from ..core.rules import RuleSet, rules_from_dict
 from ..core.ruletables import compile_rules
 from ..core.seats import SEAT_NAMES, TEAM_NAMES
 from ..core.stats import interval95, mean_se
-from ..play.models import DEFAULT_WORLDS, model_id
+from ..play.models import DEFAULT_WORLDS
 from ..play.pimc import inference_of
+from ..play.player import TABLE_BIDDERS
 from ..runs.runner import (
     ChunkedPlan,
     checked_chunks,
@@ -48,14 +49,6 @@ from .match import HAND_FIELDS, HANDS_PER_GAME, N_FIELDS, play_games
 from .odds import read_odds
 
 
-class Player(NamedTuple):
-    bidding: str
-    play: str
-
-    def label(self) -> str:
-        return f"{self.bidding} bidder, {self.play} play"
-
-
 class TournamentJob(NamedTuple):
     """Everything a chunk of games depends on (its result is a pure function of these)."""
 
@@ -64,13 +57,11 @@ class TournamentJob(NamedTuple):
     index: int
     first_game: int
     count: int
-    players: tuple  # (A, B): Player
+    players: tuple  # (A, B): play.player.Player, their decision tables loaded
     duplicate: bool
     start: tuple  # (NS, EW) score at the start of every game
     dealer: int  # the first dealer's seat (-1: seat g % 4 deals first in game g)
-    worlds: int
-    bidder_params: tuple  # each player's bidder's weights (PARAMS order)
-    decision_table: DecisionTable | None = None
+    worlds: int  # both players' worlds per PIMC decision
     odds: np.ndarray | None = None  # the game bidder's p[us, them, we_deal]
 
 
@@ -79,9 +70,10 @@ class TournamentPlan(ChunkedPlan):
     """A tournament, checked: `games` games of the seed between `players` (A, B), in chunks of
     `chunk_size` games (default: `default_chunk_size`), in duplicate pairs unless
     `duplicate` is False, each from the `start` score (NS, EW), the first dealer `dealer`
-    (-1: seat g % 4 deals first in game g); `bidder_params` each player's bidder's weights
-    (default: its bidder's own); the table and game bidders' decisions from `bidder_table`,
-    the game bidder's chances from `odds_dir` (an odds run's folder)."""
+    (-1: seat g % 4 deals first in game g); `players` (play.player.Player: a bidder, its
+    weights and a play model each), both sampling `worlds` per PIMC decision; the table and
+    game bidders' decisions from `bidder_table`, the game bidder's chances from `odds_dir`
+    (an odds run's folder)."""
 
     out_dir: str
     rules: RuleSet
@@ -93,10 +85,8 @@ class TournamentPlan(ChunkedPlan):
     start: tuple = (0, 0)
     dealer: int = -1
     worlds: int = DEFAULT_WORLDS
-    bidder_params: tuple | None = None  # by player
     bidder_table: str | None = None
     odds_dir: str | None = None
-    decision_table: DecisionTable | None = field(default=None, compare=False)
     odds: np.ndarray | None = field(default=None, compare=False)
 
     def __post_init__(self):
@@ -108,7 +98,7 @@ class TournamentPlan(ChunkedPlan):
             raise FieldError("{from_score} {us}-{them}: each side's score must be from 0 to "
                              "{top} (the game is to {target})", us=start[0], them=start[1],
                              top=rules.target - 1, target=rules.target)
-        bidders = {p.bidding for p in self.players}
+        bidders = {p.bidder for p in self.players}
         if bool(bidders & {"table", "game"}) != (self.bidder_table is not None):
             raise FieldError("the table and game bidders read their decisions from "
                              "{bidder_table} DIR (and only they do)")
@@ -118,21 +108,27 @@ class TournamentPlan(ChunkedPlan):
         if "game" in bidders and "dd" in bidders:
             raise UserError("the game bidder plays against the rules, table or game bidder, "
                             "not dd")
-        if self.bidder_table is not None and self.decision_table is None:
-            settle("decision_table", load_decision_table(self.bidder_table, rules))
+        table = self.players_table()
+        settle("players", tuple(
+            replace(p, worlds=self.worlds, table_dir=self.bidder_table, table=table)
+            if p.bidder in TABLE_BIDDERS else replace(p, worlds=self.worlds)
+            for p in self.players))
         if self.odds_dir is not None and self.odds is None:
-            settle("odds", self._read_odds())
-        params = self.bidder_params
-        if params is None:
-            params = tuple(bidder_weights(None, p.bidding) for p in self.players)
-        settle("bidder_params", tuple(map(tuple, params)))
-        settle("players", tuple(self.players))
+            settle("odds", self._read_odds(table))
         settle("start", start)
 
-    def _read_odds(self) -> np.ndarray:
+    def players_table(self) -> DecisionTable | None:
+        """The table and game bidders' decisions, read once for both players."""
+        loaded = [p.table for p in self.players if p.table is not None]
+        if loaded:
+            return loaded[0]
+        return None if self.bidder_table is None else load_decision_table(self.bidder_table,
+                                                                          self.rules)
+
+    def _read_odds(self, table: DecisionTable) -> np.ndarray:
         """The game bidder's p[us, them, we_deal], checked against the rules and the table."""
         odds = read_odds(self.odds_dir, self.rules)
-        if self.decision_table.results.shape[1] != n_results(self.rules.max_hand_points):
+        if table.results.shape[1] != n_results(self.rules.max_hand_points):
             raise UserError(f"the decisions in {self.bidder_table!r} keep no result shares "
                             "(simulate --bidding again with this version)")
         return odds
@@ -149,8 +145,7 @@ class TournamentPlan(ChunkedPlan):
     def jobs(self) -> list[TournamentJob]:
         options = self.rules.options()
         return [TournamentJob(options, self.seed, i, first, count, self.players,
-                              self.duplicate, self.start, self.dealer, self.worlds,
-                              self.bidder_params, self.decision_table, self.odds)
+                              self.duplicate, self.start, self.dealer, self.worlds, self.odds)
                 for i, first, count in self.chunk_list()]
 
     def warm_up(self) -> None:
@@ -167,13 +162,13 @@ class TournamentPlan(ChunkedPlan):
             "sha256": table_digest(self.odds_dir, "odds.parquet")}
         return {"kind": "tournament", "seed": self.seed, "games": self.games,
                 "rules": self.rules.options(),
-                "players": {name: p._asdict() for name, p in zip("AB", self.players,
-                                                                   strict=True)},
+                "players": {name: {"bidding": p.bidder, "play": p.play}
+                            for name, p in zip("AB", self.players, strict=True)},
                 "duplicate": self.duplicate, "start": list(self.start),
                 "dealer": None if self.dealer < 0 else SEAT_NAMES[self.dealer],
                 "worlds": self.worlds if any(p.play == "pimc" for p in self.players) else None,
-                "bidder_params": {name: params_by_name(values) for name, values in
-                                  zip("AB", self.bidder_params, strict=True)},
+                "bidder_params": {name: params_by_name(p.record().weights) for name, p in
+                                  zip("AB", self.players, strict=True)},
                 "bidder_table": table, "odds": odds}
 
 
@@ -196,20 +191,16 @@ def prepare_tournament(plan: TournamentPlan, resume: bool = False,
 def game_records(job: TournamentJob) -> np.ndarray:
     """The hand records (game.match.HAND_FIELDS) of the job's games, in game order."""
     rules = rules_from_dict(job.options)
-    params = tuple(np.array(p, dtype=np.float64) for p in job.bidder_params)
-    table = job.decision_table or empty_table()
-    bidders = np.array([bidder_id(p.bidding) for p in job.players], dtype=np.int64)
-    models = np.array([model_id(p.play) for p in job.players], dtype=np.int64)
-    inference = tuple(inference_of(int(b), w, table) if p.play == "pimc" else inference_of()
-                      for b, w, p in zip(bidders, params, job.players, strict=True))
+    players = tuple(p.record() for p in job.players)
+    inference = tuple(inference_of(r if p.play == "pimc" else None)
+                      for r, p in zip(players, job.players, strict=True))
     odds = job.odds if job.odds is not None else np.zeros((1, 1, 2))
     copies = 2 if job.duplicate else 1
     buffer = np.zeros((HANDS_PER_GAME, N_FIELDS), dtype=np.int64)
     capacity = job.count * copies * 16
     while True:
         out = np.zeros((capacity, N_FIELDS), dtype=np.int64)
-        n = play_games((bidders[0], bidders[1]), (models[0], models[1]), rules.drinks,
-                       compile_rules(rules), (params[0], params[1]), table, odds,
+        n = play_games((players[0], players[1]), rules.drinks, compile_rules(rules), odds,
                        n_results(rules.max_hand_points), deck_array(rules),
                        seed_to_u64(job.seed), job.first_game, job.count, job.duplicate,
                        job.start[0], job.start[1], job.dealer, rules.target, job.worlds,
@@ -270,9 +261,9 @@ def game_frame(job: TournamentJob, hands: pd.DataFrame) -> pd.DataFrame:
     frame = pd.DataFrame({
         "game": last["game"].to_numpy(), "copy": copy.astype(np.int8),
         "ns_player": np.where(copy == 0, "A", "B"), "ew_player": np.where(copy == 0, "B", "A"),
-        "ns_bidder": np.where(copy == 0, a.bidding, b.bidding),
+        "ns_bidder": np.where(copy == 0, a.bidder, b.bidder),
         "ns_play": np.where(copy == 0, a.play, b.play),
-        "ew_bidder": np.where(copy == 0, b.bidding, a.bidding),
+        "ew_bidder": np.where(copy == 0, b.bidder, a.bidder),
         "ew_play": np.where(copy == 0, b.play, a.play),
         "ns_start": np.int16(job.start[0]), "ew_start": np.int16(job.start[1]),
         "first_dealer": hands.groupby(["game", "copy"], sort=True)["dealer"].first().to_numpy(),

@@ -11,10 +11,10 @@ on the best mean, the conventional player's card is taken among the best.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
-from ..bidding.params import bidder_params
-from ..bidding.table import DecisionTable, empty_table
 from ..core.bits import one_bit
 from ..core.jit import njit
 from ..core.ruletables import LAYOUT_TRUMPS
@@ -22,6 +22,7 @@ from ..core.trick import legal_cards, next_active
 from ..solver.equivalence import candidates, run_top
 from ..solver.search import call_search_at, new_work
 from .conventional import conventional_card, conventional_discard
+from .player import Player, PlayerRecord
 from .state import (
     P_LED,
     P_TRICK,
@@ -52,30 +53,55 @@ LOOK_EVERY = 5  # then a look every 5 worlds
 CLEAR_Z = 3.0  # the best candidate's paired lead over each other, in standard errors
 
 
-def inference_of(bidder: int = -1, params: np.ndarray | None = None,
-                 table: DecisionTable | None = None) -> tuple:
-    """What a PIMC player's worlds infer from (see `worlds`): the bidder (-1: nothing, only
-    what was seen), its parameters and decision table, counters (worlds asked, worlds that
-    agree with everything, worlds that had to leave something out), the chain's buffers and
-    which seats found no agreeing world in the hand (`worlds.forget_hopeless`), and the
-    samplers' work."""
-    params = bidder_params() if params is None else params
-    return (params, table if table is not None else empty_table(), np.zeros(3, np.int64),
-            np.array([bidder + 1], dtype=np.int64), np.zeros(CHAIN_WORDS, np.int64),
-            np.zeros(10, np.uint64), np.zeros(4, np.bool_), np.zeros(SCRATCH_INTS, np.int64),
-            np.zeros(SCRATCH_WORDS, np.uint64))
+class Inference(NamedTuple):
+    """What a PIMC player's worlds infer from, and their work (see `worlds`): the player whose
+    auction the worlds agree with (its bidder NO_BIDDER: nothing, only what was seen);
+    counters (worlds asked, worlds that agree with everything, worlds that had to leave
+    something out); the chain's buffers and the places it dealt; which seats found no
+    agreeing world in the hand (`worlds.forget_hopeless`); the samplers' work."""
+
+    player: PlayerRecord
+    counters: np.ndarray
+    chain: np.ndarray
+    placed: np.ndarray
+    hopeless: np.ndarray
+    ints: np.ndarray
+    words: np.ndarray
+
+
+def inference_of(player: PlayerRecord | None = None) -> Inference:
+    """An Inference whose worlds agree with `player`'s auction (None: infer nothing)."""
+    return Inference(player if player is not None else Player().record(), np.zeros(3, np.int64),
+                     np.zeros(CHAIN_WORDS, np.int64), np.zeros(10, np.uint64),
+                     np.zeros(4, np.bool_), np.zeros(SCRATCH_INTS, np.int64),
+                     np.zeros(SCRATCH_WORDS, np.uint64))
+
+
+class PimcWork(NamedTuple):
+    """The buffers of one PIMC player (`new_pimc_work`)."""
+
+    search: tuple  # the solver's work (solver.search.new_work)
+    world: np.ndarray  # one world's hands, by seat
+    cards: np.ndarray  # a card list
+    candidates: np.ndarray
+    sums: np.ndarray  # each candidate's points over the worlds so far
+    inference: Inference
+    cross: np.ndarray  # the sums' cross products
+    clear_z: np.ndarray  # when a decision stops early (race_survivors; 0: never)
+    values: np.ndarray  # one world's points by candidate
 
 
 @njit
 def new_pimc_work(inference, clear_z=CLEAR_Z):
-    """Buffers of one PIMC player: solver work, a world, card list, candidates, sums, what
-    its worlds infer from (`inference_of`), the sums' cross products, when a decision
-    stops early (clear_z, see `race_survivors`; 0: never, every decision takes all its
-    worlds), and one world's points by candidate."""
-    return (new_work(), np.zeros(4, dtype=np.uint64), np.zeros(64, dtype=np.int64),
-            np.zeros(MAX_CANDIDATES, dtype=np.int64), np.zeros(MAX_CANDIDATES, dtype=np.int64),
-            inference, np.zeros((MAX_CANDIDATES, MAX_CANDIDATES), dtype=np.int64),
-            np.array([clear_z], dtype=np.float64), np.zeros(MAX_CANDIDATES, dtype=np.int64))
+    """Buffers of one PIMC player inferring from `inference` (`inference_of`); clear_z: when
+    a decision stops early (see `race_survivors`; 0: never, every decision takes all its
+    worlds)."""
+    return PimcWork(new_work(), np.zeros(4, dtype=np.uint64), np.zeros(64, dtype=np.int64),
+                    np.zeros(MAX_CANDIDATES, dtype=np.int64),
+                    np.zeros(MAX_CANDIDATES, dtype=np.int64), inference,
+                    np.zeros((MAX_CANDIDATES, MAX_CANDIDATES), dtype=np.int64),
+                    np.array([clear_z], dtype=np.float64),
+                    np.zeros(MAX_CANDIDATES, dtype=np.int64))
 
 
 @njit(_nrt=False, inline="always")
@@ -223,7 +249,8 @@ def _best_over_worlds(tb, lay, hands, st, pm, seat, discard, n, n_worlds, key, t
     the worlds: the seat's sampled worlds, or the true deal alone. A race: at each look a
     candidate whose paired deficit to the leader is clear (`race_survivors`) is solved no
     more, and the decision stops when one is left."""
-    work, wh, cards, cands, sums, inference, cross, clear_z, values = pw
+    work, wh, cards, cands, values = pw.search, pw.world, pw.cards, pw.candidates, pw.values
+    sums, cross, clear_z, inference = pw.sums, pw.cross, pw.clear_z, pw.inference
     sums[:n] = 0
     cross[:n, :n] = 0
     tt.stats[4] += 1
@@ -269,7 +296,7 @@ def race_survivors(sums, cross, n, alive, m, maximize, cands, preferred, z):
 def pimc_card(tb, lay, hands, st, pm, seat, n_worlds, key, true_world, tt, pw):
     """The card (power bit) `seat` plays: best mean points over sampled worlds (true_world:
     the one true deal, i.e. double-dummy play)."""
-    cands = pw[3]
+    cands = pw.candidates
     n = option_candidates(lay, hands, st, pm, seat, False, cands)
     if n == 1:
         return cands[0]
@@ -285,7 +312,7 @@ def pimc_card(tb, lay, hands, st, pm, seat, n_worlds, key, true_world, tt, pw):
 def pimc_discard(tb, lay, hands, st, pm, n_worlds, key, true_world, tt, pw):
     """The dealer's discard from six cards: best mean points for its side over worlds. Never
     the upcard (the others place it in the dealer's hand), except double dummy."""
-    cands = pw[3]
+    cands = pw.candidates
     dealer = st[S_DEALER]
     hand = hands[dealer]
     choices = hand & ~one_bit(st[S_UP]) if st[S_UP] >= 0 and not true_world else hand
@@ -327,7 +354,8 @@ def option_values(tb, lay, hands, st, pm, seat, discard, first, n_worlds, key, t
     true_world) after candidate i of `option_candidates` (pw's list) is played or discarded,
     all playing perfectly from there. Worlds are `sample_world`'s for the seat, none stopped
     early (ask for them in order, batch after batch). Returns the count."""
-    work, wh, cards, cands, _, inference, _, _, values = pw
+    work, wh, cards, cands, values = pw.search, pw.world, pw.cards, pw.candidates, pw.values
+    inference = pw.inference
     n = option_candidates(lay, hands, st, pm, seat, discard, cands)
     for w in range(first, first + (1 if true_world else n_worlds)):
         _world(tb, lay, hands, st, pm, seat, key, w, true_world, cards, wh, inference)
@@ -342,7 +370,7 @@ def option_values(tb, lay, hands, st, pm, seat, discard, first, n_worlds, key, t
 def position_values(tb, lay, hands, st, pm, viewer, n_worlds, key, true_world, tt, pw, out):
     """The makers' points under perfect play from a position between tricks, in each of
     `viewer`'s worlds (the true deal alone when true_world) into out[:n_worlds]."""
-    work, wh, cards, _, _, inference, _, _, _ = pw
+    work, wh, cards, inference = pw.search, pw.world, pw.cards, pw.inference
     for w in range(1 if true_world else n_worlds):
         _world(tb, lay, hands, st, pm, viewer, key, w, true_world, cards, wh, inference)
         out[w] = _maker_points(tb.score, lay, wh, st, st[S_MAKER_TRICKS], st[S_TRICKS], st[S_TURN],

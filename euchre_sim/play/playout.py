@@ -37,8 +37,9 @@ from ..core.ruletables import FLAG_LONE_LAST
 from ..core.seats import position_of, seat_at
 from ..solver.search import shared_tt, to_power
 from .conventional import conventional_card, conventional_discard
-from .models import DEFAULT_WORLDS, MODEL_CONVENTIONAL, MODEL_DD, model_id
+from .models import MODEL_CONVENTIONAL, MODEL_DD
 from .pimc import inference_of, new_pimc_work, pimc_card, pimc_discard
+from .player import Player
 from .state import (
     S_DEALER,
     S_DECISIONS,
@@ -109,8 +110,8 @@ def play_contract(models, tb, hands, upcard, dealer, round_no, trump, maker, alo
                        leader, up, known_out)
     st[S_UPCARD] = upcard
     st[S_MAKER_TURN] = (round_no - 1) * 4 + position_of(dealer, maker) - 1
-    forget_hopeless(pws[0][5])
-    forget_hopeless(pws[1][5])
+    forget_hopeless(pws[0].inference)
+    forget_hopeless(pws[1].inference)
     if take_up:
         d = choose_discard(models[dealer & 1], tb, lay, hp, st, pm, n_worlds, key, tt, pws)
         hp[dealer] &= ~one_bit(d)
@@ -163,31 +164,30 @@ def play_deal(models, tb, hands, upcard, dealer, n_worlds, key, only_pos, rounds
 
 
 @njit
-def _play_batch(model, tb, hands, upcards, dealer, n_worlds, seed, start, parts, reached_only,
-                inference, tt, out):
+def _play_batch(player, tb, hands, upcards, dealer, seed, start, parts, reached_only, inference,
+                tt, out):
     pw = new_pimc_work(inference)
     pws = (pw, pw)
-    params, table, mode = inference[0], inference[1], inference[3]
     wanted = np.ones(N_ROWS, dtype=np.uint8)
     for i in range(hands.shape[0]):
         key = deal_key(seed, np.uint64(start + i))
         if reached_only:
-            reached_rows(mode[0] - 1, tb, params, table, hands[i], upcards[i], dealer, -1,
-                         wanted)
-        play_deal((model, model), tb, hands[i], upcards[i], dealer, n_worlds, key, 0, parts,
-                  wanted, tt, pws, out[i])
+            reached_rows(player.bidder, tb, player.weights, player.table, hands[i], upcards[i],
+                         dealer, -1, wanted)
+        play_deal((player.play, player.play), tb, hands[i], upcards[i], dealer, player.worlds,
+                  key, 0, parts, wanted, tt, pws, out[i])
 
 
 class Playout(NamedTuple):
-    """How deals are played out: the model ("rules", "pimc"; "dd" plays out with the solver's
-    choices), worlds per PIMC decision, the lone-defence rows too, what PIMC's worlds infer
-    from (`play.pimc.inference_of`), and whether only the rows the auction of inference's
-    bidder (rules or table) reads are played (`bidding.auction.reached_rows`, -1 elsewhere)."""
+    """How deals are played out: by `player` (its model: "rules", "pimc"; "dd" plays out with
+    the solver's choices; its worlds per PIMC decision), the lone-defence rows too, whether
+    PIMC's worlds agree with the player's auction (`infer`, where it has a bidder), and
+    whether only the rows that auction reads are played (`bidding.auction.reached_rows`, -1
+    elsewhere; a bidder from its own hand or a table)."""
 
-    model: str
-    worlds: int = DEFAULT_WORLDS
+    player: Player
     defence: bool = False
-    inference: tuple | None = None
+    infer: bool = True
     reached_only: bool = False
 
 
@@ -198,12 +198,11 @@ def play_deals(rules, playout: Playout, hands: np.ndarray, upcards: np.ndarray, 
     from ..core.ruletables import compile_rules
 
     out = np.zeros((hands.shape[0], N_ROWS), dtype=np.int8)
-    inference = playout.inference or inference_of()
-    if playout.reached_only and inference[3][0] - 1 not in (BIDDER_RULES, BIDDER_TABLE,
-                                                             BIDDER_GAME):
-        raise ValueError("reached_only needs a rules or table bidder in `inference`")
-    _play_batch(model_id(playout.model), compile_rules(rules), hands, upcards, dealer,
-                playout.worlds, seed_to_u64(seed), np.uint64(start),
-                BOTH_ROUNDS | (WITH_DEFENCE if playout.defence else 0), playout.reached_only,
-                inference, shared_tt(), out)
+    player = playout.player.record()
+    if playout.reached_only and player.bidder not in (BIDDER_RULES, BIDDER_TABLE, BIDDER_GAME):
+        raise ValueError("reached_only needs a rules or table bidder")
+    _play_batch(player, compile_rules(rules), hands, upcards, dealer, seed_to_u64(seed),
+                np.uint64(start), BOTH_ROUNDS | (WITH_DEFENCE if playout.defence else 0),
+                playout.reached_only, inference_of(player if playout.infer else None),
+                shared_tt(), out)
     return out

@@ -150,15 +150,15 @@ def sample_world(tb, lay, hands, st, pm, seat, key, w, cards, out, inference):
     with the auction and the dealer's discard (worlds 0, 1, ... of one key are the states of
     one chain, so ask for them in order).
 
-    cards: int64 work buffer of 64; inference: (bidder params, decision table, counters,
-    [0 or 1 + the bidder], chain buffers) as play.pimc.inference_of makes it. (Inlined, so
+    cards: int64 work buffer of 64; inference: a play.pimc.Inference, whose player's bidder
+    the worlds agree with (NO_BIDDER: they infer nothing). (Inlined, so
     that a plain world's call takes only the arrays it reads: Numba copies a struct of arrays,
     the rule tables or the inference, at every call that is not inlined.)"""
-    if inference[3][0] > 0 and seat_may_infer(st, seat):
+    if inference.player.bidder >= 0 and seat_may_infer(st, seat):
         inferred_world(tb, lay, hands, st, pm, seat, key, w, cards, out, inference)
     else:
         _plain_world(lay, hands, st, pm, seat, deal_key(key, np.uint64(w)), cards, out,
-                     inference[7], inference[8])
+                     inference.ints, inference.words)
 
 
 @njit(_nrt=False)
@@ -259,8 +259,8 @@ def place_agrees(tb, lay, st, pm, seat, s, place, fixed, inference):
 def _bids_agree(tb, st, s, hand, inference):
     """Is every bid seat s made before and at the call the bidder's with `hand` (power
     layout)? The rules bidder also stands in for dd (whose passes need every outcome)."""
-    params, table, bidder = inference[0], inference[1], inference[3][0] - 1
-    ints, words = inference[7], inference[8]
+    player, ints, words = inference.player, inference.ints, inference.words
+    params, table, bidder = player.weights, player.table, player.bidder
     bt = bid_tables(tb)
     dealer = st[S_DEALER]
     trump = st[S_TRUMP]
@@ -294,7 +294,8 @@ def inferred_world(tb, lay, hands, st, pm, seat, key, w, cards, out, inference):
     EXACT_TRIES deals (independent worlds), else from then on in the decision a Markov chain's
     state; counters: worlds asked, worlds that agree with everything, worlds that had to leave
     something out (no agreeing world was found)."""
-    counters, chain, placed, hopeless = inference[2], inference[4], inference[5], inference[6]
+    counters, chain, placed = inference.counters, inference.chain, inference.placed
+    hopeless = inference.hopeless
     counters[0] += 1
     if w == 0:
         chain[_LIVE] = 0
@@ -329,7 +330,7 @@ def _exact_world(tb, lay, hands, st, pm, seat, key, cards, out, inference):
     maker's hand is uniform over the hands that agree with it, and the rest uniform over the
     deals of the cards left, whose number is the same whatever the maker holds. Returns
     whether a deal was found."""
-    ints, words = inference[7], inference[8]
+    ints, words = inference.ints, inference.words
     room, _, dealt = _deal_buffers(ints, words)
     fixed = words[_FIXED:_FIXED + 5]
     fixed[:] = _ZERO
@@ -391,7 +392,7 @@ def _walk(tb, lay, st, pm, seat, key, steps, limit, cards, inference):
     the search for an agreeing world: a swap is taken when it lowers the disagreements, or
     keeps them and does not weaken the maker's hand for the trump (by the rules bidder's
     count), and the walk stops at none. Returns the disagreements left."""
-    chain, placed = inference[4], inference[5]
+    chain, placed, weights = inference.chain, inference.placed, inference.player.weights
     n = chain[_N]
     total = chain[_BAD:_BAD + 5].sum()
     if n < 2:
@@ -399,7 +400,7 @@ def _walk(tb, lay, st, pm, seat, key, steps, limit, cards, inference):
     maker = st[S_MAKER]
     guided = limit < 0 and maker != seat
     bt = bid_tables(tb)
-    strength = _strength(bt, st, pm, maker, placed[maker], inference[0]) if guided else 0.0
+    strength = _strength(bt, st, pm, maker, placed[maker], weights) if guided else 0.0
     for _ in range(steps):
         r = draw(key, chain[_STEP])
         chain[_STEP] += 1
@@ -427,7 +428,7 @@ def _walk(tb, lay, st, pm, seat, key, steps, limit, cards, inference):
             continue
         elif guided and after == total and (a == maker or b == maker):
             moved = _strength(bt, st, pm, maker, place_a if a == maker else place_b,
-                              inference[0])
+                              weights)
             if moved < strength:
                 continue
             strength = moved
@@ -442,7 +443,7 @@ def _walk(tb, lay, st, pm, seat, key, steps, limit, cards, inference):
             if total == 0:
                 break
             if guided:
-                strength = _strength(bt, st, pm, maker, placed[maker], inference[0])
+                strength = _strength(bt, st, pm, maker, placed[maker], weights)
     return total
 
 
@@ -458,7 +459,7 @@ def _strength(bt, st, pm, maker, place, params):
 @njit(_nrt=False)
 def forget_hopeless(inference):
     """A new hand: no seat is known to find no agreeing world."""
-    inference[6][:] = False
+    inference.hopeless[:] = False
 
 
 @njit(_nrt=False)
@@ -466,7 +467,8 @@ def _start_chain(tb, lay, hands, st, pm, seat, key, cards, search, inference):
     """A random deal of the unseen cards (the dealer's six where its discard is inferred),
     then up to `search` swaps that never add a disagreement, until none is left: the chain
     keeps to the fewest disagreements reached (0 but where no world agrees)."""
-    chain, placed, ints, words = inference[4], inference[5], inference[7], inference[8]
+    chain, placed = inference.chain, inference.placed
+    ints, words = inference.ints, inference.words
     room, voids, dealt = _deal_buffers(ints, words)
     fixed = placed[5:10]
     fixed[:] = _ZERO

@@ -13,8 +13,7 @@ import numpy as np
 import pandas as pd
 
 from ..bidding.auction import N_TURNS
-from ..bidding.params import CONVENTIONAL, bidder_id
-from ..bidding.table import DecisionTable
+from ..bidding.params import CONVENTIONAL
 from ..core.calls import BOTH_ROUNDS, N_CALLS, N_ROWS, WITH_DEFENCE, row_call
 from ..core.cards import JOKER
 from ..core.dealing import deal_batch
@@ -23,7 +22,7 @@ from ..core.jit import njit
 from ..core.rules import RuleSet, rules_from_dict
 from ..core.ruletables import compile_rules
 from ..core.seats import seat_at
-from ..play.models import DEFAULT_WORLDS
+from ..play.player import Player, PlayerRecord
 from ..play.playout import Playout, play_deals
 from ..solver.calltable import analyze_batch
 from ..solver.search import shared_tt
@@ -74,25 +73,24 @@ RECORD_FIELDS = ["deal", "round", "seat", "trump", "alone", "hand_key", "trumps"
                  "left", "aces", "voids", "maker_tricks", "points"]
 
 
-def chunk_calls(job: ChunkJob, inference: tuple | None = None,
-                exact: bool | None = None) -> tuple:
+def chunk_calls(job: ChunkJob, exact: bool | None = None, infer: bool = True) -> tuple:
     """The job's deals (hands, upcards) and their call tables, with the lone-defence rows
-    where it has a bidder.
+    where it has a bidder (whose auction PIMC's worlds agree with, unless not `infer`).
 
     exact (default: the job's keep_deals) False gives maker_tricks as representatives of their
     scoring class (euchred, made, marched; see analyze_deal): the same points and rates for
-    fewer searches. inference: what PIMC's worlds infer from (`play.pimc.inference_of`)."""
+    fewer searches."""
     rules = job.rules
     exact = job.keep_deals if exact is None else exact
-    defence = job.bidding is not None
+    defence = job.player.bidder is not None
     hands, ups = deal_batch(rules, job.seed, job.start, job.count, SIM_DEALER)
-    if job.play == "dd":
+    if job.player.play == "dd":
         calls = np.zeros((job.count, N_ROWS), dtype=np.int8)
         parts = BOTH_ROUNDS | (WITH_DEFENCE if defence else 0)
         analyze_batch(compile_rules(rules), hands, ups, SIM_DEALER, exact, parts, shared_tt(),
                       calls)
     else:
-        playout = Playout(job.play, job.worlds, defence, inference, job.reached_only)
+        playout = Playout(job.player, defence, infer, job.reached_only)
         calls = play_deals(rules, playout, hands, ups, job.seed, job.start, SIM_DEALER)
     return hands, ups, calls
 
@@ -204,11 +202,7 @@ class ChunkJob(NamedTuple):
     start: int
     count: int
     keep_deals: bool = False  # deals and outcomes kept, with exact trick counts
-    play: str = "dd"
-    worlds: int = DEFAULT_WORLDS
-    bidding: str | None = None  # with a bidder: decisions and auction tables too
-    bidder_params: tuple = ()  # the rules bidder's weights (PARAMS order)
-    decision_table: DecisionTable | None = None  # the table bidder's decisions
+    player: Player = Player()  # with a bidder: decisions and auction tables too
     per_call: bool = True  # the per-call tables (calls, summary; deals and outcomes)
 
     @classmethod
@@ -224,18 +218,18 @@ class ChunkJob(NamedTuple):
     def reached_only(self) -> bool:
         """Play only the calls the auction reads: a model's playouts, no per-call tables, a
         bidder that bids from its own hand."""
-        return not self.per_call and self.play != "dd" and self.bidding in CONVENTIONAL
+        return (not self.per_call and self.player.play != "dd"
+                and self.player.bidder in CONVENTIONAL)
 
 
-def auction_sums(rules: RuleSet, bidding: str, params: np.ndarray, table: DecisionTable,
-                 hands: np.ndarray, ups: np.ndarray, calls: np.ndarray
-                 ) -> tuple[pd.DataFrame, bytes]:
-    """The chunk's auctions under the bidder: contract sums by (round, seat, alone, defended),
-    round 0 for passed-out deals, and the decision sums as bucketed Parquet bytes."""
+def auction_sums(rules: RuleSet, player: PlayerRecord, hands: np.ndarray, ups: np.ndarray,
+                 calls: np.ndarray) -> tuple[pd.DataFrame, bytes]:
+    """The chunk's auctions, every seat bid by `player`: contract sums by (round, seat,
+    alone, defended), round 0 for passed-out deals, and the decision sums as bucketed Parquet
+    bytes."""
     tables = compile_rules(rules)
     count = len(ups)
-    resolved, choices, values, contracts = run_auctions(rules, bidding, params, table, hands,
-                                                        ups, calls)
+    resolved, choices, values, contracts = run_auctions(rules, player, hands, ups, calls)
     tricks = contracts["maker_tricks"]
     made = tricks >= 0
     addends = np.stack([np.ones(count, dtype=np.int64), made & (tricks >= 3), tricks == 5,
@@ -246,16 +240,16 @@ def auction_sums(rules: RuleSet, bidding: str, params: np.ndarray, table: Decisi
     return frame, bucketed_sums(keys, sums, decision_sum_names(rules), DECISIONS_BUCKET_SHIFT)
 
 
-def run_auctions(rules: RuleSet, bidding: str, params: np.ndarray, table: DecisionTable,
-                 hands: np.ndarray, ups: np.ndarray, calls: np.ndarray) -> tuple:
-    """Every deal's auction under the bidder: (resolved contracts, choices, values, contract
-    records; see sim.decisions)."""
+def run_auctions(rules: RuleSet, player: PlayerRecord, hands: np.ndarray, ups: np.ndarray,
+                 calls: np.ndarray) -> tuple:
+    """Every deal's auction, every seat bid by `player`: (resolved contracts, choices,
+    values, contract records; see sim.decisions)."""
     count = len(ups)
     choices = np.zeros((count, N_TURNS), dtype=np.int64)
     values = np.zeros((count, N_TURNS + 1), dtype=np.int64)
     resolved = np.zeros((count, N_CALLS, 3), dtype=np.int64)
-    auction_batch(bidder_id(bidding), compile_rules(rules), params, table, hands, ups,
-                  SIM_DEALER, calls, resolved, choices, values)
+    auction_batch(player, compile_rules(rules), hands, ups, SIM_DEALER, calls, resolved,
+                  choices, values)
     return resolved, choices, values, contract_records(resolved, choices)
 
 

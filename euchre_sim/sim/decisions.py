@@ -50,12 +50,12 @@ BUCKET_SHIFT = 52  # buckets of the 64-bit keys: round, position, action, class 
 
 
 @njit
-def auction_batch(bidder, tb, params, table, hands, ups, dealer, calls, contracts, choices,
-                  values):
-    """contracts[i], choices[i] and values[i] of every deal's auction (bidding.auction)."""
+def auction_batch(player, tb, hands, ups, dealer, calls, contracts, choices, values):
+    """contracts[i], choices[i] and values[i] of every deal's auction (bidding.auction), every
+    seat bid by `player` (a record, `play.player`)."""
     for i in range(hands.shape[0]):
-        auction_choices((bidder, bidder), tb, (params, params), table, hands[i], ups[i], dealer,
-                        calls[i], contracts[i], choices[i], values[i])
+        auction_choices((player, player), tb, hands[i], ups[i], dealer, calls[i], contracts[i],
+                        choices[i], values[i])
 
 
 def decision_sum_names(rules) -> list[str]:

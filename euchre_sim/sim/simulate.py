@@ -7,15 +7,12 @@ auction.parquet with a bidder.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
-from ..bidding.params import CONVENTIONAL, bidder_weights, params_by_name
-from ..bidding.table import DecisionTable, load_decision_table, table_digest
 from ..core.errors import FieldError, UserError
 from ..core.rules import RuleSet
-from ..play.models import DEFAULT_WORLDS
+from ..play.player import Player
 from ..runs.parallel import worker_pool
 from ..runs.runner import (
     ChunkedPlan,
@@ -34,10 +31,9 @@ from .tables import Merge, compute_chunk, merge_tables, warm_up_chunk
 @dataclass(frozen=True)
 class RunPlan(ChunkedPlan):
     """A simulation run, checked: `deals` random deals of the seed under the rules, in chunks
-    of `chunk_size` (default: `default_chunk_size`), played by `play` (`worlds` per PIMC
-    decision) and, with a `bidding` bidder, bid (`bidder_params` its weights, default the
-    bidder's own; `bidder_table` a finished run's folder for the table bidder); `tables` of
-    RUN_TABLES (default: `run_tables`); `keep_deals`: deals and outcomes too."""
+    of `chunk_size` (default: `default_chunk_size`), played and, where it has a bidder, bid by
+    `player` (`play.player`); `tables` of RUN_TABLES (default: `run_tables`); `keep_deals`:
+    deals and outcomes too."""
 
     out_dir: str
     rules: RuleSet
@@ -45,34 +41,20 @@ class RunPlan(ChunkedPlan):
     deals: int
     chunk_size: int | None = None
     keep_deals: bool = False
-    play: str = "dd"
-    worlds: int = DEFAULT_WORLDS
-    bidding: str | None = None
-    bidder_params: tuple = ()  # the bidder's weights (rules, table); empty for dd
-    bidder_table: str | None = None  # the table bidder's decisions: a finished run's folder
+    player: Player = Player()
     tables: tuple | None = None  # of RUN_TABLES: what the run writes (run_tables)
-    decision_table: DecisionTable | None = field(default=None, compare=False)
 
     def __post_init__(self):
         def settle(name: str, value) -> None:
             object.__setattr__(self, name, value)
 
-        if self.play != "pimc":
-            settle("worlds", DEFAULT_WORLDS)  # unused: never a reason to refuse a resume
-        if self.bidding not in CONVENTIONAL:
-            settle("bidder_params", ())  # likewise
-        elif not self.bidder_params:
-            settle("bidder_params", bidder_weights(None, self.bidding))
-        settle("bidder_params", tuple(self.bidder_params))
-        if (self.bidding == "table") != (self.bidder_table is not None):
-            raise FieldError("{bidding} table reads its decisions from {bidder_table} (and "
-                             "only it does)")
-        if self.bidder_table is not None and self.decision_table is None:
-            settle("decision_table", load_decision_table(self.bidder_table, self.rules))
+        # what the player does not use is never a reason to refuse a resume
+        settle("player", self.player.settled().loaded(self.rules))
+        bidder = self.player.bidder
         tables = self.tables
         if tables is None and self.keep_deals:  # the deals' outcomes are the per-call rows
-            tables = RUN_TABLES if self.bidding else ("calls",)
-        settle("tables", run_tables(self.play, self.bidding, tables))
+            tables = RUN_TABLES if bidder else ("calls",)
+        settle("tables", run_tables(self.player.play, bidder, tables))
         if self.keep_deals and "calls" not in self.tables:
             raise FieldError("{keep_deals} keeps each call's outcome: add calls to {tables}")
 
@@ -88,12 +70,11 @@ class RunPlan(ChunkedPlan):
     @property
     def chunk_items(self) -> int:
         """Deals per chunk: as asked, else `default_chunk_size`."""
-        return self.chunk_size or default_chunk_size(self.deals, self.play)
+        return self.chunk_size or default_chunk_size(self.deals, self.player.play)
 
     def jobs(self) -> list[ChunkJob]:
         options = self.rules.options()
-        return [ChunkJob(options, self.seed, i, first, count, self.keep_deals, self.play,
-                         self.worlds, self.bidding, self.bidder_params, self.decision_table,
+        return [ChunkJob(options, self.seed, i, first, count, self.keep_deals, self.player,
                          self.per_call)
                 for i, first, count in self.chunk_list()]
 
@@ -111,32 +92,14 @@ class RunPlan(ChunkedPlan):
 
     def identity(self) -> dict:
         """What the run computes: a resumed run must match it exactly."""
+        player = self.player
         return {"seed": self.seed, "deals": self.deals, "rules": self.rules.options(),
-                "keep_deals": self.keep_deals, "play": self.play, "worlds": self.pimc_worlds,
-                "bidding": self.bidding, "bidder_params": self.named_params,
-                "bidder_table": self.table_source} | (
-                    {} if self.tables == run_tables("dd", self.bidding)
+                "keep_deals": self.keep_deals, "play": player.play,
+                "worlds": player.pimc_worlds, "bidding": player.bidder,
+                "bidder_params": player.named_weights,
+                "bidder_table": player.table_source()} | (
+                    {} if self.tables == run_tables("dd", player.bidder)
                     else {"tables": list(self.tables)})
-
-    @property
-    def table_source(self) -> dict | None:
-        """The table bidder's decisions: folder and the sha256 of its decisions.parquet."""
-        if self.bidder_table is None:
-            return None
-        return {"dir": os.path.abspath(self.bidder_table),
-                "sha256": table_digest(self.bidder_table)}
-
-    @property
-    def named_params(self) -> dict | None:
-        """The bidder's weights by name (None for the dd bidder, which has none)."""
-        if not self.bidder_params:
-            return None
-        return params_by_name(self.bidder_params)
-
-    @property
-    def pimc_worlds(self) -> int | None:
-        """Worlds per decision, where the model samples any (PIMC); else None."""
-        return self.worlds if self.play == "pimc" else None
 
 
 def prepare_run(plan: RunPlan, resume: bool = False,

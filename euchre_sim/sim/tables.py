@@ -14,12 +14,10 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
-from ..bidding.params import bidder_id, bidder_params
-from ..bidding.table import DecisionTable, empty_table
 from ..core.calls import N_ROWS
 from ..core.dealing import deal_batch
 from ..core.rules import RuleSet
-from ..play.pimc import inference_of
+from ..play.player import PlayerRecord
 from ..runs.runner import stream_parquet
 from ..solver.search import compile_search
 from .callsums import SUMS, ChunkSums, add_rates, bucketed_sums, merge_frames, merged, split_key
@@ -44,12 +42,11 @@ MERGE_ROWS = 300_000  # stored rows merged at once: the parent's memory at the e
 @dataclass
 class ChunkDeals:
     """A chunk's deals and their call tables (`chunk_calls`), with what its tables are built
-    from: the rules, the bidder's weights and decision table."""
+    from: the rules and the player as the kernels read it."""
 
     job: ChunkJob
     rules: RuleSet
-    params: np.ndarray
-    table: DecisionTable
+    player: PlayerRecord
     hands: np.ndarray
     ups: np.ndarray
     calls: np.ndarray
@@ -140,8 +137,8 @@ def _merge_deals(merge: Merge) -> None:
 
 
 def _fill_auction(deals: ChunkDeals) -> dict:
-    auction, decisions = auction_sums(deals.rules, deals.job.bidding, deals.params,
-                                      deals.table, deals.hands, deals.ups, deals.calls)
+    auction, decisions = auction_sums(deals.rules, deals.player, deals.hands, deals.ups,
+                                      deals.calls)
     return {"auction.parquet": auction, "decisions.sums": decisions}
 
 
@@ -162,7 +159,7 @@ FAMILIES = (
     TableFamily("calls", lambda job: job.per_call, _fill_calls, _merge_calls),
     TableFamily("deals", lambda job: job.per_call and job.keep_deals, _fill_deals,
                 _merge_deals),
-    TableFamily("auction", lambda job: job.bidding is not None, _fill_auction,
+    TableFamily("auction", lambda job: job.player.bidder is not None, _fill_auction,
                 _merge_auction),
 )
 
@@ -191,18 +188,9 @@ def merge_tables(merge: Merge) -> None:
 def compute_chunk(job: ChunkJob) -> tuple[int, int, dict[str, bytes]]:
     """Compute one chunk anywhere (a local process or a cluster worker); returns (index,
     count, files) with the chunk's files as bytes, so workers need no shared file system."""
-    rules, params, table, inference = _job_inputs(job)
-    deals = chunk_calls(job, inference)
-    return job.index, job.count, chunk_files(ChunkDeals(job, rules, params, table, *deals))
-
-
-def _job_inputs(job: ChunkJob) -> tuple:
-    """(rules, the bidder's weights, its decision table, what PIMC's worlds infer from)."""
-    rules = job.rules
-    params = np.array(job.bidder_params or bidder_params(None, job.bidding), dtype=np.float64)
-    table = job.decision_table or empty_table()
-    inference = inference_of(bidder_id(job.bidding), params, table) if job.bidding else None
-    return rules, params, table, inference
+    deals = chunk_calls(job)
+    return job.index, job.count, chunk_files(ChunkDeals(job, job.rules, job.player.record(),
+                                                        *deals))
 
 
 def warm_up_chunk(job: ChunkJob, helper=None) -> None:
@@ -215,13 +203,11 @@ def warm_up_chunk(job: ChunkJob, helper=None) -> None:
     if search is not None:
         _warm_up_files(job)
         search.result()
-    rules, params, table, inference = _job_inputs(job)
-    deals = chunk_calls(job, inference)
-    chunk_files(ChunkDeals(job, rules, params, table, *deals))
+    chunk_files(ChunkDeals(job, job.rules, job.player.record(), *chunk_calls(job)))
 
 
 def _warm_up_files(job: ChunkJob) -> None:
-    rules, params, table, _ = _job_inputs(job)
+    rules = job.rules
     hands, ups = deal_batch(rules, job.seed, job.start, job.count, SIM_DEALER)
     calls = np.zeros((job.count, N_ROWS), dtype=np.int8)
-    chunk_files(ChunkDeals(job, rules, params, table, hands, ups, calls))
+    chunk_files(ChunkDeals(job, rules, job.player.record(), hands, ups, calls))
