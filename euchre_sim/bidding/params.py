@@ -20,6 +20,7 @@ BIDDERS = ("dd", "rules", "human", "table")
 BIDDER_DD, BIDDER_RULES, BIDDER_TABLE, BIDDER_GAME = range(4)  # the kernels' bidders
 GAME_BIDDERS = (*BIDDERS, "game")  # a game's players: the game bidder needs a score
 SELF_PLAY_BIDDERS = (*BIDDERS, "random")  # play --ns/--ew: also uniformly random bids
+ALL_BIDDERS = (*BIDDERS, "game", "random")  # every bidder a player may have
 KERNEL_BIDDER = {"dd": BIDDER_DD, "rules": BIDDER_RULES, "human": BIDDER_RULES,
                  "table": BIDDER_TABLE, "game": BIDDER_GAME}
 # the bidders that bid from their own hand and have weights (the table bidder falls back on the

@@ -15,9 +15,9 @@ from typing import NamedTuple
 import numpy as np
 
 from ..bidding.params import (
+    ALL_BIDDERS,
     CONVENTIONAL,
     KERNEL_BIDDER,
-    SELF_PLAY_BIDDERS,
     bidder_params,
     bidder_weights,
     params_by_name,
@@ -27,7 +27,6 @@ from ..core.errors import FieldError
 from .models import DEFAULT_WORLDS, PLAY_MODELS, model_id
 
 NO_BIDDER = -1  # a record's bidder when the player bids by no kernel (no auction, or random)
-ALL_BIDDERS = (*SELF_PLAY_BIDDERS, "game")  # every bidder any command knows
 TABLE_BIDDERS = ("table", "game")  # the bidders that read a decision table
 
 

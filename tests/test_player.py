@@ -1,0 +1,75 @@
+"""The player object (`play.player`): checked once where it is made, settled for a run's
+identity, and the record the kernels read, against the bidder's files read here directly."""
+
+import json
+
+import numpy as np
+import pytest
+
+from euchre_sim.bidding.params import BIDDER_DD, BIDDER_RULES, BIDDER_TABLE, HUMAN_FILE, PARAMS
+from euchre_sim.core.errors import FieldError
+from euchre_sim.core.rules import build_rules
+from euchre_sim.play.models import DEFAULT_WORLDS, MODEL_CONVENTIONAL, MODEL_PIMC
+from euchre_sim.play.player import NO_BIDDER, Player, player_of
+
+DEFAULTS = [default for _, default, _ in PARAMS]
+
+
+def _human_weights() -> list[float]:
+    """human.json's numbers over the defaults, in PARAMS order."""
+    with open(HUMAN_FILE, encoding="utf-8") as handle:
+        fitted = json.load(handle)["params"]
+    return [float(fitted.get(key, default)) for key, default, _ in PARAMS]
+
+
+@pytest.mark.parametrize("fields, words", [
+    ({"play": "minimax"}, "--play must be one of"),
+    ({"bidder": "oracle"}, "--bidding must be one of"),
+    ({"worlds": 0}, "--worlds must be at least 1"),
+])
+def test_a_player_with_a_bad_field_names_the_users_option(fields, words):
+    with pytest.raises(FieldError, match=words):
+        Player(**fields)
+
+
+def test_the_table_bidder_needs_its_folder_and_no_other_bidder_takes_one(tmp_path):
+    rules = build_rules("standard")
+    with pytest.raises(FieldError, match="--bidding table reads its decisions from "
+                                         "--bidder-table"):
+        player_of(rules, "table")
+    with pytest.raises(FieldError, match="--bidder-table"):
+        player_of(rules, "rules", bidder_table=str(tmp_path))
+
+
+def test_the_record_holds_the_kernels_bidder_model_and_the_bidders_weights():
+    human = Player("human", "pimc", 30).record()
+    assert int(human.bidder) == BIDDER_RULES  # human is the rules bidder's kernel
+    assert int(human.play) == MODEL_PIMC and int(human.worlds) == 30
+    assert human.weights.tolist() == _human_weights()
+    dd = Player("dd", "rules").record()
+    assert int(dd.bidder) == BIDDER_DD and int(dd.play) == MODEL_CONVENTIONAL
+    assert dd.weights.tolist() == DEFAULTS
+    assert int(Player().record().bidder) == NO_BIDDER
+    assert int(Player("rules").record(bids=False).bidder) == NO_BIDDER
+    assert Player("rules").record().table.keys.shape == (0,)
+    assert int(Player("table", table_dir="x").record().bidder) == BIDDER_TABLE
+
+
+def test_a_weights_file_changes_the_bidders_own_numbers(tmp_path):
+    path = tmp_path / "weights.json"
+    path.write_text(json.dumps({"alone": 7.5, "call_1_1": 4}))
+    player = player_of(build_rules("standard"), "human", bidder_params=str(path))
+    want = _human_weights()
+    want[[key for key, _, _ in PARAMS].index("alone")] = 7.5
+    want[[key for key, _, _ in PARAMS].index("call_1_1")] = 4.0
+    assert np.array(player.weights).tolist() == want
+
+
+def test_settled_keeps_only_what_the_player_uses():
+    """Two plans that compute the same must not differ: worlds only under PIMC, weights only
+    for a point-count bidder."""
+    assert Player("dd", "rules", 99, weights=tuple(DEFAULTS)).settled() == Player("dd", "rules")
+    assert Player("dd", "rules", 99).settled().worlds == DEFAULT_WORLDS
+    assert Player("rules", "pimc", 99).settled().worlds == 99
+    assert Player("rules").settled().weights == tuple(DEFAULTS)
+    assert Player(None, weights=(1.0,) * len(PARAMS)).settled().weights == ()
