@@ -65,7 +65,7 @@ def deal_index(game, hand):
 
 
 @njit
-def _auction_row(bidders, tb, params, table, hands, upcard, dealer, ns, ew, odds, wins):
+def auction_row(bidders, tb, params, table, hands, upcard, dealer, ns, ew, odds, wins):
     """The row the rules, table and game bidders' auction reaches (-1: passed out) and the
     lone defender's position (0: none); bidders and params by side (team 0 NS). The game
     bidder plays for the game from the score (ns, ew) by the odds table (p[us, them,
@@ -114,8 +114,8 @@ def play_hand(bidders, models, card_play, tb, params, table, odds, hands, upcard
         row = choices[k] if k >= 0 else -1
         def_pos = contracts[row, 2] if row >= 0 else 0
     else:
-        row, def_pos = _auction_row(bidders, tb, params, table, hands, upcard, dealer, ns, ew,
-                                    odds, wins)
+        row, def_pos = auction_row(bidders, tb, params, table, hands, upcard, dealer, ns, ew,
+                                   odds, wins)
     rec[F_FAILED:F_FAILED + 4] = 0
     if row < 0:
         rec[F_ROUND] = 0
