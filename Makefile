@@ -28,11 +28,17 @@ run: install
 test: install-dev browser
 	$(BIN)/python -m pytest
 
+# the benchmarks that matter, each printing JSON, a few minutes each on 2 cores (what each
+# measures: docs/performance.md#benchmarks): random hands, the solver, simulate end to end,
+# realistic (PIMC) play, the auction, a first run's compile, review and advice in the play
 bench: install-dev
 	$(BIN)/python benchmarks/bench_engine.py
 	$(BIN)/python benchmarks/bench_solver.py
 	$(BIN)/python benchmarks/bench_simulate.py
+	$(BIN)/python benchmarks/bench_realistic.py
+	BENCH_DEALS=10000 $(BIN)/python benchmarks/bench_bidding.py
 	$(BIN)/python benchmarks/bench_cold_start.py
+	$(BIN)/python benchmarks/bench_review.py
 
 clean:
 	rm -rf $(VENV) $(OUT) .pytest_cache

@@ -9,8 +9,7 @@ BENCH_RUNS runs (default 3) of each, and new / old.
 
     .venv/bin/python benchmarks/bench_before_after.py --before /tmp/before
 
-where /tmp/before is `git worktree add /tmp/before <commit>`, run with its own sources on
-PYTHONPATH and its own Numba cache.
+where /tmp/before is `git worktree add /tmp/before <commit>` (see `checkouts`).
 """
 
 import argparse
@@ -18,9 +17,10 @@ import json
 import os
 import statistics
 import subprocess
-import sys
 import tempfile
 import time
+
+from checkouts import cli_command, tree_env
 
 RUNS = int(os.environ.get("BENCH_RUNS", "3"))
 DEAL = "N:JH JD AH KS 9C/TH QH AD 9S TC/KC KD TS QS 9D/TD AS 9H QC JS"
@@ -42,16 +42,11 @@ COMMANDS = {  # name: (arguments, output folder's run.json holds the time)
 
 def seconds(arguments: list[str], in_run: bool, tree: str | None) -> float:
     """One run's seconds: its own elapsed_seconds, or the whole process."""
-    env = dict(os.environ)
-    cwd = tree or os.getcwd()
-    env["PYTHONPATH"] = cwd
-    if tree is not None:
-        env["NUMBA_CACHE_DIR"] = os.path.join(tempfile.gettempdir(), "bench-before-numba")
     with tempfile.TemporaryDirectory(prefix="bench-before-after-") as out:
         extra = ["--out", os.path.join(out, "run")] if in_run else []
         start = time.perf_counter()
-        subprocess.run([sys.executable, "-m", "cli", *arguments, *extra], check=True, env=env,
-                       cwd=cwd, capture_output=True)
+        subprocess.run([*cli_command(tree), *arguments, *extra], check=True,
+                       env=tree_env(tree), cwd=tree, capture_output=True)
         wall = time.perf_counter() - start
         if not in_run:
             return wall

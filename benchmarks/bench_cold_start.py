@@ -19,7 +19,7 @@ import tempfile
 import time
 import urllib.request
 
-CLI = [sys.executable, "-m", "euchre_sim_cli"]
+CLI = [sys.executable, "-m", "euchre_sim.cli"]
 ADVISE = ["advise", "--hand", "JS AS 9H 9D TC", "--up", "9S", "--seat", "1"]
 GOAL_SECONDS = 25.0
 

@@ -1,8 +1,8 @@
 """Strength of the conventional player (`--play rules`) against the one of commit a58238a.
 
-The old player is read with `git show`, written to a temporary folder outside the repository
-with its relative imports made absolute, and imported as a module of its own. Both play the
-same deals (standard rules, dealer N):
+The old player is that commit's package imported beside this one (`checkouts.old_module`); the
+play state's layout is the same in both, and each contract starts as the package starts it
+(`play.playout.contract_start`). Both play the same deals (standard rules, dealer N):
   hands      the two pinned lone hands of issue 24 (dealt around as `advise` deals them, same
              seed), every seat by one player: lone make and march rates, old against new;
   duplicate  every open lone call and the rules bidder's contract of each deal, played twice:
@@ -14,44 +14,39 @@ Env: BENCH_CONV_DEALS (duplicate deals, default 20000), BENCH_CONV_HAND_DEALS (d
 Prints JSON.
 """
 
-import importlib.util
 import json
 import math
 import os
-import re
-import subprocess
 import sys
-import tempfile
 
 import numpy as np
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 sys.path.insert(0, ROOT)
 
+from bench_inference import rules_rows  # noqa: E402
+from checkouts import old_module  # noqa: E402
+
 from euchre_sim.advice.advise import deal_around  # noqa: E402
 from euchre_sim.advice.question import AdviceQuestion  # noqa: E402
-from euchre_sim.bidding.conventional import conventional_choice  # noqa: E402
-from euchre_sim.bidding.params import bidder_params  # noqa: E402
 from euchre_sim.core.bits import one_bit, popcount  # noqa: E402
-from euchre_sim.core.calls import call_open, call_row, row_call, seats_in_play  # noqa: E402
+from euchre_sim.core.calls import call_open, call_row, row_call  # noqa: E402
 from euchre_sim.core.dealing import deal_batch, seed_to_u64  # noqa: E402
 from euchre_sim.core.jit import njit  # noqa: E402
 from euchre_sim.core.rules import build_rules  # noqa: E402
-from euchre_sim.core.ruletables import FLAG_LONE_LAST, LAYOUT_TRUMPS, compile_rules  # noqa: E402
+from euchre_sim.core.ruletables import LAYOUT_TRUMPS, compile_rules  # noqa: E402
 from euchre_sim.core.seats import seat_at  # noqa: E402
 from euchre_sim.core.stats import interval95  # noqa: E402
 from euchre_sim.play import conventional as new_player  # noqa: E402
+from euchre_sim.play.playout import contract_start  # noqa: E402
 from euchre_sim.play.state import (  # noqa: E402
     S_DISCARD,
     S_MAKER_TRICKS,
     S_TRICKS,
     S_TURN,
-    S_UPCARD,
     TRICKS_PER_HAND,
-    new_state,
     play_card,
 )
-from euchre_sim.solver.search import to_power  # noqa: E402
 
 OLD_COMMIT = "a58238a"
 DEALS = int(os.environ.get("BENCH_CONV_DEALS", 20_000))
@@ -65,21 +60,6 @@ PINNED = {"spades_five_trumps_seat_3": ("JS KS QS TS 9S", "AS", 3),
 N_SLOTS = 1 + 4 + 4 * 4  # the bidder's contract, round-1 lone calls, round-2 lone calls
 
 
-def load_old_player():
-    """The conventional player of OLD_COMMIT as a module of its own."""
-    source = subprocess.run(["git", "show", f"{OLD_COMMIT}:euchre_sim/play/conventional.py"],
-                            cwd=ROOT, check=True, capture_output=True, text=True).stdout
-    source = re.sub(r"^from \.\.", "from euchre_sim.", source, flags=re.M)
-    source = re.sub(r"^from \.", "from euchre_sim.play.", source, flags=re.M)
-    path = os.path.join(tempfile.mkdtemp(prefix="conv_old_"), f"conventional_{OLD_COMMIT}.py")
-    with open(path, "w", encoding="utf-8") as handle:
-        handle.write(source)
-    spec = importlib.util.spec_from_file_location(f"conventional_{OLD_COMMIT}", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def kernels(old):
     """The playout kernels, each seat's card from the new or the old player by team."""
     new_card, new_discard = new_player.conventional_card, new_player.conventional_discard
@@ -87,22 +67,11 @@ def kernels(old):
 
     @njit(cache=False)
     def contract(models, tb, hands, upcard, round_no, trump, maker, alone_pos):
-        """(makers' tricks, loner's trumps at the first lead) of a call played out."""
-        active, leader = seats_in_play(DEALER, alone_pos, 0, tb.flags[FLAG_LONE_LAST] != 0)
-        lay = tb.layout[trump]
-        take_up = round_no == 1 and (active >> DEALER) & 1
-        held = hands.copy()
-        up = -1
-        known_out = np.uint64(0)
-        if take_up:
-            held[DEALER] |= np.uint64(1) << np.uint64(upcard)
-            up = tb.power_bit[trump, upcard]
-        else:
-            known_out = one_bit(tb.power_bit[trump, upcard])
-        hp = to_power(tb, trump, held, active, held)
-        st, pm = new_state(trump, DEALER, maker, 1 if alone_pos else 0, 0, active, leader, up,
-                           known_out)
-        st[S_UPCARD] = upcard
+        """(makers' tricks, loner's trumps at the first lead) of a call played out, its start
+        the package's (`play.playout.contract_start`), each team by the new or the old
+        player."""
+        lay, hp, st, pm, take_up = contract_start(tb, hands, upcard, DEALER, round_no, trump,
+                                                  maker, alone_pos, 0)
         if take_up:
             if models[DEALER & 1] == NEW:
                 d = new_discard(lay, hp, st, pm)
@@ -131,21 +100,15 @@ def kernels(old):
                 out[i, m] = contract((m, m), tb, hands, upcard, 1, upcard >> 3, seat, pos)[0]
 
     @njit(cache=False)
-    def duplicate(tb, params, hands, ups, calls, out):
-        """For each deal and slot: calls[i, k] = call row (-1: none); out[i, k] = the
-        loner's trumps, then makers' tricks with (NS, EW) = (new, old), (old, new),
-        (new, new), (old, old)."""
+    def duplicate(tb, bid_rows, hands, ups, calls, out):
+        """For each deal and slot: calls[i, k] = call row (-1: none; slot 0 the rules
+        bidder's contract, bid_rows[i]); out[i, k] = the loner's trumps, then makers' tricks
+        with (NS, EW) = (new, old), (old, new), (new, new), (old, old)."""
         combos = ((NEW, OLD), (OLD, NEW), (NEW, NEW), (OLD, OLD))
         for i in range(hands.shape[0]):
             up = ups[i]
             calls[i, :] = -1
-            for k in range(8):  # the rules bidder's auction: the first call
-                round_no, pos = k // 4 + 1, k % 4 + 1
-                seat = seat_at(DEALER, pos)
-                row = conventional_choice(tb, params, hands[i, seat], up, round_no, pos)
-                if row >= 0:
-                    calls[i, 0] = row
-                    break
+            calls[i, 0] = bid_rows[i]
             k = 1
             for pos in range(1, 5):
                 if call_open(tb.flags, 1, pos, up >> 3, 1, up):
@@ -207,7 +170,7 @@ def duplicate_figures(rules, tb, duplicate) -> dict:
     hands, ups = deal_batch(rules, SEED, 0, DEALS, DEALER)
     calls = np.zeros((DEALS, N_SLOTS), dtype=np.int64)
     out = np.zeros((DEALS, N_SLOTS, 5), dtype=np.int64)
-    duplicate(tb, bidder_params(), hands, ups, calls, out)
+    duplicate(tb, rules_rows(tb, hands, ups), hands, ups, calls, out)
     present = calls >= 0
     alone = np.where(present, calls & 1, 0)
     pos = np.where(calls < 8, calls // 2 + 1, (calls - 8) // 10 + 1)
@@ -248,7 +211,7 @@ def duplicate_figures(rules, tb, duplicate) -> dict:
 def main() -> None:
     rules = build_rules("standard")
     tb = compile_rules(rules)
-    pinned, duplicate = kernels(load_old_player())
+    pinned, duplicate = kernels(old_module(OLD_COMMIT, "play.conventional"))
     print(json.dumps({"old_commit": OLD_COMMIT, "seed": SEED,
                       "pinned": pinned_figures(rules, tb, pinned),
                       "duplicate": duplicate_figures(rules, tb, duplicate)}, indent=1))

@@ -81,26 +81,33 @@ def probe_leads(rules) -> dict:
     return counts
 
 
+def rules_rows(tb, hands, ups) -> np.ndarray:
+    """The call-table row of the rules bidder's contract of each deal (dealer N, -1: passed
+    out), by the package's auction (`game.match.auction_row`)."""
+    from euchre_sim.bidding.auction import NO_WINS
+    from euchre_sim.bidding.params import bidder_params
+    from euchre_sim.bidding.table import empty_table
+    from euchre_sim.game.match import auction_row
+
+    params = bidder_params()
+    sides, table, odds = (params, params), empty_table(), np.zeros((1, 1, 2))
+    return np.array([auction_row((BIDDER_RULES, BIDDER_RULES), tb, sides, table, hands[i],
+                                 ups[i], 0, 0, 0, odds, NO_WINS)[0]
+                     for i in range(hands.shape[0])], dtype=np.int64)
+
+
 def rules_contracts(tb, hands, ups):
     """The rules bidder's contract of each deal (dealer N), passed-out deals left out: (deal
     indices, (round, position, trump, alone) rows)."""
-    from euchre_sim.bidding.conventional import conventional_choice
-    from euchre_sim.bidding.params import bidder_params
     from euchre_sim.core.calls import row_call
 
-    params = bidder_params()
-    kept, calls = [], []
-    for i in range(hands.shape[0]):
-        for k in range(8):
-            row = conventional_choice(tb, params, hands[i, (k % 4 + 1) % 4], ups[i],
-                                      k // 4 + 1, k % 4 + 1)
-            if row >= 0:
-                round_no, pos, trump, alone = (int(x) for x in row_call(row))
-                kept.append(i)
-                calls.append((round_no, pos, int(ups[i]) >> 3 if round_no == 1 else trump,
-                              alone))
-                break
-    return np.array(kept, dtype=np.int64), np.array(calls, dtype=np.int64).reshape(-1, 4)
+    rows = rules_rows(tb, hands, ups)
+    kept = np.flatnonzero(rows >= 0)
+    calls = []
+    for i in kept:
+        round_no, pos, trump, alone = (int(x) for x in row_call(rows[i]))
+        calls.append((round_no, pos, int(ups[i]) >> 3 if round_no == 1 else trump, alone))
+    return kept, np.array(calls, dtype=np.int64).reshape(-1, 4)
 
 
 def duplicate_gains(rules, side_a, side_b, match: int, seed: int, worlds: int) -> np.ndarray:

@@ -81,7 +81,7 @@ def main() -> None:
     load_before = os.getloadavg()
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "run")
-        command = [sys.executable, "-m", "euchre_sim_cli", "simulate", "--deals", str(DEALS),
+        command = [sys.executable, "-m", "euchre_sim.cli", "simulate", "--deals", str(DEALS),
                    "--seed", "1", "--workers", str(WORKERS), "--out", out, "--no-progress"]
         start = time.perf_counter()
         proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

@@ -1,8 +1,7 @@
 """This PIMC against the PIMC of commit a58238a (issue 24's "today's"), in duplicate (a
 strength figure, not timed).
 
-The old package is taken with `git archive`, unpacked outside the repository as a package of
-its own name (its imports are relative) and imported beside this one; the play state's layout
+The old package is imported beside this one (`checkouts.old_module`); the play state's layout
 is the same in both, so one state is handed to whichever side is to play. The rules bidder's
 contract of each of BENCH_MATCH random deals (default 2,000; standard rules, dealer N) is
 played out twice by PIMC with BENCH_WORLDS worlds (default 50), every seat inferring from the
@@ -14,13 +13,9 @@ differ, and each side's worlds.
     .venv/bin/python benchmarks/bench_pimc_versions.py
 """
 
-import importlib
 import json
 import os
-import subprocess
 import sys
-import tarfile
-import tempfile
 
 import numpy as np
 
@@ -28,30 +23,27 @@ ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 sys.path.insert(0, ROOT)
 
 from bench_inference import rules_contracts  # noqa: E402
+from checkouts import old_module  # noqa: E402
 
 from euchre_sim.bidding.params import BIDDER_RULES  # noqa: E402
 from euchre_sim.core.bits import one_bit  # noqa: E402
-from euchre_sim.core.calls import seats_in_play  # noqa: E402
 from euchre_sim.core.dealing import deal_batch, deal_key, seed_to_u64  # noqa: E402
 from euchre_sim.core.rules import build_rules  # noqa: E402
-from euchre_sim.core.ruletables import FLAG_LONE_LAST, compile_rules  # noqa: E402
-from euchre_sim.core.seats import position_of  # noqa: E402
+from euchre_sim.core.ruletables import compile_rules  # noqa: E402
 from euchre_sim.core.stats import interval95, mean_se  # noqa: E402
 from euchre_sim.play import pimc as new_pimc  # noqa: E402
+from euchre_sim.play.playout import contract_start  # noqa: E402
 from euchre_sim.play.state import (  # noqa: E402
     S_DECISIONS,
     S_DISCARD,
     S_MAKER_TRICKS,
-    S_MAKER_TURN,
     S_TRICKS,
     S_TURN,
-    S_UPCARD,
     TRICKS_PER_HAND,
-    new_state,
     play_card,
 )
 from euchre_sim.play.worlds import forget_hopeless  # noqa: E402
-from euchre_sim.solver.search import new_tt, to_power  # noqa: E402
+from euchre_sim.solver.search import new_tt  # noqa: E402
 
 OLD_COMMIT = "a58238a"
 MATCH = int(os.environ.get("BENCH_MATCH", "2000"))
@@ -60,24 +52,6 @@ NEW_Z = float(os.environ.get("BENCH_CLEAR_Z", str(new_pimc.CLEAR_Z)))  # the new
 SEED = int(os.environ.get("BENCH_SEED", "41"))
 DEALER = 0
 NEW, OLD = 0, 1
-
-
-def old_package():
-    """The package of OLD_COMMIT, unpacked outside the repository under a name of its own
-    (kept between runs, so its Numba cache is too)."""
-    name = f"euchre_sim_{OLD_COMMIT}"
-    base = os.path.join(tempfile.gettempdir(), f"bench-{name}")
-    if not os.path.isdir(os.path.join(base, name)):
-        os.makedirs(base, exist_ok=True)
-        archive = os.path.join(base, "old.tar")
-        subprocess.run(["git", "archive", "-o", archive, OLD_COMMIT, "euchre_sim"], cwd=ROOT,
-                       check=True)
-        with tarfile.open(archive) as tar:
-            tar.extractall(base, filter="data")
-        os.rename(os.path.join(base, "euchre_sim"), os.path.join(base, name))
-    sys.path.insert(0, base)
-    return {part: importlib.import_module(f"{name}.{part}")
-            for part in ("play.pimc", "core.ruletables", "solver.search")}
 
 
 class Side:
@@ -99,22 +73,10 @@ class Side:
 
 
 def play(tb, sides, hands, upcard, round_no, trump, maker, alone_pos, key):
-    """Makers' tricks when team t plays by sides[t] (play.playout.play_contract's steps)."""
-    active, leader = seats_in_play(DEALER, alone_pos, 0, tb.flags[FLAG_LONE_LAST] != 0)
-    lay = tb.layout[trump]
-    take_up = round_no == 1 and (active >> DEALER) & 1
-    held = hands.copy()
-    up, known_out = -1, np.uint64(0)
-    if take_up:
-        held[DEALER] |= np.uint64(1) << np.uint64(upcard)
-        up = tb.power_bit[trump, upcard]
-    else:
-        known_out = np.uint64(one_bit(tb.power_bit[trump, upcard]))
-    hp = to_power(tb, trump, held, active, held)
-    st, pm = new_state(trump, DEALER, maker, 1 if alone_pos else 0, 0, active, leader, up,
-                       known_out)
-    st[S_UPCARD] = upcard
-    st[S_MAKER_TURN] = (round_no - 1) * 4 + position_of(DEALER, maker) - 1
+    """Makers' tricks when team t plays by sides[t], from the package's start of the contract
+    (`play.playout.contract_start`, as `play_contract` plays it)."""
+    lay, hp, st, pm, take_up = contract_start(tb, hands, upcard, DEALER, round_no, trump, maker,
+                                              alone_pos, 0)
     for side in sides:
         if side.pimc is new_pimc:
             forget_hopeless(side.work[5])
@@ -136,7 +98,8 @@ def play(tb, sides, hands, upcard, round_no, trump, maker, alone_pos, key):
 
 def main() -> dict:
     rules = build_rules("standard")
-    old = old_package()
+    old = {part: old_module(OLD_COMMIT, part)
+           for part in ("play.pimc", "core.ruletables", "solver.search")}
     tb = compile_rules(rules)
     new_side = Side(rules, new_pimc, compile_rules, new_tt,
                     new_pimc.new_pimc_work(new_pimc.inference_of(BIDDER_RULES), NEW_Z))

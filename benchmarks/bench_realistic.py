@@ -16,8 +16,7 @@ processes, the older tree's with its default workers.
 
     .venv/bin/python benchmarks/bench_realistic.py [--before /path/to/old/checkout]
 
-An older checkout is one made with `git worktree add /tmp/before <commit>`; it runs with its
-own sources on PYTHONPATH and its own Numba cache.
+An older checkout is one made with `git worktree add /tmp/before <commit>` (see `checkouts`).
 """
 
 import argparse
@@ -26,9 +25,10 @@ import os
 import shutil
 import statistics
 import subprocess
-import sys
 import tempfile
 import time
+
+from checkouts import cli_command, tree_env
 
 from euchre_sim.sim.simulate import default_chunk_size
 
@@ -48,25 +48,14 @@ def big_run_chunk(options: list[str]) -> int:
     return default_chunk_size(1_000_000, options[options.index("--play") + 1])
 
 
-def tree_env(tree: str | None) -> dict:
-    """This environment, or for an older tree its sources first and a Numba cache of its own."""
-    env = dict(os.environ)
-    if tree is not None:
-        env["PYTHONPATH"] = tree
-        env["NUMBA_CACHE_DIR"] = os.path.join(tempfile.gettempdir(), "bench-before-numba")
-    return env
-
-
 def run(options: list[str], deals: int, tree: str | None = None) -> float:
     """Deals per second of one `simulate` run (its own elapsed_seconds)."""
     out = tempfile.mkdtemp(prefix="bench-realistic-")
-    command = [sys.executable, "-m", "cli", "simulate"]
-    if tree is None and shutil.which("euchre-sim"):
-        command = ["euchre-sim", "simulate"]
     try:
-        subprocess.run(command + options + ["--deals", str(deals), "--seed", "5", "--workers",
-                                            "1", "--chunk-size", str(big_run_chunk(options)),
-                                            "--no-progress", "--out", os.path.join(out, "run")],
+        subprocess.run(cli_command(tree) + ["simulate", *options, "--deals", str(deals), "--seed",
+                                            "5", "--workers", "1", "--chunk-size",
+                                            str(big_run_chunk(options)), "--no-progress",
+                                            "--out", os.path.join(out, "run")],
                        check=True, env=tree_env(tree), cwd=tree, capture_output=True)
         with open(os.path.join(out, "run", "run.json"), encoding="utf-8") as handle:
             return deals / json.load(handle)["elapsed_seconds"]
@@ -84,7 +73,7 @@ def advise_seconds(deals: int, workers: int | None = None, tree: str | None = No
     included): the goal of issue 24 is for the command."""
     options = ADVISE + ["--deals", str(deals)] + (["--workers", str(workers)] if workers else [])
     started = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "cli"] + options, check=True, env=tree_env(tree),
+    subprocess.run(cli_command(tree) + options, check=True, env=tree_env(tree),
                    cwd=tree, capture_output=True)
     return time.perf_counter() - started
 

@@ -50,7 +50,7 @@ def _review_command(game) -> None:
         with open(path, "w", encoding="utf-8") as handle:
             for n, state in enumerate(game, 1):
                 handle.write(json.dumps(state_to_record(state, n)) + "\n")
-        subprocess.run([sys.executable, "-m", "euchre_sim_cli", "review", path, "--worlds",
+        subprocess.run([sys.executable, "-m", "euchre_sim.cli", "review", path, "--worlds",
                         "50", "--no-progress"], check=True, stdout=subprocess.DEVNULL)
 
 

@@ -27,6 +27,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
+from euchre_sim.core.calls import opening_leader  # noqa: E402
 from euchre_sim.core.dealing import deal_batch  # noqa: E402
 from euchre_sim.core.jit import njit  # noqa: E402
 from euchre_sim.core.rules import build_rules  # noqa: E402
@@ -71,9 +72,7 @@ def _table_solves(tb, hands, which, exact, tt, out):
                 active = 15
                 if alone >= 0:
                     active &= ~(1 << ((alone + 2) % 4))
-                leader = 1
-                while not (active >> leader) & 1:
-                    leader = (leader + 1) % 4
+                leader = opening_leader(0, active, alone, False)  # dealer N
                 hp = to_power(tb, trump, hands[d], active, work[2])
                 if exact:
                     out[k] = exact_tricks(tb.layout[trump], hp, leader, active, tt, work)

@@ -82,7 +82,7 @@ def run_cli(args: list[str], code: int = 0):
     """Invoke the CLI in-process, check its exit status (default 0), return the result."""
     from click.testing import CliRunner
 
-    from euchre_sim_cli.main import cli
+    from euchre_sim.cli.main import cli
 
     result = CliRunner().invoke(cli, args)
     assert result.exit_code == code, result.output

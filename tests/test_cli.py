@@ -8,7 +8,7 @@ import sys
 import pytest
 from click.testing import CliRunner
 
-from euchre_sim_cli.main import cli
+from euchre_sim.cli.main import cli
 
 
 def test_every_command_has_help_with_an_example():
@@ -17,7 +17,7 @@ def test_every_command_has_help_with_an_example():
 
 
 def test_help_does_not_import_numba():
-    code = ("import sys; from euchre_sim_cli.main import cli\n"
+    code = ("import sys; from euchre_sim.cli.main import cli\n"
             "try:\n    cli(['--help'])\nexcept SystemExit:\n    pass\n"
             "assert 'numba' not in sys.modules and 'pandas' not in sys.modules")
     subprocess.run([sys.executable, "-c", code], check=True, capture_output=True)
@@ -83,7 +83,7 @@ def test_old_spellings_still_work_with_one_note_each(tmp_path):
     `--dealer`; the old spellings answer the same, with a one-line note on standard error."""
     from click.testing import CliRunner
 
-    from euchre_sim_cli.main import cli
+    from euchre_sim.cli.main import cli
 
     runner = CliRunner()
     deals = tmp_path / "deals.txt"

@@ -10,9 +10,9 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
+from euchre_sim.cli.main import cli
 from euchre_sim.core.rules import build_rules
 from euchre_sim.sim.simulate import RunPlan, finish_run, prepare_run, run_dask
-from euchre_sim_cli.main import cli
 
 distributed = pytest.importorskip("distributed")
 

@@ -8,13 +8,13 @@ import os
 import pytest
 from click.testing import CliRunner
 
+from euchre_sim.cli.main import cli
 from euchre_sim.core.errors import UserError
 from euchre_sim.core.rules import build_rules
 from euchre_sim.game.egn import egn_rules, read_egn, write_egn
 from euchre_sim.game.hand_files import read_hand_file
 from euchre_sim.game.history import RecordError, replay_hand, state_to_record
 from euchre_sim.game.selfplay import play_games
-from euchre_sim_cli.main import cli
 
 STD = build_rules("standard")
 DATA = os.path.join(os.path.dirname(__file__), "data", "egn")

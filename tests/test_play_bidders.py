@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from euchre_sim_cli.main import cli
+from euchre_sim.cli.main import cli
 
 from .helpers import run_cli as run
 

@@ -7,10 +7,10 @@ import os
 import pytest
 from click.testing import CliRunner
 
+from euchre_sim.cli.main import cli
 from euchre_sim.core.rules import build_rules
 from euchre_sim.game.hand_files import read_hand_file
 from euchre_sim.game.history import replay_hand
-from euchre_sim_cli.main import cli
 
 DATA = os.path.join(os.path.dirname(__file__), "data")
 PTN = os.path.join(DATA, "ptn", "vwec-two-deals.ptn")

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from euchre_sim_cli.main import cli
+from euchre_sim.cli.main import cli
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 REFERENCE = [json.loads(line) for line in (DATA / "solve_reference.jsonl").read_text().splitlines()]

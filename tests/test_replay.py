@@ -6,9 +6,9 @@ import json
 import pytest
 from click.testing import CliRunner
 
+from euchre_sim.cli.main import cli
 from euchre_sim.core.rules import build_rules
 from euchre_sim.game.history import RecordError, replay_record
-from euchre_sim_cli.main import cli
 
 from .conftest import RULE_SETS
 from .helpers import record

@@ -16,11 +16,11 @@ from click.testing import CliRunner
 
 from euchre_sim.advice.advise import advise
 from euchre_sim.advice.question import AdviceQuestion
+from euchre_sim.cli.main import cli
 from euchre_sim.core.cards import cards_of
 from euchre_sim.core.rules import build_rules
 from euchre_sim.core.ruletables import make_points
 from euchre_sim.play.player import Player
-from euchre_sim_cli.main import cli
 
 from . import naive
 from .helpers import class_text_parts
@@ -249,7 +249,7 @@ def _wait_for_chunks(proc, chunks, count: int) -> None:
 
 def test_resume_after_kill_gives_identical_tables(base_run, tmp_path):
     out = tmp_path / "killed"
-    args = [sys.executable, "-m", "euchre_sim_cli", "simulate", "--deals", str(DEALS), "--seed",
+    args = [sys.executable, "-m", "euchre_sim.cli", "simulate", "--deals", str(DEALS), "--seed",
             "7", "--out", str(out), "--workers", "1", "--chunk-size", "50", "--keep-deals",
             "--no-progress"]
     proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -290,7 +290,7 @@ def test_workers_exit_when_the_parent_is_killed(tmp_path):
         return ["simulate", "--deals", "20000", "--seed", "3", "--out", str(folder),
                 "--workers", "2", "--chunk-size", "1000", "--no-progress"]
 
-    proc = subprocess.Popen([sys.executable, "-m", "euchre_sim_cli", *args(out)],
+    proc = subprocess.Popen([sys.executable, "-m", "euchre_sim.cli", *args(out)],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     _wait_for_chunks(proc, out / "chunks", 1)
     workers = psutil.Process(proc.pid).children(recursive=True)
@@ -395,7 +395,7 @@ def test_plot_into_a_missing_folder_is_one_line_exit_2(base_run, tmp_path):
 
 def test_ctrl_c_reports_one_line_and_resume_finishes(tmp_path):
     out = tmp_path / "interrupted"
-    args = [sys.executable, "-m", "euchre_sim_cli", "simulate", "--deals", "3000", "--seed", "3",
+    args = [sys.executable, "-m", "euchre_sim.cli", "simulate", "--deals", "3000", "--seed", "3",
             "--out", str(out), "--workers", "2", "--chunk-size", "100", "--no-progress"]
     # Ctrl-C's default action restored in the run, which would inherit an ignored SIGINT from a
     # test session started in the background of a shell

@@ -2,7 +2,7 @@
 
 No Numba here (the CLI reads the names at start-up). The `human` bidder is the rules bidder
 with the numbers of `human.json` (fitted to an online site's published call shares by
-`benchmarks/fit_human_bidder.py`; the file names its source and the fit). `--bidder-params FILE`
+`tools/fit_human_bidder.py`; the file names its source and the fit). `--bidder-params FILE`
 (JSON, a subset of the keys below) changes any of them; `bidder_params` returns the array the
 kernels read, in the order of `PARAMS`.
 """

@@ -3,7 +3,7 @@ each turn's seat makes the first call (round 1 and 2, position 1 = dealer's left
 dealer), and the share passed out. Lone calls count in their seat's share.
 
 The shares depend on the bidder and the cards only (not on the play), so they cost one auction
-per deal: this is what the `human` bidder is fitted to (`benchmarks/fit_human_bidder.py`).
+per deal: this is what the `human` bidder is fitted to (`tools/fit_human_bidder.py`).
 """
 
 from __future__ import annotations

@@ -65,11 +65,10 @@ def deal_index(game, hand):
 
 
 @njit
-def _auction_row(players, tb, hands, upcard, dealer, ns, ew, odds, wins):
+def auction_row(players, tb, hands, upcard, dealer, ns, ew, odds, wins):
     """The row the rules, table and game bidders' auction reaches (-1: passed out) and the
     lone defender's position (0: none); players by side (team 0 NS: records, `play.player`).
-    The game
-    bidder plays for the game from the score (ns, ew) by the odds table (p[us, them,
+    The game bidder plays for the game from the score (ns, ew) by the odds table (p[us, them,
     we_deal]); wins: its work buffer."""
     for k in range(N_TURNS):
         pos = turn_position(k)
@@ -117,7 +116,7 @@ def play_hand(players, card_play, tb, odds, hands, upcard, dealer, ns, ew, n_wor
         row = choices[k] if k >= 0 else -1
         def_pos = contracts[row, 2] if row >= 0 else 0
     else:
-        row, def_pos = _auction_row(players, tb, hands, upcard, dealer, ns, ew, odds, wins)
+        row, def_pos = auction_row(players, tb, hands, upcard, dealer, ns, ew, odds, wins)
     rec[F_FAILED:F_FAILED + 4] = 0
     if row < 0:
         rec[F_ROUND] = 0

@@ -87,16 +87,15 @@ def _play_out(models, tb, lay, hands, st, pm, n_worlds, key, tt, pws):
                                                 n_worlds, key, tt, pws))
 
 
-@njit
-def play_contract(models, tb, hands, upcard, dealer, round_no, trump, maker, alone_pos, def_pos,
-                  n_worlds, key, tt, pws):
-    """The final play state (play.state) when `maker` calls `trump` (round 1: orders up),
-    position def_pos defends alone (0: nobody) and each side plays by its model
-    (models[team], team 0 NS). A dealer who sits out (its partner alone) holds the upcard out
-    of play."""
+@njit(inline="always")
+def contract_start(tb, hands, upcard, dealer, round_no, trump, maker, alone_pos, def_pos):
+    """A contract's play before the dealer's discard: (trump's layout, hands in power bits,
+    state, its per-card part, whether the dealer takes the upcard up and must discard) when
+    `maker` calls `trump` (round 1: orders up) and position def_pos defends alone (0: nobody).
+    A dealer who sits out (its partner alone) holds the upcard out of play."""
     active, leader = seats_in_play(dealer, alone_pos, def_pos, tb.flags[FLAG_LONE_LAST] != 0)
     lay = tb.layout[trump]
-    take_up = round_no == 1 and (active >> dealer) & 1
+    take_up = round_no == 1 and ((active >> dealer) & 1) == 1
     held = hands.copy()
     up = -1
     known_out = np.uint64(0)
@@ -110,6 +109,16 @@ def play_contract(models, tb, hands, upcard, dealer, round_no, trump, maker, alo
                        leader, up, known_out)
     st[S_UPCARD] = upcard
     st[S_MAKER_TURN] = (round_no - 1) * 4 + position_of(dealer, maker) - 1
+    return lay, hp, st, pm, take_up
+
+
+@njit
+def play_contract(models, tb, hands, upcard, dealer, round_no, trump, maker, alone_pos, def_pos,
+                  n_worlds, key, tt, pws):
+    """The final play state (play.state) of the contract of `contract_start` when each side
+    plays by its model (models[team], team 0 NS)."""
+    lay, hp, st, pm, take_up = contract_start(tb, hands, upcard, dealer, round_no, trump, maker,
+                                              alone_pos, def_pos)
     forget_hopeless(pws[0].inference)
     forget_hopeless(pws[1].inference)
     if take_up:

@@ -39,10 +39,9 @@ def review(file: str, worlds: int, seed: int, ruleset, bidding: str | None,
     Example: euchre-sim review hands.jsonl --worlds 50 --out review/
     """
 
-    from euchre_sim.advice.review import ReviewSettings, review_file
-    from euchre_sim.game.egn import save_egn
-    from euchre_sim.report.review import print_review, review_egn, write_review
-
+    from ..advice.review import ReviewSettings, review_file
+    from ..game.egn import save_egn
+    from ..report.review import print_review, review_egn, write_review
     from .progress import progress_bar
 
     settings = ReviewSettings(worlds, seed, bidding, bidder_params, bidder_table,

@@ -22,8 +22,8 @@ def print_headline(out_dir: str) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    from euchre_sim.play.models import describe_model
-    from euchre_sim.report.query import headline, load_run
+    from ..play.models import describe_model
+    from ..report.query import headline, load_run
 
     frame = headline(out_dir)
     info = load_run(out_dir)
@@ -75,7 +75,7 @@ def simulate(ruleset, out_dir: str, workers: int | None, resume: bool, no_progre
 
     Example: euchre-sim simulate --deals 100000 --seed 1 --out out/ --bidding dd
     """
-    from euchre_sim.sim.simulate import RunPlan
+    from ..sim.simulate import RunPlan
 
     asked = tuple(name.strip() for name in tables.split(",")) if tables is not None else None
     plan = RunPlan(out_dir, ruleset, tables=asked, **fields)
@@ -89,10 +89,10 @@ def run_simulation(plan, workers: int | None, resume: bool, progress: bool = Tru
     """simulate's work: open the plan's folder (or resume it), run the chunks on `workers`
     local processes or a Dask `scheduler`, write the tables; Ctrl-C keeps what is
     finished."""
-    from euchre_sim.runs.parallel import default_workers
-    from euchre_sim.runs.runner import is_complete
-    from euchre_sim.sim.schema import OUTPUT_TABLES
-    from euchre_sim.sim.simulate import finish_run, prepare_run, run_dask, run_local
+    from ..runs.parallel import default_workers
+    from ..runs.runner import is_complete
+    from ..sim.schema import OUTPUT_TABLES
+    from ..sim.simulate import finish_run, prepare_run, run_dask, run_local
 
     out_dir, deals = plan.out_dir, plan.deals
     # a resumed run is the same run; warn names each damaged chunk it computes again
@@ -167,8 +167,8 @@ def advise(ruleset, as_json: bool, workers: int | None, **fields) -> None:
     """
     import json
 
-    from euchre_sim.advice.advice_request import answer, ask_any
-    from euchre_sim.runs.parallel import default_workers
+    from ..advice.advice_request import answer, ask_any
+    from ..runs.parallel import default_workers
 
     question = ask_any(ruleset, fields)
     result = answer(question, workers=workers or default_workers())
@@ -184,7 +184,7 @@ def _print_play_advice(result: dict) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    from euchre_sim.core.stats import Z95
+    from ..core.stats import Z95
 
     what = "discard" if result["kind"] == "discard" else f"card to play, trick {result['trick']}"
     table = Table(title=f"Seat {result['seat']}, trump {result['trump']}, maker "
@@ -220,8 +220,8 @@ def _print_advice(result: dict, rules, seat: int, play: str, worlds: int) -> Non
     from rich.console import Console
     from rich.table import Table
 
-    from euchre_sim.core.stats import Z95
-    from euchre_sim.play.models import DESCRIPTIONS
+    from ..core.stats import Z95
+    from ..play.models import DESCRIPTIONS
 
     bidding = result.get("bidding")
     ref = f"upcard {result['up']}" if "up" in result else f"turned down {result['turned_down']}"

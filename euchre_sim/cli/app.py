@@ -6,8 +6,8 @@ import sys
 
 import click
 
-from euchre_sim import __version__
-from euchre_sim.core.errors import UserError
+from .. import __version__
+from ..core.errors import UserError
 
 
 class OneLineErrors(click.Group):

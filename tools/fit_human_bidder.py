@@ -22,7 +22,7 @@ row is nearest its share is kept; the thresholds are then fitted again on all FI
 weight keeps its meaning.
 
 Writes euchre_sim/bidding/human.json (the parameters, their source and the fit) and prints the
-shares before and after as JSON. Usage: python benchmarks/fit_human_bidder.py [CSV]
+shares before and after as JSON. Usage: python tools/fit_human_bidder.py [CSV]
 """
 
 import csv
@@ -116,7 +116,7 @@ def main() -> None:
     document = {
         "source": SOURCE,
         "published_shares_percent": targets,
-        "fit": {"script": "benchmarks/fit_human_bidder.py", "seed": FIT_SEED,
+        "fit": {"script": "tools/fit_human_bidder.py", "seed": FIT_SEED,
                 "deals": FIT_DEALS, "rules": "standard " + " ".join(SETTINGS),
                 "search_deals": SEARCH_DEALS,
                 "method": "thresholds fitted in calling order by bisection on one fixed "

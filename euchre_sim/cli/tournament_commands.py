@@ -10,8 +10,8 @@ from .progress import run_chunks, warn
 
 
 def _player_options(command):
-    from euchre_sim.bidding.params import GAME_BIDDERS
-    from euchre_sim.play.models import DEFAULT_WORLDS, PLAY_MODELS
+    from ..bidding.params import GAME_BIDDERS
+    from ..play.models import DEFAULT_WORLDS, PLAY_MODELS
 
     for option in reversed([
         click.option("--ns", "ns_bidder", type=click.Choice(GAME_BIDDERS), default="rules",
@@ -83,17 +83,17 @@ def tournament(ruleset, ns_bidder: str, ew_bidder: str, play: str, ns_play: str 
     """
     import json
 
-    from euchre_sim.advice.question import parse_score
-    from euchre_sim.bidding.params import bidder_weights
-    from euchre_sim.game.tournament import (
+    from ..advice.question import parse_score
+    from ..bidding.params import bidder_weights
+    from ..game.tournament import (
         TournamentPlan,
         finish_tournament,
         prepare_tournament,
         run_tournament,
     )
-    from euchre_sim.play.player import Player
-    from euchre_sim.runs.parallel import default_workers
-    from euchre_sim.runs.runner import is_complete
+    from ..play.player import Player
+    from ..runs.parallel import default_workers
+    from ..runs.runner import is_complete
 
     players = tuple(Player(bidder, side or play, weights=bidder_weights(bidder_params, bidder))
                     for bidder, side in ((ns_bidder, ns_play), (ew_bidder, ew_play)))
@@ -126,8 +126,8 @@ def tournament(ruleset, ns_bidder: str, ew_bidder: str, play: str, ns_play: str 
 def _write_egn(plan, egn_dir: str) -> None:
     import os
 
-    from euchre_sim.game.egn import save_egn
-    from euchre_sim.game.tournament_egn import tournament_games
+    from ..game.egn import save_egn
+    from ..game.tournament_egn import tournament_games
 
     os.makedirs(egn_dir, exist_ok=True)
     written = differing = 0

@@ -7,14 +7,13 @@ import sys
 
 import click
 
-from euchre_sim.core.errors import UserError
-
+from ..core.errors import UserError
 from .app import cli
 from .options import compass_seat, json_option, renamed_option, rules_options, workers_option
 
 
 def _parse_line(line: str, number: int, deck, default_dealer: int) -> tuple[int, list[int]]:
-    from euchre_sim.core.seats import parse_seat
+    from ..core.seats import parse_seat
 
     text = line.strip()
     try:
@@ -37,14 +36,14 @@ BATCH = 256  # deals a worker solves in one call
 
 def _solve_batch(job):
     """The solve tables of a batch of deals (one solver call)."""
-    from euchre_sim.solver.calltable import solve_tables
+    from ..solver.calltable import solve_tables
 
     ruleset, dealers, hands = job
     return solve_tables(ruleset, hands, dealers)
 
 
 def _print_table(deck, dealer: int, hands: list[int], rows: list[dict]) -> None:
-    from euchre_sim.core.seats import seat_name
+    from ..core.seats import seat_name
 
     click.echo(f"deal {deck.format_deal(hands)}  dealer {seat_name(dealer)}")
     click.echo("trump  alone  leader  NS  EW")
@@ -71,7 +70,7 @@ def solve(deal: str | None, dealer: str, input_file: str | None, ruleset, as_jso
     Example: euchre-sim solve "N:JH JD AH KS 9C/TH QH AD 9S TC/KC KD TS QS 9D/TD AS 9H QC JS"
     --dealer W --json
     """
-    from euchre_sim.runs.parallel import default_workers, ordered_map
+    from ..runs.parallel import default_workers, ordered_map
 
     deck = ruleset.card_deck
     default_dealer = compass_seat("--dealer", dealer)
@@ -89,7 +88,7 @@ def solve(deal: str | None, dealer: str, input_file: str | None, ruleset, as_jso
             raise UserError(f"cannot read {input_file!r}: {err.strerror}") from None
     import numpy as np
 
-    from euchre_sim.solver.calltable import solve_json_lines, table_rows
+    from ..solver.calltable import solve_json_lines, table_rows
 
     deals = [_parse_line(line, n, deck, default_dealer)
              for n, line in enumerate(lines, 1) if line.strip()]

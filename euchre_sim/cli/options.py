@@ -16,7 +16,7 @@ def rules_options(command):
                   help="Change one option of the preset (repeatable).")
     @functools.wraps(command)
     def wrapper(*args, preset_name: str, settings: tuple[str, ...], **kwargs):
-        from euchre_sim.core.rules import build_rules
+        from ..core.rules import build_rules
 
         return command(*args, ruleset=build_rules(preset_name, settings), **kwargs)
 
@@ -68,7 +68,7 @@ def renamed_option(new: str, old: str, dest: str, **attrs):
 
 def compass_seat(option: str, text: str):
     """A compass seat (N E S W) given to `option`; digits, the old spelling, with a note."""
-    from euchre_sim.core.seats import SEAT_NAMES, parse_seat
+    from ..core.seats import SEAT_NAMES, parse_seat
 
     seat = parse_seat(text)
     if str(text).strip().isdigit():
@@ -82,7 +82,7 @@ workers_option = click.option("--workers", type=click.IntRange(min=1), default=N
 
 def play_options(command):
     """--play MODEL and --worlds K (PIMC), passed on as `play` and `worlds`."""
-    from euchre_sim.play.models import DEFAULT_WORLDS, PLAY_MODELS
+    from ..play.models import DEFAULT_WORLDS, PLAY_MODELS
 
     command = click.option("--worlds", type=click.IntRange(1, 10_000), default=DEFAULT_WORLDS,
                            show_default=True,
@@ -96,7 +96,7 @@ def play_options(command):
 def bidding_options(command):
     """--bidding BIDDER, --bidder-params FILE and --bidder-table DIR, passed on as `bidding`,
     `bidder_params` and `bidder_table`."""
-    from euchre_sim.bidding.params import BIDDERS
+    from ..bidding.params import BIDDERS
 
     command = click.option("--bidder-table", "bidder_table", default=None, metavar="DIR",
                            help="The table bidder's decisions: a finished simulate --bidding "
@@ -128,7 +128,7 @@ def player_options(command):
     @player_fields
     @functools.wraps(command)
     def wrapper(*args, ruleset, **kwargs):
-        from euchre_sim.play.player import player_of
+        from ..play.player import player_of
 
         given = {name: kwargs.pop(name) for name in PLAYER_FIELDS}
         return command(*args, ruleset=ruleset, player=player_of(ruleset, **given), **kwargs)

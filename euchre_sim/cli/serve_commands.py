@@ -8,9 +8,8 @@ import socket
 
 import click
 
-from euchre_sim.core.errors import UserError
-from euchre_sim.web.hosts import WILDCARDS, host_name, is_loopback
-
+from ..core.errors import UserError
+from ..web.hosts import WILDCARDS, host_name, is_loopback
 from .app import cli
 
 
@@ -56,7 +55,7 @@ def serve(host: str, port: int, runs: str | None, allow_remote: bool) -> None:
     try:
         import uvicorn
 
-        from euchre_sim.web.app import create_app
+        from ..web.app import create_app
     except ImportError:
         raise UserError("serve needs the web extra: pip install 'euchre-sim[web]'") from None
     _check_free(host, port)

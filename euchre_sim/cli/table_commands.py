@@ -7,9 +7,8 @@ import sys
 
 import click
 
-from euchre_sim.core.errors import UserError
-from euchre_sim.sim.schema import OUTPUT_TABLES, TOURNAMENT_TABLES
-
+from ..core.errors import UserError
+from ..sim.schema import OUTPUT_TABLES, TOURNAMENT_TABLES
 from .app import cli
 from .options import json_option, renamed_option
 
@@ -51,8 +50,8 @@ def table(out_dir: str, name: str | None, round_no, seat, trumps, alone, hand, a
     from rich.console import Console
     from rich.table import Table
 
-    from euchre_sim.report.query import RowFilter, filter_table
-    from euchre_sim.report.tables import read_table, run_kind
+    from ..report.query import RowFilter, filter_table
+    from ..report.tables import read_table, run_kind
 
     info, name, frame = read_table(out_dir, name)
     tournament = run_kind(info) == "tournament"
@@ -90,7 +89,7 @@ def _print_tournament_table(info: dict, name: str, frame, sort: str | None) -> N
     from rich.console import Console
     from rich.table import Table
 
-    from euchre_sim.report.tournament import describe
+    from ..report.tournament import describe
 
     order = f"sorted by {sort}" if sort else "in order"
     out = Table(title=f"{name}: {len(frame)} rows ({order}) — {describe(info)}")
@@ -155,8 +154,8 @@ def compare(ctx: click.Context, dir_a: str, dir_b: str, name: str | None, min_n:
     from rich.console import Console
     from rich.table import Table
 
-    from euchre_sim.report.compare import compare_runs, describe
-    from euchre_sim.report.tables import check_table, same_kind
+    from ..report.compare import compare_runs, describe
+    from ..report.tables import check_table, same_kind
 
     kind, info_a, info_b = same_kind(dir_a, dir_b)
     check_table(dir_a, kind, name or ("players" if kind == "tournament" else "calls"))
@@ -217,7 +216,7 @@ def _compare_tournaments(dir_1: str, info_1: dict, dir_2: str, info_2: dict, lim
     from rich.console import Console
     from rich.table import Table
 
-    from euchre_sim.report.tournament import MEASURES, compare_tournaments, describe
+    from ..report.tournament import MEASURES, compare_tournaments, describe
 
     head, rows, notes = compare_tournaments(dir_1, info_1, dir_2, info_2)
     for note in notes:
@@ -270,8 +269,8 @@ def export(out_dir: str, fmt: str, name: str | None, out_path: str | None) -> No
 
     Example: euchre-sim export out/ --format csv --output calls.csv
     """
-    from euchre_sim.report.query import load_run
-    from euchre_sim.report.tables import read_table, run_kind
+    from ..report.query import load_run
+    from ..report.tables import read_table, run_kind
 
     if name is None and run_kind(load_run(out_dir)) == "tournament":
         name = "games"
@@ -304,7 +303,7 @@ def plot(out_dir: str, out_path: str, round_no: int, name: str | None) -> None:
 
     Example: euchre-sim plot out/ --output heatmap.png
     """
-    from euchre_sim.report.plot import plot_run
+    from ..report.plot import plot_run
 
     try:
         plot_run(out_dir, out_path, name, round_no)

@@ -48,7 +48,7 @@ def run_chunks(title: str, unit: str, total: int, pending, out_dir: str, show: b
 
     import click
 
-    from euchre_sim.core.jit import on_first_compile
+    from ..core.jit import on_first_compile
 
     bar = show and sys.stderr.isatty()
     progress, task = progress_bar(title, unit, total, total - pending(), bar)

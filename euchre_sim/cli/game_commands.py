@@ -26,8 +26,8 @@ def rules(preset: str | None, as_json: bool) -> None:
 
     Example: euchre-sim rules drinking
     """
-    from euchre_sim.core.rules import PRESETS, option_fields
-    from euchre_sim.core.rules import preset as load_preset
+    from ..core.rules import PRESETS, option_fields
+    from ..core.rules import preset as load_preset
 
     if preset is None:
         if as_json:
@@ -49,8 +49,8 @@ def rules(preset: str | None, as_json: bool) -> None:
 
 
 def _self_play_options(command):
-    from euchre_sim.bidding.params import SELF_PLAY_BIDDERS
-    from euchre_sim.play.models import PLAY_MODELS
+    from ..bidding.params import SELF_PLAY_BIDDERS
+    from ..play.models import PLAY_MODELS
 
     for option in reversed([
         click.option("--ns", "ns_bidder", type=click.Choice(SELF_PLAY_BIDDERS), default="rules",
@@ -89,9 +89,9 @@ def play(games: int, seed: int, ruleset, out_path: str | None, ns_bidder: str,
 
     Example: euchre-sim play --games 10 --seed 7 --ns rules --ew dd --output hands.jsonl
     """
-    from euchre_sim.game.bidders import Sides
-    from euchre_sim.game.history import state_to_record
-    from euchre_sim.game.selfplay import play_games
+    from ..game.bidders import Sides
+    from ..game.history import state_to_record
+    from ..game.selfplay import play_games
 
     sides = Sides.of(ruleset, (ns_bidder, ew_bidder), (ns_play or play, ew_play or play),
                      bidder_params, bidder_table, worlds)
@@ -125,7 +125,7 @@ def play(games: int, seed: int, ruleset, out_path: str | None, ns_bidder: str,
 
 
 def _write_egn_games(path: str, by_game: dict[int, list[dict]], ruleset, sides) -> None:
-    from euchre_sim.game.egn import game_path, save_egn, write_egn
+    from ..game.egn import game_path, save_egn, write_egn
 
     players = [f"{seat} ({sides.label(s % 2)})" for s, seat in enumerate("NESW")]
     for game, records in sorted(by_game.items()):
@@ -145,8 +145,8 @@ def replay(file: str, ruleset, as_json: bool) -> None:
 
     Example: euchre-sim replay hands.jsonl --rules online --json
     """
-    from euchre_sim.game.hand_files import read_hand_file
-    from euchre_sim.game.history import replay_entry
+    from ..game.hand_files import read_hand_file
+    from ..game.history import replay_entry
 
     hands = read_hand_file(file, ruleset)
     results = [replay_entry(e.id, e.record, e.error, hands.rules) for e in hands.entries]
@@ -201,9 +201,8 @@ def odds(out_dir: str, from_dir: str | None, ruleset, player, workers: int | Non
     import dataclasses
     import os
 
-    from euchre_sim.report.query import run_odds
-    from euchre_sim.sim.simulate import RunPlan
-
+    from ..report.query import run_odds
+    from ..sim.simulate import RunPlan
     from .simulate_commands import run_simulation
 
     if from_dir is None:

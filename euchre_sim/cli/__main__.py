@@ -1,0 +1,5 @@
+"""`python -m euchre_sim.cli` runs the command line."""
+
+from .main import cli
+
+cli()
