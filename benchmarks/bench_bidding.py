@@ -27,6 +27,7 @@ from euchre_sim.advice.advice_request import answer
 from euchre_sim.advice.question import AdviceQuestion
 from euchre_sim.bidding.params import bidder_weights
 from euchre_sim.core.rules import build_rules
+from euchre_sim.play.player import Player
 from euchre_sim.report.query import class_regret
 from euchre_sim.sim.simulate import RunPlan, finish_run, prepare_run, run_local
 
@@ -40,8 +41,8 @@ FEATURES = ("trumps", "right", "left", "aces", "voids")
 def simulate(rules, out: str, seed: int, deals: int, bidding=None, table_dir=None) -> dict:
     start = time.perf_counter()
     params = PARAMS if bidding in ("rules", "table") else ()
-    plan = prepare_run(RunPlan(out, rules, seed, deals, bidding=bidding, bidder_params=params,
-                               bidder_table=table_dir))
+    plan = prepare_run(RunPlan(out, rules, seed, deals,
+                               player=Player(bidding, weights=params, table_dir=table_dir)))
     run_local(plan, 1, lambda n: None)
     info = finish_run(plan, time.perf_counter() - start, 1)
     info["deals_per_second"] = deals / (time.perf_counter() - start)

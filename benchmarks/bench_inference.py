@@ -22,12 +22,12 @@ import numpy as np
 
 from euchre_sim.advice.auction_advice import advise_in_auction
 from euchre_sim.advice.question import AdviceQuestion
-from euchre_sim.bidding.params import BIDDER_RULES
 from euchre_sim.core.bits import one_bit
 from euchre_sim.core.rules import build_rules
 from euchre_sim.core.ruletables import compile_rules
 from euchre_sim.core.stats import mean_se
 from euchre_sim.play.pimc import inference_of, new_pimc_work, pimc_card
+from euchre_sim.play.player import Player
 from euchre_sim.play.state import S_DISCARD, S_MAKER_TURN, S_UPCARD, new_state
 from euchre_sim.solver.search import new_tt
 
@@ -64,7 +64,7 @@ def probe_leads(rules) -> dict:
     active = 0b1101  # E out
     up = int(tb.power_bit[trump, deck.parse_card("AS")])
     counts = {}
-    for label, inference in (("inference", inference_of(BIDDER_RULES)),
+    for label, inference in (("inference", inference_of(Player("rules").record())),
                              ("plain", inference_of())):
         suits = {}
         pw = new_pimc_work(inference)
@@ -85,14 +85,11 @@ def rules_rows(tb, hands, ups) -> np.ndarray:
     """The call-table row of the rules bidder's contract of each deal (dealer N, -1: passed
     out), by the package's auction (`game.match.auction_row`)."""
     from euchre_sim.bidding.auction import NO_WINS
-    from euchre_sim.bidding.params import bidder_params
-    from euchre_sim.bidding.table import empty_table
     from euchre_sim.game.match import auction_row
 
-    params = bidder_params()
-    sides, table, odds = (params, params), empty_table(), np.zeros((1, 1, 2))
-    return np.array([auction_row((BIDDER_RULES, BIDDER_RULES), tb, sides, table, hands[i],
-                                 ups[i], 0, 0, 0, odds, NO_WINS)[0]
+    rules, odds = Player("rules").record(), np.zeros((1, 1, 2))
+    return np.array([auction_row((rules, rules), tb, hands[i], ups[i], 0, 0, 0, odds,
+                                 NO_WINS)[0]
                      for i in range(hands.shape[0])], dtype=np.int64)
 
 
@@ -136,11 +133,11 @@ def duplicate_gains(rules, side_a, side_b, match: int, seed: int, worlds: int) -
 
 def head_to_head(rules) -> dict:
     """The inferring side's points per deal against the plain one, teams swapped."""
-    inferring = new_pimc_work(inference_of(BIDDER_RULES))
+    inferring = new_pimc_work(inference_of(Player("rules").record()))
     gains = duplicate_gains(rules, inferring, new_pimc_work(inference_of()), MATCH, 7, WORLDS)
     mean, se = mean_se(gains)
     return {"deals_played": len(gains), "inferring_side_points_per_deal": mean, "se": se,
-            "worlds_inferring": [int(x) for x in inferring[5][2]]}
+            "worlds_inferring": [int(x) for x in inferring.inference.counters]}
 
 
 if __name__ == "__main__":

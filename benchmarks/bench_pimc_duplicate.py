@@ -15,10 +15,10 @@ import os
 
 from bench_inference import duplicate_gains
 
-from euchre_sim.bidding.params import BIDDER_RULES
 from euchre_sim.core.rules import build_rules
 from euchre_sim.core.stats import interval95, mean_se
 from euchre_sim.play.pimc import CLEAR_Z, inference_of, new_pimc_work
+from euchre_sim.play.player import Player
 
 MATCH = int(os.environ.get("BENCH_MATCH", "2000"))
 TESTED_Z = float(os.environ.get("BENCH_CLEAR_Z", str(CLEAR_Z)))  # the tested player's z
@@ -27,15 +27,15 @@ SEED = 31
 
 
 def duplicate(rules) -> dict:
-    tested = new_pimc_work(inference_of(BIDDER_RULES), TESTED_Z)
-    yardstick = new_pimc_work(inference_of(BIDDER_RULES), 0.0)
+    tested = new_pimc_work(inference_of(Player("rules").record()), TESTED_Z)
+    yardstick = new_pimc_work(inference_of(Player("rules").record()), 0.0)
     gains = duplicate_gains(rules, tested, yardstick, MATCH, SEED, WORLDS)
     mean, se = mean_se(gains)
     return {"deals_played": len(gains), "tested_points_per_deal": round(mean, 4),
             "interval_95": [round(x, 4) for x in interval95(mean, se)],
             "hands_differing": int((gains != 0).sum()),
-            "worlds_tested": [int(x) for x in tested[5][2]],
-            "worlds_yardstick": [int(x) for x in yardstick[5][2]]}
+            "worlds_tested": [int(x) for x in tested.inference.counters],
+            "worlds_yardstick": [int(x) for x in yardstick.inference.counters]}
 
 
 if __name__ == "__main__":

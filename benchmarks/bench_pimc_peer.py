@@ -6,7 +6,7 @@ K worlds a decision (--worlds, 50). Over --deals random deals consistent with th
 upcard (400), each side plays the lone contract out once a deal: hands per second, and the lone
 march rate as a check that both play the same game (the issue: 43-47 %). Ours is
 `play.playout.played_call` (MODEL_PIMC) with plain worlds (`inference_of()`) and, labelled,
-worlds that agree with the auction under the rules bidder (`inference_of(BIDDER_RULES)`).
+worlds that agree with the auction under the rules bidder (`inference_of` of its record).
 A second figure: the rules bidder's contracts on --contract-deals random deals (2,000; passed
 out ones left out), each played out once by each side.
 
@@ -38,7 +38,6 @@ from bench_inference import rules_contracts  # noqa: E402
 
 from euchre_sim.advice.advise import deal_around  # noqa: E402
 from euchre_sim.advice.question import AdviceQuestion  # noqa: E402
-from euchre_sim.bidding.params import BIDDER_RULES  # noqa: E402
 from euchre_sim.core.dealing import deal_batch, deal_key, seed_to_u64  # noqa: E402
 from euchre_sim.core.jit import njit  # noqa: E402
 from euchre_sim.core.rules import build_rules  # noqa: E402
@@ -51,6 +50,7 @@ from euchre_sim.play.pimc import (  # noqa: E402
     inference_of,
     new_pimc_work,
 )
+from euchre_sim.play.player import Player  # noqa: E402
 from euchre_sim.play.playout import played_call  # noqa: E402
 from euchre_sim.solver.search import new_tt  # noqa: E402
 
@@ -249,8 +249,9 @@ def main() -> None:
                        np.zeros((1, peer.COUNTERS), dtype=np.int64))
         tricks[:] = out[:, peer.R_TRICKS]
 
+    rules_bidder = Player("rules").record()
     lone = with_ratios(race({"ours_plain": ours(inference_of(), ours_lone),
-                             "ours_inference_rules": ours(inference_of(BIDDER_RULES), ours_lone),
+                             "ours_inference_rules": ours(inference_of(rules_bidder), ours_lone),
                              "peer": peer_lone}, args.deals, args.runs))
 
     hands, ups = deal_batch(rules, 2024, 0, args.contract_deals)
@@ -271,7 +272,7 @@ def main() -> None:
              tricks)
 
     contracts = with_ratios(race({"ours_plain": ours(inference_of(), ours_contracts),
-                                  "ours_inference_rules": ours(inference_of(BIDDER_RULES),
+                                  "ours_inference_rules": ours(inference_of(rules_bidder),
                                                                ours_contracts),
                                   "peer": peer_contracts}, len(kept), args.runs))
     print(json.dumps({

@@ -25,13 +25,14 @@ sys.path.insert(0, ROOT)
 from bench_inference import rules_contracts  # noqa: E402
 from checkouts import old_module  # noqa: E402
 
-from euchre_sim.bidding.params import BIDDER_RULES  # noqa: E402
+from euchre_sim.bidding.params import BIDDER_RULES  # noqa: E402 (the old commit's bidder id)
 from euchre_sim.core.bits import one_bit  # noqa: E402
 from euchre_sim.core.dealing import deal_batch, deal_key, seed_to_u64  # noqa: E402
 from euchre_sim.core.rules import build_rules  # noqa: E402
 from euchre_sim.core.ruletables import compile_rules  # noqa: E402
 from euchre_sim.core.stats import interval95, mean_se  # noqa: E402
 from euchre_sim.play import pimc as new_pimc  # noqa: E402
+from euchre_sim.play.player import Player  # noqa: E402
 from euchre_sim.play.playout import contract_start  # noqa: E402
 from euchre_sim.play.state import (  # noqa: E402
     S_DECISIONS,
@@ -79,7 +80,7 @@ def play(tb, sides, hands, upcard, round_no, trump, maker, alone_pos, key):
                                               alone_pos, 0)
     for side in sides:
         if side.pimc is new_pimc:
-            forget_hopeless(side.work[5])
+            forget_hopeless(side.work.inference)
 
     def decision_key():
         k = np.uint64(deal_key(key, np.uint64(st[S_DECISIONS])))
@@ -102,7 +103,8 @@ def main() -> dict:
            for part in ("play.pimc", "core.ruletables", "solver.search")}
     tb = compile_rules(rules)
     new_side = Side(rules, new_pimc, compile_rules, new_tt,
-                    new_pimc.new_pimc_work(new_pimc.inference_of(BIDDER_RULES), NEW_Z))
+                    new_pimc.new_pimc_work(new_pimc.inference_of(Player("rules").record()),
+                                           NEW_Z))
     old_side = Side(rules, old["play.pimc"], old["core.ruletables"].compile_rules,
                     old["solver.search"].new_tt,
                     old["play.pimc"].new_pimc_work(old["play.pimc"].inference_of(BIDDER_RULES)))
@@ -123,8 +125,8 @@ def main() -> dict:
             "deals_played": len(gains), "new_points_per_deal": round(mean, 4),
             "interval_95": [round(x, 4) for x in interval95(mean, se)],
             "hands_differing": int((gains != 0).sum()),
-            "worlds_new": [int(x) for x in new_side.work[5][2]],
-            "worlds_old": [int(x) for x in old_side.work[5][2]]}
+            "worlds_new": [int(x) for x in new_side.work.inference.counters],
+            "worlds_old": [int(x) for x in old_side.work[5][2]]}  # its positional tuple
 
 
 if __name__ == "__main__":

@@ -26,12 +26,12 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from bench_inference import rules_contracts  # noqa: E402
 from bench_pimc_versions import play  # noqa: E402
 
-from euchre_sim.bidding.params import BIDDER_RULES  # noqa: E402
 from euchre_sim.core.dealing import deal_batch, deal_key, seed_to_u64  # noqa: E402
 from euchre_sim.core.rules import build_rules  # noqa: E402
 from euchre_sim.core.ruletables import compile_rules  # noqa: E402
 from euchre_sim.play import pimc  # noqa: E402
 from euchre_sim.play.conventional import conventional_card  # noqa: E402
+from euchre_sim.play.player import Player  # noqa: E402
 from euchre_sim.play.state import S_MAKER, settled  # noqa: E402
 from euchre_sim.play.worlds import forget_hopeless  # noqa: E402
 from euchre_sim.solver.search import new_tt  # noqa: E402
@@ -96,8 +96,8 @@ class Recorder:
         self.tb = compile_rules(rules)
         self.pimc = pimc
         self.tt = new_tt()
-        self.work = pimc.new_pimc_work(pimc.inference_of(BIDDER_RULES))
-        self.probe = pimc.new_pimc_work(pimc.inference_of(BIDDER_RULES))
+        self.work = pimc.new_pimc_work(pimc.inference_of(Player("rules").record()))
+        self.probe = pimc.new_pimc_work(pimc.inference_of(Player("rules").record()))
         self.out = np.zeros((JUDGE_WORLDS, pimc.MAX_CANDIDATES), dtype=np.int64)
         self.worlds = {0: 0, **{t: 0 for t in TIES}}
         self.losses = {t: [] for t in TIES}
@@ -116,12 +116,12 @@ class Recorder:
     def _solve(self, lay, hands, st, pm, seat, worlds, key, work):
         n = pimc.option_values(self.tb, lay, hands, st, pm, seat, False, 0, worlds, key, False,
                                self.tt, work, self.out)
-        return self.out[:worlds, :n].copy(), work[3][:n].copy()
+        return self.out[:worlds, :n].copy(), work.candidates[:n].copy()
 
     def _study(self, lay, hands, st, pm, seat, key):
         """The race's card for this decision, with the variants' worlds and losses counted
         (None: a decision without a choice, left to pimc_card)."""
-        n = pimc.option_candidates(lay, hands, st, pm, seat, False, self.work[3])
+        n = pimc.option_candidates(lay, hands, st, pm, seat, False, self.work.candidates)
         if n < 2 or settled(st):
             return None
         preferred = pimc.option_of(lay, hands, st, pm, seat,
@@ -139,7 +139,7 @@ class Recorder:
             loss = 0.0
             if picks[t] != base:
                 if judged is None:
-                    forget_hopeless(self.probe[5])
+                    forget_hopeless(self.probe.inference)
                     judge, _ = self._solve(lay, hands, st, pm, seat, JUDGE_WORLDS,
                                            np.uint64(deal_key(key, np.uint64(99))), self.probe)
                     judged = judge.mean(axis=0) * (1 if maximize else -1)

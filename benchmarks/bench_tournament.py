@@ -18,11 +18,9 @@ import statistics
 import tempfile
 import time
 
-from euchre_sim.bidding.params import PARAMS
 from euchre_sim.core.rules import build_rules
 from euchre_sim.game.selfplay import play_games
 from euchre_sim.game.tournament import (
-    Player,
     TournamentJob,
     TournamentPlan,
     finish_tournament,
@@ -30,20 +28,19 @@ from euchre_sim.game.tournament import (
     prepare_tournament,
     run_tournament,
 )
+from euchre_sim.play.player import Player
 
 RUNS = 3
 GAMES = int(os.environ.get("BENCH_GAMES", "5000"))
 YARDSTICK_GAMES = 10
 RULES = build_rules("standard")
-DEFAULTS = tuple(default for _, default, _ in PARAMS)
 
 
 def kernel_rate(bidders: tuple, pairs: int) -> float:
     players = tuple(Player(b, "dd") for b in bidders)
     rates = []
     for r in range(RUNS):
-        job = TournamentJob(RULES.options(), 100 + r, 0, 0, pairs, players, True, (0, 0), -1, 50,
-                            DEFAULTS)
+        job = TournamentJob(RULES.options(), 100 + r, 0, 0, pairs, players, True, (0, 0), -1, 50)
         start = time.perf_counter()
         game_records(job)
         rates.append(2 * pairs / (time.perf_counter() - start))
@@ -77,7 +74,7 @@ def selfplay_rate() -> float:
 def main() -> None:
     game_records(TournamentJob(RULES.options(), 1, 0, 0, 2, (Player("dd", "dd"),
                                                             Player("rules", "dd")), True,
-                               (0, 0), -1, 50, DEFAULTS))  # compile
+                               (0, 0), -1, 50))  # compile
     for _ in play_games(RULES, 1, 0, ("rules", "rules"), "dd"):
         pass
     rules_rate = kernel_rate(("rules", "rules"), GAMES)

@@ -21,18 +21,19 @@ import json
 import os
 import tempfile
 import time
+from dataclasses import replace
 
 import numpy as np
 
 from euchre_sim.bidding.params import bidder_weights
 from euchre_sim.core.rules import build_rules
 from euchre_sim.game.tournament import (
-    Player,
     TournamentPlan,
     finish_tournament,
     prepare_tournament,
     run_tournament,
 )
+from euchre_sim.play.player import Player
 from euchre_sim.report.query import run_odds
 from euchre_sim.runs.parallel import default_workers
 from euchre_sim.sim.simulate import RunPlan, finish_run, prepare_run, run_local
@@ -48,16 +49,16 @@ SCORES = [((0, 0), 0), ((4, 6), 1), ((6, 8), 0), ((8, 9), 0), ((8, 9), 1), ((9, 
 
 def simulate(rules, out: str, seed: int, bidding: str, table_dir: str | None = None) -> None:
     start = time.perf_counter()
-    plan = prepare_run(RunPlan(out, rules, seed, DEALS, bidding=bidding, bidder_params=PARAMS,
-                               bidder_table=table_dir))
+    plan = prepare_run(RunPlan(out, rules, seed, DEALS,
+                               player=Player(bidding, weights=PARAMS, table_dir=table_dir)))
     run_local(plan, WORKERS, lambda n: None)
     finish_run(plan, time.perf_counter() - start, WORKERS)
 
 
 def tournament(rules, out: str, seed: int, games: int, players, **options) -> dict:
     start = time.perf_counter()
-    plan = prepare_tournament(TournamentPlan(out, rules, seed, games, players,
-                                             bidder_params=(PARAMS, PARAMS), **options))
+    players = tuple(replace(p, weights=PARAMS) for p in players)
+    plan = prepare_tournament(TournamentPlan(out, rules, seed, games, players, **options))
     run_tournament(plan, WORKERS, lambda n: None)
     return finish_tournament(plan, time.perf_counter() - start, WORKERS)
 
