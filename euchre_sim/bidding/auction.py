@@ -27,7 +27,7 @@ from ..core.calls import (
     row_call,
 )
 from ..core.jit import njit
-from ..core.seats import seat_at
+from ..core.seats import seat_at, team_of
 from .conventional import conventional_choice, dealer_value, hand_value
 from .params import BIDDER_DD, BIDDER_GAME, BIDDER_TABLE, INDEX
 from .table import table_choice
@@ -180,7 +180,7 @@ def resolve_contracts(bidders, tb, params, hands, upcard, dealer, calls, contrac
         contracts[row, 0] = tb.score[alone, 0, tricks]
         if not defence_open(flags):
             continue
-        team = 1 - ((dealer + pos) & 1)
+        team = 1 - team_of(seat_at(dealer, pos))
         if bidders[team] != BIDDER_DD:
             j = lone_defender(tb, params[team], hands, upcard, dealer, round_no, pos, trump)
             if j >= 0:
@@ -203,7 +203,7 @@ def ns_points(contracts, row, dealer):
     """Points to NS when the call of `row` is made (its resolved contract)."""
     pos = row_call(row)[1]
     points = contracts[row, 0]
-    return points if ((dealer + pos) & 1) == 0 else -points
+    return points if team_of(seat_at(dealer, pos)) == 0 else -points
 
 
 @njit
@@ -216,9 +216,10 @@ def _choose(bidders, tb, params, table, hands, upcard, dealer, contracts, choice
         round_no = turn_round(k)
         pos = turn_position(k)
         seat = seat_at(dealer, pos)
-        sign = 1 if (seat & 1) == 0 else -1
-        if bidders[seat & 1] != BIDDER_DD:
-            best = bidder_choice(bidders[seat & 1], tb, params[seat & 1], table, hands[seat],
+        team = team_of(seat)
+        sign = 1 if team == 0 else -1
+        if bidders[team] != BIDDER_DD:
+            best = bidder_choice(bidders[team], tb, params[team], table, hands[seat],
                                  upcard, round_no, pos, NO_WINS)
             choices[k] = best
             if best >= 0:

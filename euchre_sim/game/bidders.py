@@ -36,6 +36,7 @@ from ..core.calls import (
 from ..core.errors import UserError
 from ..core.rules import RuleSet
 from ..core.ruletables import compile_rules
+from ..core.seats import seat_at, team_of
 from ..play.models import DEFAULT_WORLDS, PLAY_MODELS, model_id
 from ..play.pimc import inference_of, new_pimc_work
 from ..play.playout import ALL_ROWS, play_deal
@@ -90,7 +91,7 @@ class Sides:
         auction = KernelAuction(self, rng)
         out = []
         for seat in range(4):
-            side = seat & 1
+            side = team_of(seat)
             bidder = RandomStrategy(rng) if self.bidders[side] == "random" else \
                 KernelBidder(auction)
             out.append(ModelStrategy(self.plays[side], bidder, rng, self.worlds))
@@ -144,7 +145,7 @@ class KernelAuction:
         pos = state.position(state.turn)
         if self.dd:
             return int(self.choices[(state.round - 1) * 4 + pos - 1])
-        side = state.turn & 1
+        side = team_of(state.turn)
         return int(bidder_choice(self.kinds[side], self.tb, self.params[side], self.table,
                                  self.hands[state.turn], state.upcard, state.round, pos,
                                  NO_WINS))
@@ -157,9 +158,9 @@ class KernelAuction:
         if self.dd:
             trump = call.suit if call.round == 2 else 0
             def_pos = self.contracts[call_row(call.round, pos, trump, int(call.alone)), 2]
-            return bool(def_pos) and (state.dealer + def_pos) % 4 == seat
-        j = 0 if (state.dealer + defender_position(pos, 0)) % 4 == seat else 1
-        return bool(defends_alone(self.tb, self.params[seat & 1], self.hands, state.upcard,
+            return bool(def_pos) and seat_at(state.dealer, def_pos) == seat
+        j = 0 if seat_at(state.dealer, defender_position(pos, 0)) == seat else 1
+        return bool(defends_alone(self.tb, self.params[team_of(seat)], self.hands, state.upcard,
                                   state.dealer, call.round, pos, state.trump, j))
 
 

@@ -38,7 +38,7 @@ from ..core.calls import (
 )
 from ..core.dealing import deal_into, deal_key
 from ..core.jit import njit
-from ..core.seats import seat_at
+from ..core.seats import left_of, seat_at, team_of
 from ..play.models import MODEL_DD
 from ..play.pimc import new_pimc_work
 from ..play.playout import ALL_ROWS, play_contract, play_deal
@@ -73,12 +73,13 @@ def _auction_row(bidders, tb, params, table, hands, upcard, dealer, ns, ew, odds
     for k in range(N_TURNS):
         pos = turn_position(k)
         seat = seat_at(dealer, pos)
-        bidder = bidders[seat & 1]
+        team = team_of(seat)
+        bidder = bidders[team]
         if bidder == BIDDER_GAME:
-            us, them = (ns, ew) if (seat & 1) == 0 else (ew, ns)
-            result_wins(odds, us, them, ((dealer + 1) & 1) == (seat & 1),
+            us, them = (ns, ew) if team == 0 else (ew, ns)
+            result_wins(odds, us, them, team_of(left_of(dealer)) == team,
                         (wins.shape[0] - 1) // 2, wins)
-        row = bidder_choice(bidder, tb, params[seat & 1], table, hands[seat], upcard,
+        row = bidder_choice(bidder, tb, params[team], table, hands[seat], upcard,
                             turn_round(k), pos, wins if bidder == BIDDER_GAME else NO_WINS)
         if row < 0:
             continue
@@ -87,7 +88,7 @@ def _auction_row(bidders, tb, params, table, hands, upcard, dealer, ns, ew, odds
             if round_no == 1:
                 trump = upcard >> 3
             for j in range(2):
-                if defends_alone(tb, params[1 - (seat & 1)], hands, upcard, dealer, round_no,
+                if defends_alone(tb, params[1 - team], hands, upcard, dealer, round_no,
                                  pos, trump, j):
                     return row, defender_position(pos, j)
         return row, 0
@@ -129,8 +130,8 @@ def play_hand(bidders, models, card_play, tb, params, table, odds, hands, upcard
     alone_pos = pos if alone else 0
     if both_dd and not card_play:
         dealer_tricks = dealer_side_tricks(tb, hands, upcard, dealer, round_no, trump,
-                                           alone_pos, def_pos, True, maker & 1, tt, work)
-        tricks = dealer_tricks if (maker & 1) == (dealer & 1) else 5 - dealer_tricks
+                                           alone_pos, def_pos, True, team_of(maker), tt, work)
+        tricks = dealer_tricks if team_of(maker) == team_of(dealer) else 5 - dealer_tricks
     else:
         played = row if def_pos == 0 else defence_row(row, (def_pos - 1) // 2)
         st = play_contract(models, tb, hands, upcard, dealer, round_no, trump, maker, alone_pos,
@@ -147,8 +148,8 @@ def play_hand(bidders, models, card_play, tb, params, table, odds, hands, upcard
     rec[F_TRICKS] = tricks
     makers = points if points > 0 else 0
     defenders = -points if points < 0 else 0
-    rec[F_NS_POINTS] = makers if (maker & 1) == 0 else defenders
-    rec[F_EW_POINTS] = defenders if (maker & 1) == 0 else makers
+    rec[F_NS_POINTS] = makers if team_of(maker) == 0 else defenders
+    rec[F_EW_POINTS] = defenders if team_of(maker) == 0 else makers
 
 
 @njit
@@ -189,7 +190,7 @@ def play_game(bidders, models, card_play, tb, params, table, odds, odds_results,
                   rec)
         ns += rec[F_NS_POINTS]
         ew += rec[F_EW_POINTS]
-        dealer = (dealer + 1) & 3
+        dealer = left_of(dealer)
         if ns >= target or ew >= target:
             return h + 1
     return HANDS_PER_GAME
