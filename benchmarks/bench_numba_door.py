@@ -35,8 +35,10 @@ def _run(args: list[str], env: dict, scratch: str) -> tuple[float, float]:
                                  "--no-progress"], env=env, capture_output=True, text=True,
                           check=True, timeout=3600)
     wall = time.perf_counter() - start
-    rate = re.search(r"([\d,]+) deals/s", done.stdout)
-    return wall, float(rate.group(1).replace(",", "")) if rate else float("nan")
+    rate = re.search(r"([\d,]+) deals/s", done.stderr)  # the run's line, beside its bar
+    if rate is None:
+        raise RuntimeError(f"no deals/s in simulate's output: {done.stderr[-500:]}")
+    return wall, float(rate.group(1).replace(",", ""))
 
 
 def _env(mode: str, scratch: str) -> dict:

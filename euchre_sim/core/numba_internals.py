@@ -3,16 +3,17 @@
 instructions (`ctpop`, `trailing_zeros`, `leading_zeros`, BMI2 `pext_instruction`).
 `core.jit` and `core.bits` take them from here and nothing else reaches below Numba's API.
 
-Tested on Numba 0.68.1 with llvmlite 0.50.0: `TESTED` holds the range, pyproject's bounds
-say the same and `tests/test_numba_door.py` checks both. Read, not run: Numba 0.59-0.62 have
-no code library's `_reload_init` (the unlinked call's cache hook), 0.63-0.67 have every hook.
-Outside the range, or where a hook is missing, the door stays shut: `OPEN` is False, one line
-on the log says why, and `core.jit` and `core.bits` use plain Numba instead: an `unlinked`
-call is an ordinary linked call (a longer first compile), the bit helpers are bit tricks (the
-same results), and no compile is told. EUCHRE_SIM_PLAIN_NUMBA=1 shuts it on purpose (to test
-or measure the plain path) and also turns the on-disk cache off: Numba keys its cache by its
-own version, so no cache crosses a version change, but it does not know this switch, and a
-kernel cached with the door open must not be loaded with it shut, nor the reverse.
+Tested on Numba 0.68.1 with llvmlite 0.50.0: `TESTED` holds the range, pyproject's bounds say
+the same and `tests/test_numba_door.py` checks both. Read, not run: Numba 0.59-0.62 have no
+code library's `_reload_init` (the unlinked call's cache hook), 0.63-0.67 have every hook
+(their wheels' source). Outside the range, or where a hook is missing, the door stays shut:
+`OPEN` is False, a warning on the log (one line on standard error) says why, and `core.jit` and
+`core.bits` use plain Numba instead: an `unlinked` call is an ordinary linked call (a longer
+first compile), the bit helpers are bit tricks (the same results), and no compile is told.
+EUCHRE_SIM_PLAIN_NUMBA=1 shuts it on purpose (to test or measure the plain path) and also turns
+the on-disk cache off: Numba keys its cache by its own version, so no cache crosses a version
+change, but it does not know this switch, and a kernel cached with the door open must not be
+loaded with it shut, nor the reverse.
 """
 
 import contextlib
