@@ -9,7 +9,15 @@ from euchre_sim.core.cards import JOKER, Deck
 from euchre_sim.core.dealing import deal_batch, deal_key, shuffle, shuffle_tail
 from euchre_sim.core.errors import UserError
 from euchre_sim.core.rules import build_rules
-from euchre_sim.core.seats import SEAT_NAMES, position_of, seat_at
+from euchre_sim.core.seats import (
+    SEAT_NAMES,
+    left_of,
+    partner_of,
+    position_of,
+    right_of,
+    seat_at,
+    team_of,
+)
 
 DECKS = [Deck("french", 24), Deck("french", 28), Deck("french", 32), Deck("french", 24, True),
          Deck("french", 32, True), Deck("yooker", 24), Deck("yooker", 24, True)]
@@ -133,3 +141,19 @@ def test_seat_at_a_position_and_its_inverse_match_a_written_table():
             assert seat_at(dealer, pos) == seat
             assert position_of(dealer, seat) == pos
         assert seat_at(dealer, 0) == dealer
+
+
+# seat: partner, team (0 NS, 1 EW), the seat on its left (next clockwise), on its right
+NEIGHBOURS = {"N": ("S", 0, "E", "W"), "E": ("W", 1, "S", "N"), "S": ("N", 0, "W", "E"),
+              "W": ("E", 1, "N", "S")}
+
+
+@pytest.mark.parametrize("kind", [int, np.int64, np.int8, np.uint8])
+def test_partner_team_and_neighbours_match_a_written_table_from_python(kind):
+    """The jitted seat helpers take a Python int or any numpy int from Python callers."""
+    for name, (partner, team, left, right) in NEIGHBOURS.items():
+        seat = kind(SEAT_NAMES.index(name))
+        got = (partner_of(seat), team_of(seat), left_of(seat), right_of(seat))
+        assert got == (SEAT_NAMES.index(partner), team, SEAT_NAMES.index(left),
+                       SEAT_NAMES.index(right))
+        assert all(type(x) is int for x in got)

@@ -15,6 +15,7 @@ from ..core.dealing import deal_key, seed_to_u64, shuffle
 from ..core.jit import njit
 from ..core.rules import RuleSet
 from ..core.ruletables import compile_rules
+from ..core.seats import seat_at
 from ..core.stats import interval95, mean_se
 from ..play.pimc import inference_of, new_pimc_work
 from ..play.playout import ALL_ROWS, play_deal
@@ -32,7 +33,7 @@ def deal_around(unseen, seed, index, seat, hand, hands, work):
     shuffle(deal_key(seed, np.uint64(index)), work, work.shape[0])
     k = 0
     for offset in range(1, 4):
-        other = (seat + offset) % 4
+        other = seat_at(seat, offset)
         mask = np.uint64(0)
         for _ in range(5):
             mask |= np.uint64(1) << np.uint64(work[k])

@@ -27,7 +27,7 @@ from ..core.calls import (
     row_call,
 )
 from ..core.jit import njit
-from ..core.seats import seat_at
+from ..core.seats import seat_at, team_of
 from .conventional import conventional_choice, dealer_value, hand_value
 from .params import BIDDER_DD, BIDDER_GAME, BIDDER_TABLE, INDEX
 from .table import table_choice
@@ -181,7 +181,7 @@ def resolve_contracts(players, tb, hands, upcard, dealer, calls, contracts):
         contracts[row, 0] = tb.score[alone, 0, tricks]
         if not defence_open(flags):
             continue
-        team = 1 - ((dealer + pos) & 1)
+        team = 1 - team_of(seat_at(dealer, pos))
         if players[team].bidder != BIDDER_DD:
             j = lone_defender(tb, players[team].weights, hands, upcard, dealer, round_no, pos,
                               trump)
@@ -205,7 +205,7 @@ def ns_points(contracts, row, dealer):
     """Points to NS when the call of `row` is made (its resolved contract)."""
     pos = row_call(row)[1]
     points = contracts[row, 0]
-    return points if ((dealer + pos) & 1) == 0 else -points
+    return points if team_of(seat_at(dealer, pos)) == 0 else -points
 
 
 @njit
@@ -218,8 +218,9 @@ def _choose(players, tb, hands, upcard, dealer, contracts, choices):
         round_no = turn_round(k)
         pos = turn_position(k)
         seat = seat_at(dealer, pos)
-        sign = 1 if (seat & 1) == 0 else -1
-        player = players[seat & 1]
+        team = team_of(seat)
+        sign = 1 if team == 0 else -1
+        player = players[team]
         if player.bidder != BIDDER_DD:
             best = bidder_choice(player.bidder, tb, player.weights, player.table, hands[seat],
                                  upcard, round_no, pos, NO_WINS)

@@ -1,18 +1,19 @@
-"""Jitted bit helpers on uint64 masks, shared by every kernel: counts, lowest and highest bits."""
+"""Jitted bit helpers on uint64 masks, shared by every kernel: counts, lowest and highest bits.
 
-import platform
+Each helper that an LLVM instruction serves (`numba_internals`) has a plain twin of bit
+tricks, `plain_*`, with the same results: the helper itself where that door is shut.
+"""
 
-import llvmlite.binding as llvm
-import numba
 import numpy as np
-from llvmlite import ir
-from numba.core import cgutils, types
-from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
-from numba.extending import intrinsic
 
+from . import numba_internals
 from .jit import njit
 
 _ONE = np.uint64(1)
+_M1 = np.uint64(0x5555555555555555)
+_M2 = np.uint64(0x3333333333333333)
+_M4 = np.uint64(0x0F0F0F0F0F0F0F0F)
+_H01 = np.uint64(0x0101010101010101)
 
 
 @njit(inline="always")
@@ -21,55 +22,35 @@ def one_bit(p):
     return _ONE << np.uint64(p)
 
 
+@njit(inline="always")
+def plain_popcount(mask):
+    """Set bits of a uint64, summed in parallel within the word (SWAR)."""
+    m = np.uint64(mask)
+    m = m - ((m >> _ONE) & _M1)
+    m = (m & _M2) + ((m >> np.uint64(2)) & _M2)
+    m = (m + (m >> np.uint64(4))) & _M4
+    return np.int64((m * _H01) >> np.uint64(56))
+
+
 @njit
-def low_index(mask):
-    """Index of the lowest set bit of a non-zero uint64."""
-    return np.int64(trailing_zeros(mask))
+def plain_low_index(mask):
+    """Index of the lowest set bit of a non-zero uint64: the set bits below it."""
+    m = np.uint64(mask)
+    return plain_popcount((m & (~m + _ONE)) - _ONE)
 
 
 @njit(inline="always")
-def high_bit(mask):
-    """The highest set bit of a non-zero mask, as a mask."""
-    return _ONE << np.uint64(63 - leading_zeros(mask))
-
-
-@njit(inline="always")
-def bits_above(p):
-    """Bits strictly above bit p."""
-    return ~((one_bit(p) << _ONE) - _ONE)
-
-
-@njit(inline="always")
-def above_highest(mask):
-    """Bits strictly above the highest set bit of a non-zero mask."""
-    return ~((high_bit(mask) << _ONE) - _ONE)
-
-
-@intrinsic
-def _ctpop(typingctx, mask):
-    """LLVM's population count (one instruction where the CPU has one)."""
-    def codegen(context, builder, signature, args):
-        return builder.ctpop(args[0])
-    return types.uint64(types.uint64), codegen
-
-
-@njit(inline="always")
-def popcount(mask):
-    """Set bits of a uint64."""
-    return np.int64(_ctpop(np.uint64(mask)))
-
-
-def _host_has_pext() -> bool:
-    """Whether the code Numba makes here may use the BMI2 `pext` instruction."""
-    if platform.machine().lower() not in ("x86_64", "amd64") or numba.config.CPU_NAME:
-        return False
-    try:
-        return bool(llvm.get_host_cpu_features().get("bmi2"))
-    except RuntimeError:
-        return False
-
-
-HAS_PEXT = _host_has_pext()
+def plain_high_bit(mask):
+    """The highest set bit of a non-zero mask, as a mask: every bit below it set, then the
+    top one kept."""
+    m = np.uint64(mask)
+    m |= m >> _ONE
+    m |= m >> np.uint64(2)
+    m |= m >> np.uint64(4)
+    m |= m >> np.uint64(8)
+    m |= m >> np.uint64(16)
+    m |= m >> np.uint64(32)
+    return m ^ (m >> _ONE)
 
 
 @njit(inline="always")
@@ -87,20 +68,45 @@ def pext_loop(value, mask):
     return out
 
 
-@intrinsic
-def _pext_instruction(typingctx, value, mask):
-    def codegen(context, builder, signature, args):
-        word = ir.IntType(64)
-        fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(word, [word, word]),
-                                            "llvm.x86.bmi.pext.64")
-        return builder.call(fn, args)
-    return types.uint64(types.uint64, types.uint64), codegen
+if numba_internals.OPEN:
+    from .numba_internals import ctpop, leading_zeros, trailing_zeros
 
+    @njit
+    def low_index(mask):
+        """Index of the lowest set bit of a non-zero uint64."""
+        return np.int64(trailing_zeros(mask))
 
-if HAS_PEXT:
+    @njit(inline="always")
+    def high_bit(mask):
+        """The highest set bit of a non-zero mask, as a mask."""
+        return _ONE << np.uint64(63 - leading_zeros(mask))
+
+    @njit(inline="always")
+    def popcount(mask):
+        """Set bits of a uint64 (LLVM's population count: one instruction where the CPU has
+        one)."""
+        return np.int64(ctpop(np.uint64(mask)))
+else:
+    low_index, high_bit, popcount = plain_low_index, plain_high_bit, plain_popcount
+
+if numba_internals.HAS_PEXT:
+    from .numba_internals import pext_instruction
+
     @njit(inline="always")
     def pext(value, mask):
         """`pext_loop` in one instruction (BMI2)."""
-        return _pext_instruction(np.uint64(value), np.uint64(mask))
+        return pext_instruction(np.uint64(value), np.uint64(mask))
 else:
     pext = pext_loop
+
+
+@njit(inline="always")
+def bits_above(p):
+    """Bits strictly above bit p."""
+    return ~((one_bit(p) << _ONE) - _ONE)
+
+
+@njit(inline="always")
+def above_highest(mask):
+    """Bits strictly above the highest set bit of a non-zero mask."""
+    return ~((high_bit(mask) << _ONE) - _ONE)

@@ -23,7 +23,7 @@ from .ruletables import (
     FLAG_STICK,
     NO_TRUMP,
 )
-from .seats import seat_at
+from .seats import left_of, partner_of, seat_at
 
 ROUND1_ROWS = 8  # (position 1-4) x (alone 0/1)
 N_CALLS = ROUND1_ROWS + 4 * 5 * 2  # + round 2: position x trump (4 suits, NT) x alone
@@ -104,9 +104,9 @@ def open_calls(flags, round_no: int, pos: int, upcard: int) -> list[tuple[int, b
 def opening_leader(dealer, active, loner, lone_last):
     """Dealer's left, or the lone maker's left under "lone player plays last" (loner -1: none);
     the next seat clockwise when that one sits out."""
-    seat = (loner + 1) & 3 if loner >= 0 and lone_last else seat_at(dealer, 1)
+    seat = left_of(loner) if loner >= 0 and lone_last else seat_at(dealer, 1)
     while not (active >> seat) & 1:
-        seat = (seat + 1) & 3
+        seat = left_of(seat)
     return seat
 
 
@@ -119,7 +119,7 @@ def seats_in_play(dealer, alone_pos, defender_pos, lone_last):
     loner = -1
     if alone_pos > 0:
         loner = seat_at(dealer, alone_pos)
-        active &= ~(1 << ((loner + 2) & 3))
+        active &= ~(1 << partner_of(loner))
     if defender_pos > 0:
         active &= ~(1 << seat_at(dealer, defender_pos + 2))
     return active, opening_leader(dealer, active, loner, lone_last)

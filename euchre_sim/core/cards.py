@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from .errors import UserError
-from .seats import parse_seat
+from .seats import parse_seat, seat_at, seat_name
 
 N_CARD_IDS = 33
 JOKER = 32
@@ -190,7 +190,7 @@ class Deck:
             raise UserError(f"deal {text!r} must have four hands separated by '/'")
         hands = [0, 0, 0, 0]
         for offset, part in enumerate(parts):
-            hands[(first + offset) % 4] = self.parse_hand(part)
+            hands[seat_at(first, offset)] = self.parse_hand(part)
         check_disjoint(self, hands)
         return hands
 
@@ -212,9 +212,7 @@ class Deck:
         return hands
 
     def format_deal(self, hands: list[int], first: int = 0) -> str:
-        from .seats import seat_name
-
-        parts = [self.format_hand(hands[(first + k) % 4]) for k in range(4)]
+        parts = [self.format_hand(hands[seat_at(first, k)]) for k in range(4)]
         return f"{seat_name(first)}:" + "/".join(parts)
 
 

@@ -1,5 +1,5 @@
 """Seats N E S W (0-3, clockwise), positions from the dealer's left and the partnerships NS
-and EW."""
+and EW. The seat arithmetic is jitted and inlined, for kernels and Python alike."""
 
 from .errors import UserError
 from .jit import njit
@@ -20,7 +20,8 @@ def parse_seat(token: str | int) -> int:
 
 @njit(inline="always")
 def seat_at(dealer, pos):
-    """The seat at position `pos` from the dealer's left (1-4; 4 and 0 are the dealer)."""
+    """The seat at position `pos` from the dealer's left (1-4; 4 and 0 are the dealer): `pos`
+    seats clockwise from `dealer`, whatever seat that is."""
     return (dealer + pos) & 3
 
 
@@ -34,10 +35,24 @@ def seat_name(seat: int) -> str:
     return SEAT_NAMES[seat]
 
 
-def team_of(seat: int) -> int:
+@njit(inline="always")
+def team_of(seat):
     """0 for NS, 1 for EW."""
     return seat & 1
 
 
-def partner_of(seat: int) -> int:
-    return (seat + 2) % 4
+@njit(inline="always")
+def partner_of(seat):
+    return (seat + 2) & 3
+
+
+@njit(inline="always")
+def left_of(seat):
+    """The next seat clockwise: the one that plays after `seat`."""
+    return (seat + 1) & 3
+
+
+@njit(inline="always")
+def right_of(seat):
+    """The seat before `seat` clockwise."""
+    return (seat + 3) & 3

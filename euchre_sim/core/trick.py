@@ -9,6 +9,7 @@ import numpy as np
 
 from .jit import njit
 from .ruletables import LAYOUT_NO_LEAD
+from .seats import left_of
 
 
 @njit(inline="always")
@@ -51,7 +52,7 @@ def trick_winner(tables, trump, cards, n_played):
 @njit(inline="always")
 def next_active(active, seat):
     """The next seat clockwise whose bit is set in `active` (the seats in play)."""
-    seat = (seat + 1) & 3
+    seat = left_of(seat)
     while not (active >> seat) & 1:
-        seat = (seat + 1) & 3
+        seat = left_of(seat)
     return seat

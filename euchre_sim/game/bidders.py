@@ -36,6 +36,7 @@ from ..core.calls import (
 from ..core.errors import UserError
 from ..core.rules import RuleSet
 from ..core.ruletables import compile_rules
+from ..core.seats import seat_at, team_of
 from ..play.models import DEFAULT_WORLDS
 from ..play.pimc import inference_of, new_pimc_work
 from ..play.player import Player
@@ -87,7 +88,7 @@ class Sides:
         auction = KernelAuction(self, rng)
         out = []
         for seat in range(4):
-            player = self.players[seat & 1]
+            player = self.players[team_of(seat)]
             bidder = RandomStrategy(rng) if player.bidder == "random" else KernelBidder(auction)
             out.append(ModelStrategy(player.play, bidder, rng, player.worlds))
         return out
@@ -136,7 +137,7 @@ class KernelAuction:
         pos = state.position(state.turn)
         if self.dd:
             return int(self.choices[(state.round - 1) * 4 + pos - 1])
-        player = self.players[state.turn & 1]
+        player = self.players[team_of(state.turn)]
         return int(bidder_choice(player.bidder, self.tb, player.weights, player.table,
                                  self.hands[state.turn], state.upcard, state.round, pos,
                                  NO_WINS))
@@ -149,9 +150,9 @@ class KernelAuction:
         if self.dd:
             trump = call.suit if call.round == 2 else 0
             def_pos = self.contracts[call_row(call.round, pos, trump, int(call.alone)), 2]
-            return bool(def_pos) and (state.dealer + def_pos) % 4 == seat
-        j = 0 if (state.dealer + defender_position(pos, 0)) % 4 == seat else 1
-        return bool(defends_alone(self.tb, self.players[seat & 1].weights, self.hands,
+            return bool(def_pos) and seat_at(state.dealer, def_pos) == seat
+        j = 0 if seat_at(state.dealer, defender_position(pos, 0)) == seat else 1
+        return bool(defends_alone(self.tb, self.players[team_of(seat)].weights, self.hands,
                                   state.upcard, state.dealer, call.round, pos, state.trump, j))
 
 

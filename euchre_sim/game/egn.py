@@ -9,7 +9,7 @@ from ..core.cards import JOKER, card_rank, card_suit
 from ..core.errors import UserError
 from ..core.rules import RuleSet
 from ..core.ruletables import NO_TRUMP
-from ..core.seats import SEAT_NAMES, TEAM_NAMES
+from ..core.seats import SEAT_NAMES, TEAM_NAMES, seat_at
 from .notation import DealError, NotedDeal, to_record
 
 FILE_TYPE = "Euchre Game Notation"
@@ -201,7 +201,7 @@ def _bids(calls: list, dealer: int, upcard: int, alone: bool,
     bids, trump = [], None
     first_round = 2 if upcard == JOKER else 1
     for index, call in enumerate(calls):
-        bid: dict = {"seat": SEAT_NAMES[(dealer + 1 + index) % 4],
+        bid: dict = {"seat": SEAT_NAMES[seat_at(dealer, 1 + index)],
                      "round": first_round if index < 4 else 2}
         if call == "Pass":
             bid["action"] = "pass"

@@ -13,7 +13,7 @@ from ..core.calls import N_TRUMPS, call_open, may_pass, open_calls, opening_lead
 from ..core.cards import JOKER, bit, cards_of
 from ..core.rules import RuleSet
 from ..core.ruletables import NO_TRUMP, RuleTables, compile_rules, make_points
-from ..core.seats import SEAT_NAMES, partner_of, position_of, seat_at, team_of
+from ..core.seats import SEAT_NAMES, left_of, partner_of, position_of, seat_at, team_of
 from ..core.trick import playable
 
 
@@ -166,7 +166,7 @@ class HandState:
 
     def _next_bidder(self) -> None:
         if self.turn != self.dealer:
-            self.turn = (self.turn + 1) % 4
+            self.turn = left_of(self.turn)
             return
         if self.round == 1:
             self.round = 2
@@ -214,7 +214,7 @@ class HandState:
 
     def _first_active_from(self, seat: int) -> int:
         while seat in self.out:
-            seat = (seat + 1) % 4
+            seat = left_of(seat)
         return seat
 
     def opening_leader(self) -> int:
@@ -261,7 +261,7 @@ class HandState:
         trick = self.tricks[-1]
         trick.plays.append((seat, card))
         if len(trick.plays) < 4 - len(self.out):
-            self.turn = self._first_active_from((seat + 1) % 4)
+            self.turn = self._first_active_from(left_of(seat))
             return
         trick.winner = self._winner(trick)
         if len(self.tricks) == 5:

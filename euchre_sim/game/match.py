@@ -38,7 +38,7 @@ from ..core.calls import (
 )
 from ..core.dealing import deal_into, deal_key
 from ..core.jit import njit
-from ..core.seats import seat_at
+from ..core.seats import left_of, seat_at, team_of
 from ..play.models import MODEL_DD
 from ..play.pimc import new_pimc_work
 from ..play.playout import ALL_ROWS, play_contract, play_deal
@@ -73,11 +73,12 @@ def auction_row(players, tb, hands, upcard, dealer, ns, ew, odds, wins):
     for k in range(N_TURNS):
         pos = turn_position(k)
         seat = seat_at(dealer, pos)
-        player = players[seat & 1]
+        team = team_of(seat)
+        player = players[team]
         bidder = player.bidder
         if bidder == BIDDER_GAME:
-            us, them = (ns, ew) if (seat & 1) == 0 else (ew, ns)
-            result_wins(odds, us, them, ((dealer + 1) & 1) == (seat & 1),
+            us, them = (ns, ew) if team == 0 else (ew, ns)
+            result_wins(odds, us, them, team_of(left_of(dealer)) == team,
                         (wins.shape[0] - 1) // 2, wins)
         row = bidder_choice(bidder, tb, player.weights, player.table, hands[seat], upcard,
                             turn_round(k), pos, wins if bidder == BIDDER_GAME else NO_WINS)
@@ -88,7 +89,7 @@ def auction_row(players, tb, hands, upcard, dealer, ns, ew, odds, wins):
             if round_no == 1:
                 trump = upcard >> 3
             for j in range(2):
-                if defends_alone(tb, players[1 - (seat & 1)].weights, hands, upcard, dealer,
+                if defends_alone(tb, players[1 - team].weights, hands, upcard, dealer,
                                  round_no, pos, trump, j):
                     return row, defender_position(pos, j)
         return row, 0
@@ -130,8 +131,8 @@ def play_hand(players, card_play, tb, odds, hands, upcard, dealer, ns, ew, n_wor
     alone_pos = pos if alone else 0
     if both_dd and not card_play:
         dealer_tricks = dealer_side_tricks(tb, hands, upcard, dealer, round_no, trump,
-                                           alone_pos, def_pos, True, maker & 1, tt, work)
-        tricks = dealer_tricks if (maker & 1) == (dealer & 1) else 5 - dealer_tricks
+                                           alone_pos, def_pos, True, team_of(maker), tt, work)
+        tricks = dealer_tricks if team_of(maker) == team_of(dealer) else 5 - dealer_tricks
     else:
         played = row if def_pos == 0 else defence_row(row, (def_pos - 1) // 2)
         st = play_contract(models, tb, hands, upcard, dealer, round_no, trump, maker, alone_pos,
@@ -148,8 +149,8 @@ def play_hand(players, card_play, tb, odds, hands, upcard, dealer, ns, ew, n_wor
     rec[F_TRICKS] = tricks
     makers = points if points > 0 else 0
     defenders = -points if points < 0 else 0
-    rec[F_NS_POINTS] = makers if (maker & 1) == 0 else defenders
-    rec[F_EW_POINTS] = defenders if (maker & 1) == 0 else makers
+    rec[F_NS_POINTS] = makers if team_of(maker) == 0 else defenders
+    rec[F_EW_POINTS] = defenders if team_of(maker) == 0 else makers
 
 
 @njit
@@ -187,7 +188,7 @@ def play_game(players, card_play, tb, odds, odds_results, deck_cards, seed, game
                   tt, work, pws, calls, contracts, choices, values, wins, rec)
         ns += rec[F_NS_POINTS]
         ew += rec[F_EW_POINTS]
-        dealer = (dealer + 1) & 3
+        dealer = left_of(dealer)
         if ns >= target or ew >= target:
             return h + 1
     return HANDS_PER_GAME

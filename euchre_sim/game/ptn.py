@@ -13,7 +13,7 @@ import re
 
 from ..core.errors import UserError
 from ..core.rules import RuleSet
-from ..core.seats import SEAT_NAMES
+from ..core.seats import SEAT_NAMES, left_of, seat_at
 from .notation import DealError, NotedDeal, contract, to_record, trick_winner
 
 _TAG = re.compile(r'^\[(\w+)\s+"(.*)"\]$')
@@ -134,7 +134,7 @@ def _noted(tags: dict, rules: RuleSet) -> NotedDeal:
         raise DealError(f"deal {deal_text!r} must give four hands")
     dealt = [0, 0, 0, 0]
     for offset, part in enumerate(parts):
-        dealt[(dealer + offset) % 4] = _hand(part, rules)
+        dealt[seat_at(dealer, offset)] = _hand(part, rules)
     upcard = _card(tags["Upcard"][0], rules)
     bids = _bids(tags, dealer, upcard, rules)
     noted = NotedDeal(dealer, upcard, bids, [], dealt=dealt)
@@ -163,13 +163,13 @@ def _bids(tags: dict, dealer: int, upcard: int, rules: RuleSet) -> list[dict]:
     if "Auction" not in tags:
         raise DealError("no [Auction] tag")
     first, lines = tags["Auction"]
-    if _side(first) != (dealer + 1) % 4:
+    if _side(first) != left_of(dealer):
         raise DealError(f"the auction starts at {first}, not at the dealer's left")
     bids = []
     for index, token in enumerate(" ".join(lines).split()):
         if token == "-":
             continue
-        bid: dict = {"seat": SEAT_NAMES[(dealer + 1 + index) % 4], "round": 1 + index // 4}
+        bid: dict = {"seat": SEAT_NAMES[seat_at(dealer, 1 + index)], "round": 1 + index // 4}
         word = "".join(_SYMBOLS.get(ch, ch) for ch in token)
         alone = word.lower().endswith("alone")
         suit = word[:-5] if alone else word
@@ -204,7 +204,7 @@ def _ordered_tricks(play: tuple[str, list[str]], trump: int, rules: RuleSet) -> 
     tricks = []
     for line in play[1]:
         columns = _columns(line, rules)
-        order = [(leader + k) % 4 for k in range(4)]
+        order = [seat_at(leader, k) for k in range(4)]
         seats = [s for s in order if columns[(s - first) % 4] is not None]
         cards = [columns[(s - first) % 4] for s in seats]
         if not cards:

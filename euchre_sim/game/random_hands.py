@@ -13,7 +13,7 @@ from ..core.cards import JOKER
 from ..core.dealing import deal_into, deal_key, draw, seed_to_u64
 from ..core.jit import njit
 from ..core.ruletables import FLAG_DEFEND_ALONE, FLAG_LONE_LAST
-from ..core.seats import seat_at
+from ..core.seats import partner_of, seat_at, team_of
 from ..core.trick import legal_mask, next_active, trick_winner
 
 PASS, ORDER_UP, CALL = 0, 1, 2
@@ -105,7 +105,7 @@ def random_hand(tables, dealer, hands, upcard, key, bids, plays, out):
                 out[7] = -1
                 return False
             round_no = 2
-    out_seat = (maker + 2) % 4 if alone else -1
+    out_seat = partner_of(maker) if alone else -1
     discard = -1
     if round_no == 1 and dealer != out_seat:
         hands[dealer] |= _ONE << np.uint64(upcard)
@@ -116,7 +116,7 @@ def random_hand(tables, dealer, hands, upcard, key, bids, plays, out):
     if flags[FLAG_DEFEND_ALONE]:
         for k in range(1, 5):
             seat = seat_at(dealer, k)
-            if (seat & 1) != (maker & 1):
+            if team_of(seat) != team_of(maker):
                 yes = _pick(key, counter, 2)
                 counter += 1
                 if yes == 1:
@@ -126,7 +126,7 @@ def random_hand(tables, dealer, hands, upcard, key, bids, plays, out):
     if out_seat >= 0:
         active &= ~(1 << out_seat)
     if defender_alone >= 0:
-        active &= ~(1 << ((defender_alone + 2) % 4))
+        active &= ~(1 << partner_of(defender_alone))
     n_active = popcount(np.uint64(active))
     leader = opening_leader(dealer, active, maker if alone else -1, flags[FLAG_LONE_LAST] != 0)
     won = np.zeros(2, dtype=np.int64)
@@ -150,8 +150,8 @@ def random_hand(tables, dealer, hands, upcard, key, bids, plays, out):
             n_plays += 1
             seat = next_active(active, seat)
         leader = trick_seats[trick_winner(tables, trump, trick_cards, n_active)]
-        won[leader & 1] += 1
-    maker_team = maker & 1
+        won[team_of(leader)] += 1
+    maker_team = team_of(maker)
     value = tables.score[alone, 1 if defender_alone >= 0 else 0, won[maker_team]]
     out[0] = n_bids
     out[1] = discard

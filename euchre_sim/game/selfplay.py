@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from ..core.dealing import deal_one
 from ..core.rules import RuleSet
-from ..core.seats import team_of
+from ..core.seats import left_of, team_of
 from ..play.models import DEFAULT_WORLDS
 from .engine import HandState
 from .match import deal_index
@@ -76,4 +76,4 @@ def play_games(rules: RuleSet, games: int, seed: int,
             yield PlayedHand(game, number, state, list(score))
             if max(score) >= rules.target:
                 break
-            dealer = (dealer + 1) % 4
+            dealer = left_of(dealer)

@@ -48,6 +48,7 @@ import numpy as np
 from ..core.bits import above_highest, bits_above, high_bit, low_index, one_bit, popcount
 from ..core.jit import njit
 from ..core.ruletables import LAYOUT_SUITS, LAYOUT_TRUMPS
+from ..core.seats import partner_of, team_of
 from ..core.trick import legal_cards, next_active
 from .state import (
     P_BY,
@@ -163,9 +164,9 @@ def _play_low(lay, legal, st, pm, seat, unseen):
     if legal & pm[P_LED]:
         return low_index(legal)
     loner = _loner(st)
-    if loner >= 0 and (seat & 1) != (loner & 1):
+    if loner >= 0 and team_of(seat) != team_of(loner):
         return _defence_discard(lay, legal, unseen, pm[P_VOID + loner],
-                                pm[P_VOID + ((seat + 2) & 3)])
+                                pm[P_VOID + partner_of(seat)])
     return _discard_low(lay, legal, unseen)
 
 
@@ -173,7 +174,7 @@ def _play_low(lay, legal, st, pm, seat, unseen):
 def _opponent_voids(st, pm, seat):
     voids = _ZERO
     for s in range(4):
-        if (s & 1) != (seat & 1) and (st[S_ACTIVE] >> s) & 1:
+        if team_of(s) != team_of(seat) and (st[S_ACTIVE] >> s) & 1:
             voids |= pm[P_VOID + s]
     return voids
 
@@ -190,7 +191,7 @@ def _rules_lead(lay, legal, st, pm, seat, unseen):
         boss = is_boss(lay, unseen, top)
         if seat == maker and (boss or popcount(my_trumps) >= 2):
             return top
-        if seat == (maker + 2) & 3 and not st[S_MAKER_ALONE] and boss:
+        if seat == partner_of(maker) and not st[S_MAKER_ALONE] and boss:
             return top
     off = legal & ~trumps
     if off:
@@ -198,8 +199,8 @@ def _rules_lead(lay, legal, st, pm, seat, unseen):
         boss = _boss_lead(lay, off, unseen, avoid)
         if boss >= 0:
             return boss
-        partner = (seat + 2) & 3
-        if (seat & 1) != (maker & 1) and (st[S_ACTIVE] >> partner) & 1:
+        partner = partner_of(seat)
+        if team_of(seat) != team_of(maker) and (st[S_ACTIVE] >> partner) & 1:
             to_partner = off & pm[P_VOID + partner]
             if to_partner:
                 return lowest_card(lay, to_partner)
@@ -286,9 +287,9 @@ def _rules_follow(lay, legal, st, pm, seat, unseen):
     led = pm[P_LED]
     trumps = lay[LAYOUT_TRUMPS]
     loner = _loner(st)
-    defending = loner >= 0 and (seat & 1) != (loner & 1)
+    defending = loner >= 0 and team_of(seat) != team_of(loner)
     loner_to_play = loner >= 0 and not pm[P_TRICK] & pm[P_BY + loner]
-    if st[S_WSEAT] == (seat + 2) & 3 and not (
+    if st[S_WSEAT] == partner_of(seat) and not (
             defending and loner_to_play and not is_boss(lay, unseen, st[S_WBIT])):
         return _play_low(lay, legal, st, pm, seat, unseen)
     beats = legal & (led | trumps) & bits_above(st[S_WBIT])

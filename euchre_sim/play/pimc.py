@@ -18,6 +18,7 @@ import numpy as np
 from ..core.bits import one_bit
 from ..core.jit import njit
 from ..core.ruletables import LAYOUT_TRUMPS
+from ..core.seats import team_of
 from ..core.trick import legal_cards, next_active
 from ..solver.equivalence import candidates, run_top
 from ..solver.search import call_search_at, new_work
@@ -118,7 +119,7 @@ def _ns_reach(lay, wh, st, nxt, pos, led, wbit, wseat, left, target, tt, work):
 
 @njit(_nrt=False, inline="always")
 def _makers_at_least(lay, wh, st, nxt, pos, led, wbit, wseat, left, k, tt, work):
-    if (st[S_MAKER] & 1) == 0:
+    if team_of(st[S_MAKER]) == 0:
         return _ns_reach(lay, wh, st, nxt, pos, led, wbit, wseat, left, k, tt, work)
     return not _ns_reach(lay, wh, st, nxt, pos, led, wbit, wseat, left, left - k + 1,
                             tt, work)
@@ -163,7 +164,7 @@ def _points_after(score, lay, wh, st, pm, seat, p, tt, work):
     done = st[S_TRICKS]
     wh[seat] &= ~b
     if pos + 1 == st[S_N_ACTIVE]:
-        if (wseat & 1) == (st[S_MAKER] & 1):
+        if team_of(wseat) == team_of(st[S_MAKER]):
             made += 1
         # a trick boundary: int64s, not literals (a literal compiles the chain once more)
         value = _maker_points(score, lay, wh, st, made, done + 1, wseat, np.int64(0), _ZERO,
@@ -254,7 +255,7 @@ def _best_over_worlds(tb, lay, hands, st, pm, seat, discard, n, n_worlds, key, t
     sums[:n] = 0
     cross[:n, :n] = 0
     tt.stats[4] += 1
-    maximize = (seat & 1) == (st[S_MAKER] & 1)
+    maximize = team_of(seat) == team_of(st[S_MAKER])
     alive = (np.int64(1) << n) - 1
     for w in range(1 if true_world else n_worlds):
         _world(tb, lay, hands, st, pm, seat, key, w, true_world, cards, wh, inference)

@@ -34,7 +34,7 @@ from ..core.calls import (
 from ..core.dealing import deal_key
 from ..core.jit import njit
 from ..core.ruletables import FLAG_LONE_LAST
-from ..core.seats import position_of, seat_at
+from ..core.seats import position_of, seat_at, team_of
 from ..solver.search import shared_tt, to_power
 from .conventional import conventional_card, conventional_discard
 from .models import MODEL_CONVENTIONAL, MODEL_DD
@@ -64,7 +64,7 @@ def choose_card(model, tb, lay, hands, st, pm, seat, n_worlds, key, tt, pws):
     k = deal_key(key, np.uint64(st[S_DECISIONS]))
     st[S_DECISIONS] += 1
     return pimc_card(tb, lay, hands, st, pm, seat, n_worlds, k, model == MODEL_DD, tt,
-                     pws[seat & 1])
+                     pws[team_of(seat)])
 
 
 @njit(_nrt=False)
@@ -75,7 +75,7 @@ def choose_discard(model, tb, lay, hands, st, pm, n_worlds, key, tt, pws):
     k = deal_key(key, np.uint64(st[S_DECISIONS]))
     st[S_DECISIONS] += 1
     return pimc_discard(tb, lay, hands, st, pm, n_worlds, k, model == MODEL_DD, tt,
-                        pws[st[S_DEALER] & 1])
+                        pws[team_of(st[S_DEALER])])
 
 
 @njit(_nrt=False)
@@ -83,8 +83,8 @@ def _play_out(models, tb, lay, hands, st, pm, n_worlds, key, tt, pws):
     """Play the hand to its end from the state, each seat by its side's model."""
     while st[S_TRICKS] < TRICKS_PER_HAND:
         seat = st[S_TURN]
-        play_card(lay, hands, st, pm, choose_card(models[seat & 1], tb, lay, hands, st, pm, seat,
-                                                n_worlds, key, tt, pws))
+        play_card(lay, hands, st, pm, choose_card(models[team_of(seat)], tb, lay, hands, st, pm,
+                                                seat, n_worlds, key, tt, pws))
 
 
 @njit(inline="always")
@@ -122,7 +122,7 @@ def play_contract(models, tb, hands, upcard, dealer, round_no, trump, maker, alo
     forget_hopeless(pws[0].inference)
     forget_hopeless(pws[1].inference)
     if take_up:
-        d = choose_discard(models[dealer & 1], tb, lay, hp, st, pm, n_worlds, key, tt, pws)
+        d = choose_discard(models[team_of(dealer)], tb, lay, hp, st, pm, n_worlds, key, tt, pws)
         hp[dealer] &= ~one_bit(d)
         st[S_DISCARD] = d
     _play_out(models, tb, lay, hp, st, pm, n_worlds, key, tt, pws)

@@ -17,6 +17,7 @@ import numpy as np
 from ..core.bits import bits_above, high_bit, low_index, one_bit, popcount
 from ..core.jit import njit
 from ..core.ruletables import LAYOUT_SUITS, LAYOUT_TRUMPS
+from ..core.seats import team_of
 from ..core.trick import next_active
 
 _ONE = np.uint64(1)
@@ -110,7 +111,7 @@ def play_card(lay, hands, st, pm, p):
         st[S_TURN] = next_active(st[S_ACTIVE], seat)
         return
     winner = st[S_WSEAT]
-    if (winner & 1) == (st[S_MAKER] & 1):
+    if team_of(winner) == team_of(st[S_MAKER]):
         st[S_MAKER_TRICKS] += 1
     st[S_TRICKS] += 1
     st[S_TURN] = winner

@@ -36,7 +36,7 @@ from ..core.calls import call_open, call_row, may_pass, row_call
 from ..core.cards import JOKER
 from ..core.jit import njit
 from ..core.results import result_index, result_names, share_names
-from ..core.seats import seat_at
+from ..core.seats import seat_at, team_of
 from ..core.stats import mean_se_of_sums
 from .callsums import group_sums
 
@@ -87,7 +87,7 @@ def _decision_records(tb, hands, ups, dealer, contracts, choices, values, top, k
             if up == JOKER and round_no == 1:
                 continue  # Benny turned up: no round 1
             seat = seat_at(dealer, pos)
-            sign = 1 if (seat & 1) == 0 else -1
+            sign = 1 if team_of(seat) == 0 else -1
             key = turn_class(tb, hands[d, seat], up, round_no, masks, others)
             turn_features(tb, masks, up, feats)
             packed = pack_features(feats)

@@ -25,7 +25,7 @@ from ..core.calls import (
 )
 from ..core.jit import njit, unlinked
 from ..core.ruletables import FLAG_LONE_LAST
-from ..core.seats import seat_at
+from ..core.seats import partner_of, seat_at, team_of
 from .equivalence import candidates
 from .search import at_least, exact_tricks, new_work, shared_tt, to_power
 
@@ -60,11 +60,11 @@ def _dealer_at_least(lay, hands_p, dealer, leader, active, k, cands, count, tt, 
     """Does the dealer's side take at least k tricks? With discard candidates (count > 0) the
     dealer holds six cards: does some discard give it k?"""
     if count == 0:
-        return team_at_least(lay, hands_p, leader, active, dealer & 1, k, tt, work)
+        return team_at_least(lay, hands_p, leader, active, team_of(dealer), k, tt, work)
     for i in range(count):
         b = one_bit(cands[i])
         hands_p[dealer] &= ~b
-        hit = team_at_least(lay, hands_p, leader, active, dealer & 1, k, tt, work)
+        hit = team_at_least(lay, hands_p, leader, active, team_of(dealer), k, tt, work)
         hands_p[dealer] |= b
         if hit:
             return True
@@ -77,7 +77,7 @@ def _dealer_class(lay, hands_p, dealer, leader, active, makers, cands, count, tt
     | 3 (3-4) | 5, by zero-window searches. makers: the side whose calls are asked (0 NS, 1 EW,
     -1 either); only the thresholds that change its points are searched (a euchred side's 0
     and 1-2 tricks score alike, and so do a euchring side's 3-4 and 5)."""
-    dealer_makes = makers == (dealer & 1)
+    dealer_makes = makers == team_of(dealer)
     # thresholds as int64, not literals: a literal argument compiles the solver once per value
     if _dealer_at_least(lay, hands_p, dealer, leader, active, np.int64(3), cands, count, tt,
                         work):
@@ -95,7 +95,7 @@ def _dealer_class(lay, hands_p, dealer, leader, active, makers, cands, count, tt
 def _best_discard_exact(lay, hands_p, dealer, leader, active, tt, work):
     """Dealer's side tricks when the dealer, holding six cards, discards the card best for
     its side."""
-    team = dealer & 1
+    team = team_of(dealer)
     cands = np.empty(8, dtype=np.int64)
     count = _discards(lay, hands_p, dealer, cands)
     best = -1
@@ -128,7 +128,7 @@ def dealer_side_tricks(tb, hands, upcard, dealer, round_no, trump, alone_pos, de
     if exact:
         if discard:
             return _best_discard_exact(lay, hp, dealer, leader, active, tt, work)
-        return _team_exact(lay, hp, leader, active, dealer & 1, tt, work)
+        return _team_exact(lay, hp, leader, active, team_of(dealer), tt, work)
     cands = np.empty(8, dtype=np.int64)
     count = _discards(lay, hp, dealer, cands) if discard else 0
     return _dealer_class(lay, hp, dealer, leader, active, makers, cands, count, tt, work)
@@ -149,7 +149,7 @@ def analyze_deal(tb, hands, upcard, dealer, exact, only_pos, rounds, tt, work, o
     flags = tb.flags
     defence = defence_open(flags) and (rounds & WITH_DEFENCE) != 0
     out[:] = -1
-    dealer_team = dealer & 1
+    dealer_team = team_of(dealer)
     for round_no in range(1, 3):
         if not rounds & round_no:
             continue
@@ -168,7 +168,7 @@ def analyze_deal(tb, hands, upcard, dealer, exact, only_pos, rounds, tt, work, o
                                         only_pos, upcard):
                             continue
                         seat = seat_at(dealer, pos)
-                        tricks = dealer_tricks if (seat & 1) == dealer_team \
+                        tricks = dealer_tricks if team_of(seat) == dealer_team \
                             else 5 - dealer_tricks
                         row = call_row(round_no, pos, trump, alone)
                         if def_pos:
@@ -181,9 +181,9 @@ def _makers(dealer, alone_pos, def_pos, only_pos):
     """The side (0 NS, 1 EW) whose calls a way of playing fills, or -1 for either."""
     for pos in (alone_pos, only_pos):
         if pos:
-            return (dealer + pos) & 1
+            return team_of(seat_at(dealer, pos))
     if def_pos:
-        return 1 - ((dealer + def_pos) & 1)
+        return 1 - team_of(seat_at(dealer, def_pos))
     return -1
 
 
@@ -234,7 +234,7 @@ def _solve_table(tb, hands, dealer, n_trumps, lone_last, tt, work, out):
         for alone in range(-1, 4):
             active = 15
             if alone >= 0:
-                active &= ~(1 << ((alone + 2) & 3))
+                active &= ~(1 << partner_of(alone))
             leader = opening_leader(dealer, active, alone, lone_last)
             hp = to_power(tb, trump, hands, active, work[2])
             out[row, 0] = trump

@@ -39,6 +39,7 @@ import numpy as np
 from ..core.bits import above_highest, bits_above, high_bit, low_index, one_bit, pext, popcount
 from ..core.jit import njit, unlinked
 from ..core.ruletables import LAYOUT_NO_LEAD, LAYOUT_SUIT_LOWS, LAYOUT_TRUMPS
+from ..core.seats import left_of, partner_of, right_of, team_of
 from ..core.trick import legal_cards, next_active
 
 _ONE = np.uint64(1)
@@ -151,13 +152,13 @@ def _successors(lay, cards, live):
 @njit(inline="always")
 def _worst(seat):
     """A value below (NS) or above (EW) any count of tricks: where `seat`'s best starts."""
-    return -1 if (seat & 1) == 0 else 99
+    return -1 if team_of(seat) == 0 else 99
 
 
 @njit(inline="always")
 def _better(seat, best, v):
     """The better of two NS trick counts for `seat`'s side (NS maximise)."""
-    if seat & 1:
+    if team_of(seat):
         return v if v < best else best
     return v if v > best else best
 
@@ -201,13 +202,13 @@ def _two_tricks(lay, hands, leader, active, n_active):
             best2 = _worst(s2)
             m2 = legal_cards(lay, hands[s2], led) if n_active > 2 else _ZERO
             if n_active == 2:  # a lone maker against a lone defender
-                best2 = 1 - (ws1 & 1) + _last_trick(lay, hands, ws1)
+                best2 = 1 - team_of(ws1) + _last_trick(lay, hands, ws1)
             while m2:
                 b2, p2, m2 = _pop_lowest(m2)
                 hands[s2] ^= b2
                 w2, ws2 = (p2, s2) if _takes(b2, p2, eligible, w1) else (w1, ws1)
                 if n_active == 3:
-                    v = 1 - (ws2 & 1) + _last_trick(lay, hands, ws2)
+                    v = 1 - team_of(ws2) + _last_trick(lay, hands, ws2)
                 else:
                     v = _worst(s3)
                     m3 = legal_cards(lay, hands[s3], led)
@@ -215,7 +216,7 @@ def _two_tricks(lay, hands, leader, active, n_active):
                         b3, p3, m3 = _pop_lowest(m3)
                         hands[s3] ^= b3
                         ws3 = s3 if _takes(b3, p3, eligible, w2) else ws2
-                        v = _better(s3, v, 1 - (ws3 & 1) + _last_trick(lay, hands, ws3))
+                        v = _better(s3, v, 1 - team_of(ws3) + _last_trick(lay, hands, ws3))
                         hands[s3] ^= b3
                 hands[s2] ^= b2
                 best2 = _better(s2, best2, v)
@@ -237,13 +238,13 @@ def quick_tricks(lay, hands, leader):
     live = hands[0] | hands[1] | hands[2] | hands[3]
     trumps = lay[LAYOUT_TRUMPS]
     mine = hands[leader] & ~lay[LAYOUT_NO_LEAD]
-    partner = hands[(leader + 2) & 3]
+    partner = hands[partner_of(leader)]
     theirs = live & trumps & ~(hands[leader] | partner)
     if theirs:
         others = live & trumps & ~mine
         top = mine & trumps & above_highest(others)
-        if popcount(top) < max(popcount(theirs & hands[(leader + 1) & 3]),
-                               popcount(theirs & hands[(leader + 3) & 3])):
+        if popcount(top) < max(popcount(theirs & hands[left_of(leader)]),
+                               popcount(theirs & hands[right_of(leader)])):
             return 0
     sure = plain = 0
     m = mine
@@ -276,12 +277,12 @@ def sure_trump_tricks(lay, hands):
     for seat in range(4):
         mine = hands[seat] & trumps
         if mine:
-            theirs = ew_trumps if (seat & 1) == 0 else ns_trumps
+            theirs = ew_trumps if team_of(seat) == 0 else ns_trumps
             lowest = mine & (~mine + _ONE)
             over = popcount(theirs & above_highest(lowest))
             under = popcount(mine & (high_bit(theirs) - _ONE)) if theirs else 0
             k = popcount(mine) - min(over, under)
-            if seat & 1:
+            if team_of(seat):
                 ew = max(ew, k)
             else:
                 ns = max(ns, k)
@@ -318,8 +319,8 @@ def _gen_moves(lay, hands, seat, led, wbit, wseat):
     first = _ZERO
     if led == 0:
         others = live & ~hand
-        left = hands[(seat + 1) & 3]
-        right = hands[(seat + 3) & 3]
+        left = hands[left_of(seat)]
+        right = hands[right_of(seat)]
         left_runs = left & ~_successors(lay, left, live)
         right_runs = right & ~_successors(lay, right, live)
         fewest = 1 << 30
@@ -335,7 +336,7 @@ def _gen_moves(lay, hands, seat, led, wbit, wseat):
                 fewest = cost
                 pick = top if top else reps & r
                 first = pick & (~pick + _ONE)
-    elif (wseat & 1) != (seat & 1):
+    elif team_of(wseat) != team_of(seat):
         first = reps & (led | lay[LAYOUT_TRUMPS]) & bits_above(wbit)
     return first, reps & ~first
 
@@ -353,7 +354,7 @@ def _next_card(first, rest):
 @njit(_nrt=False, forceinline=True)
 def _child_value(seat, best, alpha, beta, v):
     """A child's value v taken into `seat`'s best and window: (best, alpha, beta)."""
-    if seat & 1:
+    if team_of(seat):
         return _better(seat, best, v), alpha, min(beta, v)
     return _better(seat, best, v), max(alpha, v), beta
 
@@ -378,7 +379,7 @@ def _probe(lay, hands, seat, n, alpha, beta, table, stats):
     lo = 0
     hi = n
     sure = quick_tricks(lay, hands, seat)
-    if seat & 1:
+    if team_of(seat):
         hi = n - sure
     else:
         lo = sure
@@ -488,7 +489,7 @@ def endgame(lay, hands, leader, active, n_active, alpha, beta, table, stats, n):
                         if _takes(c3, p3, eligible, w2):
                             ws3 = s3
                     hands[s3] ^= c3
-                    v3 = _rest_value(lay, hands, ws3, 1 - (ws3 & 1), n - 1, active, n_active,
+                    v3 = _rest_value(lay, hands, ws3, 1 - team_of(ws3), n - 1, active, n_active,
                                      a3, b3, table, stats)
                     hands[s3] ^= c3
                     v, a3, b3 = _child_value(s3, v, a3, b3, v3)
@@ -583,7 +584,7 @@ def search_at(lay, hands, seat, pos, led, wbit, wseat, active, n_active, alpha, 
                         c_wseat = seat
                 won = 0
                 if pos + 1 == n_active:
-                    won = 1 - (c_wseat & 1)
+                    won = 1 - team_of(c_wseat)
                 row = ints[d]
                 row[_SEAT] = seat
                 row[_POS] = pos

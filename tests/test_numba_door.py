@@ -1,0 +1,144 @@
+"""The door to Numba's internals (core.numba_internals): the installed Numba in its tested
+range, pyproject's bounds the same range, and the plain path behind a shut door giving the
+same results as the open one."""
+
+import json
+import os
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from euchre_sim.core import bits, numba_internals
+from euchre_sim.core.rules import build_rules
+from euchre_sim.solver.calltable import analyze_deals
+
+from .test_bits import masks
+
+PYPROJECT = Path(__file__).resolve().parent.parent / "pyproject.toml"
+
+
+def test_the_installed_numba_and_llvmlite_are_in_the_tested_range():
+    assert numba_internals.untested() == [], (
+        f"untested {numba_internals.untested()}: the door to Numba's internals is shut and "
+        "the kernels run on plain Numba (slower first compile). To support it, widen TESTED "
+        "in euchre_sim/core/numba_internals.py and the bounds in pyproject.toml together and "
+        "run the whole suite on it; else install the tested versions.")
+
+
+def test_pyproject_bounds_are_the_tested_range():
+    dependencies = tomllib.loads(PYPROJECT.read_text())["project"]["dependencies"]
+    for name in numba_internals.TESTED:
+        assert f"{name}{numba_internals.bounds(name)}" in dependencies, (
+            f"pyproject.toml's {name} bounds differ from TESTED in core/numba_internals.py")
+
+
+@pytest.mark.skipif(numba_internals.PLAIN_BY_REQUEST, reason="EUCHRE_SIM_PLAIN_NUMBA is set")
+def test_the_door_opens_on_the_tested_numba():
+    assert numba_internals.OPEN, numba_internals.SHUT_BECAUSE
+
+
+def test_a_version_reads_as_major_and_minor():
+    assert numba_internals.version_tuple("0.68.1") == (0, 68)
+    assert numba_internals.version_tuple("0.69.0rc1") == (0, 69)
+    assert numba_internals.version_tuple("1.0.0+3.gabcdef") == (1, 0)
+
+
+@given(mask=masks, signed=st.booleans())
+def test_the_plain_bit_helpers_match_the_instructions(mask, signed):
+    m = np.uint64(mask).view(np.int64) if signed else np.uint64(mask)
+    assert bits.plain_popcount(m) == bits.popcount(m) == bin(mask).count("1")
+    if mask:
+        assert bits.plain_low_index(m) == bits.low_index(m) == (mask & -mask).bit_length() - 1
+        assert int(bits.plain_high_bit(m)) == int(bits.high_bit(m)) == 1 << (mask.bit_length() - 1)
+
+
+def _python(script: str, env: dict) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=600, env=env)
+
+
+# a process with the door shut on purpose: the plain helpers, a linked `unlinked` call, and
+# the solver's call tables of a few deals (the three `unlinked` calls of the solver on the way)
+_PLAIN = """
+import json
+import numpy as np
+from euchre_sim.core import bits, numba_internals
+from euchre_sim.core.jit import njit, unlinked
+from euchre_sim.core.rules import build_rules
+from euchre_sim.core.dealing import deal_batch
+from euchre_sim.solver.calltable import analyze_deals
+
+@njit
+def total(a, k):
+    return a.sum() * k
+
+call_total = unlinked(total)
+
+@njit
+def caller(a):
+    return call_total(a, np.int64(3)) + 1
+
+rules = build_rules("standard")
+hands, ups = deal_batch(rules, 5, 0, 12)
+print(json.dumps({
+    "open": numba_internals.OPEN, "plain": [bits.popcount is bits.plain_popcount,
+    bits.low_index is bits.plain_low_index, bits.high_bit is bits.plain_high_bit,
+    bits.pext is bits.pext_loop], "linked": call_total is total,
+    "value": int(caller(np.arange(5, dtype=np.int64))),
+    "tables": analyze_deals(rules, hands, ups, exact=True).tolist()}))
+"""
+
+
+def test_with_the_door_shut_the_plain_path_gives_the_same_tables():
+    from euchre_sim.core.dealing import deal_batch
+
+    env = os.environ | {"EUCHRE_SIM_PLAIN_NUMBA": "1"}
+    run = _python(_PLAIN, env)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert "euchre-sim:" not in run.stderr  # shut on purpose: nothing to warn of
+    got = json.loads(run.stdout.strip().splitlines()[-1])
+    rules = build_rules("standard")
+    hands, ups = deal_batch(rules, 5, 0, 12)
+    assert got == {"open": False, "plain": [True] * 4, "linked": True, "value": 31,
+                   "tables": analyze_deals(rules, hands, ups, exact=True).tolist()}
+
+
+# how the door learns that it must stay shut: an untested version, a hook gone
+_SHUT_BY = {
+    "an untested Numba": ("import numba; numba.__version__ = '0.99.0'",
+                          "untested numba 0.99.0 (tested >=0.68,<0.69)"),
+    "an untested llvmlite": ("import llvmlite; llvmlite.__version__ = '0.61.0'",
+                             "untested llvmlite 0.61.0"),
+    "a bit instruction gone": ("import numba.cpython.unsafe.numbers as n; del n.leading_zeros",
+                               "a hook is missing (cannot import name 'leading_zeros'"),
+    "the cache hook gone": ("from numba.core.compiler import CompileResult; "
+                            "del CompileResult._rebuild",
+                            "a hook is missing (AttributeError"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_SHUT_BY))
+def test_the_door_stays_shut_with_one_line_of_warning(case):
+    before, reason = _SHUT_BY[case]
+    # compiled here: a cached kernel's loading would want the hook that is gone
+    env = {k: v for k, v in os.environ.items() if k != "EUCHRE_SIM_PLAIN_NUMBA"}
+    env["EUCHRE_SIM_NO_CACHE"] = "1"
+    script = before + """
+import json
+import numpy as np
+from euchre_sim.core import bits, numba_internals
+print(json.dumps([numba_internals.OPEN, bits.popcount is bits.plain_popcount,
+                  int(bits.popcount(np.uint64(0b1011)))]))
+"""
+    run = _python(script, env)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert json.loads(run.stdout) == [False, True, 3]
+    warning = [line for line in run.stderr.splitlines() if line.startswith("euchre-sim:")]
+    assert len(warning) == 1 and reason in warning[0], run.stderr
+    assert warning[0].endswith("using plain Numba (slower first compile, same results)")
