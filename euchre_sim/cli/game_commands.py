@@ -9,11 +9,11 @@ import click
 from .app import cli
 from .options import (
     json_option,
-    play_options,
     player_options,
     renamed_option,
     rules_options,
     seed_option,
+    sides_options,
     workers_option,
 )
 
@@ -48,30 +48,6 @@ def rules(preset: str | None, as_json: bool) -> None:
         click.echo(f"{f.name:24} {shown:6} {f.metadata['meaning']}")
 
 
-def _self_play_options(command):
-    from ..bidding.params import SELF_PLAY_BIDDERS
-    from ..play.models import PLAY_MODELS
-
-    for option in reversed([
-        click.option("--ns", "ns_bidder", type=click.Choice(SELF_PLAY_BIDDERS), default="rules",
-                     show_default=True, help="The NS side's bidder, as tournament's (or "
-                     "random: any legal bid, a coin for defending alone)."),
-        click.option("--ew", "ew_bidder", type=click.Choice(SELF_PLAY_BIDDERS),
-                     default="random", show_default=True, help="The EW side's bidder."),
-        click.option("--ns-play", type=click.Choice(PLAY_MODELS), default=None,
-                     help="The NS side's card play (default --play)."),
-        click.option("--ew-play", type=click.Choice(PLAY_MODELS), default=None,
-                     help="The EW side's card play (default --play)."),
-        click.option("--bidder-params", "bidder_params", default=None, metavar="FILE",
-                     help="JSON weights of the rules bidder (both sides; on top of the human "
-                     "bidder's own numbers for a human side)."),
-        click.option("--bidder-table", "bidder_table", default=None, metavar="DIR",
-                     help="The table bidder's decisions: a finished simulate --bidding run."),
-    ]):
-        command = option(command)
-    return command
-
-
 @cli.command()
 @click.option("--games", type=click.IntRange(min=1), default=1, show_default=True)
 @seed_option
@@ -79,11 +55,10 @@ def _self_play_options(command):
 @renamed_option("--output", "--out", "out_path", type=click.Path(dir_okay=False), default=None,
                 metavar="FILE", help="Write the hand histories here: JSON Lines, or EGN when "
                 "FILE ends in .egn (one file per game: FILE-1.egn ... for several games).")
-@_self_play_options
-@play_options
-def play(games: int, seed: int, ruleset, out_path: str | None, ns_bidder: str,
-         ew_bidder: str, ns_play: str | None, ew_play: str | None, bidder_params: str | None,
-         bidder_table: str | None, play: str, worlds: int) -> None:
+@sides_options(("The NS side", "The EW side"), "random",
+               "random: any legal bid, a coin for defending alone")
+def play(games: int, seed: int, ruleset, out_path: str | None, players: tuple,
+         bidder_table: str | None) -> None:
     """Self-play whole games, each side a bidder and a card-play model as in tournament; print
     the final scores and write the hand histories.
 
@@ -93,8 +68,7 @@ def play(games: int, seed: int, ruleset, out_path: str | None, ns_bidder: str,
     from ..game.history import state_to_record
     from ..game.selfplay import play_games
 
-    sides = Sides.of(ruleset, (ns_bidder, ew_bidder), (ns_play or play, ew_play or play),
-                     bidder_params, bidder_table, worlds)
+    sides = Sides.of(ruleset, players, bidder_table)
     egn = out_path is not None and out_path.lower().endswith(".egn")
     out = open(out_path, "w", encoding="utf-8") if out_path and not egn else None
     by_game: dict[int, list[dict]] = {}

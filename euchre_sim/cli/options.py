@@ -134,3 +134,44 @@ def player_options(command):
         return command(*args, ruleset=ruleset, player=player_of(ruleset, **given), **kwargs)
 
     return wrapper
+
+
+def sides_options(names: tuple[str, str], ew_default: str, note: str, game: bool = False):
+    """Two players, one a side (--ns and --ew bidders: the game bidder too where `game`, else
+    random, a player of no kernel; --ns-play and --ew-play,
+    both by default --play, --worlds, one --bidder-params FILE for both; `note` follows the
+    bidders' help), passed on as
+    `players` (play.player.Player, NS first) and `bidder_table` (the table bidders' folder,
+    read where the players meet). `names`: how the help calls the two."""
+    from ..bidding.params import GAME_BIDDERS, SELF_PLAY_BIDDERS
+    from ..play.models import PLAY_MODELS
+
+    bidders = GAME_BIDDERS if game else SELF_PLAY_BIDDERS
+
+    def decorate(command):
+        @click.option("--ns", "ns_bidder", type=click.Choice(bidders), default="rules",
+                      show_default=True, help=f"{names[0]}'s bidder ({note}).")
+        @click.option("--ew", "ew_bidder", type=click.Choice(bidders), default=ew_default,
+                      show_default=True, help=f"{names[1]}'s bidder ({note}).")
+        @click.option("--ns-play", type=click.Choice(PLAY_MODELS), default=None,
+                      help=f"{names[0]}'s card play (default --play).")
+        @click.option("--ew-play", type=click.Choice(PLAY_MODELS), default=None,
+                      help=f"{names[1]}'s card play (default --play).")
+        @click.option("--bidder-params", "bidder_params", default=None, metavar="FILE",
+                      help="JSON weights of the rules bidder (both sides; on top of the human "
+                      "bidder's own numbers for a human side).")
+        @click.option("--bidder-table", "bidder_table", default=None, metavar="DIR",
+                      help="The table bidders' decisions: a finished simulate --bidding run.")
+        @play_options
+        @functools.wraps(command)
+        def wrapper(*args, ns_bidder, ew_bidder, ns_play, ew_play, bidder_params, play, worlds,
+                    **kwargs):
+            from ..play.player import side_players
+
+            players = side_players((ns_bidder, ew_bidder), (ns_play or play, ew_play or play),
+                                   bidder_params, worlds)
+            return command(*args, players=players, **kwargs)
+
+        return wrapper
+
+    return decorate

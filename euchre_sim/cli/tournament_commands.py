@@ -5,41 +5,26 @@ from __future__ import annotations
 import click
 
 from .app import cli
-from .options import compass_seat, json_option, rules_options, seed_option, workers_option
+from .options import (
+    compass_seat,
+    json_option,
+    rules_options,
+    seed_option,
+    sides_options,
+    workers_option,
+)
 from .progress import run_chunks, warn
 
 
-def _player_options(command):
-    from ..bidding.params import GAME_BIDDERS
-    from ..play.models import DEFAULT_WORLDS, PLAY_MODELS
-
-    for option in reversed([
-        click.option("--ns", "ns_bidder", type=click.Choice(GAME_BIDDERS), default="rules",
-                     show_default=True, help="Player A's bidder (A holds NS in the first game "
-                     "of each duplicate pair)."),
-        click.option("--ew", "ew_bidder", type=click.Choice(GAME_BIDDERS), default="rules",
-                     show_default=True, help="Player B's bidder (game: the table bidder "
-                     "playing for the game, with --bidder-table and --odds)."),
-        click.option("--play", type=click.Choice(PLAY_MODELS), default="dd", show_default=True,
-                     help="Card play of both players: dd, rules or pimc."),
-        click.option("--ns-play", type=click.Choice(PLAY_MODELS), default=None,
-                     help="Player A's card play (default --play)."),
-        click.option("--ew-play", type=click.Choice(PLAY_MODELS), default=None,
-                     help="Player B's card play (default --play)."),
-        click.option("--worlds", type=click.IntRange(1, 10_000), default=DEFAULT_WORLDS,
-                     show_default=True, help="Worlds each PIMC decision samples."),
-        click.option("--bidder-params", "bidder_params", default=None, metavar="FILE",
-                     help="JSON weights of the rules bidder (both players; on top of the "
-                     "human bidder's own numbers for a human player)."),
-        click.option("--bidder-table", "bidder_table", default=None, metavar="DIR",
-                     help="The table and game bidders' decisions: a finished simulate "
-                     "--bidding run."),
-        click.option("--odds", "odds_dir", default=None, metavar="DIR",
-                     help="The game bidder's chances of the game: a folder with odds.parquet "
-                     "(euchre-sim odds)."),
-    ]):
-        command = option(command)
-    return command
+def _game_options(command):
+    """The players (`sides_options`) and the game bidder's odds."""
+    command = click.option("--odds", "odds_dir", default=None, metavar="DIR",
+                           help="The game bidder's chances of the game: a folder with "
+                           "odds.parquet (euchre-sim odds).")(command)
+    return sides_options(("Player A", "Player B"), "rules",
+                         "A holds NS in the first game of each duplicate pair; game: the "
+                         "table bidder playing for the game, with --bidder-table and --odds",
+                         game=True)(command)
 
 
 @cli.command()
@@ -47,7 +32,7 @@ def _player_options(command):
               help="Games (duplicate pairs unless --no-duplicate).")
 @seed_option
 @rules_options
-@_player_options
+@_game_options
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), required=True,
               help="Output folder (must be empty unless --resume).")
 @click.option("--from-score", "from_score", default=None, metavar="NS-EW",
@@ -67,11 +52,9 @@ def _player_options(command):
               metavar="DIR", help="Also write every game as EGN into DIR (its cards played "
               "again through the engine: slow, for looking at games).")
 @json_option()
-def tournament(ruleset, ns_bidder: str, ew_bidder: str, play: str, ns_play: str | None,
-               ew_play: str | None, bidder_params: str | None, from_score: str | None,
-               dealer: str | None, no_duplicate: bool, workers: int | None, resume: bool,
-               scheduler: str | None, no_progress: bool, egn_dir: str | None, as_json: bool,
-               **fields) -> None:
+def tournament(ruleset, players: tuple, from_score: str | None, dealer: str | None,
+               no_duplicate: bool, workers: int | None, resume: bool, scheduler: str | None,
+               no_progress: bool, egn_dir: str | None, as_json: bool, **fields) -> None:
     """Whole games to the target between player A (--ns) and player B (--ew).
 
     Each deal is played twice with the players' seats swapped (duplicate), so the luck of the
@@ -84,19 +67,15 @@ def tournament(ruleset, ns_bidder: str, ew_bidder: str, play: str, ns_play: str 
     import json
 
     from ..advice.question import parse_score
-    from ..bidding.params import bidder_weights
     from ..game.tournament import (
         TournamentPlan,
         finish_tournament,
         prepare_tournament,
         run_tournament,
     )
-    from ..play.player import Player
     from ..runs.parallel import default_workers
     from ..runs.runner import is_complete
 
-    players = tuple(Player(bidder, side or play, weights=bidder_weights(bidder_params, bidder))
-                    for bidder, side in ((ns_bidder, ns_play), (ew_bidder, ew_play)))
     plan = prepare_tournament(TournamentPlan(
         rules=ruleset, players=players, duplicate=not no_duplicate,
         start=parse_score(from_score, "from_score") or (0, 0),

@@ -12,7 +12,7 @@ come from the side's play model (`model_strategy.ModelStrategy`).
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -22,7 +22,7 @@ from ..bidding.auction import (
     bidder_choice,
     defends_alone,
 )
-from ..bidding.params import SELF_PLAY_BIDDERS, bidder_weights
+from ..bidding.params import SELF_PLAY_BIDDERS
 from ..bidding.table import load_decision_table
 from ..core.calls import (
     BOTH_ROUNDS,
@@ -37,9 +37,7 @@ from ..core.errors import UserError
 from ..core.rules import RuleSet
 from ..core.ruletables import compile_rules
 from ..core.seats import seat_at, team_of
-from ..play.models import DEFAULT_WORLDS
 from ..play.pimc import inference_of, new_pimc_work
-from ..play.player import Player
 from ..play.playout import ALL_ROWS, play_deal
 from ..solver.calltable import analyze_deal
 from ..solver.search import new_work, shared_tt
@@ -56,10 +54,10 @@ class Sides:
     players: tuple
 
     @classmethod
-    def of(cls, rules: RuleSet, bidders: tuple[str, str], plays: tuple[str, str] = ("dd", "dd"),
-           params_path: str | None = None, table_dir: str | None = None,
-           worlds: int = DEFAULT_WORLDS) -> Sides:
-        """Check the names and the options they need; one line a user can act on if not."""
+    def of(cls, rules: RuleSet, players: tuple, table_dir: str | None = None) -> Sides:
+        """Check the players (`play.player.side_players`) and what they need, with the table
+        bidder's decisions read from `table_dir`; one line a user can act on if not."""
+        bidders = [p.bidder for p in players]
         for name in bidders:
             if name not in SELF_PLAY_BIDDERS:
                 raise UserError(f"unknown bidder {name!r} (bidders: "
@@ -71,10 +69,8 @@ class Sides:
             raise UserError("the dd bidder bids knowing how the other side bids: it plays "
                             "against the rules, human, table or dd bidder, not random")
         table = load_decision_table(table_dir, rules) if table_dir is not None else None
-        return cls(rules, tuple(
-            Player(b, p, worlds, bidder_weights(params_path, None if b == "random" else b),
-                   table_dir if b == "table" else None, table if b == "table" else None)
-            for b, p in zip(bidders, plays, strict=True)))
+        return cls(rules, tuple(replace(p, table_dir=table_dir, table=table)
+                                if p.bidder == "table" else p for p in players))
 
     @property
     def plays(self) -> tuple[str, str]:

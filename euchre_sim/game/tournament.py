@@ -30,7 +30,6 @@ from ..core.rules import RuleSet, rules_from_dict
 from ..core.ruletables import compile_rules
 from ..core.seats import SEAT_NAMES, TEAM_NAMES
 from ..core.stats import interval95, mean_se
-from ..play.models import DEFAULT_WORLDS
 from ..play.pimc import inference_of
 from ..play.player import TABLE_BIDDERS
 from ..runs.runner import (
@@ -71,7 +70,7 @@ class TournamentPlan(ChunkedPlan):
     `chunk_size` games (default: `default_chunk_size`), in duplicate pairs unless
     `duplicate` is False, each from the `start` score (NS, EW), the first dealer `dealer`
     (-1: seat g % 4 deals first in game g); `players` (play.player.Player: a bidder, its
-    weights and a play model each), both sampling `worlds` per PIMC decision; the table and
+    weights, a play model and the worlds per PIMC decision, the same for both); the table and
     game bidders' decisions from `bidder_table`, the game bidder's chances from `odds_dir`
     (an odds run's folder)."""
 
@@ -84,7 +83,6 @@ class TournamentPlan(ChunkedPlan):
     duplicate: bool = True
     start: tuple = (0, 0)
     dealer: int = -1
-    worlds: int = DEFAULT_WORLDS
     bidder_table: str | None = None
     odds_dir: str | None = None
     odds: np.ndarray | None = field(default=None, compare=False)
@@ -108,14 +106,21 @@ class TournamentPlan(ChunkedPlan):
         if "game" in bidders and "dd" in bidders:
             raise UserError("the game bidder plays against the rules, table or game bidder, "
                             "not dd")
+        if len({p.worlds for p in self.players}) != 1:
+            raise FieldError("both players sample the same {worlds} (the games' kernels take "
+                             "one)")
         table = self.players_table()
         settle("players", tuple(
-            replace(p, worlds=self.worlds, table_dir=self.bidder_table, table=table)
-            if p.bidder in TABLE_BIDDERS else replace(p, worlds=self.worlds)
-            for p in self.players))
+            replace(p, table_dir=self.bidder_table, table=table) if p.bidder in TABLE_BIDDERS
+            else p for p in self.players))
         if self.odds_dir is not None and self.odds is None:
             settle("odds", self._read_odds(table))
         settle("start", start)
+
+    @property
+    def worlds(self) -> int:
+        """Both players' worlds per PIMC decision."""
+        return self.players[0].worlds
 
     def players_table(self) -> DecisionTable | None:
         """The table and game bidders' decisions, read once for both players."""

@@ -124,3 +124,13 @@ def player_of(rules, bidding: str | None = None, play: str = "dd",
     with its files read."""
     weights = bidder_weights(bidder_params, bidding) if bidder_params is not None else ()
     return Player(bidding, play, worlds, weights, bidder_table).loaded(rules)
+
+
+def side_players(bidders: tuple[str, str], plays: tuple[str, str],
+                 bidder_params: str | None = None,
+                 worlds: int = DEFAULT_WORLDS) -> tuple[Player, Player]:
+    """The two sides' players (NS first) from their bidders and play models, one file of
+    weights (`bidder_params`) on top of each bidder's own; their decision tables are read
+    where the players meet (a tournament's plan, self-play's sides)."""
+    return tuple(Player(bidder, play, worlds, bidder_weights(bidder_params, bidder))
+                 for bidder, play in zip(bidders, plays, strict=True))
