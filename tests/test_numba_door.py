@@ -142,3 +142,46 @@ print(json.dumps([numba_internals.OPEN, bits.popcount is bits.plain_popcount,
     warning = [line for line in run.stderr.splitlines() if line.startswith("euchre-sim:")]
     assert len(warning) == 1 and reason in warning[0], run.stderr
     assert warning[0].endswith("using plain Numba (slower first compile, same results)")
+
+
+_CACHED = '''
+import json
+import sys
+import numpy as np
+from numba.core import caching
+from euchre_sim.core.jit import njit
+
+@njit(cache=True)
+def doubled(a):
+    return a * 2
+
+if sys.argv[1] == "stale":  # as a cache entry naming a function since moved would load
+    def load(self, key):
+        raise AttributeError("Can't get attribute '_load_overload' on <module 'old'>")
+    caching.IndexDataCacheFile.load = load
+compiled = []
+from euchre_sim.core.numba_internals import compiles
+with compiles(compiled.append):
+    value = doubled(np.int64(21))
+print(json.dumps({"value": int(value), "compiled": sorted(set(compiled))}))
+'''
+
+
+@pytest.mark.skipif(not numba_internals.OPEN, reason="the door is shut: no hook on the cache")
+def test_a_cached_kernel_of_another_version_is_compiled_afresh_not_a_crash(tmp_path):
+    """A cache entry whose pickled reload names a function this version moved or removed is
+    a cache miss: the kernel compiles again (Numba alone raises AttributeError)."""
+    (tmp_path / "cached_kernel.py").write_text(_CACHED)
+    env = os.environ | {"NUMBA_CACHE_DIR": str(tmp_path / "cache"), "PYTHONPATH": str(tmp_path)}
+    env.pop("EUCHRE_SIM_NO_CACHE", None)
+
+    def run(mode: str) -> dict:
+        done = subprocess.run([sys.executable, "-c", "import sys; sys.argv[1:] = ['%s']; "
+                               "import cached_kernel" % mode], capture_output=True, text=True,
+                              timeout=300, env=env, cwd=tmp_path)
+        assert done.returncode == 0, done.stderr[-2000:]
+        return json.loads(done.stdout.strip().splitlines()[-1])
+
+    assert run("fresh") == {"value": 42, "compiled": ["doubled"]}
+    assert run("cached") == {"value": 42, "compiled": []}
+    assert run("stale") == {"value": 42, "compiled": ["doubled"]}

@@ -1,6 +1,7 @@
 """Every use of Numba below its public API, behind one door: a call by a compiled symbol
-(`call_unlinked`) with its cache hook, the compile listener (`compiles`) and the bit
-instructions (`ctpop`, `trailing_zeros`, `leading_zeros`, BMI2 `pext_instruction`).
+(`call_unlinked`) with its cache hooks (a stale entry of another version of this package is
+compiled afresh), the compile listener (`compiles`) and the bit instructions (`ctpop`,
+`trailing_zeros`, `leading_zeros`, BMI2 `pext_instruction`).
 `core.jit` and `core.bits` take them from here and nothing else reaches below Numba's API.
 
 Tested on Numba 0.68.1 with llvmlite 0.50.0: `TESTED` holds the range, pyproject's bounds say
@@ -97,10 +98,31 @@ def _keep_reload_init_on_cached_code() -> None:
     CompileResult._rebuild = classmethod(_rebuild)
 
 
+def _compile_afresh_over_stale_cache() -> None:
+    """A cached kernel names the functions its reload runs first (`_load_overload`) by module
+    and name; one written by another version of this package may name a function since moved
+    or removed, and Numba would fail loading it. Such an entry is a cache miss instead: the
+    kernel is compiled afresh and its entry written again."""
+    from numba.core.caching import Cache
+
+    load = Cache.load_overload
+
+    def load_overload(self, sig, target_context):
+        try:
+            return load(self, sig, target_context)
+        except (AttributeError, ImportError) as error:
+            logging.getLogger(__name__).info("euchre-sim: a cached kernel of another version "
+                                             "(%s): compiled afresh", error)
+            return None
+
+    Cache.load_overload = load_overload
+
+
 if SHUT_BECAUSE is None:
     try:
         _keep_reload_init_on_cached_code()
-    except (AttributeError, ValueError) as error:
+        _compile_afresh_over_stale_cache()
+    except (AttributeError, ValueError, ImportError) as error:
         SHUT_BECAUSE = f"a hook is missing ({type(error).__name__}: {error})"
 OPEN = SHUT_BECAUSE is None
 if not OPEN and not PLAIN_BY_REQUEST:
