@@ -176,8 +176,8 @@ def test_a_cached_kernel_of_another_version_is_compiled_afresh_not_a_crash(tmp_p
     env.pop("EUCHRE_SIM_NO_CACHE", None)
 
     def run(mode: str) -> dict:
-        done = subprocess.run([sys.executable, "-c", "import sys; sys.argv[1:] = ['%s']; "
-                               "import cached_kernel" % mode], capture_output=True, text=True,
+        code = f"import sys; sys.argv[1:] = [{mode!r}]; import cached_kernel"
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                               timeout=300, env=env, cwd=tmp_path)
         assert done.returncode == 0, done.stderr[-2000:]
         return json.loads(done.stdout.strip().splitlines()[-1])
