@@ -156,10 +156,11 @@ def _want(tb, params, hands, upcard, dealer, row, wanted):
 
 
 @njit
-def resolve_contracts(players, tb, hands, upcard, dealer, calls, contracts):
+def resolve_contracts(bidders, weights, tb, hands, upcard, dealer, calls, contracts):
     """contracts[row] = (points to the makers, makers' tricks, lone defender's position or 0)
     of every open call once the defenders have decided, under their side's player
-    (players[team], team 0 NS: records with a bidder and its weights, `play.player`), whether
+    (bidders[team] with weights[team], team 0 NS: `auction_choices` takes them from the
+    players' records), whether
     one of them defends alone (only
     where the rules allow it); tricks -1 for a call not open.
 
@@ -182,9 +183,8 @@ def resolve_contracts(players, tb, hands, upcard, dealer, calls, contracts):
         if not defence_open(flags):
             continue
         team = 1 - team_of(seat_at(dealer, pos))
-        if players[team].bidder != BIDDER_DD:
-            j = lone_defender(tb, players[team].weights, hands, upcard, dealer, round_no, pos,
-                              trump)
+        if bidders[team] != BIDDER_DD:
+            j = lone_defender(tb, weights[team], hands, upcard, dealer, round_no, pos, trump)
             if j >= 0:
                 contracts[row, 0] = tb.score[alone, 1, calls[defence_row(row, j)]]
                 contracts[row, 1] = calls[defence_row(row, j)]
@@ -209,7 +209,7 @@ def ns_points(contracts, row, dealer):
 
 
 @njit
-def _choose(players, tb, hands, upcard, dealer, contracts, choices):
+def _choose(bidders, weights, tables, tb, hands, upcard, dealer, contracts, choices):
     """choices[0:8] by backward induction: a dd seat takes the action best for its side,
     knowing every outcome and every later choice; a rules or table seat bids its hand."""
     flags = tb.flags
@@ -220,9 +220,8 @@ def _choose(players, tb, hands, upcard, dealer, contracts, choices):
         seat = seat_at(dealer, pos)
         team = team_of(seat)
         sign = 1 if team == 0 else -1
-        player = players[team]
-        if player.bidder != BIDDER_DD:
-            best = bidder_choice(player.bidder, tb, player.weights, player.table, hands[seat],
+        if bidders[team] != BIDDER_DD:
+            best = bidder_choice(bidders[team], tb, weights[team], tables[team], hands[seat],
                                  upcard, round_no, pos, NO_WINS)
             choices[k] = best
             if best >= 0:
@@ -251,8 +250,11 @@ def auction_choices(players, tb, hands, upcard, dealer, calls, contracts, choice
     each seat bidding under its side's player (players[team], team 0 NS: records with a
     bidder, its weights and decision table, `play.player`) and values[0:9] (NS points of the
     auction from each turn on; values[8] = 0)."""
-    resolve_contracts(players, tb, hands, upcard, dealer, calls, contracts)
-    _choose(players, tb, hands, upcard, dealer, contracts, choices)
+    ns, ew = players  # by field once: a record picked by a run-time index is copied whole
+    bidders, weights = (ns.bidder, ew.bidder), (ns.weights, ew.weights)
+    resolve_contracts(bidders, weights, tb, hands, upcard, dealer, calls, contracts)
+    _choose(bidders, weights, (ns.table, ew.table), tb, hands, upcard, dealer, contracts,
+            choices)
     values[N_TURNS] = 0
     for k in range(N_TURNS - 1, -1, -1):
         values[k] = values[k + 1] if choices[k] < 0 else ns_points(contracts, choices[k], dealer)

@@ -70,17 +70,21 @@ def auction_row(players, tb, hands, upcard, dealer, ns, ew, odds, wins):
     lone defender's position (0: none); players by side (team 0 NS: records, `play.player`).
     The game bidder plays for the game from the score (ns, ew) by the odds table (p[us, them,
     we_deal]); wins: its work buffer."""
+    ns_player, ew_player = players  # by field once: a record picked by a run-time index is
+    #                                 copied whole
+    bidders = (ns_player.bidder, ew_player.bidder)
+    weights = (ns_player.weights, ew_player.weights)
+    tables = (ns_player.table, ew_player.table)
     for k in range(N_TURNS):
         pos = turn_position(k)
         seat = seat_at(dealer, pos)
         team = team_of(seat)
-        player = players[team]
-        bidder = player.bidder
+        bidder = bidders[team]
         if bidder == BIDDER_GAME:
             us, them = (ns, ew) if team == 0 else (ew, ns)
             result_wins(odds, us, them, team_of(left_of(dealer)) == team,
                         (wins.shape[0] - 1) // 2, wins)
-        row = bidder_choice(bidder, tb, player.weights, player.table, hands[seat], upcard,
+        row = bidder_choice(bidder, tb, weights[team], tables[team], hands[seat], upcard,
                             turn_round(k), pos, wins if bidder == BIDDER_GAME else NO_WINS)
         if row < 0:
             continue
@@ -89,8 +93,8 @@ def auction_row(players, tb, hands, upcard, dealer, ns, ew, odds, wins):
             if round_no == 1:
                 trump = upcard >> 3
             for j in range(2):
-                if defends_alone(tb, players[1 - team].weights, hands, upcard, dealer,
-                                 round_no, pos, trump, j):
+                if defends_alone(tb, weights[1 - team], hands, upcard, dealer, round_no,
+                                 pos, trump, j):
                     return row, defender_position(pos, j)
         return row, 0
     return -1, 0
