@@ -61,7 +61,7 @@ def _play_batch(tb, unseen, seed, seat, pos, hand, ref_card, rounds, start, stop
     compiles no player)."""
     hands = np.zeros(4, dtype=np.uint64)
     work = np.empty_like(unseen)
-    pimc_work = new_pimc_work(inference)
+    pimc_work = new_pimc_work(inference, player.net)
     pimc_works = (pimc_work, pimc_work)
     for i in range(start, stop):
         deal_around(unseen, seed, i, seat, hand, hands, work)

@@ -62,7 +62,7 @@ def _reached_batch(player, tb, unseen, seed, seat, hand, ref_card, turn, start, 
     hands = np.zeros(4, dtype=np.uint64)
     work = np.empty_like(unseen)
     solver_work = new_work()
-    pimc_work = new_pimc_work(inference)
+    pimc_work = new_pimc_work(inference, player.net)
     pimc_works = (pimc_work, pimc_work)
     wanted = np.ones(N_ROWS, dtype=np.uint8)
     kept = 0

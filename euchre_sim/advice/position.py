@@ -32,6 +32,7 @@ from ..play.pimc import (
     option_values,
     position_values,
 )
+from ..play.card_net import no_card_net
 from ..play.player import player_of
 from ..play.state import S_DISCARD
 from ..solver.search import new_tt
@@ -53,7 +54,7 @@ class Valuer:
     discard_hidden: bool = False
 
     def work(self):
-        return new_pimc_work(self.inference or inference_of())
+        return new_pimc_work(self.inference or inference_of(), no_card_net())
 
     def key(self, decision: int) -> np.uint64:
         return np.uint64(deal_key(np.uint64(self.seed), np.uint64(decision)))

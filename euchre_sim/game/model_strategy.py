@@ -13,6 +13,7 @@ import numpy as np
 
 from ..core.cards import cards_of
 from ..play.models import DEFAULT_WORLDS, model_id
+from ..play.card_net import card_net, no_card_net
 from ..play.pimc import inference_of, new_pimc_work
 from ..play.playout import choose_card, choose_discard
 from ..play.state import S_DISCARD, S_MAKER_TURN, S_UPCARD, new_state, play_card
@@ -69,7 +70,7 @@ class ModelStrategy:
         self.rng = rng
         self.worlds = worlds
         self.tt = new_tt()
-        work = new_pimc_work(inference_of())
+        work = new_pimc_work(inference_of(), card_net() if model == "learned" else no_card_net())
         self.works = (work, work)
 
     def bid(self, state, options):

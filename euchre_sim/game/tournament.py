@@ -171,7 +171,7 @@ class TournamentPlan(ChunkedPlan):
                             for name, p in zip("AB", self.players, strict=True)},
                 "duplicate": self.duplicate, "start": list(self.start),
                 "dealer": None if self.dealer < 0 else SEAT_NAMES[self.dealer],
-                "worlds": self.worlds if any(p.play == "pimc" for p in self.players) else None,
+                "worlds": self.worlds if any(p.pimc_worlds for p in self.players) else None,
                 "bidder_params": {name: params_by_name(p.record().weights) for name, p in
                                   zip("AB", self.players, strict=True)},
                 "bidder_table": table, "odds": odds}
@@ -197,7 +197,7 @@ def game_records(job: TournamentJob) -> np.ndarray:
     """The hand records (game.match.HAND_FIELDS) of the job's games, in game order."""
     rules = rules_from_dict(job.options)
     players = tuple(p.record() for p in job.players)
-    inference = tuple(inference_of(r if p.play == "pimc" else None)
+    inference = tuple(inference_of(r if p.pimc_worlds else None)
                       for r, p in zip(players, job.players, strict=True))
     odds = job.odds if job.odds is not None else np.zeros((1, 1, 2))
     copies = 2 if job.duplicate else 1

@@ -1,12 +1,15 @@
 """Names of the card-play models (no Numba here: the CLI reads them at start-up)."""
 
-PLAY_MODELS = ("dd", "rules", "pimc")
-MODEL_DD, MODEL_CONVENTIONAL, MODEL_PIMC = range(3)
+PLAY_MODELS = ("dd", "rules", "pimc", "learned")
+MODEL_DD, MODEL_CONVENTIONAL, MODEL_PIMC, MODEL_LEARNED = range(4)
+SAMPLING_MODELS = ("pimc", "learned")  # models that sample worlds (learned: where its net
+# does not know the deal, it plays as PIMC)
 DEFAULT_WORLDS = 50
 DESCRIPTIONS = {
     "dd": "double dummy: every seat sees every hand and plays perfectly",
     "rules": "conventional player: own hand and cards played only",
     "pimc": "perfect-information Monte Carlo over sampled worlds",
+    "learned": "a small network trained on PIMC's decisions (PIMC where it does not apply)",
 }
 
 

@@ -22,6 +22,7 @@ from ..core.seats import team_of
 from ..core.trick import legal_cards, next_active
 from ..solver.equivalence import candidates, run_top
 from ..solver.search import call_search_at, new_work
+from .card_net import LOG_WIDTH, new_net_work
 from .conventional import conventional_card, conventional_discard
 from .player import Player, PlayerRecord
 from .state import (
@@ -79,7 +80,8 @@ def inference_of(player: PlayerRecord | None = None) -> Inference:
 
 
 class PimcWork(NamedTuple):
-    """The buffers of one PIMC player (`new_pimc_work`)."""
+    """The buffers of one card player (`new_pimc_work`): PIMC's, and the learned player's
+    net, its buffers and the log of decisions that training data are made of."""
 
     search: tuple  # the solver's work (solver.search.new_work)
     world: np.ndarray  # one world's hands, by seat
@@ -90,19 +92,31 @@ class PimcWork(NamedTuple):
     cross: np.ndarray  # the sums' cross products
     clear_z: np.ndarray  # when a decision stops early (race_survivors; 0: never)
     values: np.ndarray  # one world's points by candidate
+    net: tuple  # the learned player's net (card_net.CardNet; empty: none)
+    net_work: tuple  # its buffers (card_net.NetWork)
+    log: np.ndarray  # decisions logged for training (card_net.log_decision; none: no log)
+    log_n: np.ndarray  # how many are logged
 
 
 @njit
-def new_pimc_work(inference, clear_z=CLEAR_Z):
-    """Buffers of one PIMC player inferring from `inference` (`inference_of`); clear_z: when
-    a decision stops early (see `race_survivors`; 0: never, every decision takes all its
-    worlds)."""
+def teaching_work(inference, net, log, log_n, clear_z=CLEAR_Z):
+    """Buffers of one card player that logs each of its PIMC decisions into `log` (rows of
+    card_net.LOG_WIDTH; log_n[0] counts them)."""
     return PimcWork(new_work(), np.zeros(4, dtype=np.uint64), np.zeros(64, dtype=np.int64),
                     np.zeros(MAX_CANDIDATES, dtype=np.int64),
                     np.zeros(MAX_CANDIDATES, dtype=np.int64), inference,
                     np.zeros((MAX_CANDIDATES, MAX_CANDIDATES), dtype=np.int64),
                     np.array([clear_z], dtype=np.float64),
-                    np.zeros(MAX_CANDIDATES, dtype=np.int64))
+                    np.zeros(MAX_CANDIDATES, dtype=np.int64), net, new_net_work(net), log, log_n)
+
+
+@njit
+def new_pimc_work(inference, net, clear_z=CLEAR_Z):
+    """Buffers of one card player inferring from `inference` (`inference_of`), its learned
+    net `net` (card_net; an empty one for every other model); clear_z: when a PIMC decision
+    stops early (see `race_survivors`; 0: never, every decision takes all its worlds)."""
+    return teaching_work(inference, net, np.zeros((0, LOG_WIDTH), dtype=np.uint8),
+                         np.zeros(1, dtype=np.int64), clear_z)
 
 
 @njit(_nrt=False, inline="always")
@@ -315,15 +329,23 @@ def pimc_discard(tb, lay, hands, st, pm, n_worlds, key, true_world, tt, pw):
     the upcard (the others place it in the dealer's hand), except double dummy."""
     cands = pw.candidates
     dealer = st[S_DEALER]
-    hand = hands[dealer]
-    choices = hand & ~one_bit(st[S_UP]) if st[S_UP] >= 0 and not true_world else hand
-    live = unseen_by(lay, hands, st, pm, dealer) | hand
-    n = candidates(lay, hand, choices, live, cands)
+    n = discard_candidates(lay, hands, st, pm, true_world, cands)
     if n == 1:
         return cands[0]
-    preferred = run_top(lay, live, hand, conventional_discard(lay, hands, st, pm))
+    live = unseen_by(lay, hands, st, pm, dealer) | hands[dealer]
+    preferred = run_top(lay, live, hands[dealer], conventional_discard(lay, hands, st, pm))
     return _best_over_worlds(tb, lay, hands, st, pm, dealer, np.bool_(True), n, n_worlds, key,
                              true_world, preferred, tt, pw)
+
+
+@njit(_nrt=False)
+def discard_candidates(lay, hands, st, pm, true_world, cands):
+    """One card per run the dealer cannot tell apart among the discards it considers (never
+    the upcard, but double dummy), into cands; returns the count."""
+    dealer = st[S_DEALER]
+    hand = hands[dealer]
+    choices = hand & ~one_bit(st[S_UP]) if st[S_UP] >= 0 and not true_world else hand
+    return candidates(lay, hand, choices, unseen_by(lay, hands, st, pm, dealer) | hand, cands)
 
 
 @njit(_nrt=False)

@@ -24,7 +24,8 @@ from ..bidding.params import (
 )
 from ..bidding.table import DecisionTable, empty_table, load_decision_table, table_digest
 from ..core.errors import FieldError
-from .models import DEFAULT_WORLDS, PLAY_MODELS, model_id
+from .card_net import CardNet, card_net, no_card_net
+from .models import DEFAULT_WORLDS, PLAY_MODELS, SAMPLING_MODELS, model_id
 
 NO_BIDDER = -1  # a record's bidder when the player bids by no kernel (no auction, or random)
 TABLE_BIDDERS = ("table", "game")  # the bidders that read a decision table
@@ -33,13 +34,15 @@ TABLE_BIDDERS = ("table", "game")  # the bidders that read a decision table
 class PlayerRecord(NamedTuple):
     """A player as the kernels read it: its bidder (bidding.params BIDDER_*, NO_BIDDER: none),
     that bidder's weights (float64, PARAMS order) and decision table, its card-play model
-    (play.models MODEL_*) and worlds per PIMC decision."""
+    (play.models MODEL_*), worlds per PIMC decision and the learned player's net (card_net;
+    empty for every other model)."""
 
     bidder: int
     weights: np.ndarray
     table: DecisionTable
     play: int
     worlds: int
+    net: CardNet
 
 
 @dataclass(frozen=True)
@@ -84,13 +87,14 @@ class Player:
     def settled(self) -> Player:
         """The player less what it does not use, so that two plans that compute the same
         differ in nothing: worlds only under PIMC, weights only for a point-count bidder."""
-        return replace(self, worlds=self.worlds if self.play == "pimc" else DEFAULT_WORLDS,
+        return replace(self, worlds=self.worlds if self.pimc_worlds else DEFAULT_WORLDS,
                        weights=self.weights if self.bidder in CONVENTIONAL else ())
 
     @property
     def pimc_worlds(self) -> int | None:
-        """Worlds per decision, where the model samples any (PIMC); else None."""
-        return self.worlds if self.play == "pimc" else None
+        """Worlds per decision, where the model samples any (PIMC; the learned player where
+        its net does not know the deal); else None."""
+        return self.worlds if self.play in SAMPLING_MODELS else None
 
     @property
     def named_weights(self) -> dict | None:
@@ -110,7 +114,8 @@ class Player:
         bidder = KERNEL_BIDDER.get(self.bidder, NO_BIDDER) if bids else NO_BIDDER
         return PlayerRecord(np.int64(bidder), weights,
                             self.table if self.table is not None else empty_table(),
-                            np.int64(model_id(self.play)), np.int64(self.worlds))
+                            np.int64(model_id(self.play)), np.int64(self.worlds),
+                            card_net() if self.play == "learned" else no_card_net())
 
     def label(self) -> str:
         return f"{self.bidder} bidder, {self.play} play"

@@ -37,8 +37,9 @@ from ..core.ruletables import FLAG_LONE_LAST
 from ..core.seats import position_of, seat_at, team_of
 from ..solver.search import shared_tt, to_power
 from .conventional import conventional_card, conventional_discard
-from .models import MODEL_CONVENTIONAL, MODEL_DD
-from .pimc import inference_of, new_pimc_work, pimc_card, pimc_discard
+from .learned import learned_card, learned_discard, log_pimc_decision
+from .models import MODEL_CONVENTIONAL, MODEL_DD, MODEL_LEARNED
+from .pimc import inference_of, new_pimc_work, pimc_card, pimc_discard, teaching_work
 from .player import Player
 from .state import (
     S_DEALER,
@@ -58,24 +59,42 @@ from .worlds import forget_hopeless
 
 @njit(_nrt=False)
 def choose_card(model, tb, lay, hands, st, pm, seat, n_worlds, key, tt, pws):
-    """The model's card for `seat`; pws: the PIMC players' work by team (NS, EW)."""
+    """The model's card for `seat`; pws: the card players' work by team (NS, EW). A player
+    whose work keeps a log logs PIMC's choice at every decision (the learned player, where
+    it has a card, plays its own)."""
     if model == MODEL_CONVENTIONAL:
         return conventional_card(lay, hands, st, pm, seat)
+    pw = pws[team_of(seat)]
+    mine = -1
+    if model == MODEL_LEARNED:
+        mine = learned_card(tb, lay, hands, st, pm, seat, pw)
+        if mine >= 0 and pw.log.shape[0] == 0:
+            return mine
     k = deal_key(key, np.uint64(st[S_DECISIONS]))
     st[S_DECISIONS] += 1
-    return pimc_card(tb, lay, hands, st, pm, seat, n_worlds, k, model == MODEL_DD, tt,
-                     pws[team_of(seat)])
+    p = pimc_card(tb, lay, hands, st, pm, seat, n_worlds, k, model == MODEL_DD, tt, pw)
+    if pw.log.shape[0]:
+        log_pimc_decision(tb, lay, hands, st, pm, seat, False, p, pw)
+    return mine if mine >= 0 else p
 
 
 @njit(_nrt=False)
 def choose_discard(model, tb, lay, hands, st, pm, n_worlds, key, tt, pws):
-    """The model's discard for the dealer; pws as choose_card."""
+    """The model's discard for the dealer; pws and the log as choose_card."""
     if model == MODEL_CONVENTIONAL:
         return conventional_discard(lay, hands, st, pm)
+    pw = pws[team_of(st[S_DEALER])]
+    mine = -1
+    if model == MODEL_LEARNED:
+        mine = learned_discard(tb, lay, hands, st, pm, pw)
+        if mine >= 0 and pw.log.shape[0] == 0:
+            return mine
     k = deal_key(key, np.uint64(st[S_DECISIONS]))
     st[S_DECISIONS] += 1
-    return pimc_discard(tb, lay, hands, st, pm, n_worlds, k, model == MODEL_DD, tt,
-                        pws[team_of(st[S_DEALER])])
+    p = pimc_discard(tb, lay, hands, st, pm, n_worlds, k, model == MODEL_DD, tt, pw)
+    if pw.log.shape[0]:
+        log_pimc_decision(tb, lay, hands, st, pm, st[S_DEALER], True, p, pw)
+    return mine if mine >= 0 else p
 
 
 @njit(_nrt=False)
@@ -173,9 +192,8 @@ def play_deal(models, tb, hands, upcard, dealer, n_worlds, key, only_pos, rounds
 
 
 @njit
-def _play_batch(player, tb, hands, upcards, dealer, seed, start, parts, reached_only, inference,
-                tt, out):
-    pw = new_pimc_work(inference)
+def _play_batch(player, tb, hands, upcards, dealer, seed, start, parts, reached_only, pw, tt,
+                out):
     pws = (pw, pw)
     wanted = np.ones(N_ROWS, dtype=np.uint8)
     for i in range(hands.shape[0]):
@@ -201,8 +219,9 @@ class Playout(NamedTuple):
 
 
 def play_deals(rules, playout: Playout, hands: np.ndarray, upcards: np.ndarray, seed: int,
-               start: int, dealer: int = 0) -> np.ndarray:
-    """Call tables (int8[n, N_ROWS], makers' tricks or -1) of deals start.. played out."""
+               start: int, dealer: int = 0, log: tuple | None = None) -> np.ndarray:
+    """Call tables (int8[n, N_ROWS], makers' tricks or -1) of deals start.. played out;
+    log: (rows, count) to log every PIMC decision into (`learned.log_pimc_decision`)."""
     from ..core.dealing import seed_to_u64
     from ..core.ruletables import compile_rules
 
@@ -210,8 +229,10 @@ def play_deals(rules, playout: Playout, hands: np.ndarray, upcards: np.ndarray, 
     player = playout.player.record()
     if playout.reached_only and player.bidder not in (BIDDER_RULES, BIDDER_TABLE, BIDDER_GAME):
         raise ValueError("reached_only needs a rules or table bidder")
+    inference = inference_of(player if playout.infer else None)
+    pw = (new_pimc_work(inference, player.net) if log is None
+          else teaching_work(inference, player.net, *log))
     _play_batch(player, compile_rules(rules), hands, upcards, dealer, seed_to_u64(seed),
                 np.uint64(start), BOTH_ROUNDS | (WITH_DEFENCE if playout.defence else 0),
-                playout.reached_only, inference_of(player if playout.infer else None),
-                shared_tt(), out)
+                playout.reached_only, pw, shared_tt(), out)
     return out

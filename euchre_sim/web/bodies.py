@@ -12,6 +12,7 @@ from ..advice.question import PATH_FIELDS, AdviceQuestion
 from ..core.errors import UserError
 from ..core.rules import RuleSet, build_rules
 from ..core.seats import parse_seat
+from ..play.card_net import plays_as_pimc
 
 MAX_DEALS = 200_000  # a query's deals (PIMC: MAX_PIMC_DEALS): minutes of work at most
 MAX_PIMC_DEALS = 10_000
@@ -72,7 +73,7 @@ def advise_question(body, place: Callable[[str], str] | None = None
             raise UserError(f"advise needs {needed!r}")
     rules = rules_of(fields.pop("rules", "standard"), fields.pop("set", None))
     play = fields.get("play", "dd")  # the page's caps first: its own ranges, said as such
-    cap = MAX_PIMC_DEALS if play == "pimc" else MAX_DEALS
+    cap = MAX_PIMC_DEALS if plays_as_pimc(play, rules) else MAX_DEALS
     if "deals" in fields and not 2 <= fields["deals"] <= cap:
         raise UserError(f"deals must be 2 to {cap:,} with play {play}, got {fields['deals']:,}")
     worlds_cap = MAX_PLAY_WORLDS if "trump" in fields else MAX_WORLDS

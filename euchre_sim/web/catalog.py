@@ -22,7 +22,8 @@ def rules_catalog() -> dict:
     return {"presets": {name: {"description": text, "options": preset(name).options()}
                         for name, (text, _) in PRESETS.items()},
             "options": options, "play": PLAY_DESCRIPTIONS, "bidding": BIDDER_DESCRIPTIONS,
-            "max_deals": {"dd": MAX_DEALS, "rules": MAX_DEALS, "pimc": MAX_PIMC_DEALS},
+            "max_deals": {"dd": MAX_DEALS, "rules": MAX_DEALS, "pimc": MAX_PIMC_DEALS,
+                          "learned": MAX_DEALS},
             "z95": Z95}
 
 

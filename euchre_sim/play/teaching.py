@@ -1,0 +1,32 @@
+"""Training data for the learned card player: PIMC's decisions, logged as the net's features.
+
+A chunk of deals is dealt as `simulate` deals them (dealer N), each played out by the player
+over the call-table rows its auction reads (`bidding.auction.reached_rows`: the contract made,
+every call open where the auction passes by, the value of a pass), and every decision PIMC
+makes by its worlds (not forced, the hand not settled) is logged: card_net's features, the
+candidates and PIMC's card. A learned player as the driver logs PIMC's card at the positions
+its own play reaches (DAgger)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..core.dealing import deal_batch
+from .card_net import LOG_WIDTH
+from .player import Player
+from .playout import Playout, play_deals
+
+DECISIONS_PER_DEAL = 640  # room in a chunk's log: up to ~32 reached rows of ~20 decisions a deal
+
+
+def teaching_log(rules, player: Player, seed: int, start: int, count: int) -> np.ndarray:
+    """The logged decisions (uint8[n, card_net.LOG_WIDTH]) of deals start..start+count-1
+    played by `player` (a rules or human bidder; play "pimc", or "learned" for DAgger)."""
+    hands, ups = deal_batch(rules, seed, start, count, 0)
+    log = np.zeros((count * DECISIONS_PER_DEAL, LOG_WIDTH), dtype=np.uint8)
+    logged = np.zeros(1, dtype=np.int64)
+    play_deals(rules, Playout(player.loaded(rules), reached_only=True), hands, ups, seed, start,
+               0, log=(log, logged))
+    if logged[0] == log.shape[0]:
+        raise RuntimeError("the teaching log filled up: raise DECISIONS_PER_DEAL")
+    return log[:logged[0]].copy()

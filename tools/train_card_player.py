@@ -1,0 +1,222 @@
+"""Make the learned card player's net (`--play learned`): PIMC's decisions as data, a small
+multilayer perceptron trained on them, the weights and their provenance as package data.
+
+    python tools/train_card_player.py generate DATA [--chunks N] [--seed S] [--jobs J]
+        [--driver pimc|learned]
+    python tools/train_card_player.py train DATA [--seed S] [--hidden 256,128] [--epochs E]
+        [--out euchre_sim/play]
+
+`generate` deals chunk after chunk (CHUNK_DEALS deals each, `simulate`'s deals of seed S) and
+logs every decision PIMC (K = 50, with inference) makes by its worlds (`play.teaching`). Chunk
+i plays under rule set VARIANTS[i % 4] and bidder BIDDERS[(i // 4) % 2]. Each chunk is one file,
+written whole and renamed into place, holding what made it; a rerun skips every chunk whose
+file says it was made by the same seed, variant, bidder and driver, so a run that is stopped
+loses only the chunks in flight. `--driver learned` plays by the shipped net and logs PIMC's
+card at the positions that play reaches (DAgger; its chunks are kept apart by name).
+
+`train` reads every chunk of DATA, holds out each chunk whose index is 9 mod 10, and fits
+scikit-learn's MLPClassifier (ReLU, Adam, the seed fixes it) on the rest: features in, PIMC's
+card (canonical slot) out. Held-out accuracy is counted as the player decides: the legal
+candidate with the highest score against PIMC's. Writes card_net.npz and card_net.json (data,
+seeds, PIMC settings, commit, accuracy) into --out.
+
+scikit-learn is the optional extra `train` (pip install -e .[train]); nothing at run time
+needs it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+
+import numpy as np
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+sys.path.insert(0, ROOT)
+
+from euchre_sim.core.rules import build_rules  # noqa: E402
+from euchre_sim.play.card_net import (  # noqa: E402
+    LOG_LABEL,
+    N_FEATURES,
+    N_SLOTS,
+    NET_FILE,
+    PROVENANCE_FILE,
+    net_of,
+    save_card_net,
+)
+from euchre_sim.play.models import DEFAULT_WORLDS  # noqa: E402
+from euchre_sim.play.pimc import CLEAR_Z  # noqa: E402
+from euchre_sim.play.player import Player  # noqa: E402
+from euchre_sim.play.teaching import teaching_log  # noqa: E402
+
+CHUNK_DEALS = 500
+VARIANTS = (
+    ("standard", ()),
+    ("online", ()),
+    ("standard", ("defend_alone=true", "lone_player_plays_last=true")),
+    ("standard", ("canadian_loner=true", "no_trump=true")),
+)
+BIDDERS = ("human", "rules")
+HELD_OUT = 9  # chunks whose index is 9 mod 10 are held out
+
+
+def chunk_spec(seed: int, index: int, driver: str) -> dict:
+    preset, settings = VARIANTS[index % len(VARIANTS)]
+    return {"seed": seed, "index": index, "deals": CHUNK_DEALS, "preset": preset,
+            "set": list(settings), "bidder": BIDDERS[(index // len(VARIANTS)) % len(BIDDERS)],
+            "driver": driver, "worlds": DEFAULT_WORLDS, "clear_z": CLEAR_Z}
+
+
+def chunk_path(data: str, spec: dict) -> str:
+    return os.path.join(data, f"{spec['driver']}-{spec['index']:05d}.npz")
+
+
+def chunk_is_done(path: str, spec: dict) -> bool:
+    """The file exists and says it was made by exactly `spec`."""
+    try:
+        with np.load(path) as z:
+            return json.loads(str(z["spec"])) == spec
+    except (OSError, ValueError, KeyError):
+        return False
+
+
+def make_chunk(data: str, spec: dict) -> int:
+    rules = build_rules(spec["preset"], spec["set"])
+    player = Player(spec["bidder"], spec["driver"], spec["worlds"])
+    log = teaching_log(rules, player, spec["seed"], spec["index"] * spec["deals"], spec["deals"])
+    path = chunk_path(data, spec)
+    tmp = f"{path}.{os.getpid()}.tmp.npz"
+    np.savez_compressed(tmp, log=log, spec=json.dumps(spec))
+    os.replace(tmp, path)
+    return log.shape[0]
+
+
+def generate(args) -> None:
+    os.makedirs(args.data, exist_ok=True)
+    specs = [chunk_spec(args.seed, i, args.driver) for i in range(args.chunks)]
+    todo = [s for s in specs if not chunk_is_done(chunk_path(args.data, s), s)]
+    print(f"{len(specs) - len(todo)} chunks done, {len(todo)} to make", flush=True)
+    start = time.time()
+    made = 0
+    with ProcessPoolExecutor(args.jobs) as pool:
+        for spec, n in zip(todo, pool.map(make_chunk, [args.data] * len(todo), todo)):
+            made += n
+            print(json.dumps({"chunk": spec["index"], "decisions": n,
+                              "per_s": round(made / (time.time() - start))}), flush=True)
+
+
+def read_chunks(data: str) -> tuple[np.ndarray, np.ndarray, dict]:
+    """All logged rows of DATA, whether each is held out, and what made them."""
+    logs, held, specs = [], [], []
+    for name in sorted(os.listdir(data)):
+        if not name.endswith(".npz") or ".tmp" in name:
+            continue
+        with np.load(os.path.join(data, name)) as z:
+            spec = json.loads(str(z["spec"]))
+            logs.append(z["log"])
+        held.append(np.full(logs[-1].shape[0], spec["index"] % 10 == HELD_OUT))
+        specs.append(spec)
+    summary = {"chunks": len(specs), "deals": sum(s["deals"] for s in specs),
+               "seeds": sorted({s["seed"] for s in specs}),
+               "drivers": sorted({s["driver"] for s in specs}),
+               "variants": [{"preset": p, "set": list(s)} for p, s in VARIANTS],
+               "bidders": list(BIDDERS), "worlds": specs[0]["worlds"],
+               "clear_z": specs[0]["clear_z"], "chunk_deals": CHUNK_DEALS}
+    return np.concatenate(logs), np.concatenate(held), summary
+
+
+def chosen_slots(scores: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """The legal candidate each row's scores rank highest, as the player decides."""
+    masked = np.where(rows[:, N_FEATURES:LOG_LABEL] > 0, scores, -np.inf)
+    return masked.argmax(axis=1)
+
+
+def train(args) -> None:
+    from scipy import sparse
+    from sklearn import __version__ as sklearn_version
+    from sklearn.neural_network import MLPClassifier
+
+    rows, held, summary = read_chunks(args.data)
+    x = sparse.csr_matrix(rows[:, :N_FEATURES], dtype=np.float32)
+    y = rows[:, LOG_LABEL].astype(np.int64)
+    hidden = tuple(int(h) for h in args.hidden.split(","))
+    model = MLPClassifier(hidden_layer_sizes=hidden, activation="relu", solver="adam",
+                          alpha=args.alpha, batch_size=args.batch, learning_rate_init=args.lr,
+                          max_iter=args.epochs, shuffle=True, random_state=args.seed,
+                          verbose=True, tol=0.0, n_iter_no_change=args.epochs + 1)
+    start = time.time()
+    model.fit(x[~held], y[~held])
+    seconds = time.time() - start
+    # the net scores all 24 slots; the classifier's classes are the slots seen in training
+    layers = [(w, b) for w, b in zip(model.coefs_, model.intercepts_, strict=True)]
+    w_out, b_out = layers[-1]
+    full_w = np.zeros((w_out.shape[0], N_SLOTS))
+    full_b = np.full(N_SLOTS, -1e4)
+    full_w[:, model.classes_] = w_out
+    full_b[model.classes_] = b_out
+    layers[-1] = (full_w, full_b)
+    net = net_of(layers)
+    accuracy = {}
+    for name, mask in (("train", ~held), ("held_out", held)):
+        part = rows[mask]
+        scores = np.full((part.shape[0], N_SLOTS), -np.inf)
+        scores[:, model.classes_] = model.predict_proba(x[mask])
+        accuracy[name] = round(float((chosen_slots(scores, part) == y[mask]).mean()), 4)
+    base = (rows[held][:, N_FEATURES:LOG_LABEL].sum(axis=1))
+    os.makedirs(args.out, exist_ok=True)
+    save_card_net(os.path.join(args.out, NET_FILE), net)
+    commit = subprocess.run(["git", "-C", ROOT, "rev-parse", "HEAD"], capture_output=True,
+                            text=True).stdout.strip() or None
+    provenance = {
+        "what": "the learned card player's net: PIMC's decisions, learned",
+        "made_by": "tools/train_card_player.py",
+        "commit": commit,
+        "data": summary | {"decisions": int(rows.shape[0]),
+                           "train_decisions": int((~held).sum()),
+                           "held_out_decisions": int(held.sum()),
+                           "held_out": f"chunks whose index is {HELD_OUT} mod 10"},
+        "model": {"library": f"scikit-learn {sklearn_version}", "kind": "MLPClassifier",
+                  "features": N_FEATURES, "hidden": list(hidden), "outputs": N_SLOTS,
+                  "activation": "relu", "alpha": args.alpha, "batch": args.batch,
+                  "learning_rate": args.lr, "epochs": args.epochs, "seed": args.seed,
+                  "train_seconds": round(seconds)},
+        "accuracy": accuracy | {
+            "meaning": "share of decisions where the legal candidate the net ranks first "
+                       "is PIMC's card",
+            "held_out_one_in_candidates": round(float((1.0 / base).mean()), 4)},
+    }
+    with open(os.path.join(args.out, PROVENANCE_FILE), "w") as f:
+        json.dump(provenance, f, indent=2)
+        f.write("\n")
+    print(json.dumps(provenance["accuracy"]))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    g = sub.add_parser("generate")
+    g.add_argument("data")
+    g.add_argument("--chunks", type=int, default=200)
+    g.add_argument("--seed", type=int, default=41)
+    g.add_argument("--jobs", type=int, default=os.cpu_count())
+    g.add_argument("--driver", choices=("pimc", "learned"), default="pimc")
+    t = sub.add_parser("train")
+    t.add_argument("data")
+    t.add_argument("--seed", type=int, default=41)
+    t.add_argument("--hidden", default="256,128")
+    t.add_argument("--epochs", type=int, default=12)
+    t.add_argument("--alpha", type=float, default=1e-5)
+    t.add_argument("--batch", type=int, default=512)
+    t.add_argument("--lr", type=float, default=1e-3)
+    t.add_argument("--out", default=os.path.join(ROOT, "euchre_sim", "play"))
+    args = parser.parse_args()
+    generate(args) if args.command == "generate" else train(args)
+
+
+if __name__ == "__main__":
+    main()
