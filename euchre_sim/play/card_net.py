@@ -176,6 +176,8 @@ def canonical_slots(tb, trump, slots):
     if trump >= 4 or tb.power_range[trump, 4] != 0:
         return False
     nxt = tb.next_suit[trump]
+    if nxt < 0:  # no bowers (Yooker): with Benny its seven trumps would pass the count below
+        return False
     others = 0
     for s in range(4):
         if s == trump:
