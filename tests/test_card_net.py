@@ -1,0 +1,827 @@
+"""The learned card player's net (play/card_net.py, play/learned.py, play/teaching.py): each
+kernel against a slow twin written from the rule text, in card ids and card names, never from
+the rule tables' power layout nor the kernels' own output.
+
+A contract is tracked here in plain Python (`Contract`): card ids by seat, cards played by
+whom, the trick, shown voids, tricks won; the kernels' state beside it is moved by the same
+cards through `contract_start` and `play_card`."""
+
+import random
+
+import numpy as np
+import pytest
+from hypothesis import assume, event, given, settings
+from hypothesis import strategies as st
+
+from euchre_sim.core.cards import card_suit, cards_of
+from euchre_sim.core.dealing import deal_key, deal_one
+from euchre_sim.core.rules import build_rules
+from euchre_sim.core.ruletables import compile_rules
+from euchre_sim.play.card_net import (
+    F_ACTIVE,
+    F_ALONE,
+    F_CALL_TURN,
+    F_DEALER,
+    F_DISCARD,
+    F_HAND,
+    F_LED,
+    F_MAKER,
+    F_OURS,
+    F_OUT,
+    F_PLACE,
+    F_PLAYED,
+    F_THEIRS,
+    F_TRICK,
+    F_TRICK_NO,
+    F_UP,
+    F_VOID,
+    F_WINNER,
+    LOG_LABEL,
+    LOG_WIDTH,
+    MAX_ACTIVE,
+    N_FEATURES,
+    N_SLOTS,
+    canonical_slots,
+    encode,
+    net_knows,
+    net_of,
+    net_scores,
+    new_net_work,
+    no_card_net,
+)
+from euchre_sim.play.conventional import conventional_card
+from euchre_sim.play.learned import learned_card, learned_discard
+from euchre_sim.play.models import MODEL_LEARNED, MODEL_PIMC
+from euchre_sim.play.pimc import (
+    discard_candidates,
+    inference_of,
+    new_pimc_work,
+    option_candidates,
+    option_of,
+    pimc_card,
+    pimc_discard,
+    teaching_work,
+)
+from euchre_sim.play.player import Player
+from euchre_sim.play.playout import choose_card, choose_discard, contract_start
+from euchre_sim.play.state import S_DECISIONS, S_DISCARD, S_TURN, S_UP, play_card
+from euchre_sim.play.teaching import teaching_log
+from euchre_sim.solver.search import new_tt
+
+from . import naive
+from .conftest import RULE_SETS
+
+STANDARD = build_rules("standard", ["defend_alone=true"])
+TB = compile_rules(STANDARD)
+DECK = STANDARD.card_deck
+SUITS = "CDHS"
+COLOUR = {"C": "black", "D": "red", "H": "red", "S": "black"}
+CARD_SETS = N_SLOTS  # width of each card-set feature block
+
+
+# --- the canonical slots, from card names -----------------------------------------------------
+
+def sister_suit(trump: int) -> int:
+    """The other suit of the trump's colour (its jack is the left bower)."""
+    return next(s for s in range(4) if s != trump and COLOUR[SUITS[s]] == COLOUR[SUITS[trump]])
+
+
+def other_suits(trump: int) -> list[int]:
+    """The two suits of the other colour, lower suit id first."""
+    return [s for s in range(4) if s not in (trump, sister_suit(trump))]
+
+
+def slot_names(trump: int) -> list[str]:
+    """The 24 cards' names in canonical slot order under `trump`: right bower, left bower,
+    A K Q T 9 of trumps; A K Q T 9 of the sister suit; A K Q J T 9 of each other suit."""
+    t, m = SUITS[trump], SUITS[sister_suit(trump)]
+    return (["J" + t, "J" + m] + [r + t for r in "AKQT9"] + [r + m for r in "AKQT9"]
+            + [r + SUITS[o] for o in other_suits(trump) for r in "AKQJT9"])
+
+
+def slot_of(card: int, trump: int) -> int:
+    return slot_names(trump).index(DECK.card_name(card))
+
+
+def suit_class(suit: int, trump: int) -> int:
+    """0 trump, 1 the sister suit, 2 and 3 the other two (lower id first)."""
+    if suit == trump:
+        return 0
+    if suit == sister_suit(trump):
+        return 1
+    return 2 + other_suits(trump).index(suit)
+
+
+def effective_suit(card: int, trump: int) -> int:
+    return naive.effective_suit(card, trump, False)
+
+
+def kernel_slots(tb, trump):
+    slots = np.full(64, -1, dtype=np.int64)
+    return canonical_slots(tb, trump, slots), slots
+
+
+def test_slot_names_cover_the_deck_once_for_every_trump():
+    """The twin itself: 24 distinct names, exactly the deck's."""
+    for trump in range(4):
+        names = slot_names(trump)
+        assert sorted(names) == sorted(DECK.card_name(c) for c in DECK.cards)
+
+
+@pytest.mark.parametrize("trump", range(4))
+def test_canonical_slots_match_the_slots_named_from_the_rule_text(trump):
+    ok, slots = kernel_slots(TB, trump)
+    assert ok
+    got = {int(TB.power_card[trump, p]): int(slots[p]) for p in range(64) if slots[p] >= 0}
+    assert got == {c: slot_of(c, trump) for c in DECK.cards}
+    # every bit that holds no card has no slot
+    assert all(slots[p] == -1 for p in range(64) if TB.power_card[trump, p] < 0)
+
+
+@pytest.mark.parametrize("trump", range(4))
+def test_right_bower_is_the_first_trump_slot(trump):
+    _, slots = kernel_slots(TB, trump)
+    jack = DECK.parse_card("J" + SUITS[trump])
+    assert slots[TB.power_bit[trump, jack]] == 0
+
+
+@pytest.mark.parametrize("trump", range(4))
+def test_left_bower_is_the_second_trump_slot(trump):
+    _, slots = kernel_slots(TB, trump)
+    left = DECK.parse_card("J" + SUITS[sister_suit(trump)])
+    assert slots[TB.power_bit[trump, left]] == 1
+
+
+@pytest.mark.parametrize("trump", range(4))
+def test_sister_suit_takes_slots_7_to_11_without_its_jack(trump):
+    _, slots = kernel_slots(TB, trump)
+    m = SUITS[sister_suit(trump)]
+    got = [int(slots[TB.power_bit[trump, DECK.parse_card(r + m)]]) for r in "AKQT9"]
+    assert got == [7, 8, 9, 10, 11]
+
+
+@pytest.mark.parametrize("trump", range(4))
+def test_other_suits_take_12_to_23_lower_suit_id_first_with_their_jacks(trump):
+    _, slots = kernel_slots(TB, trump)
+    low, high = other_suits(trump)
+    for base, suit in ((12, low), (18, high)):
+        got = [int(slots[TB.power_bit[trump, DECK.parse_card(r + SUITS[suit])]])
+               for r in "AKQJT9"]
+        assert got == list(range(base, base + 6))
+
+
+@pytest.mark.parametrize("preset,settings_,trumps", [
+    ("standard", ["no_trump=true"], [4]),
+    ("standard", ["deck=28"], range(4)),
+    ("standard", ["deck=32"], range(4)),
+    ("yooker", [], range(4)),
+    ("standard", ["joker=true"], range(4)),
+    ("standard", ["deck=32", "joker=true", "no_trump=true"], range(5)),
+])
+def test_canonical_slots_refuse_every_deck_but_24_french_cards_with_a_suit_trump(preset,
+                                                                                 settings_,
+                                                                                 trumps):
+    tb = compile_rules(build_rules(preset, settings_))
+    for trump in trumps:
+        ok, _ = kernel_slots(tb, trump)
+        assert not ok, (preset, settings_, trump)
+
+
+@pytest.mark.parametrize("trump", range(4))
+def test_yooker_with_benny_has_no_canonical_slots_though_it_has_seven_trumps(trump):
+    """Six shapes' cards and Benny make seven trumps, as many as the bowers give, but there
+    is no suit of the trump's colour: the three other suits would take slots past the 24th
+    (a feature index in the next block, a score read past the net's output)."""
+    tb = compile_rules(build_rules("yooker", ["joker=true"]))
+    assert not kernel_slots(tb, trump)[0]
+
+
+def test_canonical_slots_accept_the_24_card_deck_under_any_table_option():
+    """Options that do not change the deck (no-trump open, stick the dealer, ...) leave the
+    suit contracts to the net."""
+    tb = compile_rules(build_rules("online", ["no_trump=true", "defend_alone=true"]))
+    for trump in range(4):
+        assert kernel_slots(tb, trump)[0]
+
+
+@pytest.mark.parametrize("name", sorted(RULE_SETS))
+def test_net_knows_exactly_the_rules_whose_suit_contracts_have_canonical_slots(name):
+    """`net_knows` (what the CLI and the page tell the user) agrees with the kernel."""
+    rules = RULE_SETS[name]
+    tb = compile_rules(rules)
+    assert net_knows(rules) == all(kernel_slots(tb, trump)[0] for trump in range(4))
+    assert not kernel_slots(tb, 4)[0]
+
+
+# --- a contract tracked by the rule text, and the kernels' state beside it --------------------
+
+class Contract:
+    """A contract of the standard 24-card game played by random legal cards, in card ids, with
+    the kernels' state (power bits) moved by the same cards."""
+
+    def __init__(self, seed: int, trump: int, dealer: int, maker: int, alone: bool,
+                 defended_alone: bool, round_one: bool, tb=TB):
+        self.rng = random.Random(seed)
+        self.trump, self.dealer, self.maker = trump, dealer, maker
+        self.alone, self.defended_alone = alone, defended_alone
+        self.round_no = 1 if round_one else 2
+        cards = list(DECK.cards)
+        self.rng.shuffle(cards)
+        # round 1: trump is the upcard's suit; round 2: any other suit than the upcard's
+        self.upcard = next(c for c in cards if (card_suit(c) == trump) == round_one)
+        cards.remove(self.upcard)
+        dealt = [set(cards[5 * s:5 * s + 5]) for s in range(4)]
+        active = {0, 1, 2, 3}
+        if alone:
+            active.discard((maker + 2) % 4)
+        defender = self.rng.choice([(maker + 1) % 4, (maker + 3) % 4])
+        if defended_alone:
+            active.discard((defender + 2) % 4)
+        self.active = active
+        self.hands = [dealt[s] if s in active else set() for s in range(4)]
+        self.took_up = round_one and dealer in active
+        if self.took_up:
+            self.hands[dealer].add(self.upcard)
+        self.out = set() if self.took_up else {self.upcard}  # known to all
+        self.discard = None
+        self.played_by = [[] for _ in range(4)]
+        self.trick = []  # (seat, card)
+        self.voids = [set() for _ in range(4)]  # suit classes shown void
+        self.won = [0, 0]  # by team
+        self.turn = self._next_active((dealer + 1) % 4)
+
+        def position(seat):
+            return (seat - dealer - 1) % 4 + 1
+
+        self.lay, self.hp, self.st, self.pm, take_up = contract_start(
+            tb, np.array([sum(1 << c for c in h) for h in dealt], dtype=np.uint64),
+            self.upcard, dealer, self.round_no, trump, maker,
+            position(maker) if alone else 0, position(defender) if defended_alone else 0)
+        self.tb = tb
+        assert take_up == self.took_up
+        assert self.st[S_TURN] == self.turn
+
+    def _next_active(self, seat):
+        while seat not in self.active:
+            seat = (seat + 1) % 4
+        return seat
+
+    def bit(self, card: int) -> int:
+        return int(self.tb.power_bit[self.trump, card])
+
+    def card(self, bit: int) -> int:
+        return int(self.tb.power_card[self.trump, bit])
+
+    def make_discard(self, card: int) -> None:
+        assert self.took_up and self.discard is None
+        self.hands[self.dealer].remove(card)
+        self.discard = card
+        self.hp[self.dealer] &= ~np.uint64(1 << self.bit(card))
+        self.st[S_DISCARD] = self.bit(card)
+
+    def legal(self, seat: int) -> list[int]:
+        led = self.trick[0][1] if self.trick else None
+        return cards_of(naive.legal_cards(sum(1 << c for c in self.hands[seat]), led,
+                                          self.trump, False))
+
+    def play(self, card: int) -> None:
+        seat = self.turn
+        assert card in self.legal(seat)
+        if self.trick:
+            led = effective_suit(self.trick[0][1], self.trump)
+            if effective_suit(card, self.trump) != led:
+                self.voids[seat].add(suit_class(led, self.trump))
+        self.hands[seat].remove(card)
+        self.played_by[seat].append(card)
+        self.trick.append((seat, card))
+        play_card(self.lay, self.hp, self.st, self.pm, self.bit(card))
+        if len(self.trick) == len(self.active):
+            winner = self.trick_leader_so_far()
+            self.won[winner % 2] += 1
+            self.trick = []
+            self.turn = winner
+        else:
+            self.turn = self._next_active((seat + 1) % 4)
+        if self.tricks_done() < 5:
+            assert self.st[S_TURN] == self.turn
+
+    def play_random(self, count: int) -> None:
+        for _ in range(count):
+            self.play(self.rng.choice(self.legal(self.turn)))
+
+    def trick_leader_so_far(self) -> int:
+        cards = [c for _, c in self.trick]
+        return self.trick[naive.trick_winner(cards, self.trump, False)][0]
+
+    def tricks_done(self) -> int:
+        return self.won[0] + self.won[1]
+
+    def settled(self) -> bool:
+        made = self.won[self.maker % 2]
+        lost = self.tricks_done() - made
+        return lost >= 3 or (made >= 3 and lost >= 1)
+
+    def cards_left(self) -> int:
+        return sum(len(h) for h in self.hands) - (1 if self.took_up and self.discard is None
+                                                 else 0)
+
+    def expected_features(self, seat: int, discard: bool = False) -> set[int]:
+        """`seat`'s active features, from the layout's description in card_net."""
+        t = self.trump
+        f = {F_HAND + slot_of(c, t) for c in self.hands[seat]}
+        for r in range(1, 4):
+            s = (seat + r) % 4
+            f |= {F_PLAYED + CARD_SETS * (r - 1) + slot_of(c, t) for c in self.played_by[s]}
+            f |= {F_TRICK + CARD_SETS * (r - 1) + slot_of(c, t) for w, c in self.trick if w == s}
+            f |= {F_VOID + 4 * (r - 1) + k for k in self.voids[s]}
+        out = set(self.out)
+        if seat == self.dealer and self.discard is not None:
+            out.add(self.discard)
+        f |= {F_OUT + slot_of(c, t) for c in out}
+        if self.took_up:
+            f.add(F_UP + slot_of(self.upcard, t))
+        f.add(F_DEALER + (self.dealer - seat) % 4)
+        f.add(F_MAKER + (self.maker - seat) % 4)
+        if self.alone:
+            f.add(F_ALONE)
+        if self.defended_alone:
+            f.add(F_ALONE + 1)
+        f |= {F_ACTIVE + (s - seat) % 4 for s in self.active}
+        f.add(F_TRICK_NO + self.tricks_done())
+        f.add(F_PLACE + len(self.trick))
+        f.add(F_OURS + self.won[seat % 2])
+        f.add(F_THEIRS + self.won[1 - seat % 2])
+        f.add(F_CALL_TURN + 4 * (self.round_no - 1) + (self.maker - self.dealer - 1) % 4)
+        if self.trick:
+            f.add(F_WINNER + (self.trick_leader_so_far() - seat) % 4)
+            f.add(F_LED + suit_class(effective_suit(self.trick[0][1], t), t))
+        if discard:
+            f.add(F_DISCARD)
+        return f
+
+    def kernel_features(self, seat: int, discard: bool = False) -> list[int]:
+        slots = np.full(64, -1, dtype=np.int64)
+        active = np.zeros(MAX_ACTIVE, dtype=np.int64)
+        n = encode(self.tb, self.hp, self.st, self.pm, seat, discard, slots, active)
+        assert n >= 0
+        return [int(a) for a in active[:n]]
+
+
+def _check_encoding(contract, seat, discard=False):
+    got = contract.kernel_features(seat, discard)
+    assert len(got) == len(set(got)), "a feature twice"
+    assert all(0 <= a < N_FEATURES for a in got)
+    want = contract.expected_features(seat, discard)
+    assert set(got) == want, (sorted(set(got) - want), sorted(want - set(got)))
+
+
+contracts = dict(seed=st.integers(0, 2**32), trump=st.integers(0, 3), dealer=st.integers(0, 3),
+                 maker=st.integers(0, 3), alone=st.booleans(), defended_alone=st.booleans(),
+                 round_one=st.booleans())
+
+
+@settings(max_examples=120, deadline=None)
+@given(plays=st.integers(0, 19), **contracts)
+def test_encode_is_the_seats_view_written_from_the_rule_text(plays, **contract):
+    """Every active seat's features after random legal plays (the dealer's discard decision
+    first, where it takes the upcard) equal the twin's, as sets and without repeats."""
+    c = Contract(**contract)
+    if c.took_up:
+        _check_encoding(c, c.dealer, discard=True)
+        for seat in c.active - {c.dealer}:
+            _check_encoding(c, seat)
+        c.make_discard(c.rng.choice(sorted(c.hands[c.dealer])))
+    c.play_random(min(plays, 5 * len(c.active) - 1))
+    for seat in sorted(c.active):
+        _check_encoding(c, seat)
+
+
+def _find_contract(**want):
+    """A contract of the given kind (deal seed 7); by default N deals and E orders up clubs."""
+    base = dict(trump=0, dealer=0, maker=1, alone=False, defended_alone=False, round_one=True)
+    base.update(want)
+    return Contract(seed=7, **base)
+
+
+def test_dealers_discard_decision_sees_six_cards_and_the_discard_flag():
+    c = _find_contract(round_one=True)
+    got = set(c.kernel_features(c.dealer, discard=True))
+    hand = {a - F_HAND for a in got if F_HAND <= a < F_HAND + N_SLOTS}
+    assert hand == {slot_of(card, c.trump) for card in c.hands[c.dealer]} and len(hand) == 6
+    assert F_DISCARD in got
+    assert F_DISCARD not in set(c.kernel_features(c.dealer, discard=False))
+
+
+def test_dealers_own_discard_is_out_only_to_the_dealer_and_only_once_made():
+    c = _find_contract(round_one=True)
+    card = sorted(c.hands[c.dealer] - {c.upcard})[0]
+    out_slot = F_OUT + slot_of(card, c.trump)
+    assert out_slot not in c.kernel_features(c.dealer, discard=True)
+    c.make_discard(card)
+    assert out_slot in c.kernel_features(c.dealer)
+    for seat in c.active - {c.dealer}:
+        assert out_slot not in c.kernel_features(seat)
+
+
+def test_turned_down_upcard_is_out_to_every_seat_and_no_upcard_was_taken():
+    c = _find_contract(round_one=False, trump=2)
+    for seat in range(4):
+        got = set(c.kernel_features(seat))
+        assert F_OUT + slot_of(c.upcard, c.trump) in got
+        assert not any(F_UP <= a < F_UP + N_SLOTS for a in got)
+
+
+def test_upcard_taken_is_shown_to_every_seat_even_after_the_dealer_plays_it():
+    c = _find_contract(round_one=True, trump=1)
+    c.make_discard(sorted(c.hands[c.dealer] - {c.upcard})[0])
+    while c.upcard in c.hands[c.dealer]:
+        seat = c.turn
+        c.play(c.upcard if seat == c.dealer and c.upcard in c.legal(seat)
+               else c.rng.choice(c.legal(seat)))
+    assert c.tricks_done() < 5, "still a decision to encode"
+    for seat in range(4):
+        assert F_UP + slot_of(c.upcard, c.trump) in c.kernel_features(seat)
+
+
+def test_dealer_sitting_out_leaves_the_upcard_out_of_play():
+    """Round 1, the dealer's partner alone: the dealer does not take the upcard."""
+    c = _find_contract(round_one=True, dealer=0, maker=2, alone=True)
+    assert not c.took_up
+    got = set(c.kernel_features(2))
+    assert F_OUT + slot_of(c.upcard, c.trump) in got
+    assert F_ACTIVE + 2 not in got  # the dealer, two seats from the maker, sits out
+
+
+def test_seats_are_counted_from_the_deciding_seat():
+    c = _find_contract(dealer=3, maker=1)
+    for seat in range(4):
+        got = set(c.kernel_features(seat))
+        assert F_DEALER + (3 - seat) % 4 in got
+        assert F_MAKER + (1 - seat) % 4 in got
+
+
+def test_a_seat_that_fails_to_follow_shows_void_in_the_led_suit_class():
+    """Every seat's view of a void shown by another seat: its relative seat and the led suit's
+    class (checked on the first deal where someone fails to follow)."""
+    for seed in range(200):
+        c = Contract(seed, trump=3, dealer=0, maker=1, alone=False, defended_alone=False,
+                     round_one=False)
+        while c.tricks_done() < 4:
+            c.play_random(1)
+            shown = [(s, k) for s in range(4) for k in c.voids[s]]
+            if shown:
+                s, k = shown[0]
+                for seat in range(4):
+                    if seat != s:
+                        assert F_VOID + 4 * ((s - seat) % 4 - 1) + k in c.kernel_features(seat)
+                return
+    pytest.fail("no void in 200 deals")
+
+
+def test_call_turn_counts_the_auction_from_the_dealers_left():
+    """Round 2, the dealer calls: the 8th turn of the auction (7)."""
+    c = _find_contract(round_one=False, dealer=2, maker=2)
+    assert F_CALL_TURN + 7 in c.kernel_features(0)
+    c = _find_contract(round_one=True, dealer=2, maker=3)
+    assert F_CALL_TURN + 0 in c.kernel_features(0)
+
+
+# --- the network ------------------------------------------------------------------------------
+
+def random_layers(seed: int, h1: int, h2: int, scale: float = 1.0):
+    rng = np.random.default_rng(seed)
+    return [(rng.normal(0, scale, (N_FEATURES, h1)), rng.normal(0, scale, h1)),
+            (rng.normal(0, scale, (h1, h2)), rng.normal(0, scale, h2)),
+            (rng.normal(0, scale, (h2, N_SLOTS)), rng.normal(0, scale, N_SLOTS))]
+
+
+def numpy_scores(layers, active) -> np.ndarray:
+    """The MLP in float64: relu(b1 + sum of active rows of W1), relu(.W2 + b2), .W3 + b3."""
+    (w1, b1), (w2, b2), (w3, b3) = [(np.asarray(w, np.float32).astype(np.float64),
+                                     np.asarray(b, np.float32).astype(np.float64))
+                                    for w, b in layers]
+    h1 = np.maximum(b1 + w1[list(active)].sum(axis=0), 0.0)
+    h2 = np.maximum(h1 @ w2 + b2, 0.0)
+    return h2 @ w3 + b3
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32), h1=st.integers(1, 48), h2=st.integers(1, 24),
+       n=st.integers(0, MAX_ACTIVE))
+def test_net_scores_are_the_mlp_in_numpy(seed, h1, h2, n):
+    layers = random_layers(seed, h1, h2)
+    net = net_of(layers)
+    nw = new_net_work(net)
+    rng = np.random.default_rng(seed + 1)
+    active = np.zeros(MAX_ACTIVE, dtype=np.int64)
+    active[:n] = rng.choice(N_FEATURES, size=n, replace=False)
+    net_scores(net, active, n, nw)
+    want = numpy_scores(layers, active[:n])
+    # float32 sums of up to ~100 terms of unit size, twice more layers: loose but tight enough
+    # to catch a wrong row, a missing ReLU or a transposed layer
+    assert np.allclose(nw.out, want, rtol=1e-4, atol=1e-3 * (1 + np.abs(want).max()))
+
+
+def test_net_of_refuses_layers_that_do_not_fit_the_features_and_cards():
+    layers = random_layers(0, 8, 4)
+    (w1, b1), mid, last = layers
+    with pytest.raises(ValueError):
+        net_of([(w1[:-1], b1), mid, last])
+    with pytest.raises(ValueError):
+        net_of([(w1, b1), mid, (last[0][:, :-1], last[1][:-1])])
+    with pytest.raises(ValueError):
+        net_of([(w1, b1), (mid[0][:-1], mid[1]), last])
+
+
+# --- the learned player -----------------------------------------------------------------------
+
+def random_net(seed: int):
+    layers = random_layers(seed, 16, 8)
+    return layers, net_of(layers)
+
+
+def _best_by_twin(c, seat, layers, cands, discard=False):
+    """The candidate with the highest float64 score of the twin's features (None on a near tie,
+    where float32 may order them otherwise)."""
+    scores = numpy_scores(layers, sorted(c.expected_features(seat, discard)))
+    by = sorted(((scores[slot_of(c.card(int(p)), c.trump)], int(p)) for p in cands),
+                reverse=True)
+    if len(by) > 1 and by[0][0] - by[1][0] < 1e-3 * (1 + abs(by[0][0])):
+        return None
+    return by[0][1]
+
+
+@settings(max_examples=80, deadline=None)
+@given(plays=st.integers(0, 19), net_seed=st.integers(0, 2**32), **contracts)
+def test_learned_card_is_legal_forced_conventional_when_settled_else_the_nets_best(
+        plays, net_seed, **contract):
+    c = Contract(**contract)
+    if c.took_up:
+        c.make_discard(c.rng.choice(sorted(c.hands[c.dealer] - {c.upcard})))
+    c.play_random(min(plays, 5 * len(c.active) - 1))
+    seat = c.turn
+    layers, net = random_net(net_seed)
+    pw = new_pimc_work(inference_of(), net)
+    p = learned_card(c.tb, c.lay, c.hp, c.st, c.pm, seat, pw)
+    legal = c.legal(seat)
+    assert p >= 0 and c.card(p) in legal
+    if len(legal) == 1:
+        event("one legal card")
+        assert c.card(p) == legal[0]
+        return
+    n = option_candidates(c.lay, c.hp, c.st, c.pm, seat, False, pw.candidates)
+    cands = pw.candidates[:n].copy()
+    assert p in cands
+    if n == 1:
+        event("one candidate")
+        return
+    if c.settled():
+        event("settled")
+        _check_settled_choice(c, seat, p)
+        return
+    best = _best_by_twin(c, seat, layers, cands)
+    assume(best is not None)
+    event("the net's choice")
+    assert p == best
+
+
+def _check_settled_choice(c, seat, p):
+    """The conventional player's card (its candidate), as PIMC takes it once settled."""
+    preferred = option_of(c.lay, c.hp, c.st, c.pm, seat,
+                          conventional_card(c.lay, c.hp, c.st, c.pm, seat))
+    assert p == preferred
+    work = new_pimc_work(inference_of(), no_card_net())
+    assert p == pimc_card(c.tb, c.lay, c.hp, c.st, c.pm, seat, 1, np.uint64(0), False,
+                          new_tt(), work)
+
+
+@settings(max_examples=25, deadline=None)
+@given(net_seed=st.integers(0, 2**32), **contracts)
+def test_learned_card_once_the_hand_is_settled_is_the_conventional_players(net_seed,
+                                                                             **contract):
+    """Settled (euchred, or made with a trick lost): the net is not asked. Random play rarely
+    settles a hand with a choice left, so deals are played until one does (seed after seed)."""
+    _, net = random_net(net_seed)
+    pw = new_pimc_work(inference_of(), net)
+    checked = 0
+    for attempt in range(200):
+        c = Contract(**{**contract, "seed": contract["seed"] + attempt})
+        if c.took_up:
+            c.make_discard(c.rng.choice(sorted(c.hands[c.dealer] - {c.upcard})))
+        while c.tricks_done() < 5:
+            seat = c.turn
+            if c.settled() and option_candidates(c.lay, c.hp, c.st, c.pm, seat, False,
+                                                 pw.candidates) > 1:
+                _check_settled_choice(c, seat, learned_card(c.tb, c.lay, c.hp, c.st, c.pm,
+                                                            seat, pw))
+                checked += 1
+            c.play_random(1)
+        if checked >= 3:
+            return
+    pytest.fail(f"only {checked} settled decisions with a choice in 200 deals")
+
+
+@settings(max_examples=60, deadline=None)
+@given(net_seed=st.integers(0, 2**32), **contracts)
+def test_learned_discard_is_never_the_upcard_and_is_the_nets_best_other_card(net_seed,
+                                                                           **contract):
+    c = Contract(**{**contract, "round_one": True})
+    assume(c.took_up)
+    layers, net = random_net(net_seed)
+    pw = new_pimc_work(inference_of(), net)
+    d = learned_discard(c.tb, c.lay, c.hp, c.st, c.pm, pw)
+    assert d != c.st[S_UP] and c.card(d) != c.upcard
+    assert c.card(d) in c.hands[c.dealer]
+    n = discard_candidates(c.lay, c.hp, c.st, c.pm, False, pw.candidates)
+    cands = pw.candidates[:n].copy()
+    assert d in cands
+    if n > 1:
+        best = _best_by_twin(c, c.dealer, layers, cands, discard=True)
+        assume(best is not None)
+        assert d == best
+
+
+def test_learned_card_without_a_net_answers_minus_one():
+    c = Contract(3, trump=0, dealer=0, maker=1, alone=False, defended_alone=False,
+                 round_one=False)
+    pw = new_pimc_work(inference_of(), no_card_net())
+    n = option_candidates(c.lay, c.hp, c.st, c.pm, c.turn, False, pw.candidates)
+    assert n > 1
+    assert learned_card(c.tb, c.lay, c.hp, c.st, c.pm, c.turn, pw) == -1
+
+
+@pytest.mark.parametrize("preset,settings_,trump", [
+    ("standard", ["no_trump=true"], 4),
+    ("standard", ["deck=28"], None),
+    ("standard", ["deck=32"], None),
+    ("yooker", [], None),
+    ("standard", ["joker=true"], None),
+    ("yooker", ["joker=true"], None),
+])
+def test_learned_player_answers_minus_one_where_the_net_does_not_know_the_deal(preset,
+                                                                               settings_, trump):
+    """No-trump contracts, 28 and 32 cards, Yooker, Benny: the card and (in round 1) the
+    discard are left to PIMC."""
+    rules = build_rules(preset, settings_)
+    tb = compile_rules(rules)
+    _, net = random_net(1)
+    asked = 0
+    for index in range(12):
+        hands, upcard = deal_one(rules, 5, index)
+        up_suit = card_suit(upcard)
+        t = trump if trump is not None else (up_suit + 1) % 4 if up_suit < 4 else 0
+        lay, hp, st_, pm, _ = contract_start(tb, np.array(hands, dtype=np.uint64), upcard, 0, 2,
+                                             t, 1, 0, 0)
+        pw = new_pimc_work(inference_of(), net)
+        seat = int(st_[S_TURN])
+        if option_candidates(lay, hp, st_, pm, seat, False, pw.candidates) > 1:
+            assert learned_card(tb, lay, hp, st_, pm, seat, pw) == -1
+            asked += 1
+        if trump is None and up_suit < 4:  # round 1: the dealer takes it up
+            lay, hp, st_, pm, took = contract_start(tb, np.array(hands, dtype=np.uint64),
+                                                    upcard, 0, 1, up_suit, 1, 0, 0)
+            assert took
+            assert learned_discard(tb, lay, hp, st_, pm, pw) == -1
+            asked += 1
+    assert asked >= 10
+
+
+def _logged_decision(c, seat, discard, model, net, key):
+    """(the card the model plays, the log's rows) of one decision through the playout's
+    dispatch with a teaching log; and PIMC's card for it in the same worlds."""
+    log = np.zeros((2, LOG_WIDTH), dtype=np.uint8)
+    log_n = np.zeros(1, dtype=np.int64)
+    pw = teaching_work(inference_of(), net, log, log_n)
+    # np.uint64: a kernel's uint64 comes back a Python int, which Numba would type int64
+    k = np.uint64(deal_key(np.uint64(key), np.uint64(c.st[S_DECISIONS])))
+    before = c.st.copy()
+    probe = new_pimc_work(inference_of(), net)
+    if discard:
+        pimc = pimc_discard(c.tb, c.lay, c.hp, c.st, c.pm, WORLDS, k, False, new_tt(), probe)
+        got = choose_discard(model, c.tb, c.lay, c.hp, c.st, c.pm, WORLDS, np.uint64(key),
+                             new_tt(), (pw, pw))
+    else:
+        pimc = pimc_card(c.tb, c.lay, c.hp, c.st, c.pm, seat, WORLDS, k, False, new_tt(), probe)
+        got = choose_card(model, c.tb, c.lay, c.hp, c.st, c.pm, seat, WORLDS, np.uint64(key),
+                          new_tt(), (pw, pw))
+    assert c.st[S_DECISIONS] == before[S_DECISIONS] + 1, "a PIMC decision drew its key"
+    c.st[S_DECISIONS] = before[S_DECISIONS]
+    assert (c.st == before).all(), "deciding changes nothing else"
+    return int(got), log[:log_n[0]].copy(), int(pimc)
+
+
+def _check_logged_row(c, seat, discard, rows, pimc, n, settled):
+    if n == 1 or (settled and not discard):
+        assert len(rows) == 0, "a forced or settled decision is not logged"
+        return
+    assert len(rows) == 1
+    row = rows[0]
+    assert set(np.flatnonzero(row[:N_FEATURES])) == c.expected_features(seat, discard)
+    assert row[LOG_LABEL] == slot_of(c.card(pimc), c.trump)
+
+
+WORLDS = 6
+
+
+@settings(max_examples=30, deadline=None)
+@given(plays=st.integers(0, 15), net_seed=st.integers(0, 2**32), key=st.integers(0, 2**63),
+       learned=st.booleans(), **contracts)
+def test_a_teaching_decision_plays_the_drivers_card_and_logs_pimcs(plays, net_seed, key,
+                                                                   learned, **contract):
+    """choose_card/choose_discard with a log: a learned driver plays its net's card (DAgger),
+    a PIMC driver PIMC's; either way the row logged is the seat's features (twin) with PIMC's
+    card, and only where PIMC decides by its worlds (not forced, not settled)."""
+    c = Contract(**contract)
+    layers, net = random_net(net_seed)
+    model = MODEL_LEARNED if learned else MODEL_PIMC
+    if c.took_up:
+        got, rows, pimc = _logged_decision(c, c.dealer, True, model, net, key)
+        mine = learned_discard(c.tb, c.lay, c.hp, c.st, c.pm, new_pimc_work(inference_of(), net))
+        assert got == (mine if learned else pimc)
+        n = discard_candidates(c.lay, c.hp, c.st, c.pm, False, np.zeros(8, dtype=np.int64))
+        _check_logged_row(c, c.dealer, True, rows, pimc, n, False)
+        c.make_discard(c.card(got))
+    c.play_random(min(plays, 5 * len(c.active) - 1))
+    seat = c.turn
+    got, rows, pimc = _logged_decision(c, seat, False, model, net, key)
+    mine = learned_card(c.tb, c.lay, c.hp, c.st, c.pm, seat, new_pimc_work(inference_of(), net))
+    assert got == (mine if learned else pimc)
+    n = option_candidates(c.lay, c.hp, c.st, c.pm, seat, False, np.zeros(8, dtype=np.int64))
+    _check_logged_row(c, seat, False, rows, pimc, n, c.settled())
+
+
+# --- the teaching log -------------------------------------------------------------------------
+
+TEACHING = dict(rules=STANDARD, seed=11, start=0, count=3)
+ONE_HOT_GROUPS = {"dealer": (F_DEALER, 4), "maker": (F_MAKER, 4),
+                  "trick number": (F_TRICK_NO, 5), "place": (F_PLACE, 4),
+                  "ours": (F_OURS, 5), "theirs": (F_THEIRS, 5), "call turn": (F_CALL_TURN, 8)}
+
+
+@pytest.fixture(scope="module")
+def pimc_log():
+    return teaching_log(player=Player("rules", play="pimc", worlds=6), **TEACHING)
+
+
+def _row_parts(row):
+    feats = row[:N_FEATURES]
+    hand = set(np.flatnonzero(feats[F_HAND:F_HAND + N_SLOTS]))
+    cands = set(np.flatnonzero(row[N_FEATURES:N_FEATURES + N_SLOTS]))
+    return feats, hand, cands, int(row[LOG_LABEL])
+
+
+def _check_rows(log):
+    assert len(log) > 0
+    assert ((log[:, :LOG_LABEL] == 0) | (log[:, :LOG_LABEL] == 1)).all()
+    for row in log:
+        feats, hand, cands, label = _row_parts(row)
+        assert label in cands, "PIMC's card is one of the candidates"
+        assert len(cands) >= 2, "a forced decision is not logged"
+        assert cands <= hand, "a candidate is a card of the hand"
+        discard = bool(feats[F_DISCARD])
+        assert 1 <= len(hand) <= 6 and (len(hand) == 6) == discard
+        for name, (base, size) in ONE_HOT_GROUPS.items():
+            assert feats[base:base + size].sum() == 1, name
+        tricks = int(np.argmax(feats[F_TRICK_NO:F_TRICK_NO + 5]))
+        ours = int(np.argmax(feats[F_OURS:F_OURS + 5]))
+        theirs = int(np.argmax(feats[F_THEIRS:F_THEIRS + 5]))
+        assert ours + theirs == tricks
+        place = int(np.argmax(feats[F_PLACE:F_PLACE + 4]))
+        assert feats[F_WINNER:F_WINNER + 4].sum() == feats[F_LED:F_LED + 4].sum() == (place > 0)
+        assert feats[F_ACTIVE], "the deciding seat is in play"
+        assert len(hand) == 5 - tricks + discard, "one card a trick, six to discard from"
+        if discard:
+            assert tricks == 0 and place == 0 and feats[F_DEALER]
+        makers_here = feats[F_MAKER] or feats[F_MAKER + 2]
+        made, lost = (ours, theirs) if makers_here else (theirs, ours)
+        assert not (lost >= 3 or (made >= 3 and lost >= 1)), "a settled hand is not logged"
+        seen = [set(np.flatnonzero(feats[F_PLAYED + CARD_SETS * k:
+                                         F_PLAYED + CARD_SETS * (k + 1)])) for k in range(3)]
+        seen.append(set(np.flatnonzero(feats[F_OUT:F_OUT + N_SLOTS])))
+        for cards in seen:
+            assert not cards & hand, "a card held is neither played nor out"
+
+
+def test_teaching_log_rows_are_real_decisions_of_a_seats_view(pimc_log):
+    _check_rows(pimc_log)
+    assert pimc_log[:, F_DISCARD].any(), "a dealer's discard is among the decisions"
+
+
+def test_teaching_log_is_reproducible_from_its_seed(pimc_log):
+    again = teaching_log(player=Player("rules", play="pimc", worlds=6), **TEACHING)
+    assert np.array_equal(again, pimc_log)
+
+
+def test_teaching_log_under_a_learned_driver_logs_pimcs_decisions_where_the_net_led(
+        monkeypatch, pimc_log):
+    """DAgger: the learned player (a random net here) plays its own cards, and PIMC's card is
+    logged at the positions it reaches; those differ from PIMC's own game."""
+    import euchre_sim.play.player as player_module
+
+    _, net = random_net(2)
+    monkeypatch.setattr(player_module, "card_net", lambda: net)
+    driver = Player("rules", play="learned", worlds=6)
+    log = teaching_log(player=driver, **TEACHING)
+    _check_rows(log)
+    assert np.array_equal(log, teaching_log(player=driver, **TEACHING))
+    assert not np.array_equal(log, pimc_log)
