@@ -68,10 +68,11 @@ ADVISE = ["advise", "--hand", "JS AS 9H 9D TC", "--up", "9S", "--seat", "1", "--
 ADVISE_DEALS = 2000
 
 
-def advise_seconds(deals: int, workers: int | None = None, tree: str | None = None) -> float:
+def advise_seconds(deals: int, workers: int | None = None, tree: str | None = None,
+                   command: list[str] = ADVISE) -> float:
     """Wall seconds of the whole `advise` command (start-up and loading the cached kernels
     included): the goal of issue 24 is for the command."""
-    options = ADVISE + ["--deals", str(deals)] + (["--workers", str(workers)] if workers else [])
+    options = command + ["--deals", str(deals)] + (["--workers", str(workers)] if workers else [])
     started = time.perf_counter()
     subprocess.run(cli_command(tree) + options, check=True, env=tree_env(tree),
                    cwd=tree, capture_output=True)

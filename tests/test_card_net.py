@@ -33,6 +33,7 @@ from euchre_sim.play.card_net import (
     F_THEIRS,
     F_TRICK,
     F_TRICK_NO,
+    F_UNSEEN,
     F_UP,
     F_VOID,
     F_WINNER,
@@ -329,9 +330,11 @@ class Contract:
         """`seat`'s active features, from the layout's description in card_net."""
         t = self.trump
         f = {F_HAND + slot_of(c, t) for c in self.hands[seat]}
-        for r in range(1, 4):
+        for r in range(4):
             s = (seat + r) % 4
-            f |= {F_PLAYED + CARD_SETS * (r - 1) + slot_of(c, t) for c in self.played_by[s]}
+            f |= {F_PLAYED + CARD_SETS * r + slot_of(c, t) for c in self.played_by[s]}
+            if r == 0:
+                continue
             f |= {F_TRICK + CARD_SETS * (r - 1) + slot_of(c, t) for w, c in self.trick if w == s}
             f |= {F_VOID + 4 * (r - 1) + k for k in self.voids[s]}
         out = set(self.out)
@@ -340,6 +343,11 @@ class Contract:
         f |= {F_OUT + slot_of(c, t) for c in out}
         if self.took_up:
             f.add(F_UP + slot_of(self.upcard, t))
+        # cards whose place the seat does not know: not its own, not played, not out, and not
+        # the upcard the dealer took
+        placed = set(self.hands[seat]) | out | {c for cards in self.played_by for c in cards}
+        placed |= {self.upcard} if self.took_up else set()
+        f |= {F_UNSEEN + slot_of(c, t) for c in set(DECK.cards) - placed}
         f.add(F_DEALER + (self.dealer - seat) % 4)
         f.add(F_MAKER + (self.maker - seat) % 4)
         if self.alone:
@@ -796,7 +804,8 @@ def _check_rows(log):
         made, lost = (ours, theirs) if makers_here else (theirs, ours)
         assert not (lost >= 3 or (made >= 3 and lost >= 1)), "a settled hand is not logged"
         seen = [set(np.flatnonzero(feats[F_PLAYED + CARD_SETS * k:
-                                         F_PLAYED + CARD_SETS * (k + 1)])) for k in range(3)]
+                                         F_PLAYED + CARD_SETS * (k + 1)])) for k in range(4)]
+        seen.append(set(np.flatnonzero(feats[F_UNSEEN:F_UNSEEN + N_SLOTS])))
         seen.append(set(np.flatnonzero(feats[F_OUT:F_OUT + N_SLOTS])))
         for cards in seen:
             assert not cards & hand, "a card held is neither played nor out"

@@ -51,7 +51,8 @@ def test_the_wheel_holds_every_file_of_the_package(built):
     with zipfile.ZipFile(wheel) as archive:
         packaged = {name for name in archive.namelist() if name.startswith("euchre_sim/")}
     files = _package_files(project)
-    assert {"euchre_sim/bidding/human.json", "euchre_sim/web/static/index.html"} <= files
+    assert {"euchre_sim/bidding/human.json", "euchre_sim/play/card_net.npz",
+            "euchre_sim/play/card_net.json", "euchre_sim/web/static/index.html"} <= files
     assert packaged == files
     assert wheel.name.endswith("-py3-none-any.whl")
 

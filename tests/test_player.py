@@ -9,7 +9,7 @@ import pytest
 from euchre_sim.bidding.params import BIDDER_DD, BIDDER_RULES, BIDDER_TABLE, HUMAN_FILE, PARAMS
 from euchre_sim.core.errors import FieldError
 from euchre_sim.core.rules import build_rules
-from euchre_sim.play.models import DEFAULT_WORLDS, MODEL_CONVENTIONAL, MODEL_PIMC
+from euchre_sim.play.models import DEFAULT_WORLDS, MODEL_CONVENTIONAL, MODEL_LEARNED, MODEL_PIMC
 from euchre_sim.play.player import NO_BIDDER, Player, player_of
 
 DEFAULTS = [default for _, default, _ in PARAMS]
@@ -73,3 +73,32 @@ def test_settled_keeps_only_what_the_player_uses():
     assert Player("rules", "pimc", 99).settled().worlds == 99
     assert Player("rules").settled().weights == tuple(DEFAULTS)
     assert Player(None, weights=(1.0,) * len(PARAMS)).settled().weights == ()
+
+
+def test_only_the_learned_player_carries_the_shipped_net():
+    """The record's net is the package's card_net.npz read here directly for "learned", and
+    empty for every other model (their kernels never read it)."""
+    from importlib import resources
+
+    learned = Player("human", "learned").record()
+    with resources.as_file(resources.files("euchre_sim.play") / "card_net.npz") as path, \
+            np.load(path) as shipped:
+        assert np.array_equal(learned.net.w1, shipped["w1"])
+        assert np.array_equal(learned.net.w3t, shipped["w3t"])
+    assert int(learned.play) == MODEL_LEARNED
+    for play in ("dd", "rules", "pimc"):
+        assert Player("human", play).record().net.w1.size == 0
+
+
+def test_a_runs_identity_names_the_learned_players_weights_by_their_digest():
+    """A run played by the learned player must not be resumed under other weights: its
+    identity holds the sha256 of the shipped file, computed here from the bytes; no other
+    model's identity names a net, and the learned player keeps its PIMC fallback's worlds."""
+    import hashlib
+    from importlib import resources
+
+    data = (resources.files("euchre_sim.play") / "card_net.npz").read_bytes()
+    identity = Player("human", "learned", 20).settled().identity()
+    assert identity["card_net"] == hashlib.sha256(data).hexdigest()
+    assert identity["worlds"] == 20
+    assert "card_net" not in Player("human", "pimc").identity()

@@ -23,6 +23,7 @@ from ..core.seats import team_of
 from ..core.stats import mean_se
 from ..game.engine import HandState
 from ..game.model_strategy import state_arrays
+from ..play.card_net import no_card_net
 from ..play.pimc import (
     MAX_CANDIDATES,
     Inference,
@@ -32,7 +33,6 @@ from ..play.pimc import (
     option_values,
     position_values,
 )
-from ..play.card_net import no_card_net
 from ..play.player import player_of
 from ..play.state import S_DISCARD
 from ..solver.search import new_tt

@@ -82,6 +82,14 @@ def table_digest(out_dir: str, name: str = "decisions.parquet") -> str:
     return digest.hexdigest()
 
 
+def file_source(out_dir: str | None, name: str = "decisions.parquet") -> dict | None:
+    """A run folder a manifest names: its absolute path and the sha256 of the file read from
+    it (None: no folder)."""
+    if out_dir is None:
+        return None
+    return {"dir": os.path.abspath(out_dir), "sha256": table_digest(out_dir, name)}
+
+
 def load_decision_table(out_dir: str, rules) -> DecisionTable:
     """The decisions of a finished `simulate --bidding` run under the same rules."""
     import pandas as pd

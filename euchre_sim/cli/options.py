@@ -86,11 +86,13 @@ def play_options(command):
 
     command = click.option("--worlds", type=click.IntRange(1, 10_000), default=DEFAULT_WORLDS,
                            show_default=True,
-                           help="Worlds each PIMC decision samples and solves.")(command)
+                           help="Worlds each PIMC decision samples and solves (learned: "
+                           "where its net does not know the deal).")(command)
     return click.option("--play", type=click.Choice(PLAY_MODELS), default="dd",
                         show_default=True,
                         help="Card play: dd (all hands visible), rules (conventional "
-                        "player), pimc (sampled worlds).")(command)
+                        "player), pimc (sampled worlds), learned (a net trained on PIMC's "
+                        "decisions).")(command)
 
 
 def bidding_options(command):

@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 
 from ..bidding.params import params_by_name
-from ..bidding.table import DecisionTable, load_decision_table, table_digest
+from ..bidding.table import DecisionTable, file_source, load_decision_table
 from ..core.cards import JOKER
 from ..core.dealing import deck_array, seed_to_u64
 from ..core.errors import FieldError, UserError
@@ -160,21 +160,17 @@ class TournamentPlan(ChunkedPlan):
 
     def identity(self) -> dict:
         """What the run computes: a resumed run must match it exactly."""
-        table = None if self.bidder_table is None else {
-            "dir": os.path.abspath(self.bidder_table), "sha256": table_digest(self.bidder_table)}
-        odds = None if self.odds_dir is None else {
-            "dir": os.path.abspath(self.odds_dir),
-            "sha256": table_digest(self.odds_dir, "odds.parquet")}
         return {"kind": "tournament", "seed": self.seed, "games": self.games,
                 "rules": self.rules.options(),
-                "players": {name: {"bidding": p.bidder, "play": p.play}
+                "players": {name: {"bidding": p.bidder, "play": p.play} | p.net_source()
                             for name, p in zip("AB", self.players, strict=True)},
                 "duplicate": self.duplicate, "start": list(self.start),
                 "dealer": None if self.dealer < 0 else SEAT_NAMES[self.dealer],
                 "worlds": self.worlds if any(p.pimc_worlds for p in self.players) else None,
                 "bidder_params": {name: params_by_name(p.record().weights) for name, p in
                                   zip("AB", self.players, strict=True)},
-                "bidder_table": table, "odds": odds}
+                "bidder_table": file_source(self.bidder_table),
+                "odds": file_source(self.odds_dir, "odds.parquet")}
 
 
 

@@ -7,10 +7,11 @@ colour (its jack is the left bower), 12-17 and 18-23 the two other suits (the lo
 first), each high to low. A deal outside it (no-trump, Benny, 28 or 32 cards, Yooker) is not
 scored (`net_choice` answers -1) and the player falls back to PIMC.
 
-Features (`encode`, all 0/1, seats relative to the deciding seat: 1 the next to play after it,
-2 its partner, 3 the one before it): the seat's hand; the cards each other seat has played,
-and those of the current trick; the cards known out of play (the turned-down upcard, the
-seat's own discard); the upcard a dealer took; the suits each other seat has shown void in;
+Features (`encode`, all 0/1, seats relative to the deciding seat: 0 itself, 1 the next to
+play after it, 2 its partner, 3 the one before it): the seat's hand; the cards each seat has
+played, and those the others played in the current trick; the cards known out of play (the
+turned-down upcard, the seat's own discard); the upcard a dealer took; the cards whose place
+the seat does not know; the suits each other seat has shown void in;
 dealer, maker and the seats in play; alone and defending alone; trick number and place in it;
 tricks won by each side; who wins the trick so far and the led suit; the auction turn of the
 call; whether the decision is the dealer's discard.
@@ -22,6 +23,7 @@ The weights (package data `card_net.npz`, provenance in `card_net.json`) are mad
 
 from __future__ import annotations
 
+import hashlib
 import json
 from functools import lru_cache
 from importlib import resources
@@ -35,6 +37,7 @@ from .state import (
     P_BY,
     P_KNOWN_OUT,
     P_LED,
+    P_PLAYED,
     P_TRICK,
     P_VOID,
     S_ACTIVE,
@@ -56,11 +59,12 @@ N_SLOTS = 24
 SUIT_SIZES = (7, 5, 6, 6)  # trump, the suit of its colour, the two others
 # feature layout: card sets of N_SLOTS each, then one-hot groups
 F_HAND = 0
-F_PLAYED = F_HAND + N_SLOTS  # + N_SLOTS * (relative seat - 1)
-F_TRICK = F_PLAYED + 3 * N_SLOTS  # the same, the current trick's cards only
+F_PLAYED = F_HAND + N_SLOTS  # + N_SLOTS * relative seat
+F_TRICK = F_PLAYED + 4 * N_SLOTS  # + N_SLOTS * (relative seat - 1): the current trick's
 F_OUT = F_TRICK + 3 * N_SLOTS
 F_UP = F_OUT + N_SLOTS
-F_VOID = F_UP + N_SLOTS  # + 4 * (relative seat - 1) + suit class
+F_UNSEEN = F_UP + N_SLOTS
+F_VOID = F_UNSEEN + N_SLOTS  # + 4 * (relative seat - 1) + suit class
 F_DEALER = F_VOID + 12
 F_MAKER = F_DEALER + 4
 F_ALONE = F_MAKER + 4  # maker alone, defender alone
@@ -74,7 +78,9 @@ F_LED = F_WINNER + 4
 F_CALL_TURN = F_LED + 4
 F_DISCARD = F_CALL_TURN + 8
 N_FEATURES = F_DISCARD + 1
-MAX_ACTIVE = 96
+FEATURE_LAYOUT = {name: value for name, value in globals().items() if name.startswith("F_")} | {
+    "N_FEATURES": N_FEATURES}  # what a logged decision's columns mean (training data name it)
+MAX_ACTIVE = 128
 LOG_WIDTH = N_FEATURES + N_SLOTS + 1  # a logged decision: features, candidates, PIMC's card
 LOG_LABEL = N_FEATURES + N_SLOTS
 
@@ -83,12 +89,13 @@ PROVENANCE_FILE = "card_net.json"
 
 
 class CardNet(NamedTuple):
-    """The network's weights (float32): w1[feature, h1], then w2t[h2, h1] and w3t[slot, h2]
-    (the later layers transposed, a row per output); ReLU between layers. Empty: no net."""
+    """The network's weights (float32): w1[feature, h1], w2[h1, h2] and w3t[slot, h2] (the
+    last layer transposed, a row per slot: only the candidates' scores are computed); ReLU
+    between layers. Empty: no net."""
 
     w1: np.ndarray
     b1: np.ndarray
-    w2t: np.ndarray
+    w2: np.ndarray
     b2: np.ndarray
     w3t: np.ndarray
     b3: np.ndarray
@@ -122,12 +129,11 @@ def net_of(layers: list[tuple[np.ndarray, np.ndarray]]) -> CardNet:
     def f32(a):
         return np.ascontiguousarray(a, dtype=np.float32)
 
-    return CardNet(f32(w1), f32(b1), f32(w2.T), f32(b2), f32(w3.T), f32(b3))
+    return CardNet(f32(w1), f32(b1), f32(w2), f32(b2), f32(w3.T), f32(b3))
 
 
 def save_card_net(path, net: CardNet) -> None:
-    np.savez_compressed(path, w1=net.w1, b1=net.b1, w2t=net.w2t, b2=net.b2, w3t=net.w3t,
-                        b3=net.b3)
+    np.savez_compressed(path, **net._asdict())
 
 
 def read_card_net(path) -> CardNet:
@@ -152,6 +158,14 @@ def card_net() -> CardNet:
     """The shipped net (package data)."""
     with resources.as_file(resources.files(__package__) / NET_FILE) as path:
         return read_card_net(path)
+
+
+@lru_cache(maxsize=1)
+def card_net_digest() -> str:
+    """The sha256 of the shipped weights: a run played by the learned player names it, so
+    that a resume under other weights is refused."""
+    data = (resources.files(__package__) / NET_FILE).read_bytes()
+    return hashlib.sha256(data).hexdigest()
 
 
 def card_net_provenance() -> dict:
@@ -230,9 +244,10 @@ def encode(tb, hands, st, pm, seat, discard, slots, active):
     if not canonical_slots(tb, st[S_TRUMP], slots):
         return -1
     n = _put_cards(hands[seat], F_HAND, slots, active, 0)
+    n = _put_cards(pm[P_BY + seat], F_PLAYED, slots, active, n)
     for r in range(1, 4):
         s = (seat + r) & 3
-        n = _put_cards(pm[P_BY + s], F_PLAYED + N_SLOTS * (r - 1), slots, active, n)
+        n = _put_cards(pm[P_BY + s], F_PLAYED + N_SLOTS * r, slots, active, n)
         n = _put_cards(pm[P_BY + s] & pm[P_TRICK], F_TRICK + N_SLOTS * (r - 1), slots, active, n)
         voids = _suit_classes(pm[P_VOID + s], slots)
         for c in range(4):
@@ -243,9 +258,14 @@ def encode(tb, hands, st, pm, seat, discard, slots, active):
     if seat == st[S_DEALER] and st[S_DISCARD] >= 0:
         out |= np.uint64(1) << np.uint64(st[S_DISCARD])
     n = _put_cards(out, F_OUT, slots, active, n)
+    placed = hands[seat] | pm[P_PLAYED] | out
     if st[S_UP] >= 0:
         active[n] = F_UP + slots[st[S_UP]]
         n += 1
+        placed |= np.uint64(1) << np.uint64(st[S_UP])
+    deck = (tb.power_range[st[S_TRUMP], 0] | tb.power_range[st[S_TRUMP], 1]
+            | tb.power_range[st[S_TRUMP], 2] | tb.power_range[st[S_TRUMP], 3])
+    n = _put_cards(deck & ~placed, F_UNSEEN, slots, active, n)
     for base, s in ((F_DEALER, st[S_DEALER]), (F_MAKER, st[S_MAKER])):
         active[n] = base + ((s - seat) & 3)
         n += 1
@@ -275,29 +295,45 @@ def encode(tb, hands, st, pm, seat, discard, slots, active):
 
 
 @njit(_nrt=False, fastmath=True)
-def net_scores(net, active, n, nw):
-    """The net's score of each slot into nw.out, from n active features."""
-    h1, h2, out = nw.h1, nw.h2, nw.out
+def net_hidden(net, active, n, nw):
+    """The hidden layers of the net into nw.h1 and nw.h2, from n active features: each layer
+    a sum of weight rows (a feature's, or a hidden unit's times its value; units at zero
+    after the ReLU add nothing)."""
+    h1, h2 = nw.h1, nw.h2
     for j in range(h1.shape[0]):
         h1[j] = net.b1[j]
     for i in range(n):
         row = net.w1[active[i]]
         for j in range(h1.shape[0]):
             h1[j] += row[j]
-    for j in range(h1.shape[0]):
-        h1[j] = max(h1[j], np.float32(0.0))
     for j in range(h2.shape[0]):
-        row = net.w2t[j]
-        acc = net.b2[j]
-        for i in range(h1.shape[0]):
-            acc += row[i] * h1[i]
-        h2[j] = max(acc, np.float32(0.0))
-    for j in range(out.shape[0]):
-        row = net.w3t[j]
-        acc = net.b3[j]
-        for i in range(h2.shape[0]):
-            acc += row[i] * h2[i]
-        out[j] = acc
+        h2[j] = net.b2[j]
+    for i in range(h1.shape[0]):
+        value = h1[i]
+        if value > 0:
+            row = net.w2[i]
+            for j in range(h2.shape[0]):
+                h2[j] += value * row[j]
+    for j in range(h2.shape[0]):
+        h2[j] = max(h2[j], np.float32(0.0))
+
+
+@njit(_nrt=False, fastmath=True)
+def slot_score(net, nw, slot):
+    """The net's score of one slot, after `net_hidden`."""
+    row = net.w3t[slot]
+    acc = net.b3[slot]
+    for i in range(nw.h2.shape[0]):
+        acc += row[i] * nw.h2[i]
+    return acc
+
+
+@njit(_nrt=False)
+def net_scores(net, active, n, nw):
+    """The net's score of every slot into nw.out, from n active features."""
+    net_hidden(net, active, n, nw)
+    for slot in range(nw.out.shape[0]):
+        nw.out[slot] = slot_score(net, nw, slot)
 
 
 @njit(_nrt=False)
@@ -309,11 +345,14 @@ def net_choice(tb, hands, st, pm, seat, discard, cands, n_cands, net, nw):
     n = encode(tb, hands, st, pm, seat, discard, nw.slots, nw.active)
     if n < 0:
         return -1
-    net_scores(net, nw.active, n, nw)
-    best = cands[0]
-    for i in range(1, n_cands):
-        if nw.out[nw.slots[cands[i]]] > nw.out[nw.slots[best]]:
+    net_hidden(net, nw.active, n, nw)
+    best = -1
+    best_score = np.float32(0.0)
+    for i in range(n_cands):
+        score = slot_score(net, nw, nw.slots[cands[i]])
+        if best < 0 or score > best_score:
             best = cands[i]
+            best_score = score
     return best
 
 

@@ -8,7 +8,6 @@ of scalars and arrays, down to the bidder's choice, the card player and PIMC's i
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
@@ -22,9 +21,9 @@ from ..bidding.params import (
     bidder_weights,
     params_by_name,
 )
-from ..bidding.table import DecisionTable, empty_table, load_decision_table, table_digest
+from ..bidding.table import DecisionTable, empty_table, file_source, load_decision_table
 from ..core.errors import FieldError
-from .card_net import CardNet, card_net, no_card_net
+from .card_net import CardNet, card_net, card_net_digest, no_card_net
 from .models import DEFAULT_WORLDS, PLAY_MODELS, SAMPLING_MODELS, model_id
 
 NO_BIDDER = -1  # a record's bidder when the player bids by no kernel (no auction, or random)
@@ -101,11 +100,16 @@ class Player:
         """The bidder's weights by name (None when it has none)."""
         return params_by_name(self.weights) if self.weights else None
 
-    def table_source(self) -> dict | None:
-        """The decision table's folder and the sha256 of its decisions.parquet."""
-        if self.table_dir is None:
-            return None
-        return {"dir": os.path.abspath(self.table_dir), "sha256": table_digest(self.table_dir)}
+    def net_source(self) -> dict:
+        """The learned player's weights as a manifest names them (their sha256); empty for
+        every other model."""
+        return {"card_net": card_net_digest()} if self.play == "learned" else {}
+
+    def identity(self) -> dict:
+        """What a run's manifest says of the player."""
+        return {"play": self.play, "worlds": self.pimc_worlds, "bidding": self.bidder,
+                "bidder_params": self.named_weights,
+                "bidder_table": file_source(self.table_dir)} | self.net_source()
 
     def record(self, bids: bool = True) -> PlayerRecord:
         """The player as the kernels read it; bids=False: a record whose bidder is NO_BIDDER

@@ -92,13 +92,9 @@ class RunPlan(ChunkedPlan):
 
     def identity(self) -> dict:
         """What the run computes: a resumed run must match it exactly."""
-        player = self.player
         return {"seed": self.seed, "deals": self.deals, "rules": self.rules.options(),
-                "keep_deals": self.keep_deals, "play": player.play,
-                "worlds": player.pimc_worlds, "bidding": player.bidder,
-                "bidder_params": player.named_weights,
-                "bidder_table": player.table_source()} | (
-                    {} if self.tables == run_tables("dd", player.bidder)
+                "keep_deals": self.keep_deals} | self.player.identity() | (
+                    {} if self.tables == run_tables("dd", self.player.bidder)
                     else {"tables": list(self.tables)})
 
 

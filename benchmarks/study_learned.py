@@ -1,0 +1,240 @@
+"""Is the learned card player (`--play learned`) as strong as PIMC, K = 50? (issue 41; a
+strength study, not timed). Prints JSON; each part can run alone:
+
+    python benchmarks/study_learned.py duplicate [--deals 20000] [--tested learned]
+        [--yardstick pimc] [--bidder human]
+    python benchmarks/study_learned.py review [--hands 1000]
+    python benchmarks/study_learned.py people
+    python benchmarks/study_learned.py pinned [--deals 2000]
+
+duplicate: the bidder's contract of each of `--deals` random deals (dealer N; both sides bid
+with the same bidder, so the auction does not depend on who plays) is played out twice, the
+tested card player as NS against the yardstick as EW, then seats swapped; the tested side's
+points per deal (NS minus EW, halved) with its 95 % interval. Each side's PIMC infers from
+the auction under the bidder.
+
+review: `study_review_loss`'s 1,000-hand study (standard rules, the rules bidder at every seat,
+seed 1) with the learned player at all four seats: points lost a hand against double dummy.
+
+people: the real games in tests/data/egn (championship games in Euchre Game Notation) replayed;
+at each card decision with more than one candidate (cards the seat can tell apart), does the
+model pick the person's card (or one it cannot tell from it)? The learned player and PIMC
+(K = 50, worlds from what was seen, no auction inference) side by side.
+
+tables: two finished per-call runs of the same deals (`simulate --seed S --deals N --play
+learned` and `--play pimc`): make, march and euchred rates pooled over every call by (round,
+alone), and `compare`'s classes (summary table, n >= 30 in both): how many differ at |z| >= 2
+against the 5 % that chance gives.
+
+pinned: the pinned hand (JS AS 9H 9D TC, 9S up, seat 1) under `advise --bidding human`: the
+order-up value under learned and PIMC play on the same deals.
+"""
+
+from __future__ import annotations
+
+import argparse
+import glob
+import json
+import os
+import random
+
+import numpy as np
+
+from euchre_sim.advice.advise import advise
+from euchre_sim.advice.question import AdviceQuestion
+from euchre_sim.advice.review import read_hands
+from euchre_sim.bidding.auction import NO_WINS
+from euchre_sim.core.calls import row_call
+from euchre_sim.core.dealing import deal_batch, deal_key, seed_to_u64
+from euchre_sim.core.rules import build_rules
+from euchre_sim.core.ruletables import compile_rules
+from euchre_sim.core.stats import interval95, mean_se
+from euchre_sim.game.history import HandState
+from euchre_sim.game.match import auction_row
+from euchre_sim.game.model_strategy import state_arrays
+from euchre_sim.play.models import model_id
+from euchre_sim.play.pimc import inference_of, new_pimc_work, option_candidates, option_of
+from euchre_sim.play.player import Player
+from euchre_sim.play.playout import choose_card, play_contract
+from euchre_sim.play.state import S_MAKER_TRICKS
+from euchre_sim.solver.search import new_tt
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+EGN_DIR = os.path.join(ROOT, "tests", "data", "egn")
+
+
+def contracts(tb, record, hands, ups):
+    """(deal index, round, position, trump, alone, defender position) of each deal's contract
+    under `record`'s bidder at all four seats (dealer N); passed-out deals left out."""
+    odds = np.zeros((1, 1, 2))
+    out = []
+    for i in range(hands.shape[0]):
+        row, def_pos = auction_row((record, record), tb, hands[i], ups[i], 0, 0, 0, odds,
+                                   NO_WINS)[:2]
+        if row < 0:
+            continue
+        round_no, pos, trump, alone = (int(x) for x in row_call(row))
+        out.append((i, round_no, pos, int(ups[i]) >> 3 if round_no == 1 else trump, alone,
+                    int(def_pos)))
+    return out
+
+
+def duplicate(rules, tested: str, yardstick: str, bidder: str, deals: int, seed: int) -> dict:
+    tb = compile_rules(rules)
+    a, b = Player(bidder, tested).record(), Player(bidder, yardstick).record()
+    work_a = new_pimc_work(inference_of(a), a.net)
+    work_b = new_pimc_work(inference_of(b), b.net)
+    hands, ups = deal_batch(rules, seed, 0, deals)
+    tt = new_tt()
+    gains = []
+    for i, round_no, pos, trump, alone, def_pos in contracts(tb, a, hands, ups):
+        key = np.uint64(deal_key(seed_to_u64(seed), np.uint64(i)))
+        ns_points = []
+        for models, works in (((a.play, b.play), (work_a, work_b)),
+                              ((b.play, a.play), (work_b, work_a))):
+            st = play_contract(models, tb, hands[i], ups[i], 0, round_no, trump, pos & 3,
+                               pos if alone else 0, def_pos, a.worlds, key, tt, works)
+            points = int(tb.score[alone, 1 if def_pos else 0, st[S_MAKER_TRICKS]])
+            ns_points.append(points if pos % 2 == 0 else -points)
+        gains.append((ns_points[0] - ns_points[1]) / 2)
+    gains = np.array(gains)
+    mean, se = mean_se(gains)
+    return {"tested": tested, "yardstick": yardstick, "bidder": bidder, "deals": deals,
+            "seed": seed, "contracts_played": len(gains),
+            "tested_points_per_deal": round(mean, 4),
+            "interval_95": [round(x, 4) for x in interval95(mean, se)],
+            "pairs_differing": int((gains != 0).sum())}
+
+
+def review(hands: int) -> dict:
+    from study_review_loss import losses, played_hands
+
+    rules = build_rules("standard")
+    states = played_hands(rules, "learned", None, hands, 1)
+    return {"model": "learned", "hands": len(states), **losses(states, 1)}
+
+
+def people(worlds: int = 50) -> dict:
+    """The share of non-forced card decisions in the EGN games where each model picks the
+    person's card (or one the seat cannot tell from it)."""
+    agree = {"learned": 0, "pimc": 0}
+    decisions = 0
+    tt = new_tt()
+    rng = random.Random(41)
+    for path in sorted(glob.glob(os.path.join(EGN_DIR, "*.egn"))):
+        _, hands, _ = read_hands(path, build_rules("standard"))
+        for _, replayed in hands:
+            final = replayed.state
+            if final.passed_out:
+                continue
+            state = HandState(final.rules, final.dealer, final.dealt, final.upcard)
+            for bid in final.bids:
+                state.bid(bid)
+            if state.phase == "discard":
+                state.discard(final.discarded)
+            if state.phase == "defend":
+                state.defend(final.defender_alone if final.defender_alone >= 0 else None)
+            for trick in final.tricks:
+                for seat, card in trick.plays:
+                    decisions += _agreement(state, seat, card, agree, worlds, tt, rng)
+                    state.play(seat, card)
+    return {"decisions": decisions, "worlds": worlds,
+            "agree": {m: round(n / decisions, 4) for m, n in agree.items()}}
+
+
+def _agreement(state, seat, card, agree, worlds, tt, rng) -> int:
+    """1 after counting each model's agreement with the person's card, 0 when forced."""
+    tb = state.tables
+    lay = tb.layout[state.trump]
+    hands, st, pm = state_arrays(state)
+    cands = np.zeros(8, dtype=np.int64)
+    if option_candidates(lay, hands, st, pm, seat, False, cands) < 2:
+        return 0
+    person = option_of(lay, hands, st, pm, seat, int(tb.power_bit[state.trump, card]))
+    for name in agree:
+        player = Player(None, name).record()
+        work = new_pimc_work(inference_of(), player.net)
+        h, s, p = state_arrays(state)
+        chosen = choose_card(model_id(name), tb, lay, h, s, p, seat, worlds,
+                             np.uint64(rng.getrandbits(64)), tt, (work, work))
+        agree[name] += int(option_of(lay, hands, st, pm, seat, chosen) == person)
+    return 1
+
+
+def tables(dir_a: str, dir_b: str) -> dict:
+    import subprocess
+
+    import pandas as pd
+
+    pooled = {}
+    for name, folder in (("a", dir_a), ("b", dir_b)):
+        calls = pd.read_parquet(os.path.join(folder, "calls.parquet"))
+        for (round_no, alone), group in calls.groupby(["round", "alone"]):
+            n = group["n"].sum()
+            rates = {k: round(float((group[k] * group["n"]).sum() / n), 4)
+                     for k in ("make_rate", "march_rate", "euchred_rate", "mean_points")}
+            pooled.setdefault(f"round {round_no}, {'alone' if alone else 'partner'}", {})[
+                name] = {"n": int(n)} | rates
+    for entry in pooled.values():
+        entry["b_minus_a_points_of_rate"] = {
+            k: round(100 * (entry["b"][k] - entry["a"][k]), 2)
+            for k in ("make_rate", "march_rate", "euchred_rate")}
+    lines = subprocess.run(["euchre-sim", "compare", dir_a, dir_b, "--table", "summary",
+                            "--json", "--limit", "100000"], check=True, capture_output=True,
+                           text=True).stdout.splitlines()
+    rows = [json.loads(line) for line in lines]
+    classes = [r for r in rows if r.get("z") is not None]
+    beyond = sum(abs(r["z"]) >= 2 for r in classes)
+    return {"a": dir_a, "b": dir_b, "pooled": pooled,
+            "classes": len(classes), "classes_z_beyond_2": beyond,
+            "expected_by_chance": round(0.0455 * len(classes), 1)}
+
+
+def pinned(deals: int) -> dict:
+    rules = build_rules("standard")
+    out = {}
+    for play in ("learned", "pimc"):
+        result = advise(AdviceQuestion(rules, "JS AS 9H 9D TC", 1, up="9S", deals=deals,
+                                       seed=1, bidding="human", play=play))
+        order = next(a for a in result["actions"] if a["action"] == "order_up"
+                     and not a["alone"])
+        out[play] = {"mean_points": order["mean_points"], "points_se": order["points_se"]}
+    out["difference"] = round(out["learned"]["mean_points"] - out["pimc"]["mean_points"], 4)
+    return {"deals": deals, **out}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    sub = parser.add_subparsers(dest="part", required=True)
+    d = sub.add_parser("duplicate")
+    d.add_argument("--deals", type=int, default=20_000)
+    d.add_argument("--seed", type=int, default=5)
+    d.add_argument("--tested", default="learned")
+    d.add_argument("--yardstick", default="pimc")
+    d.add_argument("--bidder", default="human")
+    d.add_argument("--rules", default="standard")
+    r = sub.add_parser("review")
+    r.add_argument("--hands", type=int, default=1000)
+    sub.add_parser("people")
+    t = sub.add_parser("tables")
+    t.add_argument("dir_a")
+    t.add_argument("dir_b")
+    p = sub.add_parser("pinned")
+    p.add_argument("--deals", type=int, default=2000)
+    args = parser.parse_args()
+    if args.part == "duplicate":
+        report = duplicate(build_rules(args.rules), args.tested, args.yardstick, args.bidder,
+                           args.deals, args.seed)
+    elif args.part == "review":
+        report = review(args.hands)
+    elif args.part == "tables":
+        report = tables(args.dir_a, args.dir_b)
+    elif args.part == "people":
+        report = people()
+    else:
+        report = pinned(args.deals)
+    print(json.dumps(report, indent=2))
+
+
+if __name__ == "__main__":
+    main()
