@@ -37,6 +37,7 @@ import glob
 import json
 import os
 import random
+import sys
 
 import numpy as np
 
@@ -179,7 +180,8 @@ def tables(dir_a: str, dir_b: str) -> dict:
         entry["b_minus_a_points_of_rate"] = {
             k: round(100 * (entry["b"][k] - entry["a"][k]), 2)
             for k in ("make_rate", "march_rate", "euchred_rate")}
-    lines = subprocess.run(["euchre-sim", "compare", dir_a, dir_b, "--table", "summary",
+    lines = subprocess.run([sys.executable, "-m", "euchre_sim.cli", "compare", dir_a, dir_b,
+                            "--table", "summary",
                             "--json", "--limit", "100000"], check=True, capture_output=True,
                            text=True).stdout.splitlines()
     rows = [json.loads(line) for line in lines]

@@ -3,8 +3,9 @@ multilayer perceptron trained on them, the weights and their provenance as packa
 
     python tools/train_card_player.py generate DATA [--chunks N] [--seed S] [--jobs J]
         [--driver pimc|learned]
-    python tools/train_card_player.py train DATA [--seed S] [--hidden 256,128] [--epochs E]
+    python tools/train_card_player.py train DATA [--seed S] [--hidden 128,64] [--epochs E]
         [--out euchre_sim/play]
+    python tools/train_card_player.py remake DATA [--jobs J]
 
 `generate` deals chunk after chunk (CHUNK_DEALS deals each, `simulate`'s deals of seed S) and
 logs every decision PIMC (K = 50, with inference) makes by its worlds (`play.teaching`). Chunk
@@ -13,6 +14,11 @@ written whole and renamed into place, holding what made it; a rerun skips every 
 file says it was made by the same seed, variant, bidder and driver, so a run that is stopped
 loses only the chunks in flight. `--driver learned` plays by the shipped net and logs PIMC's
 card at the positions that play reaches (DAgger; its chunks are kept apart by name).
+
+`remake DATA` makes the shipped net from nothing, step by step (REMAKE): 100 chunks of PIMC's
+decisions (seed 41), a first net trained 8 epochs on them, 50 chunks of PIMC's decisions at
+the positions that net's own play reaches (seed 42, DAgger), the final net trained 14 epochs on
+all 150 (hidden 128,64, seed 41). About an hour on 2 cores.
 
 `train` reads every chunk of DATA, holds out each chunk whose index is 9 mod 10, and fits
 scikit-learn's MLPClassifier (ReLU, Adam, the seed fixes it) on the rest: features in, PIMC's
@@ -47,6 +53,7 @@ from euchre_sim.play.card_net import (  # noqa: E402
     N_SLOTS,
     NET_FILE,
     PROVENANCE_FILE,
+    card_net_digest,
     net_of,
     save_card_net,
 )
@@ -72,11 +79,12 @@ def chunk_spec(seed: int, index: int, driver: str) -> dict:
     return {"seed": seed, "index": index, "deals": CHUNK_DEALS, "preset": preset,
             "set": list(settings), "bidder": BIDDERS[(index // len(VARIANTS)) % len(BIDDERS)],
             "driver": driver, "worlds": DEFAULT_WORLDS, "clear_z": CLEAR_Z,
-            "features": FEATURE_LAYOUT}
+            "features": FEATURE_LAYOUT} | (
+                {"driver_net": card_net_digest()} if driver == "learned" else {})
 
 
 def chunk_path(data: str, spec: dict) -> str:
-    return os.path.join(data, f"{spec['driver']}-{spec['index']:05d}.npz")
+    return os.path.join(data, f"{spec['driver']}-s{spec['seed']}-{spec['index']:05d}.npz")
 
 
 def chunk_is_done(path: str, spec: dict) -> bool:
@@ -130,6 +138,7 @@ def read_chunks(data: str) -> tuple[np.ndarray, np.ndarray, dict]:
     summary = {"chunks": len(specs), "deals": sum(s["deals"] for s in specs),
                "seeds": sorted({s["seed"] for s in specs}),
                "drivers": sorted({s["driver"] for s in specs}),
+               "driver_nets": sorted({s["driver_net"] for s in specs if "driver_net" in s}),
                "variants": [{"preset": p, "set": list(s)} for p, s in VARIANTS],
                "bidders": list(BIDDERS), "worlds": specs[0]["worlds"],
                "clear_z": specs[0]["clear_z"], "chunk_deals": CHUNK_DEALS}
@@ -207,6 +216,26 @@ def write_net(args, model, summary, parts, epoch, accuracy, seconds) -> None:
         f.write("\n")
 
 
+REMAKE = (  # the shipped net's recipe: PIMC's data, a first net, its own positions, the net
+    ("generate", {"chunks": 100, "seed": 41, "driver": "pimc"}),
+    ("train", {"epochs": 8}),
+    ("generate", {"chunks": 50, "seed": 42, "driver": "learned"}),
+    ("train", {"epochs": 14}),
+)
+
+
+def remake(args) -> None:
+    """The shipped weights from nothing: each step of REMAKE in turn (a rerun skips the
+    chunks made); the first net is written where the second is, and drives the DAgger data."""
+    for step, options in REMAKE:
+        print(json.dumps({"step": step, **options}), flush=True)
+        if step == "generate":
+            generate(argparse.Namespace(data=args.data, jobs=args.jobs, **options))
+        else:
+            train(argparse.Namespace(data=args.data, out=args.out, seed=41, hidden="128,64",
+                                     alpha=1e-5, batch=1024, lr=1e-3, **options))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -219,14 +248,18 @@ def main() -> None:
     t = sub.add_parser("train")
     t.add_argument("data")
     t.add_argument("--seed", type=int, default=41)
-    t.add_argument("--hidden", default="256,128")
+    t.add_argument("--hidden", default="128,64")
     t.add_argument("--epochs", type=int, default=12)
     t.add_argument("--alpha", type=float, default=1e-5)
     t.add_argument("--batch", type=int, default=1024)
     t.add_argument("--lr", type=float, default=1e-3)
     t.add_argument("--out", default=os.path.join(ROOT, "euchre_sim", "play"))
+    r = sub.add_parser("remake")
+    r.add_argument("data")
+    r.add_argument("--jobs", type=int, default=os.cpu_count())
+    r.add_argument("--out", default=os.path.join(ROOT, "euchre_sim", "play"))
     args = parser.parse_args()
-    generate(args) if args.command == "generate" else train(args)
+    {"generate": generate, "train": train, "remake": remake}[args.command](args)
 
 
 if __name__ == "__main__":
