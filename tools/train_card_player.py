@@ -55,6 +55,7 @@ from euchre_sim.play.card_net import (  # noqa: E402
     PROVENANCE_FILE,
     card_net_digest,
     net_of,
+    read_card_net,
     save_card_net,
 )
 from euchre_sim.play.models import DEFAULT_WORLDS  # noqa: E402
@@ -166,6 +167,11 @@ def train(args) -> None:
                           alpha=args.alpha, batch_size=args.batch, learning_rate_init=args.lr,
                           shuffle=True, random_state=args.seed)
     labels = parts["train"][:, LOG_LABEL].astype(np.int64)
+    if args.init:  # go on from a net: the layers set after a first step has shaped them
+        model.partial_fit(inputs["train"][:1], labels[:1], classes=np.arange(N_SLOTS))
+        net, dtype = read_card_net(args.init), model.coefs_[0].dtype
+        model.coefs_ = [w.astype(dtype) for w in (net.w1, net.w2, net.w3t.T)]
+        model.intercepts_ = [b.astype(dtype) for b in (net.b1, net.b2, net.b3)]
     start = time.time()
     for epoch in range(1, args.epochs + 1):
         model.partial_fit(inputs["train"], labels, classes=np.arange(N_SLOTS))
@@ -233,7 +239,7 @@ def remake(args) -> None:
             generate(argparse.Namespace(data=args.data, jobs=args.jobs, **options))
         else:
             train(argparse.Namespace(data=args.data, out=args.out, seed=41, hidden="128,64",
-                                     alpha=1e-5, batch=1024, lr=1e-3, **options))
+                                     alpha=1e-5, batch=1024, lr=1e-3, init=None, **options))
 
 
 def main() -> None:
@@ -254,6 +260,7 @@ def main() -> None:
     t.add_argument("--batch", type=int, default=1024)
     t.add_argument("--lr", type=float, default=1e-3)
     t.add_argument("--out", default=os.path.join(ROOT, "euchre_sim", "play"))
+    t.add_argument("--init", help="a card_net.npz to go on training from")
     r = sub.add_parser("remake")
     r.add_argument("data")
     r.add_argument("--jobs", type=int, default=os.cpu_count())

@@ -1,0 +1,79 @@
+"""tools/train_card_player.py's data: chunks written whole, a rerun trusting only the chunks
+whose file says they were made by the same spec, and the training set read back (no
+scikit-learn needed: training itself is the optional extra's)."""
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from euchre_sim.play.card_net import LOG_LABEL, LOG_WIDTH, N_FEATURES
+
+TOOL = Path(__file__).resolve().parent.parent / "tools" / "train_card_player.py"
+
+
+@pytest.fixture(scope="module")
+def tool():
+    spec = importlib.util.spec_from_file_location("train_card_player", TOOL)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["train_card_player"] = module  # its worker processes find make_chunk by name
+    spec.loader.exec_module(module)
+    module.CHUNK_DEALS = 2  # two deals a chunk: PIMC's decisions in seconds
+    return module
+
+
+def _generate(tool, data, chunks=2, seed=5):
+    tool.generate(type("Args", (), {"data": str(data), "chunks": chunks, "seed": seed,
+                                    "jobs": 1, "driver": "pimc"})())
+
+
+def test_chunks_are_logged_pimc_decisions_named_by_their_spec(tool, tmp_path):
+    _generate(tool, tmp_path)
+    names = sorted(p.name for p in tmp_path.iterdir())
+    assert names == ["pimc-s5-00000.npz", "pimc-s5-00001.npz"]
+    with np.load(tmp_path / names[1]) as z:
+        log, spec = z["log"], json.loads(str(z["spec"]))
+    assert spec == tool.chunk_spec(5, 1, "pimc")
+    assert spec["preset"] == "online" and spec["deals"] == 2  # chunk 1: the second variant
+    assert log.shape[1] == LOG_WIDTH and log.shape[0] > 0
+    candidates = log[:, N_FEATURES:LOG_LABEL]
+    assert (candidates.sum(axis=1) >= 2).all()
+    assert candidates[np.arange(len(log)), log[:, LOG_LABEL]].all()
+
+
+def test_a_rerun_remakes_only_the_chunks_it_cannot_prove_are_its_own(tool, tmp_path, capsys):
+    _generate(tool, tmp_path)
+    first = tmp_path / "pimc-s5-00000.npz"
+    second = tmp_path / "pimc-s5-00001.npz"
+    kept = second.stat().st_mtime_ns
+    # chunk 0 replaced by one of another seed under its name, chunk 1 left alone
+    with np.load(first) as z:
+        log = z["log"]
+    np.savez_compressed(first, log=log[:1], spec=json.dumps(tool.chunk_spec(6, 0, "pimc")))
+    capsys.readouterr()
+    _generate(tool, tmp_path)
+    assert "1 chunks done, 1 to make" in capsys.readouterr().out
+    assert second.stat().st_mtime_ns == kept
+    with np.load(first) as z:
+        assert json.loads(str(z["spec"])) == tool.chunk_spec(5, 0, "pimc")
+        assert np.array_equal(z["log"], log), "the same seed makes the same chunk"
+    first.write_bytes(b"not a chunk")
+    _generate(tool, tmp_path)
+    with np.load(first) as z:
+        assert np.array_equal(z["log"], log)
+
+
+def test_the_training_set_holds_out_every_tenth_chunk_and_refuses_other_features(tool, tmp_path):
+    _generate(tool, tmp_path, chunks=10)
+    rows, held, summary = tool.read_chunks(str(tmp_path))
+    with np.load(tmp_path / "pimc-s5-00009.npz") as z:
+        held_rows = z["log"]
+    assert np.array_equal(rows[held], held_rows)
+    assert summary["chunks"] == 10 and summary["deals"] == 20 and summary["seeds"] == [5]
+    spec = tool.chunk_spec(5, 3, "pimc") | {"features": {"F_HAND": 0}}
+    np.savez_compressed(tmp_path / "pimc-s5-00003.npz", log=held_rows, spec=json.dumps(spec))
+    with pytest.raises(SystemExit, match="another feature layout"):
+        tool.read_chunks(str(tmp_path))
