@@ -17,6 +17,7 @@ from ..core.rules import RuleSet
 from ..core.ruletables import compile_rules
 from ..core.seats import seat_at
 from ..core.stats import interval95, mean_se
+from ..play.card_net import plays_as_pimc
 from ..play.pimc import inference_of, new_pimc_work
 from ..play.playout import ALL_ROWS, play_deal
 from ..solver.calltable import analyze_deal
@@ -96,9 +97,9 @@ def figures(tables, tricks: np.ndarray, alone: bool) -> dict:
     return rates(tricks) | mean_figures(tables.score[int(alone), 0, tricks])
 
 
-def batch_size(play: str) -> int:
+def batch_size(play: str, rules: RuleSet) -> int:
     """Deals a kernel call handles between progress reports (well under a second each)."""
-    return 10 if play == "pimc" else 2_000
+    return 10 if plays_as_pimc(play, rules) else 2_000
 
 
 def batches(count: int, size: int) -> list[tuple[int, int]]:
@@ -132,7 +133,7 @@ def advise(question: AdviceQuestion, progress: Progress | None = None,
     tt = new_tt()
     models = [play] if play == "dd" else [play, "dd"]
     results = {}
-    steps = batches(deals, batch or batch_size(play))
+    steps = batches(deals, batch or batch_size(play, rules))
     for done, name in enumerate(models):
         out = np.full((deals, N_ROWS), -1, dtype=np.int8)
         for start, stop in steps:

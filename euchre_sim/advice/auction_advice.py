@@ -46,6 +46,7 @@ from .advise import (
 from .question import ADVISE_DEALER, AdviceQuestion
 
 MAX_TRIES_PER_DEAL = 100  # rejection sampling gives up after deals x this many tries
+FIRST_BATCH = 100  # tried here before the workers start: it loads the kernels they inherit
 PARTS = BOTH_ROUNDS | WITH_DEFENCE  # a pass is valued by the auction of both rounds
 
 
@@ -131,14 +132,16 @@ def reached_deals(question: AdviceQuestion, progress: Progress | None = None,
     which loads the kernels the workers then inherit), `progress(kept, deals)` after each;
     the answer does not depend on the batches or the workers."""
     deals = question.deals
-    size, max_tries = batch or batch_size(question.play), deals * MAX_TRIES_PER_DEAL
-    ranges = [(start, min(start + size, max_tries)) for start in range(0, max_tries, size)]
+    size = batch or batch_size(question.play, question.rules)
+    first = min(size, FIRST_BATCH)
+    ranges = [(0, first)] + [(start, min(start + size, deals * MAX_TRIES_PER_DEAL))
+                             for start in range(first, deals * MAX_TRIES_PER_DEAL, size)]
     parts, kept, tried = [], 0, 0
     worlds = np.zeros(3, dtype=np.int64)
-    first = [_reached_range(question, ranges[0])]
     rest = ordered_map(partial(_reached_range, question), ranges[1:], workers)
     try:
-        for (_, stop), part in zip(ranges, itertools.chain(first, rest), strict=True):
+        parts_in_order = itertools.chain([_reached_range(question, ranges[0])], rest)
+        for (_, stop), part in zip(ranges, parts_in_order, strict=True):
             take = min(len(part["indices"]), deals - kept)
             parts.append(part)
             kept += take
@@ -197,7 +200,7 @@ def hand_results(question: AdviceQuestion, deals: int, progress: Progress | None
 
     rules, play = question.rules, question.play
     parts = []
-    for start, stop in batches(deals, batch_size(play)):
+    for start, stop in batches(deals, batch_size(play, rules)):
         job = ChunkJob.of(rules, question.seed, start, stop - start, player=question.player)
         parts.append(chunk_calls(job, exact=False, infer=False))
         if progress is not None:
