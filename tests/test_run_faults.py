@@ -66,20 +66,23 @@ def leftovers(out) -> list[str]:
             if name.endswith(".tmp") or name.startswith(".tmp-")]
 
 
-def stored_run(command: str, out) -> None:
+def plan_of(command: str, out, seed: int | None = None):
+    """The plan COMMANDS[command] runs into `out` (under another seed if given)."""
+    if command == "simulate":
+        return RunPlan(str(out), RULES, 11 if seed is None else seed, 3000, 1000)
+    return TournamentPlan(str(out), RULES, 5 if seed is None else seed, 30,
+                          (Player("dd", "dd"), Player("rules", "dd")), chunk_size=10)
+
+
+def stored_run(command: str, out, seed: int | None = None) -> None:
     """A run whose chunks are all stored but not merged (as a crash before the merge leaves
     it)."""
-    if command == "simulate":
-        plan = prepare_run(RunPlan(str(out), RULES, 11, 3000, 1000))
-        compute = compute_chunk
-    else:
-        plan = prepare_tournament(TournamentPlan(str(out), RULES, 5, 30,
-                                                 (Player("dd", "dd"), Player("rules", "dd")),
-                                                 chunk_size=10))
-        compute = compute_games
+    plan = plan_of(command, out, seed)
+    plan = prepare_run(plan) if command == "simulate" else prepare_tournament(plan)
+    compute = compute_chunk if command == "simulate" else compute_games
     for job in plan.jobs():
         index, _, files = compute(job)
-        store_chunk(plan.out_dir, index, files)
+        store_chunk(plan.out_dir, plan.run_key, index, files)
 
 
 def truncate(path) -> None:
@@ -181,7 +184,8 @@ def test_a_full_disk_is_one_line_and_resume_finishes(clean, command, where, tmp_
     assert leftovers(out) == []
     stored = sorted(os.listdir(out / "chunks"))
     assert stored == (["000000"] if where == "store" else ["000000", "000001", "000002"])
-    assert all(runner.chunk_fault(str(out / "chunks" / c)) is None for c in stored)
+    key = plan_of(command, out).run_key
+    assert all(runner.chunk_fault(str(out / "chunks" / c), key, int(c)) is None for c in stored)
     monkeypatch.undo()
     result = run_cli(args(command, out, "--resume"))
     assert "damaged" not in result.output

@@ -9,12 +9,12 @@ kernels read, in the order of `PARAMS`.
 
 from __future__ import annotations
 
-import json
 import os
 
 import numpy as np
 
 from ..core.errors import UserError
+from ..core.json_input import parse_json
 
 BIDDERS = ("dd", "rules", "human", "table")
 BIDDER_DD, BIDDER_RULES, BIDDER_TABLE, BIDDER_GAME = range(4)  # the kernels' bidders
@@ -83,8 +83,8 @@ def bidder_id(name: str) -> int:
 
 def _read_json(path: str, what: str):
     try:
-        with open(path, encoding="utf-8") as handle:
-            return json.load(handle)
+        with open(path, "rb") as handle:
+            return parse_json(handle.read())
     except OSError as err:
         raise UserError(f"cannot read {what} {path!r}: {err.strerror}") from None
     except ValueError as err:

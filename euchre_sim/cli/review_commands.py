@@ -7,13 +7,14 @@ import sys
 
 import click
 
+from ..core.limits import MAX_WORLDS
 from .app import cli
 from .options import bidding_options, json_option, rules_options, seed_option
 
 
 @cli.command()
 @click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
-@click.option("--worlds", type=click.IntRange(2, 10_000), default=50, show_default=True,
+@click.option("--worlds", type=click.IntRange(2, MAX_WORLDS), default=50, show_default=True,
               help="Worlds (deals, for a bid) each decision's pimc value samples.")
 @seed_option
 @rules_options

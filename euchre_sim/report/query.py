@@ -3,13 +3,13 @@ rows (n-weighted)."""
 
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import dataclass
 
 import pandas as pd
 
 from ..core.errors import FieldError, UserError
+from ..core.json_input import read_json
 from ..sim.schema import OUTPUT_TABLES
 
 
@@ -24,11 +24,7 @@ def load_run(out_dir: str) -> dict:
                             "'euchre-sim simulate ... --resume', or tournament)")
         raise UserError(f"no run.json in {out_dir!r} (run 'euchre-sim simulate' or "
                         "'tournament' first)")
-    try:
-        with open(path, encoding="utf-8") as handle:
-            info = json.load(handle)
-    except (OSError, ValueError) as err:
-        raise UserError(f"cannot read {path!r}: {err}") from None
+    info = read_json(path)
     if not isinstance(info, dict) or "rules" not in info:
         raise UserError(f"{path!r} is not a simulation's or tournament's run.json")
     return info
