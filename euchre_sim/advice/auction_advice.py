@@ -132,11 +132,13 @@ def reached_deals(question: AdviceQuestion, progress: Progress | None = None,
     the answer does not depend on the batches or the workers."""
     deals = question.deals
     size, max_tries = batch or batch_size(question.play), deals * MAX_TRIES_PER_DEAL
-    ranges = [(start, min(start + size, max_tries)) for start in range(0, max_tries, size)]
+    # made as they are tried (a list of every range would grow with the deals asked)
+    ranges, later = itertools.tee((start, min(start + size, max_tries))
+                                  for start in range(0, max_tries, size))
     parts, kept, tried = [], 0, 0
     worlds = np.zeros(3, dtype=np.int64)
-    first = [_reached_range(question, ranges[0])]
-    rest = ordered_map(partial(_reached_range, question), ranges[1:], workers)
+    first = [_reached_range(question, next(later))]
+    rest = ordered_map(partial(_reached_range, question), later, workers)
     try:
         for (_, stop), part in zip(ranges, itertools.chain(first, rest), strict=True):
             take = min(len(part["indices"]), deals - kept)

@@ -178,6 +178,7 @@ def odds(out_dir: str, from_dir: str | None, ruleset, player, workers: int,
     import dataclasses
     import os
 
+    from ..core.output import written
     from ..report.query import run_odds
     from ..sim.simulate import RunPlan
     from .simulate_commands import run_simulation
@@ -189,7 +190,8 @@ def odds(out_dir: str, from_dir: str | None, ruleset, player, workers: int,
         run_simulation(plan, workers, resume, not no_progress)
     info, table = run_odds(from_dir or out_dir)
     os.makedirs(out_dir, exist_ok=True)
-    table.to_parquet(os.path.join(out_dir, "odds.parquet"), index=False)
+    with written(os.path.join(out_dir, "odds.parquet"), binary=True) as handle:
+        table.to_parquet(handle, index=False)
     if as_json:
         for line in table.to_json(orient="records", lines=True).splitlines():
             click.echo(line)

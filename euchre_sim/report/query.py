@@ -10,7 +10,14 @@ import pandas as pd
 
 from ..core.errors import FieldError, UserError
 from ..core.json_input import read_json
+from ..core.rules import rules_from_dict
 from ..sim.schema import OUTPUT_TABLES
+
+# the fields of run.json the reports read, with their types (the rules are checked whole)
+_RUN_FIELDS = {"kind": str, "play": str, "bidding": (str, type(None)),
+               "worlds": (int, type(None)), "seed": int, "deals": int, "games": int,
+               "duplicate": bool, "start": list, "players": dict, "players_described": dict,
+               "summary": dict, "auction": dict}
 
 
 def load_run(out_dir: str) -> dict:
@@ -27,6 +34,16 @@ def load_run(out_dir: str) -> dict:
     info = read_json(path)
     if not isinstance(info, dict) or "rules" not in info:
         raise UserError(f"{path!r} is not a simulation's or tournament's run.json")
+    try:
+        rules_from_dict(info["rules"])
+    except UserError as err:
+        raise UserError(f"{path!r} is damaged: {err}") from None
+    players = info.get("players", {})
+    for key, kind in _RUN_FIELDS.items():
+        if key in info and not isinstance(info[key], kind):
+            raise UserError(f"{path!r} is damaged: {key!r} is {info[key]!r:.40}")
+    if not all(isinstance(player, dict) for player in players.values()):
+        raise UserError(f"{path!r} is damaged: 'players' is {players!r:.40}")
     return info
 
 
@@ -133,7 +150,6 @@ def class_regret(decisions: pd.DataFrame, min_n: int = 1,
 def run_odds(run_dir: str) -> tuple[dict, pd.DataFrame]:
     """(run.json, the odds table) of a finished `simulate --bidding` run: the chance of
     winning the game from every score (`game.odds`), from its auction table."""
-    from ..core.rules import rules_from_dict
     from ..game.odds import odds_table, results_from_auction
 
     info = load_run(run_dir)

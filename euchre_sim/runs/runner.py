@@ -36,7 +36,7 @@ from ..core.json_input import parse_json
 from ..core.limits import MAX_CHUNKS, at_most
 
 MANIFEST = "manifest.json"
-COMMIT = "commit.json"  # in each chunk's folder: {"sha256": {file name: hex digest}}
+COMMIT = "commit.json"  # in each chunk's folder: {"sha256": {name: digest}, "run": key, "index": i}
 _NO_SPACE = (errno.ENOSPC, errno.EDQUOT)
 _READ_ONLY = (errno.EROFS, errno.EACCES, errno.EPERM)
 
@@ -134,12 +134,16 @@ def read_manifest(out_dir: str) -> dict:
     try:
         with open(os.path.join(out_dir, MANIFEST), "rb") as handle:
             old = parse_json(handle.read())
-        size = old["chunk_size"]
-        if isinstance(size, bool) or not isinstance(size, int) or size < 1:
-            raise ValueError("chunk_size")
-    except (ValueError, TypeError, KeyError):
-        raise UserError(f"cannot resume in {out_dir!r}: its {MANIFEST} is damaged (start the "
-                        "run again in an empty folder)") from None
+    except ValueError as err:
+        fault = f"not JSON: {err}"
+    else:
+        size = old.get("chunk_size") if isinstance(old, dict) else None
+        fault = (None if isinstance(size, int) and not isinstance(size, bool) and size >= 1
+                 else "not an object" if not isinstance(old, dict)
+                 else "its chunk_size is not a whole number from 1")
+    if fault is not None:
+        raise UserError(f"cannot resume in {out_dir!r}: its {MANIFEST} is damaged ({fault}; "
+                        "start the run again in an empty folder)")
     return old
 
 
@@ -148,11 +152,11 @@ def close_run(out_dir: str, manifest: dict, info: dict) -> None:
     run.json) in the folder, and remove the chunk folders."""
     with writing_run(out_dir):
         write_json(os.path.join(out_dir, "run.json"), info)
-        tables = {name: _file_digest(os.path.join(out_dir, name))
-                  for name in sorted(os.listdir(out_dir))
-                  if name != MANIFEST and os.path.isfile(os.path.join(out_dir, name))}
+        digests = {name: _file_digest(os.path.join(out_dir, name))
+                   for name in sorted(os.listdir(out_dir))
+                   if name != MANIFEST and os.path.isfile(os.path.join(out_dir, name))}
         write_json(os.path.join(out_dir, MANIFEST),
-                   manifest | {"complete": True, "tables": tables})
+                   manifest | {"complete": True, "sha256": digests})
     shutil.rmtree(os.path.join(out_dir, "chunks"), ignore_errors=True)
 
 
@@ -162,10 +166,10 @@ def is_complete(out_dir: str) -> bool:
     try:
         with open(os.path.join(out_dir, MANIFEST), "rb") as handle:
             manifest = parse_json(handle.read())
-        tables = manifest["tables"]
-        return manifest["complete"] is True and bool(tables) and all(
+        digests = manifest["sha256"]
+        return manifest["complete"] is True and bool(digests) and all(
             _file_digest(os.path.join(out_dir, name)) == digest
-            for name, digest in tables.items())
+            for name, digest in digests.items())
     except (OSError, ValueError, TypeError, KeyError, AttributeError):
         return False
 
