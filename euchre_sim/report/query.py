@@ -10,7 +10,6 @@ import pandas as pd
 
 from ..core.errors import FieldError, UserError
 from ..core.json_input import read_json
-from ..core.rules import rules_from_dict
 from ..sim.schema import OUTPUT_TABLES
 
 # the fields of run.json the reports read, with their types (the rules are checked whole)
@@ -34,6 +33,8 @@ def load_run(out_dir: str) -> dict:
     info = read_json(path)
     if not isinstance(info, dict) or "rules" not in info:
         raise UserError(f"{path!r} is not a simulation's or tournament's run.json")
+    from ..core.rules import rules_from_dict  # (numba's import waits for a run's work)
+
     try:
         rules_from_dict(info["rules"])
     except UserError as err:
@@ -150,6 +151,7 @@ def class_regret(decisions: pd.DataFrame, min_n: int = 1,
 def run_odds(run_dir: str) -> tuple[dict, pd.DataFrame]:
     """(run.json, the odds table) of a finished `simulate --bidding` run: the chance of
     winning the game from every score (`game.odds`), from its auction table."""
+    from ..core.rules import rules_from_dict
     from ..game.odds import odds_table, results_from_auction
 
     info = load_run(run_dir)
