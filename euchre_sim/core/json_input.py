@@ -22,12 +22,14 @@ def parse_json(text: str | bytes):
             from None
 
 
-def read_json(path: str):
-    """The JSON value in the file at `path`; a UserError naming it when it cannot be read."""
+def read_json(path: str, what: str = "") -> object:
+    """The JSON value in the file at `path`; a UserError naming it (as `what`, e.g. "bidder
+    parameters", and its path) when it cannot be read."""
+    name = f"{what} {path!r}" if what else repr(path)
     try:
         with open(path, "rb") as handle:
             return parse_json(handle.read())
     except OSError as err:
-        raise UserError(f"cannot read {path!r}: {err.strerror or err}") from None
+        raise UserError(f"cannot read {name}: {err.strerror or err}") from None
     except ValueError as err:
-        raise UserError(f"cannot read {path!r}: not JSON ({err})") from None
+        raise UserError(f"cannot read {name}: not JSON ({err})") from None
