@@ -420,8 +420,8 @@ def run_jobs_local(jobs: Iterable, compute: Callable, store: Callable, workers: 
         pool.shutdown(wait=True, cancel_futures=True)
 
 
-def run_jobs_dask(jobs: list, compute: Callable, store: Callable, scheduler: str, workers: int,
-                  threads: int = 1, name: str = "euchre-chunk") -> None:
+def run_jobs_dask(jobs: Iterable, compute: Callable, store: Callable, scheduler: str,
+                  workers: int, threads: int = 1, name: str = "euchre-chunk") -> None:
     """compute(job) as tasks on a Dask cluster: `tcp://HOST:PORT`, or `local` for a
     LocalCluster of `workers` processes of `threads` threads each (jobs on threads of one
     process share its transposition table). Jobs are pure, so a lost worker's tasks are just
