@@ -181,3 +181,25 @@ def test_compare_decisions_joins_turn_class_and_action(bidding_runs):
     bad = run(["compare", str(bidding_runs / "dd"), str(bidding_runs / "rules"), "--table",
                "decisions", "--by", "make_rate"], code=2)
     assert "no make rate" in bad.output
+
+
+@pytest.mark.parametrize("change,why", [
+    ({"rules": [1]}, "the rules must be an object of options, got [1]"),
+    ({"rules": {"deck": "24"}}, "option 'deck' takes a whole number, got '24'"),
+    ({"deals": "many"}, "'deals' is 'many'"),
+    ({"seed": [1]}, "'seed' is [1]"),
+    ({"players": {"A": 5}}, "'players' is {'A': 5}"),
+])
+def test_a_run_json_of_the_wrong_types_is_one_line(runs, tmp_path, change, why):
+    """compare, and advise reading it as a table bidder's decisions, name the file."""
+    damaged = tmp_path / "damaged"
+    shutil.copytree(runs / "b", damaged)
+    info = json.loads((damaged / "run.json").read_text())
+    (damaged / "run.json").write_text(json.dumps(info | change))
+    result = run(["compare", str(runs / "a"), str(damaged)], code=2)
+    assert result.output.splitlines() == [
+        f"euchre-sim: error: {str(damaged / 'run.json')!r} is damaged: {why}"]
+    (damaged / "decisions.parquet").write_bytes(b"")
+    result = run(["advise", "--hand", "JS AS 9H 9D TC", "--up", "9S", "--seat", "1",
+                  "--bidding", "table", "--bidder-table", str(damaged)], code=2)
+    assert len(result.output.splitlines()) == 1 and "Traceback" not in result.output

@@ -290,3 +290,23 @@ def test_tournament_games_as_egn_score_as_the_tournament_did(tmp_path):
         document = _replays_ok(str(tmp_path / "e" / f"game-{row.game + 1}.egn"))
         assert document["metadata"]["finalScore"] == [row.ns_score, row.ew_score]
         assert len(document["deals"]) == row.hands
+
+
+@pytest.mark.parametrize("version", ["9.9", "1.7", "2.0", "1.6.x", "", None, 1.6])
+def test_a_version_this_does_not_read_is_one_line_exit_2(tmp_path, version):
+    document = _vwec_document()
+    document["version"] = version
+    path = tmp_path / "game.egn"
+    path.write_text(json.dumps(document))
+    result = CliRunner().invoke(cli, ["replay", str(path)])
+    assert result.exit_code == 2
+    assert result.output.splitlines() == [
+        f"euchre-sim: error: cannot read {str(path)!r}: EGN version {version!r} is not one "
+        "this reads (1.0 to 1.6)"]
+
+
+@pytest.mark.parametrize("version", ["1.0", "1.0.0", "1.3", "1.6", "1.6.2"])
+def test_every_version_read_is_read(version):
+    document = _vwec_document()
+    document["version"] = version
+    assert len(read_egn(document, STD)[1]) == 13

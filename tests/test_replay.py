@@ -2,6 +2,7 @@
 
 import copy
 import json
+import sys
 
 import pytest
 from click.testing import CliRunner
@@ -121,3 +122,24 @@ def test_play_then_replay_round_trip(tmp_path):
     result = runner.invoke(cli, ["replay", str(out), "--rules", "online", "--set",
                                  "defend_alone=true", "--set", "no_trump=true"])
     assert result.exit_code == 0, result.output
+
+
+@pytest.mark.parametrize("command", ["replay", "review"])
+@pytest.mark.parametrize("text,why", [
+    ('{"a": ' * 100_000 + "1" + "}" * 100_000, "nested too deeply"),
+    ('{"id": ' + "9" * 5000 + "}", f"a number of more than {sys.get_int_max_str_digits()} "
+                                   "digits"),
+])
+def test_a_history_nested_too_deeply_or_with_a_huge_number_is_one_line(tmp_path, command,
+                                                                       text, why):
+    path = tmp_path / "hands.jsonl"
+    path.write_text(text + "\n")
+    result = CliRunner().invoke(cli, [command, str(path)])
+    assert result.exit_code == 2
+    assert result.output.splitlines() == [
+        "euchre-sim: error: no hand record could be read (expected JSON Lines, one hand a "
+        f"line): line 1: not JSON ({why})"]
+    egn = tmp_path / "game.egn"
+    egn.write_text(text.replace('"a"', '"fileType"'))
+    result = CliRunner().invoke(cli, [command, str(egn)])
+    assert result.exit_code == 2 and len(result.output.splitlines()) == 1, result.output

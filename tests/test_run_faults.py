@@ -3,7 +3,9 @@ files no longer match their checksums is computed again, a failed write is one l
 2, and --resume then gives the tables of a clean run."""
 
 import errno
+import json
 import os
+import shutil
 import time
 
 import pandas as pd
@@ -66,20 +68,23 @@ def leftovers(out) -> list[str]:
             if name.endswith(".tmp") or name.startswith(".tmp-")]
 
 
-def stored_run(command: str, out) -> None:
+def plan_of(command: str, out, seed: int | None = None):
+    """The plan COMMANDS[command] runs into `out` (under another seed if given)."""
+    if command == "simulate":
+        return RunPlan(str(out), RULES, 11 if seed is None else seed, 3000, 1000)
+    return TournamentPlan(str(out), RULES, 5 if seed is None else seed, 30,
+                          (Player("dd", "dd"), Player("rules", "dd")), chunk_size=10)
+
+
+def stored_run(command: str, out, seed: int | None = None) -> None:
     """A run whose chunks are all stored but not merged (as a crash before the merge leaves
     it)."""
-    if command == "simulate":
-        plan = prepare_run(RunPlan(str(out), RULES, 11, 3000, 1000))
-        compute = compute_chunk
-    else:
-        plan = prepare_tournament(TournamentPlan(str(out), RULES, 5, 30,
-                                                 (Player("dd", "dd"), Player("rules", "dd")),
-                                                 chunk_size=10))
-        compute = compute_games
+    plan = plan_of(command, out, seed)
+    plan = prepare_run(plan) if command == "simulate" else prepare_tournament(plan)
+    compute = compute_chunk if command == "simulate" else compute_games
     for job in plan.jobs():
         index, _, files = compute(job)
-        store_chunk(plan.out_dir, index, files)
+        store_chunk(plan.out_dir, plan.run_key, index, files)
 
 
 def truncate(path) -> None:
@@ -181,7 +186,8 @@ def test_a_full_disk_is_one_line_and_resume_finishes(clean, command, where, tmp_
     assert leftovers(out) == []
     stored = sorted(os.listdir(out / "chunks"))
     assert stored == (["000000"] if where == "store" else ["000000", "000001", "000002"])
-    assert all(runner.chunk_fault(str(out / "chunks" / c)) is None for c in stored)
+    key = plan_of(command, out).run_key
+    assert all(runner.chunk_fault(str(out / "chunks" / c), key, int(c)) is None for c in stored)
     monkeypatch.undo()
     result = run_cli(args(command, out, "--resume"))
     assert "damaged" not in result.output
@@ -214,3 +220,75 @@ def test_an_oserror_in_a_worker_is_one_line_and_leaves_no_worker(clean, tmp_path
     monkeypatch.undo()
     run_cli(args("simulate", out, "--resume"))
     assert_clean_tables(clean, "simulate", out)
+
+
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+def test_a_chunk_of_another_run_is_computed_again(clean, command, tmp_path):
+    """Chunk 1 copied in from the same command's run under another seed (and chunk 2 moved
+    to index 0): --resume names both, computes them again and the tables are clean."""
+    out, other = tmp_path / "run", tmp_path / "other"
+    stored_run(command, out)
+    stored_run(command, other, seed=8)
+    shutil.rmtree(out / "chunks" / "000001")
+    shutil.copytree(other / "chunks" / "000001", out / "chunks" / "000001")
+    shutil.rmtree(out / "chunks" / "000000")
+    shutil.copytree(out / "chunks" / "000002", out / "chunks" / "000000")
+    result = run_cli(args(command, out, "--resume"))
+    for index in (0, 1):
+        assert (f"euchre-sim: chunk {index} belongs to another run (another seed, rules, size "
+                "or place): computing it again") in result.output
+    assert "chunk 2 " not in result.output
+    assert_clean_tables(clean, command, out)
+
+
+def test_a_chunk_size_changed_in_the_manifest_computes_every_chunk_again(clean, tmp_path):
+    """The chunks were cut at 1,000 deals; a manifest edited to 700 makes them another run's
+    (counted at 700 they would sum to more deals than the run has)."""
+    out = tmp_path / "run"
+    stored_run("simulate", out)
+    manifest = json.loads((out / runner.MANIFEST).read_text())
+    (out / runner.MANIFEST).write_text(json.dumps(manifest | {"chunk_size": 700}))
+    result = run_cli([*COMMANDS["simulate"][0][:-2], "--out", str(out), "--workers", "1",
+                      "--no-progress", "--resume"])
+    assert result.output.count("belongs to another run") == 3
+    assert_clean_tables(clean, "simulate", out)
+    assert pd.read_parquet(out / "summary.parquet")["n"].sum() == \
+        clean["simulate"]["summary"]["n"].sum()
+
+
+def test_complete_is_not_trusted_without_the_tables_checksums(clean, tmp_path):
+    """A manifest marked complete in a run that is not (chunk 1 missing, no tables): the
+    resume finishes it. A finished run whose table was damaged is written again."""
+    out = tmp_path / "run"
+    stored_run("simulate", out)
+    shutil.rmtree(out / "chunks" / "000001")
+    manifest = json.loads((out / runner.MANIFEST).read_text())
+    (out / runner.MANIFEST).write_text(json.dumps(manifest | {"complete": True}))
+    result = run_cli(args("simulate", out, "--resume"))
+    assert "already complete" not in result.output
+    assert_clean_tables(clean, "simulate", out)
+    truncate(out / "calls.parquet")
+    result = run_cli(args("simulate", out, "--resume"))
+    assert "already complete" not in result.output
+    assert_clean_tables(clean, "simulate", out)
+    result = run_cli(args("simulate", out, "--resume"))
+    assert "run in " in result.output and "is already complete" in result.output
+
+
+@pytest.mark.parametrize("content,why", [
+    ("[]", "not an object"), ("null", "not an object"),
+    ('{"chunk_size": "1000"}', "its chunk_size is not a whole number from 1"),
+    ('{"chunk_size": 0}', "its chunk_size is not a whole number from 1"),
+    ('{"seed": 11}', "its chunk_size is not a whole number from 1"),
+    ("{not json", "not JSON: Expecting property name enclosed in double quotes: line 1 column "
+                  "2 (char 1)"),
+])
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+def test_a_broken_manifest_is_one_line_naming_it(command, content, why, tmp_path):
+    out = tmp_path / "run"
+    stored_run(command, out)
+    (out / runner.MANIFEST).write_text(content)
+    result = run_cli(args(command, out, "--resume"), code=2)
+    assert result.output.splitlines() == [
+        f"euchre-sim: error: cannot resume in {str(out)!r}: its manifest.json is damaged "
+        f"({why}; start the run again in an empty folder)"]

@@ -373,8 +373,8 @@ def test_resume_after_an_interruption_gives_the_same_tables(small_run, tmp_path)
     plan = prepare_tournament(TournamentPlan(str(tmp_path / "r"), RULE_SETS["standard"], 3, 60,
                                              (Player("dd", "dd"), Player("rules", "dd")),
                                              chunk_size=20))
-    index, _, files = compute_games(plan.jobs()[0])
-    store_chunk(plan.out_dir, index, files)
+    index, _, files = compute_games(next(plan.jobs()))
+    store_chunk(plan.out_dir, plan.run_key, index, files)
     run_cli(["tournament", "--ns", "dd", "--ew", "rules", "--games", "60", "--seed", "3",
              "--out", str(tmp_path / "r"), "--workers", "1", "--resume", "--no-progress"])
     for name in ("games", "hands"):

@@ -133,15 +133,18 @@ def reached_deals(question: AdviceQuestion, progress: Progress | None = None,
     the answer does not depend on the batches or the workers."""
     deals = question.deals
     size = batch or batch_size(question.play, question.rules)
+    max_tries = deals * MAX_TRIES_PER_DEAL
     first = min(size, FIRST_BATCH)
-    ranges = [(0, first)] + [(start, min(start + size, deals * MAX_TRIES_PER_DEAL))
-                             for start in range(first, deals * MAX_TRIES_PER_DEAL, size)]
+    # made as they are tried (a list of every range would grow with the deals asked)
+    ranges, later = itertools.tee(itertools.chain(
+        [(0, first)], ((start, min(start + size, max_tries))
+                       for start in range(first, max_tries, size))))
     parts, kept, tried = [], 0, 0
     worlds = np.zeros(3, dtype=np.int64)
-    rest = ordered_map(partial(_reached_range, question), ranges[1:], workers)
+    head = [_reached_range(question, next(later))]
+    rest = ordered_map(partial(_reached_range, question), later, workers)
     try:
-        parts_in_order = itertools.chain([_reached_range(question, ranges[0])], rest)
-        for (_, stop), part in zip(ranges, parts_in_order, strict=True):
+        for (_, stop), part in zip(ranges, itertools.chain(head, rest), strict=True):
             take = min(len(part["indices"]), deals - kept)
             parts.append(part)
             kept += take

@@ -15,7 +15,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..core.cards import cards_of
-from ..core.errors import UserError
+from ..core.errors import FieldError, UserError
+from ..core.limits import MAX_WORLDS, at_most
 from ..core.rules import RuleSet
 from ..core.seats import SEAT_NAMES
 from ..core.stats import mean_se
@@ -45,6 +46,9 @@ class ReviewSettings:
     kinds: tuple[str, ...] = KINDS
 
     def __post_init__(self):
+        if self.worlds < 2:
+            raise FieldError("{worlds} must be at least 2, got {got}", got=self.worlds)
+        at_most("worlds", self.worlds, MAX_WORLDS)
         unknown = sorted(set(self.kinds) - set(KINDS))
         if unknown:
             raise UserError(f"unknown decision kind {unknown[0]!r} (kinds: {', '.join(KINDS)})")

@@ -9,12 +9,12 @@ kernels read, in the order of `PARAMS`.
 
 from __future__ import annotations
 
-import json
 import os
 
 import numpy as np
 
 from ..core.errors import UserError
+from ..core.json_input import read_json
 
 BIDDERS = ("dd", "rules", "human", "table")
 BIDDER_DD, BIDDER_RULES, BIDDER_TABLE, BIDDER_GAME = range(4)  # the kernels' bidders
@@ -81,16 +81,6 @@ def bidder_id(name: str) -> int:
     return KERNEL_BIDDER[name]
 
 
-def _read_json(path: str, what: str):
-    try:
-        with open(path, encoding="utf-8") as handle:
-            return json.load(handle)
-    except OSError as err:
-        raise UserError(f"cannot read {what} {path!r}: {err.strerror}") from None
-    except ValueError as err:
-        raise UserError(f"{what} {path!r} are not JSON: {err}") from None
-
-
 def _change(values: np.ndarray, given, path: str) -> None:
     """values[key] = number for each key of the JSON object `given` (read from `path`)."""
     if not isinstance(given, dict):
@@ -107,7 +97,7 @@ def _change(values: np.ndarray, given, path: str) -> None:
 def human_fit(path: str | None = None) -> dict:
     """The human bidder's file (default HUMAN_FILE): {"source", "published_shares_percent",
     "fit", "params"}."""
-    return _read_json(path or HUMAN_FILE, "the human bidder's parameters")
+    return read_json(path or HUMAN_FILE, "the human bidder's parameters")
 
 
 def bidder_weights(path: str | None = None, bidding: str | None = None) -> tuple:
@@ -127,5 +117,5 @@ def bidder_params(path: str | None = None, bidding: str | None = None) -> np.nda
     if bidding == "human":
         _change(values, human_fit().get("params"), HUMAN_FILE)
     if path is not None:
-        _change(values, _read_json(path, "bidder parameters"), path)
+        _change(values, read_json(path, "bidder parameters"), path)
     return values

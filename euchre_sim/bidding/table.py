@@ -13,7 +13,6 @@ of the bidder that wrote it.
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 from typing import NamedTuple
 
@@ -22,6 +21,7 @@ import numpy as np
 from ..core.calls import call_open, call_row, may_pass
 from ..core.errors import UserError
 from ..core.jit import njit
+from ..core.json_input import read_json
 from ..core.results import share_names
 from .conventional import conventional_choice
 from .decision_keys import (
@@ -90,6 +90,10 @@ def file_source(out_dir: str | None, name: str = "decisions.parquet") -> dict | 
     return {"dir": os.path.abspath(out_dir), "sha256": table_digest(out_dir, name)}
 
 
+_COLUMNS = ("round", "seat", "suit", "alone", "hand_key", "gain", "mean_points", "n",
+            *FEATURE_NAMES)  # what load_decision_table reads of decisions.parquet
+
+
 def load_decision_table(out_dir: str, rules) -> DecisionTable:
     """The decisions of a finished `simulate --bidding` run under the same rules."""
     import pandas as pd
@@ -99,12 +103,17 @@ def load_decision_table(out_dir: str, rules) -> DecisionTable:
     if not os.path.isfile(path) or not os.path.isfile(info_path):
         raise UserError(f"no decisions.parquet and run.json in {out_dir!r} (run 'euchre-sim "
                         "simulate ... --bidding' first)")
-    with open(info_path, encoding="utf-8") as handle:
-        info = json.load(handle)
-    if info.get("rules") != rules.options():
+    info = read_json(info_path)
+    if not isinstance(info, dict) or info.get("rules") != rules.options():
         raise UserError(f"the decisions in {out_dir!r} were simulated under other rules: "
                         "their hand classes do not apply")
-    frame = pd.read_parquet(path)
+    try:
+        frame = pd.read_parquet(path)
+    except (OSError, ValueError) as err:  # pyarrow's errors for a damaged file are ValueErrors
+        raise UserError(f"cannot read {path!r}: {err}") from None
+    missing = sorted(set(_COLUMNS) - set(frame.columns))
+    if missing:
+        raise UserError(f"{path!r} is not a table of decisions (no column {missing[0]!r})")
     shares = share_names(rules.max_hand_points)
     if not set(shares) <= set(frame.columns):
         shares = []  # a table simulated before the results' shares were kept

@@ -64,32 +64,37 @@ def play(games: int, seed: int, ruleset, out_path: str | None, players: tuple,
 
     Example: euchre-sim play --games 10 --seed 7 --ns rules --ew dd --output hands.jsonl
     """
+    import contextlib
+    import itertools
+
+    from ..core.limits import MAX_PLAY_GAMES, at_most
+    from ..core.output import check_writable, written
     from ..game.bidders import Sides
+    from ..game.egn import game_path
     from ..game.history import state_to_record
     from ..game.selfplay import play_games
 
+    at_most("games", games, MAX_PLAY_GAMES)
     sides = Sides.of(ruleset, players, bidder_table)
     egn = out_path is not None and out_path.lower().endswith(".egn")
-    out = open(out_path, "w", encoding="utf-8") if out_path and not egn else None
-    by_game: dict[int, list[dict]] = {}
+    if out_path:
+        check_writable(game_path(out_path, 1, games) if egn else out_path)
     finals: dict[int, list[int]] = {}
     record_id = 0
-    try:
-        for hand in play_games(ruleset, games, seed, seats=sides.seats):
-            record_id += 1
-            finals[hand.game] = hand.score_after
-            if out or egn:
-                record = state_to_record(hand.state, record_id, game=hand.game + 1,
-                                         hand=hand.number + 1)
-                if egn:
-                    by_game.setdefault(hand.game, []).append(record)
-                else:
-                    out.write(json.dumps(record) + "\n")
-    finally:
-        if out:
-            out.close()
-    if egn:
-        _write_egn_games(out_path, by_game, ruleset, sides)
+    with written(out_path) if out_path and not egn else contextlib.nullcontext() as out:
+        hands = play_games(ruleset, games, seed, seats=sides.seats)
+        for game, played in itertools.groupby(hands, key=lambda hand: hand.game):
+            records = []
+            for hand in played:
+                record_id += 1
+                finals[game] = hand.score_after
+                records.append(state_to_record(hand.state, record_id, game=game + 1,
+                                               hand=hand.number + 1))
+            if egn:
+                _write_egn_game(game_path(out_path, game + 1, games), game, records, ruleset,
+                                sides)
+            elif out is not None:
+                out.writelines(json.dumps(record) + "\n" for record in records)
     wins = [0, 0]
     for game, (ns, ew) in sorted(finals.items()):
         click.echo(f"game {game + 1}: NS {ns} - EW {ew}")
@@ -98,13 +103,11 @@ def play(games: int, seed: int, ruleset, out_path: str | None, players: tuple,
                f"EW ({sides.label(1)}) won {wins[1]}")
 
 
-def _write_egn_games(path: str, by_game: dict[int, list[dict]], ruleset, sides) -> None:
-    from ..game.egn import game_path, save_egn, write_egn
+def _write_egn_game(path: str, game: int, records: list[dict], ruleset, sides) -> None:
+    from ..game.egn import save_egn, write_egn
 
     players = [f"{seat} ({sides.label(s % 2)})" for s, seat in enumerate("NESW")]
-    for game, records in sorted(by_game.items()):
-        save_egn(game_path(path, game + 1, len(by_game)),
-                 write_egn(records, ruleset, f"euchre-sim play, game {game + 1}", players))
+    save_egn(path, write_egn(records, ruleset, f"euchre-sim play, game {game + 1}", players))
 
 
 @cli.command()
@@ -162,7 +165,7 @@ def replay(file: str, ruleset, as_json: bool) -> None:
 @click.option("--resume", is_flag=True, help="Continue an interrupted simulation in --out.")
 @click.option("--no-progress", is_flag=True, help="No progress bar.")
 @json_option(rows=True)
-def odds(out_dir: str, from_dir: str | None, ruleset, player, workers: int | None,
+def odds(out_dir: str, from_dir: str | None, ruleset, player, workers: int,
          resume: bool, no_progress: bool, as_json: bool, **fields) -> None:
     """The chance of winning the game from every score, for either side dealing next.
 
@@ -175,6 +178,7 @@ def odds(out_dir: str, from_dir: str | None, ruleset, player, workers: int | Non
     import dataclasses
     import os
 
+    from ..core.output import written
     from ..report.query import run_odds
     from ..sim.simulate import RunPlan
     from .simulate_commands import run_simulation
@@ -186,7 +190,8 @@ def odds(out_dir: str, from_dir: str | None, ruleset, player, workers: int | Non
         run_simulation(plan, workers, resume, not no_progress)
     info, table = run_odds(from_dir or out_dir)
     os.makedirs(out_dir, exist_ok=True)
-    table.to_parquet(os.path.join(out_dir, "odds.parquet"), index=False)
+    with written(os.path.join(out_dir, "odds.parquet"), binary=True) as handle:
+        table.to_parquet(handle, index=False)
     if as_json:
         for line in table.to_json(orient="records", lines=True).splitlines():
             click.echo(line)

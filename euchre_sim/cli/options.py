@@ -76,15 +76,28 @@ def compass_seat(option: str, text: str):
                          "elsewhere)")
     return seat
 
+def _usable_workers(ctx, param, asked: int | None) -> int:
+    """--workers as a count of processes: all cores by default, never more (a note says so)."""
+    from ..runs.parallel import default_workers
+
+    cores = default_workers()
+    if asked is not None and asked > cores:
+        click.echo(f"euchre-sim: note: --workers {asked:,} is more than the {cores} cores here: "
+                   f"using {cores}", err=True)
+    return min(asked or cores, cores)
+
+
 workers_option = click.option("--workers", type=click.IntRange(min=1), default=None,
-                              help="Worker processes (default: all cores).")
+                              callback=_usable_workers,
+                              help="Worker processes (default and most: all cores).")
 
 
 def play_options(command):
     """--play MODEL and --worlds K (PIMC), passed on as `play` and `worlds`."""
+    from ..core.limits import MAX_WORLDS
     from ..play.models import DEFAULT_WORLDS, PLAY_MODELS
 
-    command = click.option("--worlds", type=click.IntRange(1, 10_000), default=DEFAULT_WORLDS,
+    command = click.option("--worlds", type=click.IntRange(1, MAX_WORLDS), default=DEFAULT_WORLDS,
                            show_default=True,
                            help="Worlds each PIMC decision samples and solves (learned: "
                            "where its net does not know the deal).")(command)

@@ -7,13 +7,14 @@ import sys
 
 import click
 
+from ..core.limits import MAX_WORLDS
 from .app import cli
 from .options import bidding_options, json_option, rules_options, seed_option
 
 
 @cli.command()
 @click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
-@click.option("--worlds", type=click.IntRange(2, 10_000), default=50, show_default=True,
+@click.option("--worlds", type=click.IntRange(2, MAX_WORLDS), default=50, show_default=True,
               help="Worlds (deals, for a bid) each decision's pimc value samples.")
 @seed_option
 @rules_options
@@ -40,12 +41,17 @@ def review(file: str, worlds: int, seed: int, ruleset, bidding: str | None,
     """
 
     from ..advice.review import ReviewSettings, review_file
+    from ..core.output import check_writable
     from ..game.egn import save_egn
-    from ..report.review import print_review, review_egn, write_review
+    from ..report.review import print_review, review_egn, review_folder, write_review
     from .progress import progress_bar
 
     settings = ReviewSettings(worlds, seed, bidding, bidder_params, bidder_table,
                               tuple(k.strip() for k in kinds.split(",") if k.strip()))
+    if out_dir:  # before the work: a folder that takes no files is one line now
+        review_folder(out_dir)
+    if egn_path:
+        check_writable(egn_path)
     shown = not (no_progress or as_json) and sys.stderr.isatty()
     progress, task = progress_bar("reviewing", "hands", 0, 0, shown)
     with progress:

@@ -68,7 +68,7 @@ def print_headline(out_dir: str) -> None:
                    "by commas (default: calls, and decisions,auction with --bidding; under "
                    "--play rules|pimc with --bidding only decisions,auction, which play just "
                    "the calls the auction reaches).")
-def simulate(ruleset, out_dir: str, workers: int | None, resume: bool, no_progress: bool,
+def simulate(ruleset, out_dir: str, workers: int, resume: bool, no_progress: bool,
              scheduler: str | None, tables: str | None, **fields) -> None:
     """Deal and solve DEALS random deals; write call and lone-hand win-rate tables (Parquet);
     with --bidding, also each deal's auction: decisions.parquet and auction.parquet.
@@ -84,12 +84,11 @@ def simulate(ruleset, out_dir: str, workers: int | None, resume: bool, no_progre
         print_headline(out_dir)
 
 
-def run_simulation(plan, workers: int | None, resume: bool, progress: bool = True,
+def run_simulation(plan, workers: int, resume: bool, progress: bool = True,
                    scheduler: str | None = None) -> None:
     """simulate's work: open the plan's folder (or resume it), run the chunks on `workers`
     local processes or a Dask `scheduler`, write the tables; Ctrl-C keeps what is
     finished."""
-    from ..runs.parallel import default_workers
     from ..runs.runner import is_complete
     from ..sim.schema import OUTPUT_TABLES
     from ..sim.simulate import finish_run, prepare_run, run_dask, run_local
@@ -100,21 +99,20 @@ def run_simulation(plan, workers: int | None, resume: bool, progress: bool = Tru
     if resume and is_complete(out_dir):
         click.echo(f"run in {out_dir} is already complete", err=True)
         return
-    n_workers = workers or default_workers()
     done = deals - plan.pending_count()
 
     def run(advance) -> None:
         if scheduler:
-            run_dask(plan, scheduler, n_workers, advance)
+            run_dask(plan, scheduler, workers, advance)
         else:
-            run_local(plan, n_workers, advance)
+            run_local(plan, workers, advance)
 
     # the kernels compiled here once, before the workers start (not for a remote cluster,
     # whose workers compile their own)
-    warm_up = (lambda: plan.warm_up(n_workers)) if scheduler in (None, "local") else None
+    warm_up = (lambda: plan.warm_up(workers)) if scheduler in (None, "local") else None
     seconds = run_chunks("simulate", "deals", deals, plan.pending_count, out_dir, progress, run,
                          warm_up)
-    info = finish_run(plan, seconds, n_workers,
+    info = finish_run(plan, seconds, workers,
                       engine=f"dask {scheduler}" if scheduler else "local", warn=warn)
     rate = (deals - done) / max(info["elapsed_seconds"], 1e-9)
     written = ", ".join(f"{name}.parquet" for name in OUTPUT_TABLES
@@ -154,7 +152,7 @@ def run_simulation(plan, workers: int | None, resume: bool, progress: bool = Tru
               help="During the play, as the dealer who took the upcard: what you threw.")
 @workers_option
 @json_option()
-def advise(ruleset, as_json: bool, workers: int | None, **fields) -> None:
+def advise(ruleset, as_json: bool, workers: int, **fields) -> None:
     """Should this hand order up, call, go alone or pass? Figures over random deals of the
     unseen cards (with --bidding: the deals where the auction reaches you, pass included).
     With --trump and --maker: which card to discard or play now, over worlds consistent with
@@ -168,10 +166,9 @@ def advise(ruleset, as_json: bool, workers: int | None, **fields) -> None:
     import json
 
     from ..advice.advice_request import answer, ask_any
-    from ..runs.parallel import default_workers
 
     question = ask_any(ruleset, fields)
-    result = answer(question, workers=workers or default_workers())
+    result = answer(question, workers=workers)
     if as_json:
         click.echo(json.dumps(result))
     elif "kind" in result:

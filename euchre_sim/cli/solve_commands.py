@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import json
 import sys
 
 import click
 
 from ..core.errors import UserError
+from ..core.json_input import parse_json
 from .app import cli
 from .options import compass_seat, json_option, renamed_option, rules_options, workers_option
 
@@ -19,9 +19,9 @@ def _parse_line(line: str, number: int, deck, default_dealer: int) -> tuple[int,
     try:
         if text.startswith("{"):
             try:
-                obj = json.loads(text)
-            except json.JSONDecodeError as err:
-                raise UserError(f"not JSON ({err.msg})") from None
+                obj = parse_json(text)
+            except ValueError as err:
+                raise UserError(f"not JSON ({getattr(err, 'msg', err)})") from None
             if not isinstance(obj, dict) or "hands" not in obj:
                 raise UserError("a JSON deal needs 'dealer' and 'hands'")
             dealer = parse_seat(obj.get("dealer", default_dealer))
@@ -64,13 +64,13 @@ def _print_table(deck, dealer: int, hands: list[int], rows: list[dict]) -> None:
 @json_option(rows=True)
 @workers_option
 def solve(deal: str | None, dealer: str, input_file: str | None, ruleset, as_json: bool,
-          workers: int | None) -> None:
+          workers: int) -> None:
     """Double-dummy table: tricks each side takes for every trump, with partner and alone.
 
     Example: euchre-sim solve "N:JH JD AH KS 9C/TH QH AD 9S TC/KC KD TS QS 9D/TD AS 9H QC JS"
     --dealer W --json
     """
-    from ..runs.parallel import default_workers, ordered_map
+    from ..runs.parallel import ordered_map
 
     deck = ruleset.card_deck
     default_dealer = compass_seat("--dealer", dealer)
@@ -96,9 +96,7 @@ def solve(deal: str | None, dealer: str, input_file: str | None, ruleset, as_jso
     hands = np.array([h for _, h in deals], dtype=np.uint64).reshape(-1, 4)
     batches = [(ruleset, dealers[i:i + BATCH], hands[i:i + BATCH])
                for i in range(0, len(deals), BATCH)]
-    n_workers = workers or default_workers()
-    if len(deals) < 4 * BATCH:
-        n_workers = 1
+    n_workers = workers if len(deals) >= 4 * BATCH else 1
     for (_, batch_dealers, batch_hands), tables in zip(
             batches, ordered_map(_solve_batch, batches, n_workers), strict=True):
         if as_json:

@@ -3,11 +3,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import sys
 
 import click
 
 from ..core.errors import UserError
+from ..core.output import written
 from ..sim.schema import OUTPUT_TABLES, TOURNAMENT_TABLES
 from .app import cli
 from .options import json_option, renamed_option
@@ -275,16 +277,11 @@ def export(out_dir: str, fmt: str, name: str | None, out_path: str | None) -> No
     if name is None and run_kind(load_run(out_dir)) == "tournament":
         name = "games"
     _, _, frame = read_table(out_dir, name)
-    target = out_path or sys.stdout
-    try:
+    with written(out_path) if out_path else contextlib.nullcontext(sys.stdout) as target:
         if fmt == "csv":
             frame.to_csv(target, index=False)
         else:
             frame.to_json(target, orient="records", lines=True)
-    except BrokenPipeError:  # e.g. piped into `head`
-        sys.stderr.close()
-    except OSError as err:
-        raise UserError(f"cannot write {out_path!r}: {err.strerror}") from None
 
 
 @cli.command()

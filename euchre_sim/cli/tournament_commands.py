@@ -53,7 +53,7 @@ def _game_options(command):
               "again through the engine: slow, for looking at games).")
 @json_option()
 def tournament(ruleset, players: tuple, from_score: str | None, dealer: str | None,
-               no_duplicate: bool, workers: int | None, resume: bool, scheduler: str | None,
+               no_duplicate: bool, workers: int, resume: bool, scheduler: str | None,
                no_progress: bool, egn_dir: str | None, as_json: bool, **fields) -> None:
     """Whole games to the target between player A (--ns) and player B (--ew).
 
@@ -73,7 +73,6 @@ def tournament(ruleset, players: tuple, from_score: str | None, dealer: str | No
         prepare_tournament,
         run_tournament,
     )
-    from ..runs.parallel import default_workers
     from ..runs.runner import is_complete
 
     plan = prepare_tournament(TournamentPlan(
@@ -85,13 +84,12 @@ def tournament(ruleset, players: tuple, from_score: str | None, dealer: str | No
     if resume and is_complete(out_dir):
         click.echo(f"tournament in {out_dir} is already complete", err=True)
         return
-    n_workers = workers or default_workers()
     done = games - plan.pending_count()
     seconds = run_chunks("tournament", "games", games, plan.pending_count, out_dir,
                          not no_progress,
-                         lambda advance: run_tournament(plan, n_workers, advance, scheduler),
+                         lambda advance: run_tournament(plan, workers, advance, scheduler),
                          plan.warm_up if scheduler in (None, "local") else None)
-    info = finish_tournament(plan, seconds, n_workers,
+    info = finish_tournament(plan, seconds, workers,
                              engine=f"dask {scheduler}" if scheduler else "local", warn=warn)
     if egn_dir is not None:
         _write_egn(plan, egn_dir)

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import dataclasses
+import numbers
 from dataclasses import dataclass, field
 from functools import cached_property
 
 from .cards import Deck
 from .errors import UserError
+from .limits import MAX_POINTS, MAX_TARGET
 
 
 def _option(default, meaning: str, choices: tuple = ()):
@@ -49,14 +51,14 @@ class RuleSet:
     drinks: bool = _option(False, "count drinks per seat (the drinking game's eight rules)")
 
     def __post_init__(self) -> None:
+        for f in dataclasses.fields(self):
+            _check_type(f, getattr(self, f.name))
         if self.yooker and self.deck != 24:
             raise UserError("option 'deck' must be 24 with yooker=true")
-        if self.target < 1:
-            raise UserError(f"option 'target' must be at least 1, got {self.target}")
+        _check_range("target", self.target, 1, MAX_TARGET)
         for name in ("march_points", "lone_march_points", "euchre_points",
                      "lone_defence_points", "renege_penalty"):
-            if getattr(self, name) < 0:
-                raise UserError(f"option {name!r} must not be negative")
+            _check_range(name, getattr(self, name), 0, MAX_POINTS)
 
     @property
     def max_hand_points(self) -> int:
@@ -89,18 +91,30 @@ class RuleSet:
         return dataclasses.replace(self, **changes)
 
 
+def _check_type(f: dataclasses.Field, value) -> None:
+    """One line when an option's value is not of its kind (a run.json or a record holding
+    something else)."""
+    flag = isinstance(f.default, bool)
+    if flag != isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise UserError(f"option {f.name!r} takes {'true or false' if flag else 'a whole number'}"
+                        f", got {value!r:.40}")
+
+
+def _check_range(name: str, value: int, low: int, high: int) -> None:
+    """One line when a numeric option is outside low..high (high: `core.limits`)."""
+    if not low <= value <= high:
+        shown = value if abs(value) < 10**30 else "a number of more than 30 digits"
+        raise UserError(f"option {name!r} must be {low} to {high}, got {shown}")
+
+
 PRESETS: dict[str, tuple[str, dict]] = {
-    "standard": ("Euchre of 000_f1b1c8211500ad38.txt: 24 cards, bowers, redeal when all pass", {}),
-    "yooker": ("Yooker of 000_f1b1c8211500ad38.txt: shapes, ranks 1-6, the power 3",
-               {"yooker": True}),
-    "drinking": (
-        "Euchre as a drinking game (002_831a3438ac97385b.txt): renege costs 4, drinks counted",
-        {"renege_penalty": 4, "drinks": True},
-    ),
-    "online": (
-        "the online site of 004_baf3b20d3e4ad955.txt with its default table (stick the dealer)",
-        {"stick_the_dealer": True},
-    ),
+    "standard": ("Euchre: 24 cards (9 to ace), bowers, redeal when all pass, game to 10", {}),
+    "yooker": ("Yooker: four shapes ranked 1-6, the 3 of the power shape the top trump, no "
+               "bowers", {"yooker": True}),
+    "drinking": ("Euchre as a drinking game: a renege costs 4 points, drinks counted per seat",
+                 {"renege_penalty": 4, "drinks": True}),
+    "online": ("Euchre as played online: stick the dealer (round 2 never passes out)",
+               {"stick_the_dealer": True}),
 }
 
 _TRUE = {"true", "yes", "on", "1"}
@@ -155,5 +169,11 @@ def build_rules(preset_name: str = "standard",
 
 
 def rules_from_dict(options: dict) -> RuleSet:
-    """Rebuild a RuleSet from `options()` output (run.json, manifests)."""
+    """Rebuild a RuleSet from `options()` output (run.json, manifests), checked: anything else
+    is one line."""
+    if not isinstance(options, dict):
+        raise UserError(f"the rules must be an object of options, got {options!r:.40}")
+    unknown = sorted(str(key) for key in set(options) - {f.name for f in option_fields()})
+    if unknown:
+        raise UserError(f"unknown option {unknown[0]!r:.40} in the rules")
     return RuleSet(**options)

@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 from ..core.cards import JOKER, card_rank, card_suit
 from ..core.errors import UserError
+from ..core.output import written
 from ..core.rules import RuleSet
 from ..core.ruletables import NO_TRUMP
 from ..core.seats import SEAT_NAMES, TEAM_NAMES, seat_at
@@ -14,6 +15,7 @@ from .notation import DealError, NotedDeal, to_record
 
 FILE_TYPE = "Euchre Game Notation"
 VERSION = "1.6"
+READ_VERSIONS = ("1.0", "1.1", "1.2", "1.3", "1.4", "1.5", "1.6")  # x.y, or x.y.z of them
 _SUITS = "cdhs"  # EGN suit letters in our suit order (C D H S)
 _CALLS = {"s": 3, "h": 2, "d": 1, "c": 0, "n": NO_TRUMP}
 
@@ -125,6 +127,7 @@ def read_egn(document: dict, base: RuleSet) -> tuple[RuleSet, list[tuple[int, di
     that is not EGN or a ruleset we cannot play raises UserError."""
     if not is_egn(document):
         raise UserError(f"not an EGN document (no \"fileType\": \"{FILE_TYPE}\")")
+    _check_version(document.get("version"))
     metadata = document.get("metadata") or {}
     if not isinstance(metadata, dict):
         raise UserError("EGN 'metadata' must be an object")
@@ -143,6 +146,15 @@ def read_egn(document: dict, base: RuleSet) -> tuple[RuleSet, list[tuple[int, di
         except (DealError, UserError) as err:
             entries.append((index, None, f"hand {index}: deal {number}: {err}"))
     return rules, entries
+
+
+def _check_version(version) -> None:
+    """A UserError unless `version` is one READ_VERSIONS names (1.0 and 1.0.0 alike)."""
+    parts = version.split(".") if isinstance(version, str) else []
+    if not (len(parts) in (2, 3) and ".".join(parts[:2]) in READ_VERSIONS
+            and (len(parts) == 2 or parts[2].isdigit())):
+        raise UserError(f"EGN version {version!r:.20} is not one this reads ({READ_VERSIONS[0]} "
+                        f"to {READ_VERSIONS[-1]})")
 
 
 def _game(metadata: dict) -> dict:
@@ -318,8 +330,9 @@ def game_path(path: str, game: int, games: int) -> str:
 
 
 def save_egn(path: str, document: dict) -> None:
+    """Write an EGN document whole (`core.output.written`)."""
     import json
 
-    with open(path, "w", encoding="utf-8") as handle:
+    with written(path) as handle:
         json.dump(document, handle, indent=2)
         handle.write("\n")

@@ -3,11 +3,11 @@ told apart by content or suffix; `-` is standard input."""
 
 from __future__ import annotations
 
-import json
 import sys
 from dataclasses import dataclass
 
 from ..core.errors import UserError
+from ..core.json_input import parse_json
 from ..core.rules import RuleSet
 from .egn import is_egn, read_egn
 from .ptn import is_ptn, read_ptn
@@ -62,8 +62,8 @@ def read_json_lines(lines) -> list[HandEntry]:
         if not line.strip():
             continue
         try:
-            record = json.loads(line)
-        except json.JSONDecodeError as err:
+            record = parse_json(line)
+        except ValueError as err:
             entries.append(HandEntry(None, None, f"line {number}: not JSON ({err})"))
             continue
         if not isinstance(record, dict):
@@ -72,7 +72,9 @@ def read_json_lines(lines) -> list[HandEntry]:
         readable += 1
         entries.append(HandEntry(record.get("id", number), record, None))
     if not readable:
-        raise UserError("no hand record could be read (expected JSON Lines, one hand a line)")
+        first = f": {entries[0].error}" if entries else ""
+        raise UserError(f"no hand record could be read (expected JSON Lines, one hand a "
+                        f"line){first}")
     return entries
 
 
@@ -81,8 +83,8 @@ def _json_document(text: str):
     if not text.lstrip().startswith("{"):
         return None
     try:
-        return json.loads(text)
-    except json.JSONDecodeError:
+        return parse_json(text)
+    except ValueError:
         return None
 
 

@@ -8,10 +8,10 @@ seat order from X. PTN has no tag for the upcard or the discard: we read `[Upcar
 
 from __future__ import annotations
 
-import json
 import re
 
 from ..core.errors import UserError
+from ..core.json_input import parse_json
 from ..core.rules import RuleSet
 from ..core.seats import SEAT_NAMES, left_of, seat_at
 from .notation import DealError, NotedDeal, contract, to_record, trick_winner
@@ -64,9 +64,11 @@ def _hands_of(tags) -> list[list[tuple[str, str, list[str]]]]:
 def ptn_rules(options_json: str, base: RuleSet) -> RuleSet:
     """`base` with a GameOptionsJson's options; one we cannot play raises UserError."""
     try:
-        options = json.loads(options_json)
-    except json.JSONDecodeError:
+        options = parse_json(options_json)
+    except ValueError:
         raise UserError("PTN GameOptionsJson is not JSON") from None
+    if not isinstance(options, dict):
+        raise UserError("PTN GameOptionsJson must be an object")
     changes = {}
     for key, value in options.items():
         if key not in _OPTIONS:
@@ -76,7 +78,11 @@ def ptn_rules(options_json: str, base: RuleSet) -> RuleSet:
                 raise UserError(f"PTN game option {key!r}={value!r} is not supported")
             continue
         option, kind = _OPTIONS[key]
-        changes[option] = kind(value)
+        try:
+            changes[option] = kind(value)
+        except (TypeError, ValueError, OverflowError):
+            raise UserError(f"PTN game option {key!r} takes a {kind.__name__}, got "
+                            f"{value!r:.40}") from None
     return base.replace(**changes)
 
 

@@ -25,11 +25,12 @@ from ..bidding.table import DecisionTable, file_source, load_decision_table
 from ..core.cards import JOKER
 from ..core.dealing import deck_array, seed_to_u64
 from ..core.errors import FieldError, UserError
+from ..core.limits import MAX_GAMES
 from ..core.results import n_results
 from ..core.rules import RuleSet, rules_from_dict
 from ..core.ruletables import compile_rules
 from ..core.seats import SEAT_NAMES, TEAM_NAMES
-from ..core.stats import interval95, mean_se
+from ..core.stats import interval95, mean_se_of_sums
 from ..play.pimc import inference_of
 from ..play.player import TABLE_BIDDERS
 from ..runs.runner import (
@@ -91,6 +92,7 @@ class TournamentPlan(ChunkedPlan):
         def settle(name: str, value) -> None:
             object.__setattr__(self, name, value)
 
+        self.check_size("games", MAX_GAMES)
         rules, start = self.rules, tuple(self.start)
         if max(start) >= rules.target or min(start) < 0:
             raise FieldError("{from_score} {us}-{them}: each side's score must be from 0 to "
@@ -147,16 +149,15 @@ class TournamentPlan(ChunkedPlan):
         """Games per chunk: as asked, else `default_chunk_size`."""
         return self.chunk_size or default_chunk_size(self.games, self.players)
 
-    def jobs(self) -> list[TournamentJob]:
-        options = self.rules.options()
-        return [TournamentJob(options, self.seed, i, first, count, self.players,
-                              self.duplicate, self.start, self.dealer, self.worlds, self.odds)
-                for i, first, count in self.chunk_list()]
+    def job(self, index: int, first: int, count: int) -> TournamentJob:
+        """Chunk `index`'s job: `count` games from game `first`."""
+        return TournamentJob(self.rules.options(), self.seed, index, first, count, self.players,
+                             self.duplicate, self.start, self.dealer, self.worlds, self.odds)
 
     def warm_up(self) -> None:
         """Compile (or load from Numba's cache) every kernel the games call, once, in this
         process: one game of the first chunk (`RunPlan.warm_up`)."""
-        compute_games(self.jobs()[0]._replace(count=1))
+        compute_games(self.job(0, 0, 1))
 
     def identity(self) -> dict:
         """What the run computes: a resumed run must match it exactly."""
@@ -295,7 +296,7 @@ def compute_games(job: TournamentJob) -> tuple[int, int, dict[str, bytes]]:
 def run_tournament(plan: TournamentPlan, workers: int, on_done, scheduler: str | None = None
                    ) -> None:
     """Play the pending chunks: local processes, or a Dask cluster with `scheduler`."""
-    store = chunk_storer(plan.out_dir, on_done)
+    store = chunk_storer(plan, on_done)
     with writing_run(plan.out_dir):
         if scheduler:
             run_jobs_dask(plan.pending(), compute_games, store, scheduler, workers,
@@ -304,35 +305,58 @@ def run_tournament(plan: TournamentPlan, workers: int, on_done, scheduler: str |
             run_jobs_local(plan.pending(), compute_games, store, workers)
 
 
-def summarize(games: pd.DataFrame, hands: pd.DataFrame, duplicate: bool) -> dict:
-    """Player A's game-win rate with its 95 % interval (over duplicate pairs, whose two games
-    share their cards), A's net points per hand, hands per game, and mean drinks per seat
-    and per player."""
+def summary_sums(games: pd.DataFrame, hands: pd.DataFrame, duplicate: bool) -> dict:
+    """What one chunk's games add to the summary (`summarize`), each [n, sum, sum of squares]:
+    A's result per duplicate pair (or game), A's net points per hand, NS's wins, hands per
+    game, hands passed out, and each seat's and each player's drinks per game."""
+    def moments(values) -> np.ndarray:
+        x = np.asarray(values, dtype=np.float64)
+        return np.array([len(x), x.sum(), (x * x).sum()])
+
     won = games["a_won"].to_numpy(np.float64)
-    per_unit = won.reshape(-1, 2).mean(axis=1) if duplicate else won
-    rate, se = mean_se(per_unit)
     a_is_ns = np.where(hands["copy"].to_numpy() == 0, 1, -1)
-    net = (hands["ns_points"].to_numpy(np.float64) - hands["ew_points"].to_numpy(np.float64))
-    per_hand, per_hand_se = mean_se(net * a_is_ns)
-    ns_rate, ns_se = mean_se((games["winner"] == TEAM_NAMES[0]).to_numpy(np.float64))
-    summary = {
-        "games": int(len(games)), "pairs": int(len(per_unit)) if duplicate else None,
-        "a_win_rate": rate, "a_win_rate_se": se,
-        "a_win_rate_95": interval95(rate, se),
-        "ns_win_rate": ns_rate, "ns_win_rate_se": ns_se,
-        "a_points_per_hand": per_hand, "a_points_per_hand_se": per_hand_se,
-        "hands_per_game": float(games["hands"].mean()),
-        "passed_out_rate": float(hands["action"].isna().mean())}
+    net = hands["ns_points"].to_numpy(np.float64) - hands["ew_points"].to_numpy(np.float64)
+    sums = {"a_won": moments(won.reshape(-1, 2).mean(axis=1) if duplicate else won),
+            "a_net": moments(net * a_is_ns),
+            "ns_won": moments(games["winner"] == TEAM_NAMES[0]),
+            "hands": moments(games["hands"]), "passed": moments(hands["action"].isna())}
     drink_cols = [c for c in games.columns if c.startswith("drinks_")]
     if drink_cols:
-        summary["drinks_per_game_by_seat"] = {
-            c.removeprefix("drinks_").upper(): float(games[c].mean()) for c in drink_cols}
+        sums |= {c: moments(games[c]) for c in drink_cols}
         seat_drinks = games[drink_cols].to_numpy(np.float64)
         ns = seat_drinks[:, 0] + seat_drinks[:, 2]
         ew = seat_drinks[:, 1] + seat_drinks[:, 3]
         a_ns = (games["ns_player"] == "A").to_numpy()
+        sums |= {"player A": moments(np.where(a_ns, ns, ew)),
+                 "player B": moments(np.where(a_ns, ew, ns))}
+    return sums
+
+
+def summarize(sums: dict, duplicate: bool) -> dict:
+    """Player A's game-win rate with its 95 % interval (over duplicate pairs, whose two games
+    share their cards), A's net points per hand, hands per game, and mean drinks per seat
+    and per player, from the sums of every chunk (`summary_sums`)."""
+    def mean_and_se(name: str) -> tuple[float, float]:
+        n, total, squares = sums[name]
+        return tuple(float(v) for v in mean_se_of_sums(total, squares, n))
+
+    rate, se = mean_and_se("a_won")
+    per_hand, per_hand_se = mean_and_se("a_net")
+    ns_rate, ns_se = mean_and_se("ns_won")
+    summary = {
+        "games": int(sums["ns_won"][0]), "pairs": int(sums["a_won"][0]) if duplicate else None,
+        "a_win_rate": rate, "a_win_rate_se": se,
+        "a_win_rate_95": interval95(rate, se),
+        "ns_win_rate": ns_rate, "ns_win_rate_se": ns_se,
+        "a_points_per_hand": per_hand, "a_points_per_hand_se": per_hand_se,
+        "hands_per_game": mean_and_se("hands")[0],
+        "passed_out_rate": mean_and_se("passed")[0]}
+    drink_cols = [c for c in sums if c.startswith("drinks_")]
+    if drink_cols:
+        summary["drinks_per_game_by_seat"] = {
+            c.removeprefix("drinks_").upper(): mean_and_se(c)[0] for c in drink_cols}
         summary["drinks_per_game_by_player"] = {
-            "A": float(np.where(a_ns, ns, ew).mean()), "B": float(np.where(a_ns, ew, ns).mean())}
+            name: mean_and_se(f"player {name}")[0] for name in "AB"}
     return summary
 
 
@@ -340,25 +364,24 @@ def finish_tournament(plan: TournamentPlan, elapsed: float, workers: int,
                       engine: str = "local", warn: Callable[[str], None] | None = None) -> dict:
     """Merge the chunks into games.parquet and hands.parquet, summarise into run.json. Each
     chunk is checked first: a damaged one is played again here (`runner.checked_chunks`)."""
-    import pyarrow as pa
     import pyarrow.parquet as pq
 
-    chunks = checked_chunks(plan.out_dir, plan.n_chunks,
-                            lambda: run_tournament(plan, workers, lambda games: None), warn)
-    games = pd.concat([pd.read_parquet(os.path.join(c, "games.parquet")) for c in chunks],
-                      ignore_index=True)
-    hands = pd.concat([pd.read_parquet(os.path.join(c, "hands.parquet"),
-                                       columns=["copy", "ns_points", "ew_points", "action"])
-                       for c in chunks], ignore_index=True)
+    chunks = checked_chunks(plan, lambda: run_tournament(plan, workers, lambda games: None),
+                            warn)
+    sums: dict = {}
+    for chunk in chunks:  # a chunk at a time: the memory of one chunk, whatever the run's size
+        part = summary_sums(pd.read_parquet(os.path.join(chunk, "games.parquet")),
+                            pd.read_parquet(os.path.join(chunk, "hands.parquet"),
+                                            columns=["copy", "ns_points", "ew_points", "action"]),
+                            plan.duplicate)
+        sums = {name: sums.get(name, 0) + value for name, value in part.items()}
     info = plan.manifest() | {
         "elapsed_seconds": round(elapsed, 3), "workers": workers, "engine": engine,
         "players_described": {"A": plan.players[0].label(), "B": plan.players[1].label()},
-        "summary": summarize(games, hands, plan.duplicate)}
-    games_path = os.path.join(plan.out_dir, "games.parquet")
-    hands_path = os.path.join(plan.out_dir, "hands.parquet")
-    stream_parquet([pa.Table.from_pandas(games, preserve_index=False)], games_path, info)
-    stream_parquet((pq.read_table(os.path.join(c, "hands.parquet")) for c in chunks),
-                   hands_path, info)
+        "summary": summarize(sums, plan.duplicate)}
+    for name in ("games", "hands"):
+        stream_parquet((pq.read_table(os.path.join(c, f"{name}.parquet")) for c in chunks),
+                       os.path.join(plan.out_dir, f"{name}.parquet"), info)
     close_run(plan.out_dir, plan.manifest(), info)
     return info
 

@@ -23,6 +23,7 @@ from ..bidding.params import (
 )
 from ..bidding.table import DecisionTable, empty_table, file_source, load_decision_table
 from ..core.errors import FieldError
+from ..core.limits import MAX_WORLDS, at_most
 from .card_net import CardNet, card_net, card_net_digest, no_card_net
 from .models import DEFAULT_WORLDS, PLAY_MODELS, SAMPLING_MODELS, model_id
 
@@ -68,6 +69,7 @@ class Player:
                              bidders=", ".join(ALL_BIDDERS), got=self.bidder)
         if self.worlds < 1:
             raise FieldError("{worlds} must be at least 1, got {got}", got=self.worlds)
+        at_most("worlds", self.worlds, MAX_WORLDS)
         if self.bidder in CONVENTIONAL and not self.weights:
             object.__setattr__(self, "weights", bidder_weights(None, self.bidder))
         object.__setattr__(self, "weights", tuple(float(w) for w in self.weights))

@@ -4,9 +4,12 @@ odds of winning the game by score (odds.parquet); a tournament's players by side
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 
 from ..core.errors import UserError
+from ..core.output import written
 from ..core.stats import Z95
 from ..play.models import describe_model
 from .query import load_run, load_table, rollup
@@ -22,14 +25,16 @@ def _pyplot():
 
 
 def _save(fig, path: str, title: str) -> None:
-    """Write the PNG with its title (also the PNG's Title text); one line for a bad path."""
+    """Write the figure whole (`core.output.written`) with its title (also the PNG's Title
+    text), as the path's suffix names (default PNG); one line when it cannot be written."""
     import matplotlib.pyplot as plt
 
     fig.suptitle(title)
+    suffix = os.path.splitext(path)[1].lower().lstrip(".")
+    kind = suffix if suffix in fig.canvas.get_supported_filetypes() else "png"
     try:
-        fig.savefig(path, dpi=90, metadata={"Title": title})
-    except OSError as err:  # a missing folder, no permission: the user's to fix
-        raise UserError(f"cannot write {path!r}: {err.strerror}") from None
+        with written(path, binary=True) as handle:
+            fig.savefig(handle, format=kind, dpi=90, metadata={"Title": title})
     finally:
         plt.close(fig)
 

@@ -3,14 +3,20 @@ rows (n-weighted)."""
 
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import dataclass
 
 import pandas as pd
 
 from ..core.errors import FieldError, UserError
+from ..core.json_input import read_json
 from ..sim.schema import OUTPUT_TABLES
+
+# the fields of run.json the reports read, with their types (the rules are checked whole)
+_RUN_FIELDS = {"kind": str, "play": str, "bidding": (str, type(None)),
+               "worlds": (int, type(None)), "seed": int, "deals": int, "games": int,
+               "duplicate": bool, "start": list, "players": dict, "players_described": dict,
+               "summary": dict, "auction": dict}
 
 
 def load_run(out_dir: str) -> dict:
@@ -24,13 +30,21 @@ def load_run(out_dir: str) -> dict:
                             "'euchre-sim simulate ... --resume', or tournament)")
         raise UserError(f"no run.json in {out_dir!r} (run 'euchre-sim simulate' or "
                         "'tournament' first)")
-    try:
-        with open(path, encoding="utf-8") as handle:
-            info = json.load(handle)
-    except (OSError, ValueError) as err:
-        raise UserError(f"cannot read {path!r}: {err}") from None
+    info = read_json(path)
     if not isinstance(info, dict) or "rules" not in info:
         raise UserError(f"{path!r} is not a simulation's or tournament's run.json")
+    from ..core.rules import rules_from_dict  # (numba's import waits for a run's work)
+
+    try:
+        rules_from_dict(info["rules"])
+    except UserError as err:
+        raise UserError(f"{path!r} is damaged: {err}") from None
+    players = info.get("players", {})
+    for key, kind in _RUN_FIELDS.items():
+        if key in info and not isinstance(info[key], kind):
+            raise UserError(f"{path!r} is damaged: {key!r} is {info[key]!r:.40}")
+    if not all(isinstance(player, dict) for player in players.values()):
+        raise UserError(f"{path!r} is damaged: 'players' is {players!r:.40}")
     return info
 
 

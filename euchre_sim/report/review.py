@@ -13,6 +13,7 @@ import pandas as pd
 
 from .. import __version__
 from ..advice.review import ReviewSettings
+from ..core.output import cannot_write, check_writable, written
 from ..core.rules import RuleSet
 from ..core.seats import SEAT_NAMES
 from ..core.stats import Z95
@@ -120,15 +121,27 @@ def review_frame(rows: list[dict]) -> pd.DataFrame:
     return frame.astype({"trick": "Int64"})
 
 
+def review_folder(out_dir: str) -> None:
+    """Make DIR for `write_review`, and check that it takes files: one line now, before the
+    review's work, when not."""
+    try:
+        os.makedirs(out_dir, exist_ok=True)
+    except OSError as err:
+        raise cannot_write(out_dir, err) from None
+    check_writable(os.path.join(out_dir, "review.parquet"))
+
+
 def write_review(out_dir: str, rows: list[dict], rules: RuleSet,
                  settings: ReviewSettings) -> None:
-    """DIR/review.parquet and DIR/run.json (rules, settings, per-seat totals)."""
-    os.makedirs(out_dir, exist_ok=True)
-    review_frame(rows).to_parquet(os.path.join(out_dir, "review.parquet"), index=False)
+    """DIR/review.parquet and DIR/run.json (rules, settings, per-seat totals), each written
+    whole (`core.output.written`)."""
+    review_folder(out_dir)
+    with written(os.path.join(out_dir, "review.parquet"), binary=True) as handle:
+        review_frame(rows).to_parquet(handle, index=False)
     info = {"kind": "review", "version": __version__, "rules": rules.options(),
             "settings": asdict(settings), "decisions": len(rows),
             "hands": len({r["id"] for r in rows}), "seats": seat_totals(rows)}
-    with open(os.path.join(out_dir, "run.json"), "w", encoding="utf-8") as handle:
+    with written(os.path.join(out_dir, "run.json")) as handle:
         json.dump(info, handle, indent=2)
 
 

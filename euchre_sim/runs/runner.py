@@ -6,10 +6,14 @@ finished chunk each, renamed into place only when complete) and, at the end, the
 chunk is a pure function of its job, so an interrupted run resumes by computing the chunks
 that are missing.
 
-A chunk's folder also holds `commit.json`, the sha256 of every file it stored. A resumed run
-and the final merge check each chunk against it and compute a damaged one again (a crash or a
-full disk can leave a file cut short). A chunk stored before checksums were kept has no record
-to check, so it is computed again too: chunks are pure, so that costs time, never results.
+A chunk's folder also holds `commit.json`: the sha256 of every file it stored, the run's key
+(a hash of its identity and chunk size: `ChunkedPlan.run_key`) and the chunk's index. A
+resumed run and the final merge check each chunk against it and compute again one that is
+damaged (a crash or a full disk can leave a file cut short) or not this run's own (a folder
+copied from another run, or chunks of another size); one stored before these were kept cannot
+be checked, so it is computed again too: chunks are pure, so that costs time, never results.
+A finished run's manifest records the sha256 of every table it wrote, and only those tables,
+all matching, make the run complete.
 An OSError writing the run (a full disk) is one line naming the folder (`writing_run`); every
 file is written under a temporary name, fsynced and renamed, so finished chunks stay valid.
 """
@@ -20,16 +24,19 @@ import contextlib
 import dataclasses
 import errno
 import hashlib
+import itertools
 import json
 import os
 import shutil
 from collections.abc import Callable, Iterable, Iterator
 
 from .. import __version__
-from ..core.errors import UserError
+from ..core.errors import FieldError, UserError
+from ..core.json_input import parse_json
+from ..core.limits import MAX_CHUNKS, at_most
 
 MANIFEST = "manifest.json"
-COMMIT = "commit.json"  # in each chunk's folder: {"sha256": {file name: hex digest}}
+COMMIT = "commit.json"  # in each chunk's folder: {"sha256": {name: digest}, "run": key, "index": i}
 _NO_SPACE = (errno.ENOSPC, errno.EDQUOT)
 _READ_ONLY = (errno.EROFS, errno.EACCES, errno.EPERM)
 
@@ -90,10 +97,10 @@ def write_json(path: str, data: dict) -> None:
 
 
 def open_run(out_dir: str, identity: dict, chunk_size: int | None, resume: bool,
-             manifest: dict, warn: Callable[[str], None] | None = None) -> int | None:
+             manifest: dict) -> int | None:
     """Check the output folder: a new run writes its manifest; a resumed one must be the same
-    run (identity), and its damaged chunks are removed (`drop_damaged`, warn(line) naming
-    each). Returns the resumed run's chunk size (None for a new run)."""
+    run (identity) with a sound manifest. Returns the resumed run's chunk size (None for a new
+    run)."""
     manifest_path = os.path.join(out_dir, MANIFEST)
     exists = os.path.isdir(out_dir) and os.listdir(out_dir)
     if exists and not resume:
@@ -103,12 +110,7 @@ def open_run(out_dir: str, identity: dict, chunk_size: int | None, resume: bool,
         raise UserError(f"cannot resume in {out_dir!r}: it holds no {MANIFEST}")
     with writing_run(out_dir):
         if exists:
-            try:
-                with open(manifest_path, encoding="utf-8") as handle:
-                    old = json.load(handle)
-            except ValueError:
-                raise UserError(f"cannot resume in {out_dir!r}: its {MANIFEST} is damaged "
-                                "(start the run again in an empty folder)") from None
+            old = read_manifest(out_dir)
             for key, value in identity.items():
                 if old.get(key) != value:
                     raise UserError(f"cannot resume: the run in {out_dir!r} has a different "
@@ -119,7 +121,6 @@ def open_run(out_dir: str, identity: dict, chunk_size: int | None, resume: bool,
             for name in os.listdir(out_dir):  # a table whose writer was killed
                 if name.endswith(".tmp"):
                     _discard(os.path.join(out_dir, name))
-            drop_damaged(out_dir, warn)
             return old["chunk_size"]
         os.makedirs(out_dir, exist_ok=True)
         write_json(manifest_path, manifest | {"complete": False})
@@ -127,55 +128,121 @@ def open_run(out_dir: str, identity: dict, chunk_size: int | None, resume: bool,
     return None
 
 
+def read_manifest(out_dir: str) -> dict:
+    """A resumed run's manifest, checked: one line naming it when it is not an object with a
+    whole `chunk_size` from 1."""
+    try:
+        with open(os.path.join(out_dir, MANIFEST), "rb") as handle:
+            old = parse_json(handle.read())
+    except ValueError as err:
+        fault = f"not JSON: {err}"
+    else:
+        size = old.get("chunk_size") if isinstance(old, dict) else None
+        fault = (None if isinstance(size, int) and not isinstance(size, bool) and size >= 1
+                 else "not an object" if not isinstance(old, dict)
+                 else "its chunk_size is not a whole number from 1")
+    if fault is not None:
+        raise UserError(f"cannot resume in {out_dir!r}: its {MANIFEST} is damaged ({fault}; "
+                        "start the run again in an empty folder)")
+    return old
+
+
 def close_run(out_dir: str, manifest: dict, info: dict) -> None:
-    """Write run.json, mark the manifest complete and remove the chunk folders."""
+    """Write run.json, mark the manifest complete with the sha256 of every table (and
+    run.json) in the folder, and remove the chunk folders."""
     with writing_run(out_dir):
         write_json(os.path.join(out_dir, "run.json"), info)
-        write_json(os.path.join(out_dir, MANIFEST), manifest | {"complete": True})
+        digests = {name: _file_digest(os.path.join(out_dir, name))
+                   for name in sorted(os.listdir(out_dir))
+                   if name != MANIFEST and os.path.isfile(os.path.join(out_dir, name))}
+        write_json(os.path.join(out_dir, MANIFEST),
+                   manifest | {"complete": True, "sha256": digests})
     shutil.rmtree(os.path.join(out_dir, "chunks"), ignore_errors=True)
 
 
 def is_complete(out_dir: str) -> bool:
-    path = os.path.join(out_dir, MANIFEST)
-    if not os.path.isfile(path):
+    """Whether the run in `out_dir` is finished: its manifest says so and every table it
+    recorded is there with its checksum (else a resume writes them again)."""
+    try:
+        with open(os.path.join(out_dir, MANIFEST), "rb") as handle:
+            manifest = parse_json(handle.read())
+        digests = manifest["sha256"]
+        return manifest["complete"] is True and bool(digests) and all(
+            _file_digest(os.path.join(out_dir, name)) == digest
+            for name, digest in digests.items())
+    except (OSError, ValueError, TypeError, KeyError, AttributeError):
         return False
-    with open(path, encoding="utf-8") as handle:
-        return bool(json.load(handle).get("complete"))
+
+
+def _file_digest(path: str) -> str:
+    with open(path, "rb") as handle:
+        return hashlib.file_digest(handle, "sha256").hexdigest()
 
 
 class ChunkedPlan:
     """What a frozen dataclass plan run in chunks shares. It names `out_dir`, `chunk_size` (as
-    asked, or None), `jobs()` (each with `index` and `count`), `identity()` (what a resumed run
-    must match), and the properties `total` (items to do) and `chunk_items` (per chunk)."""
+    asked, or None), `job(index, first, count)` (a chunk's job, with `index` and `count`),
+    `identity()` (what a resumed run must match), and the properties `total` (items to do)
+    and `chunk_items` (per chunk). Its chunks and jobs are made as they are needed, so the
+    memory a run holds does not grow with its size."""
+
+    def check_size(self, field: str, maximum: int) -> None:
+        """A FieldError when the run asks for more than `maximum` items (`field`) or more than
+        MAX_CHUNKS chunks."""
+        at_most(field, self.total, maximum)
+        if self.n_chunks > MAX_CHUNKS:
+            raise FieldError("{chunk_size} {size:,} makes {n:,} chunks, more than {most:,}: "
+                             "give a larger {chunk_size}", size=self.chunk_items,
+                             n=self.n_chunks, most=MAX_CHUNKS)
 
     @property
     def n_chunks(self) -> int:
         return -(-self.total // self.chunk_items)
 
-    def chunk_list(self) -> list[tuple[int, int, int]]:
+    def chunks(self) -> Iterator[tuple[int, int, int]]:
         """(index, first, count) of every chunk."""
         size = self.chunk_items
-        return [(i, i * size, min(size, self.total - i * size)) for i in range(self.n_chunks)]
+        for i in range(self.n_chunks):
+            yield i, i * size, min(size, self.total - i * size)
 
-    def pending(self) -> list:
+    def jobs(self) -> Iterator:
+        """Every chunk's job, in order."""
+        return (self.job(*chunk) for chunk in self.chunks())
+
+    def _missing(self) -> Iterator[tuple[int, int, int]]:
+        return (c for c in self.chunks() if not os.path.isdir(chunk_dir(self.out_dir, c[0])))
+
+    def pending(self) -> Iterator:
         """The jobs whose chunk is not stored yet."""
-        return [job for job in self.jobs()
-                if not os.path.isdir(chunk_dir(self.out_dir, job.index))]
+        return (self.job(*chunk) for chunk in self._missing())
 
     def pending_count(self) -> int:
         """Items not stored yet."""
-        return sum(job.count for job in self.pending())
+        return sum(count for _, _, count in self._missing())
+
+    @property
+    def run_key(self) -> str:
+        """What each chunk's commit record names: the sha256 of the run's identity and chunk
+        size (a chunk stored by any other run, or cut to another size, differs)."""
+        identity = self.identity() | {"chunk_size": self.chunk_items}
+        return hashlib.sha256(json.dumps(identity, sort_keys=True).encode()).hexdigest()
 
     def manifest(self) -> dict:
         return self.identity() | {"chunk_size": self.chunk_items, "version": __version__}
 
     def opened(self, resume: bool = False, warn: Callable[[str], None] | None = None):
         """The plan, its folder checked and its manifest written (or checked: `open_run`);
-        warn(line) names each damaged chunk a resume removes. A resumed run keeps its chunk
-        size unless the plan names one (then they must agree)."""
+        a resume removes every stored chunk that is damaged or not this run's own (warn(line)
+        names each: `drop_damaged`). A resumed run keeps its chunk size unless the plan names
+        one (then they must agree)."""
         resumed = open_run(self.out_dir, self.identity(), self.chunk_size, resume,
-                           self.manifest(), warn)
-        return self if resumed is None else dataclasses.replace(self, chunk_size=resumed)
+                           self.manifest())
+        if resumed is None:
+            return self
+        plan = dataclasses.replace(self, chunk_size=resumed)
+        with writing_run(self.out_dir):
+            drop_damaged(self.out_dir, plan.run_key, warn)
+        return plan
 
 
 def chunk_dir(out_dir: str, index: int) -> str:
@@ -191,36 +258,44 @@ def finished_chunks(out_dir: str, n_chunks: int) -> list[str]:
     return chunks
 
 
-def checked_chunks(out_dir: str, n_chunks: int, recompute: Callable[[], None],
+def checked_chunks(plan: ChunkedPlan, recompute: Callable[[], None],
                    warn: Callable[[str], None] | None = None) -> list[str]:
-    """The chunk folders of a run, each checked against its checksums just before the merge:
-    damaged ones are removed (warn names each) and recompute() computes every missing chunk,
-    which is then checked once more (damaged again: a UserError, the disk is at fault)."""
+    """The chunk folders of a run, each checked against its commit record just before the
+    merge: damaged ones and others' are removed (warn names each) and recompute() computes
+    every missing chunk, which is then checked once more (damaged again: a UserError, the
+    disk is at fault)."""
+    out_dir, n_chunks, key = plan.out_dir, plan.n_chunks, plan.run_key
     with writing_run(out_dir):
-        drop_damaged(out_dir, warn)
+        drop_damaged(out_dir, key, warn)
         missing = [i for i in range(n_chunks) if not os.path.isdir(chunk_dir(out_dir, i))]
         if missing:
             recompute()
         for index in missing:
-            fault = chunk_fault(chunk_dir(out_dir, index))
+            fault = chunk_fault(chunk_dir(out_dir, index), key, index)
             if fault is not None:
                 raise UserError(f"chunk {index} {fault} right after it was written: check the "
                                 f"disk under {out_dir!r}, then rerun with --resume")
     return finished_chunks(out_dir, n_chunks)
 
 
-def chunk_fault(folder: str) -> str | None:
-    """Why a stored chunk cannot be used, as a phrase ("is damaged (...)"); None when every
-    file it recorded matches its checksum."""
+def chunk_fault(folder: str, run_key: str, index: int) -> str | None:
+    """Why a stored chunk cannot be used as chunk `index` of the run whose key is `run_key`,
+    as a phrase ("is damaged (...)"); None when its commit record names them and every file it
+    recorded matches its checksum."""
     try:
         with open(os.path.join(folder, COMMIT), "rb") as handle:
-            digests = json.load(handle)["sha256"]
+            record = parse_json(handle.read())
+        digests = record["sha256"]
         if not isinstance(digests, dict) or not digests:
             raise ValueError(COMMIT)
     except FileNotFoundError:
         return "has no checksum (stored by an older version)"
     except (OSError, ValueError, KeyError, TypeError):
         return f"is damaged ({COMMIT} is unreadable)"
+    if "run" not in record:
+        return "names no run (stored by an older version)"
+    if record["run"] != run_key or record.get("index") != index:
+        return "belongs to another run (another seed, rules, size or place)"
     for name, digest in sorted(digests.items()):
         try:
             with open(os.path.join(folder, name), "rb") as handle:
@@ -233,23 +308,25 @@ def chunk_fault(folder: str) -> str | None:
     return None
 
 
-def drop_damaged(out_dir: str, warn: Callable[[str], None] | None = None) -> None:
-    """Remove every stored chunk that fails its check (`chunk_fault`), warn(line) naming each,
-    and the temporary folders of stores that never ended."""
+def drop_damaged(out_dir: str, run_key: str,
+                 warn: Callable[[str], None] | None = None) -> None:
+    """Remove every stored chunk that fails its check against the run (`chunk_fault`),
+    warn(line) naming each, and the temporary folders of stores that never ended."""
     root = os.path.join(out_dir, "chunks")
     for name in sorted(os.listdir(root)) if os.path.isdir(root) else []:
         path = os.path.join(root, name)
         if name.startswith(".tmp-"):
             shutil.rmtree(path)
-        elif name.isdigit() and (fault := chunk_fault(path)) is not None:
+        elif name.isdigit() and (fault := chunk_fault(path, run_key, int(name))) is not None:
             if warn is not None:
                 warn(f"chunk {int(name)} {fault}: computing it again")
             shutil.rmtree(path)
 
 
-def store_chunk(out_dir: str, index: int, files: dict[str, bytes]) -> None:
-    """Commit a chunk: its files and their checksums (COMMIT), each fsynced, in a temporary
-    folder renamed into place. A failed write leaves no trace but a one-line UserError."""
+def store_chunk(out_dir: str, run_key: str, index: int, files: dict[str, bytes]) -> None:
+    """Commit chunk `index` of the run whose key is `run_key`: its files and their checksums
+    with the key and the index (COMMIT), each fsynced, in a temporary folder renamed into
+    place. A failed write leaves no trace but a one-line UserError."""
     final = chunk_dir(out_dir, index)
     if os.path.isdir(final):
         return
@@ -262,7 +339,8 @@ def store_chunk(out_dir: str, index: int, files: dict[str, bytes]) -> None:
             for name, data in files.items():
                 write_file(os.path.join(tmp, name), data)
                 digests[name] = hashlib.sha256(data).hexdigest()
-            write_file(os.path.join(tmp, COMMIT), json.dumps({"sha256": digests}).encode())
+            record = {"sha256": digests, "run": run_key, "index": index}
+            write_file(os.path.join(tmp, COMMIT), json.dumps(record).encode())
             _sync_folder(tmp)
             os.rename(tmp, final)
         finally:
@@ -270,12 +348,14 @@ def store_chunk(out_dir: str, index: int, files: dict[str, bytes]) -> None:
         _sync_folder(os.path.dirname(final))
 
 
-def chunk_storer(out_dir: str, on_done: Callable[[int], None]) -> Callable[[tuple], None]:
-    """store(result) for a run's chunks: a job's (index, count, files) into the folder, then
-    on_done(count)."""
+def chunk_storer(plan: ChunkedPlan, on_done: Callable[[int], None]) -> Callable[[tuple], None]:
+    """store(result) for a run's chunks: a job's (index, count, files) into the plan's folder,
+    then on_done(count)."""
+    out_dir, key = plan.out_dir, plan.run_key
+
     def store(result: tuple) -> None:
         index, count, files = result
-        store_chunk(out_dir, index, files)
+        store_chunk(out_dir, key, index, files)
         on_done(count)
 
     return store
@@ -309,23 +389,29 @@ def stream_parquet(tables: Iterable, out: str, info: dict) -> None:
             _discard(tmp)
 
 
-def run_jobs_local(jobs: list, compute: Callable, store: Callable, workers: int) -> None:
-    """compute(job) for every job on `workers` local processes, store(result) as each ends."""
+def run_jobs_local(jobs: Iterable, compute: Callable, store: Callable, workers: int) -> None:
+    """compute(job) for every job on `workers` local processes, store(result) as each ends;
+    at most two jobs a worker are submitted at a time, so memory does not grow with the
+    number of jobs."""
     from concurrent.futures import FIRST_COMPLETED, wait
 
     from .parallel import worker_pool
 
-    if workers <= 1 or len(jobs) <= 1:
-        for job in jobs:
+    source = iter(jobs)
+    first = list(itertools.islice(source, 2))
+    if workers <= 1 or len(first) <= 1:
+        for job in itertools.chain(first, source):
             store(compute(job))
         return
     pool = worker_pool(workers)
-    pending = {pool.submit(compute, job) for job in jobs}
+    pending = {pool.submit(compute, job)
+               for job in itertools.chain(first, itertools.islice(source, 2 * workers - 2))}
     try:
         while pending:  # finished futures are dropped at once, and their results with them
             done, pending = wait(pending, return_when=FIRST_COMPLETED)
             for future in done:
                 store(future.result())
+                pending |= {pool.submit(compute, job) for job in itertools.islice(source, 1)}
     finally:
         # After Ctrl-C or a failed chunk, chunks not started are dropped and running ones end
         # on their own (workers ignore Ctrl-C; a second one leaves at once, and the workers
@@ -334,8 +420,8 @@ def run_jobs_local(jobs: list, compute: Callable, store: Callable, workers: int)
         pool.shutdown(wait=True, cancel_futures=True)
 
 
-def run_jobs_dask(jobs: list, compute: Callable, store: Callable, scheduler: str, workers: int,
-                  threads: int = 1, name: str = "euchre-chunk") -> None:
+def run_jobs_dask(jobs: Iterable, compute: Callable, store: Callable, scheduler: str,
+                  workers: int, threads: int = 1, name: str = "euchre-chunk") -> None:
     """compute(job) as tasks on a Dask cluster: `tcp://HOST:PORT`, or `local` for a
     LocalCluster of `workers` processes of `threads` threads each (jobs on threads of one
     process share its transposition table). Jobs are pure, so a lost worker's tasks are just
@@ -361,6 +447,7 @@ def run_jobs_dask(jobs: list, compute: Callable, store: Callable, scheduler: str
         with client:
             # a key names everything the job depends on, so runs sharing a cluster never
             # share results unless they are the same computation
+            jobs = list(jobs)  # the cluster's scheduler holds every task anyway
             keys = [f"{name}-{job.index}-{tokenize(job)}" for job in jobs]
             futures = client.map(compute, jobs, key=keys, retries=3)
             for future in as_completed(futures):

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..core.errors import FieldError, UserError
+from ..core.limits import MAX_DEALS
 from ..core.rules import RuleSet
 from ..play.player import Player
 from ..runs.parallel import worker_pool
@@ -57,6 +58,7 @@ class RunPlan(ChunkedPlan):
         settle("tables", run_tables(self.player.play, bidder, tables))
         if self.keep_deals and "calls" not in self.tables:
             raise FieldError("{keep_deals} keeps each call's outcome: add calls to {tables}")
+        self.check_size("deals", MAX_DEALS)
 
     @property
     def per_call(self) -> bool:
@@ -72,18 +74,17 @@ class RunPlan(ChunkedPlan):
         """Deals per chunk: as asked, else `default_chunk_size`."""
         return self.chunk_size or default_chunk_size(self.deals, self.player.play)
 
-    def jobs(self) -> list[ChunkJob]:
-        options = self.rules.options()
-        return [ChunkJob(options, self.seed, i, first, count, self.keep_deals, self.player,
-                         self.per_call)
-                for i, first, count in self.chunk_list()]
+    def job(self, index: int, first: int, count: int) -> ChunkJob:
+        """Chunk `index`'s job: `count` deals from deal `first`."""
+        return ChunkJob(self.rules.options(), self.seed, index, first, count, self.keep_deals,
+                        self.player, self.per_call)
 
     def warm_up(self, workers: int = 1) -> None:
         """Compile (or load from Numba's cache) every kernel the run's chunks call, once, in
         this process (one deal of its first chunk), on two cores where the run has them.
         Worker processes started after it inherit or load them instead of each compiling
         them."""
-        job = self.jobs()[0]._replace(count=1)
+        job = self.job(0, 0, 1)
         if workers <= 1:
             warm_up_chunk(job)
             return
@@ -136,24 +137,22 @@ def default_chunk_size(deals: int, play: str = "dd") -> int:
 def run_local(plan: RunPlan, workers: int, on_done: Callable[[int], None]) -> None:
     """Run the pending chunks on `workers` local processes; on_done(deals) per chunk."""
     with writing_run(plan.out_dir):
-        run_jobs_local(plan.pending(), compute_chunk, chunk_storer(plan.out_dir, on_done),
-                       workers)
+        run_jobs_local(plan.pending(), compute_chunk, chunk_storer(plan, on_done), workers)
 
 
 def run_dask(plan: RunPlan, scheduler: str, workers: int,
              on_done: Callable[[int], None], threads: int = 1) -> None:
     """Run the pending chunks as tasks on a Dask cluster (runner.run_jobs_dask)."""
     with writing_run(plan.out_dir):
-        run_jobs_dask(plan.pending(), compute_chunk, chunk_storer(plan.out_dir, on_done),
-                      scheduler, workers, threads)
+        run_jobs_dask(plan.pending(), compute_chunk, chunk_storer(plan, on_done), scheduler,
+                      workers, threads)
 
 
 def finish_run(plan: RunPlan, elapsed: float, workers: int, engine: str = "local",
                warn: Callable[[str], None] | None = None) -> dict:
     """Merge every chunk into the final tables and run.json; remove the chunk folders. Each
     chunk is checked first: a damaged one is computed again here (`runner.checked_chunks`)."""
-    chunks = checked_chunks(plan.out_dir, plan.n_chunks,
-                            lambda: run_local(plan, workers, lambda deals: None), warn)
+    chunks = checked_chunks(plan, lambda: run_local(plan, workers, lambda deals: None), warn)
     info = plan.manifest() | {"elapsed_seconds": round(elapsed, 3), "workers": workers,
                               "engine": engine,
                               "dealer": "N (seats are positions from the dealer's left)"}

@@ -1,0 +1,22 @@
+"""The largest counts a question may ask for, in one place: each is checked where its question
+or plan is built (one line, exit 2 on the command line; 400 on the page). docs/commands.md
+("Limits") says why each is what it is."""
+
+from .errors import FieldError
+
+MAX_DEALS = 10**10  # simulate, odds: a chunked run holds one chunk at a time per worker
+MAX_CHUNKS = 10**6  # chunks of one run (its folder, and the bookkeeping of which are done)
+MAX_GAMES = 10**8  # tournament: ~100 GB of hands.parquet at the most
+MAX_PLAY_GAMES = 10**5  # play (self-play): prints a line a game
+MAX_ADVISE_DEALS = 500_000  # advise holds every deal's figures: ~1.5 KB a deal with --bidding
+MAX_WORLDS = 10_000  # worlds a PIMC decision samples (and review's deals a bid)
+MAX_TARGET = 100  # the rules' target: the odds of a score solve target² states per result
+MAX_POINTS = 10  # any one score of the rules (march, euchre, ..., renege penalty)
+
+
+def at_most(field: str, value: int, maximum: int) -> None:
+    """A FieldError naming `field` when `value` is above `maximum`."""
+    if value > maximum:
+        shown = f"{value:,}" if value < 10**30 else "more than 10^30"
+        raise FieldError(f"{{{field}}} must be at most {maximum:,}, got {shown} (see 'Limits' "
+                         "in docs/commands.md)")

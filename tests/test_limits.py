@@ -1,0 +1,158 @@
+"""Every count has a maximum (core.limits), checked where its question or plan is built: one
+line and exit 2 beyond it, before any work starts; --workers above the cores is capped with a
+note; the rules' numeric options are bounded and typed."""
+
+import pytest
+
+from euchre_sim.advice.play_question import PlayQuestion
+from euchre_sim.advice.question import AdviceQuestion
+from euchre_sim.advice.review import ReviewSettings
+from euchre_sim.core import limits
+from euchre_sim.core.errors import FieldError, UserError
+from euchre_sim.core.rules import PRESETS, RuleSet, build_rules, rules_from_dict
+from euchre_sim.game.tournament import TournamentPlan
+from euchre_sim.play.player import Player
+from euchre_sim.runs import runner
+from euchre_sim.runs.parallel import default_workers
+from euchre_sim.sim.simulate import RunPlan
+
+from .helpers import run_cli
+
+RULES = build_rules()
+HUGE = 10**30
+ADVISE = ["advise", "--hand", "JS AS 9H 9D TC", "--up", "9S", "--seat", "1"]
+PLAYERS = (Player("dd", "dd"), Player("rules", "dd"))
+
+
+@pytest.fixture
+def no_work(monkeypatch):
+    """The work behind every command replaced by a failure: a check that comes too late (or
+    not at all) fails the test at once instead of starting a huge run."""
+    import euchre_sim.advice.advice_request as advice_request
+    import euchre_sim.cli.simulate_commands as simulate_commands
+    import euchre_sim.game.selfplay as selfplay
+    import euchre_sim.game.tournament as tournament
+
+    def started(*_, **__):
+        raise AssertionError("the work started")
+
+    for module, name in ((advice_request, "answer"), (simulate_commands, "run_simulation"),
+                         (selfplay, "play_games"), (tournament, "prepare_tournament")):
+        monkeypatch.setattr(module, name, started)
+
+
+@pytest.mark.parametrize("args,line", [
+    (ADVISE + ["--deals", str(HUGE)],
+     "--deals must be at most 500,000, got more than 10^30 (see 'Limits' in docs/commands.md)"),
+    (ADVISE + ["--deals", "500001", "--bidding", "dd"],
+     "--deals must be at most 500,000, got 500,001 (see 'Limits' in docs/commands.md)"),
+    (["simulate", "--deals", str(10**10 + 1), "--out", "{out}"],
+     "--deals must be at most 10,000,000,000, got 10,000,000,001 (see 'Limits' in "
+     "docs/commands.md)"),
+    (["simulate", "--deals", str(10**10), "--chunk-size", "1", "--out", "{out}"],
+     "--chunk-size 1 makes 10,000,000,000 chunks, more than 1,000,000: give a larger "
+     "--chunk-size"),
+    (["odds", "--deals", str(HUGE), "--out", "{out}"],
+     "--deals must be at most 10,000,000,000, got more than 10^30 (see 'Limits' in "
+     "docs/commands.md)"),
+    (["tournament", "--games", str(10**8 + 1), "--out", "{out}"],
+     "--games must be at most 100,000,000, got 100,000,001 (see 'Limits' in docs/commands.md)"),
+    (["play", "--games", str(10**5 + 1)],
+     "--games must be at most 100,000, got 100,001 (see 'Limits' in docs/commands.md)"),
+    (ADVISE + ["--bidding", "dd", "--score", "3-4", "--set", "target=1000"],
+     "option 'target' must be 1 to 100, got 1000"),
+    (["play", "--set", f"renege_penalty={HUGE}"],
+     "option 'renege_penalty' must be 0 to 10, got a number of more than 30 digits"),
+])
+def test_a_count_above_its_maximum_is_one_line_exit_2_before_any_work(no_work, tmp_path, args,
+                                                                      line):
+    out = tmp_path / "run"
+    result = run_cli([a.replace("{out}", str(out)) for a in args], code=2)
+    assert result.output.splitlines() == [f"euchre-sim: error: {line}"]
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("build,field", [
+    (lambda n: AdviceQuestion(RULES, "JS AS 9H 9D TC", 1, up="9S", deals=n), "deals"),
+    (lambda n: PlayQuestion(RULES, seat=1, trump="S", maker=1, up="9S",
+                            hand="JS AS 9H 9D TC", worlds=n), "worlds"),
+    (lambda n: Player("dd", "pimc", worlds=n), "worlds"),
+    (lambda n: ReviewSettings(worlds=n), "worlds"),
+    (lambda n: RunPlan("unused", RULES, 1, n), "deals"),
+    (lambda n: TournamentPlan("unused", RULES, 1, n, PLAYERS), "games"),
+])
+def test_every_question_and_plan_refuses_a_huge_count_where_it_is_built(build, field):
+    """What the page's JSON bodies build too: the same FieldError, naming the field."""
+    with pytest.raises(FieldError, match="must be at most") as caught:
+        build(HUGE)
+    assert caught.value.named(str).startswith(f"{field} must be at most")
+
+
+def test_a_run_of_too_many_chunks_is_refused_even_at_the_default_chunk_size():
+    """PIMC's default chunks are small: 10**10 deals would be 5 x 10**7 of them."""
+    with pytest.raises(FieldError, match="chunks, more than 1,000,000"):
+        RunPlan("unused", RULES, 1, 10**10, player=Player(None, "pimc"))
+    assert RunPlan("unused", RULES, 1, 10**10).n_chunks <= limits.MAX_CHUNKS
+
+
+def test_workers_above_the_cores_are_capped_with_a_note(monkeypatch, tmp_path):
+    import euchre_sim.cli.simulate_commands as simulate_commands
+
+    asked = []
+    monkeypatch.setattr(simulate_commands, "run_simulation",
+                        lambda plan, workers, *_: asked.append(workers))
+    result = run_cli(["simulate", "--deals", "2000", "--workers", "100000", "--out",
+                      str(tmp_path / "run")])
+    cores = default_workers()
+    assert asked == [cores]
+    assert result.output.splitlines() == [
+        f"euchre-sim: note: --workers 100,000 is more than the {cores} cores here: using "
+        f"{cores}"]
+
+
+def test_local_jobs_are_submitted_two_a_worker_at_a_time():
+    """A run of many chunks never holds them all as pending tasks."""
+    taken, stored = [0], []
+
+    def jobs():
+        for job in range(40):
+            taken[0] += 1
+            yield job
+
+    def store(result):
+        stored.append(result)
+        assert taken[0] - len(stored) <= 4, (taken[0], len(stored))
+
+    runner.run_jobs_local(jobs(), abs, store, workers=2)
+    assert sorted(stored) == list(range(40))
+
+
+@pytest.mark.parametrize("options,line", [
+    ({"target": 101}, "option 'target' must be 1 to 100, got 101"),
+    ({"target": 0}, "option 'target' must be 1 to 100, got 0"),
+    ({"march_points": 11}, "option 'march_points' must be 0 to 10, got 11"),
+    ({"euchre_points": -1}, "option 'euchre_points' must be 0 to 10, got -1"),
+    ({"deck": "24"}, "option 'deck' takes a whole number, got '24'"),
+    ({"joker": 1}, "option 'joker' takes true or false, got 1"),
+    ({"target": True}, "option 'target' takes a whole number, got True"),
+])
+def test_rule_options_are_bounded_and_typed(options, line):
+    with pytest.raises(UserError) as caught:
+        RuleSet(**options)
+    assert str(caught.value) == line
+
+
+@pytest.mark.parametrize("options,line", [
+    ([1], "the rules must be an object of options, got [1]"),
+    ({"colour": "red"}, "unknown option 'colour' in the rules"),
+])
+def test_rules_read_back_from_a_file_are_checked(options, line):
+    with pytest.raises(UserError) as caught:
+        rules_from_dict(options)
+    assert str(caught.value) == line
+
+
+def test_the_presets_say_what_their_rules_are_not_where_they_came_from():
+    for name, (text, _) in PRESETS.items():
+        assert ".txt" not in text and text[0].isupper(), name
+    assert "stick the dealer" in PRESETS["online"][0]
