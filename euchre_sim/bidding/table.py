@@ -13,7 +13,6 @@ of the bidder that wrote it.
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 from typing import NamedTuple
 
@@ -21,6 +20,7 @@ import numpy as np
 
 from ..core.calls import call_open, call_row, may_pass
 from ..core.errors import UserError
+from ..core.files import read_json, read_parquet
 from ..core.jit import njit
 from ..core.results import share_names
 from .conventional import conventional_choice
@@ -90,6 +90,10 @@ def file_source(out_dir: str | None, name: str = "decisions.parquet") -> dict | 
     return {"dir": os.path.abspath(out_dir), "sha256": table_digest(out_dir, name)}
 
 
+DECISION_COLUMNS = ("round", "seat", "suit", "alone", "hand_key", "gain", "mean_points", "n",
+                    *FEATURE_NAMES)  # what the table bidder reads of decisions.parquet
+
+
 def load_decision_table(out_dir: str, rules) -> DecisionTable:
     """The decisions of a finished `simulate --bidding` run under the same rules."""
     import pandas as pd
@@ -99,16 +103,18 @@ def load_decision_table(out_dir: str, rules) -> DecisionTable:
     if not os.path.isfile(path) or not os.path.isfile(info_path):
         raise UserError(f"no decisions.parquet and run.json in {out_dir!r} (run 'euchre-sim "
                         "simulate ... --bidding' first)")
-    with open(info_path, encoding="utf-8") as handle:
-        info = json.load(handle)
-    if info.get("rules") != rules.options():
+    info = read_json(info_path, "run.json")
+    if not isinstance(info, dict) or info.get("rules") != rules.options():
         raise UserError(f"the decisions in {out_dir!r} were simulated under other rules: "
                         "their hand classes do not apply")
-    frame = pd.read_parquet(path)
+    frame = read_parquet(path, "the decisions", DECISION_COLUMNS)
     shares = share_names(rules.max_hand_points)
     if not set(shares) <= set(frame.columns):
         shares = []  # a table simulated before the results' shares were kept
     label = {name: i for i, name in enumerate(SUIT_LABELS)}
+    if not set(frame["suit"].dropna()) <= set(label):
+        raise UserError(f"the decisions in {out_dir!r} name a suit other than "
+                        f"{', '.join(SUIT_LABELS)}")
     frame["suit_index"] = [-1 if pd.isna(s) else label[s] for s in frame["suit"]]
     keys = join_decision_keys(frame["round"].to_numpy(), frame["seat"].to_numpy(),
                               frame["suit_index"].to_numpy(), frame["alone"].to_numpy(),

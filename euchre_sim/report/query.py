@@ -3,14 +3,14 @@ rows (n-weighted)."""
 
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import dataclass
 
 import pandas as pd
 
 from ..core.errors import FieldError, UserError
-from ..sim.schema import OUTPUT_TABLES
+from ..core.files import read_json, read_parquet
+from ..sim.schema import OUTPUT_TABLES, class_keys
 
 
 def load_run(out_dir: str) -> dict:
@@ -24,11 +24,7 @@ def load_run(out_dir: str) -> dict:
                             "'euchre-sim simulate ... --resume', or tournament)")
         raise UserError(f"no run.json in {out_dir!r} (run 'euchre-sim simulate' or "
                         "'tournament' first)")
-    try:
-        with open(path, encoding="utf-8") as handle:
-            info = json.load(handle)
-    except (OSError, ValueError) as err:
-        raise UserError(f"cannot read {path!r}: {err}") from None
+    info = read_json(path, "run.json")
     if not isinstance(info, dict) or "rules" not in info:
         raise UserError(f"{path!r} is not a simulation's or tournament's run.json")
     return info
@@ -40,7 +36,7 @@ def load_table(out_dir: str, name: str = "calls") -> pd.DataFrame:
     path = os.path.join(out_dir, f"{name}.parquet")
     if not os.path.isfile(path):
         raise UserError(f"no {name}.parquet in {out_dir!r} (run 'euchre-sim simulate' first)")
-    return pd.read_parquet(path)
+    return read_parquet(path, f"the {name} table", class_keys(name))
 
 
 @dataclass(frozen=True)
