@@ -8,6 +8,7 @@ import math
 from collections.abc import Callable
 
 from ..advice.review import ReviewSettings, read_hands, review_states
+from ..bidding.params import bidder_params
 from ..core.errors import UserError
 from ..core.files import regular_file
 from ..game.history import ReplayedHand, state_to_record
@@ -38,6 +39,8 @@ def review_query(body, place: Callable[[str], str]) -> Query:
     paths = {name: place(fields[name]) for name in ("bidder_params", "bidder_table")
              if name in fields}
     settings = ReviewSettings(worlds, fields.get("seed", 0), fields.get("bidding"), **paths)
+    if "bidder_params" in paths:  # read now, so that a bad file fails before it waits
+        bidder_params(paths["bidder_params"], settings.bidding)
     if "file" in fields:
         hands, errors = _file_hands(place(fields["file"]), rules)
     else:

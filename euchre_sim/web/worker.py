@@ -32,7 +32,6 @@ class Cancelled(Exception):
     """Raised inside a running query once its job is cancelled."""
 
 
-@dataclass
 class Busy(Exception):
     """The queue holds MAX_WAITING jobs already (answered 429)."""
 
