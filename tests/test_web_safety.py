@@ -55,7 +55,9 @@ def test_the_loopback_names_are_served_with_any_port(client, host):
 
 @pytest.mark.parametrize("host", ["testserver", "evil.example", "evil.example:8765",
                                   "127.0.0.1.evil.example", "localhost.evil.example", "[::2]",
-                                  "192.0.2.7:8765", ""])
+                                  "192.0.2.7:8765", "", "[::1]evil.example",
+                                  "localhost:evil.example", "localhost:80:80", "localhost:",
+                                  "localhost:99999", "::1", "[localhost]", "127.0.0.1 evil"])
 @pytest.mark.parametrize("path", ["/", "/static/app.js", "/api/health", "/api/runs"])
 def test_other_host_names_are_a_400_in_json(client, host, path):
     error = _one_line_error(client.get(path, headers={"host": host}), 400)
@@ -132,6 +134,41 @@ def test_the_page_and_its_files_need_no_token(remote):
 
 def test_a_loopback_server_needs_no_token(client):
     assert client.get("/api/health").status_code == 200
+
+
+# ---- other sites --------------------------------------------------------------------------
+
+@pytest.mark.parametrize("headers", [
+    {"sec-fetch-site": "cross-site"}, {"sec-fetch-site": "same-site"},
+    {"origin": "http://evil.example"}, {"origin": "null"},
+    {"origin": "http://127.0.0.1:8766"},
+    {"sec-fetch-site": "same-origin", "origin": "http://evil.example"}])
+@pytest.mark.parametrize("path", ["/api/run/plot?dir=a", "/api/run/table?dir=a",
+                                  "/api/run?dir=a", "/api/health"])
+def test_api_calls_from_another_sites_page_are_403(client, remote, path, headers):
+    for server, token in ((client, {}), (remote, {"token": TOKEN})):
+        error = _one_line_error(server.get(path, headers=headers, params=token), 403)
+        assert "another site" in error
+
+
+def test_posts_from_another_sites_page_are_403(client):
+    response = client.post("/api/solve", json={"deal": "N:"}, headers={
+        "origin": "http://evil.example", "sec-fetch-site": "cross-site"})
+    assert "another site" in _one_line_error(response, 403)
+
+
+@pytest.mark.parametrize("headers", [
+    {"sec-fetch-site": "same-origin"}, {"sec-fetch-site": "none"},
+    {"origin": "http://127.0.0.1:8765"}, {"origin": "https://127.0.0.1:8765"},
+    {"sec-fetch-site": "same-origin", "origin": "http://127.0.0.1:8765"}])
+def test_the_pages_own_calls_and_typed_addresses_are_served(client, headers):
+    assert client.get("/api/run?dir=a", headers=headers).status_code == 200
+
+
+def test_the_page_itself_opens_from_a_link_on_another_site(client):
+    """A link elsewhere opens the page (a navigation: Sec-Fetch-Site cross-site)."""
+    for path in ("/", "/static/app.js"):
+        assert client.get(path, headers={"sec-fetch-site": "cross-site"}).status_code == 200
 
 
 # ---- bodies -------------------------------------------------------------------------------

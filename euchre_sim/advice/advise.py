@@ -114,6 +114,14 @@ def part_of(progress: Progress | None, offset: int, total: int) -> Progress | No
     return lambda done, _: progress(offset + done, total)
 
 
+def held_at(progress: Progress | None, done: int, total: int) -> Progress | None:
+    """A step that adds no work units (the odds' DP) reported as `done` of `total`: each of
+    its reports lets a cancel through."""
+    if progress is None:
+        return None
+    return lambda *_: progress(done, total)
+
+
 def describe_question(question: AdviceQuestion) -> dict:
     """The question's fields of the JSON answer."""
     deck, q = question.rules.card_deck, question.cards

@@ -39,6 +39,7 @@ from .advise import (
     call_actions,
     deal_around,
     describe_question,
+    held_at,
     mean_figures,
     part_of,
     rates,
@@ -283,7 +284,8 @@ def advise_in_auction(question: AdviceQuestion, progress: Progress | None = None
         odds = question.odds_table
         if odds is None:
             results = hand_results(question, extra, part_of(progress, deals, deals + extra))
-            odds = win_odds(results, rules.target)[0]
+            odds = win_odds(results, rules.target, held_at(progress, deals + extra,
+                                                           deals + extra))[0]
         game = _game_figures(question, actions, per_deal, odds)
     play = question.play
     return describe_question(question) | game | {

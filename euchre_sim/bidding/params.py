@@ -14,7 +14,7 @@ import os
 import numpy as np
 
 from ..core.errors import UserError
-from ..core.json_input import read_json
+from ..core.files import read_json
 
 BIDDERS = ("dd", "rules", "human", "table")
 BIDDER_DD, BIDDER_RULES, BIDDER_TABLE, BIDDER_GAME = range(4)  # the kernels' bidders
@@ -26,6 +26,7 @@ KERNEL_BIDDER = {"dd": BIDDER_DD, "rules": BIDDER_RULES, "human": BIDDER_RULES,
 # the bidders that bid from their own hand and have weights (the table bidder falls back on the
 # rules bidder's)
 CONVENTIONAL = ("rules", "human", "table")
+MAX_PARAMS_BYTES = 64 * 1024  # a bidder's file: a few dozen numbers
 HUMAN_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "human.json")
 DESCRIPTIONS = {
     "dd": "perfect-information auction: each seat takes the action best for its side, "
@@ -97,7 +98,7 @@ def _change(values: np.ndarray, given, path: str) -> None:
 def human_fit(path: str | None = None) -> dict:
     """The human bidder's file (default HUMAN_FILE): {"source", "published_shares_percent",
     "fit", "params"}."""
-    return read_json(path or HUMAN_FILE, "the human bidder's parameters")
+    return read_json(path or HUMAN_FILE, "the human bidder's parameters", MAX_PARAMS_BYTES)
 
 
 def bidder_weights(path: str | None = None, bidding: str | None = None) -> tuple:
@@ -117,5 +118,5 @@ def bidder_params(path: str | None = None, bidding: str | None = None) -> np.nda
     if bidding == "human":
         _change(values, human_fit().get("params"), HUMAN_FILE)
     if path is not None:
-        _change(values, read_json(path, "bidder parameters"), path)
+        _change(values, read_json(path, "bidder parameters", MAX_PARAMS_BYTES), path)
     return values

@@ -20,8 +20,8 @@ import numpy as np
 
 from ..core.calls import call_open, call_row, may_pass
 from ..core.errors import UserError
+from ..core.files import read_json, read_parquet
 from ..core.jit import njit
-from ..core.json_input import read_json
 from ..core.results import share_names
 from .conventional import conventional_choice
 from .decision_keys import (
@@ -90,8 +90,8 @@ def file_source(out_dir: str | None, name: str = "decisions.parquet") -> dict | 
     return {"dir": os.path.abspath(out_dir), "sha256": table_digest(out_dir, name)}
 
 
-_COLUMNS = ("round", "seat", "suit", "alone", "hand_key", "gain", "mean_points", "n",
-            *FEATURE_NAMES)  # what load_decision_table reads of decisions.parquet
+DECISION_COLUMNS = ("round", "seat", "suit", "alone", "hand_key", "gain", "mean_points", "n",
+                    *FEATURE_NAMES)  # what the table bidder reads of decisions.parquet
 
 
 def load_decision_table(out_dir: str, rules) -> DecisionTable:
@@ -103,21 +103,18 @@ def load_decision_table(out_dir: str, rules) -> DecisionTable:
     if not os.path.isfile(path) or not os.path.isfile(info_path):
         raise UserError(f"no decisions.parquet and run.json in {out_dir!r} (run 'euchre-sim "
                         "simulate ... --bidding' first)")
-    info = read_json(info_path)
+    info = read_json(info_path, "run.json")
     if not isinstance(info, dict) or info.get("rules") != rules.options():
         raise UserError(f"the decisions in {out_dir!r} were simulated under other rules: "
                         "their hand classes do not apply")
-    try:
-        frame = pd.read_parquet(path)
-    except (OSError, ValueError) as err:  # pyarrow's errors for a damaged file are ValueErrors
-        raise UserError(f"cannot read {path!r}: {err}") from None
-    missing = sorted(set(_COLUMNS) - set(frame.columns))
-    if missing:
-        raise UserError(f"{path!r} is not a table of decisions (no column {missing[0]!r})")
+    frame = read_parquet(path, "the decisions", DECISION_COLUMNS)
     shares = share_names(rules.max_hand_points)
     if not set(shares) <= set(frame.columns):
         shares = []  # a table simulated before the results' shares were kept
     label = {name: i for i, name in enumerate(SUIT_LABELS)}
+    if not set(frame["suit"].dropna()) <= set(label):
+        raise UserError(f"the decisions in {out_dir!r} name a suit other than "
+                        f"{', '.join(SUIT_LABELS)}")
     frame["suit_index"] = [-1 if pd.isna(s) else label[s] for s in frame["suit"]]
     keys = join_decision_keys(frame["round"].to_numpy(), frame["seat"].to_numpy(),
                               frame["suit_index"].to_numpy(), frame["alone"].to_numpy(),

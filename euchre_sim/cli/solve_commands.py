@@ -7,7 +7,7 @@ import sys
 import click
 
 from ..core.errors import UserError
-from ..core.json_input import parse_json
+from ..core.files import loads
 from .app import cli
 from .options import compass_seat, json_option, renamed_option, rules_options, workers_option
 
@@ -19,7 +19,7 @@ def _parse_line(line: str, number: int, deck, default_dealer: int) -> tuple[int,
     try:
         if text.startswith("{"):
             try:
-                obj = parse_json(text)
+                obj = loads(text)
             except ValueError as err:
                 raise UserError(f"not JSON ({getattr(err, 'msg', err)})") from None
             if not isinstance(obj, dict) or "hands" not in obj:

@@ -7,7 +7,7 @@ import sys
 from dataclasses import dataclass
 
 from ..core.errors import UserError
-from ..core.json_input import parse_json
+from ..core.files import loads
 from ..core.rules import RuleSet
 from .egn import is_egn, read_egn
 from .ptn import is_ptn, read_ptn
@@ -62,7 +62,7 @@ def read_json_lines(lines) -> list[HandEntry]:
         if not line.strip():
             continue
         try:
-            record = parse_json(line)
+            record = loads(line)
         except ValueError as err:
             entries.append(HandEntry(None, None, f"line {number}: not JSON ({err})"))
             continue
@@ -83,7 +83,7 @@ def _json_document(text: str):
     if not text.lstrip().startswith("{"):
         return None
     try:
-        return parse_json(text)
+        return loads(text)
     except ValueError:
         return None
 

@@ -17,18 +17,24 @@ multinomial uncertainty of D by the delta method (a numerical Jacobian: the DP i
 
 from __future__ import annotations
 
+import itertools
 import os
+from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
 from ..core.errors import FieldError
+from ..core.files import read_parquet
 from ..core.jit import njit
 from ..core.results import n_results, result_points
 from ..core.rules import RuleSet
 
 if TYPE_CHECKING:  # pandas is imported where a table is made or read: `advise` needs none,
     import pandas as pd  # and importing it is a quarter of the command's start-up
+
+
+ODDS_COLUMNS = ("us", "them", "we_deal", "p_win", "p_win_se")  # odds.parquet's
 
 
 class HandResults(NamedTuple):
@@ -66,9 +72,10 @@ def results_from_auction(auction: pd.DataFrame, rules: RuleSet) -> HandResults:
     return HandResults(dealer, other, passed)
 
 
-def _solve(dealer: np.ndarray, other: np.ndarray, passed: float, target: int) -> np.ndarray:
+def _solve(dealer: np.ndarray, other: np.ndarray, passed: float, target: int,
+           row_done: Callable[[], None]) -> np.ndarray:
     """p[a, b, d] for scores 0..target (row and column `target`: the game is over) from the
-    result's probabilities."""
+    result's probabilities; `row_done()` after each row of scores."""
     p = np.zeros((target + 1, target + 1, 2))
     p[target, :, :] = 1.0
     p[target, target, :] = np.nan  # both at the target cannot happen
@@ -81,6 +88,7 @@ def _solve(dealer: np.ndarray, other: np.ndarray, passed: float, target: int) ->
         return p[a, b, d]
 
     for a in range(target - 1, -1, -1):
+        row_done()
         for b in range(target - 1, -1, -1):
             q = [0.0, 0.0]
             for d in (0, 1):  # d = 1: we deal this hand, so "dealer" results are ours
@@ -99,20 +107,32 @@ def _probabilities(results: HandResults) -> np.ndarray:
     return counts / counts.sum()
 
 
-def _from_cells(cells: np.ndarray, size: int, target: int) -> np.ndarray:
+def _from_cells(cells: np.ndarray, size: int, target: int, row_done: Callable[[], None]
+                ) -> np.ndarray:
     dealer = np.concatenate([[0.0], cells[:size - 1]])
     other = np.concatenate([[0.0], cells[size - 1:2 * size - 2]])
-    return _solve(dealer, other, float(cells[-1]), target)
+    return _solve(dealer, other, float(cells[-1]), target, row_done)
 
 
-def win_odds(results: HandResults, target: int) -> tuple[np.ndarray, np.ndarray]:
-    """(p[a, b, d], its standard error) for a, b in 0..target, d = 1 when the side deals next."""
+def win_odds(results: HandResults, target: int,
+             progress: Callable[[int, int], None] | None = None
+             ) -> tuple[np.ndarray, np.ndarray]:
+    """(p[a, b, d], its standard error) for a, b in 0..target, d = 1 when the side deals next.
+    The DP is solved once, and once more for each result (the Jacobian): `progress(rows,
+    total)` after each row of scores of each solve, which may raise to stop it."""
     size = len(results.dealer)
     cells = _probabilities(results)
-    p = _from_cells(cells, size, target)
+    total, rows = (len(cells) + 1) * target, itertools.count(1)
+
+    def row_done() -> None:
+        if progress is not None:
+            progress(next(rows), total)
+
+    p = _from_cells(cells, size, target, row_done)
     cov = (np.diag(cells) - np.outer(cells, cells)) / results.deals
     step = 1e-6
-    jacobian = np.stack([(_from_cells(cells + step * np.eye(len(cells))[i], size, target) - p)
+    jacobian = np.stack([(_from_cells(cells + step * np.eye(len(cells))[i], size, target,
+                                      row_done) - p)
                          / step for i in range(len(cells))], axis=-1)
     var = np.einsum("...i,ij,...j->...", jacobian, cov, jacobian)
     return p, np.sqrt(np.clip(var, 0, None))
@@ -127,7 +147,7 @@ def odds_table(results: HandResults, target: int) -> pd.DataFrame:
     rows = [(a, b, bool(d), p[a, b, d], se[a, b, d])
             for a in range(target + 1) for b in range(target + 1) for d in (1, 0)
             if not (a == target and b == target)]
-    frame = pd.DataFrame(rows, columns=["us", "them", "we_deal", "p_win", "p_win_se"])
+    frame = pd.DataFrame(rows, columns=list(ODDS_COLUMNS))
     frame["us"] = frame["us"].astype(np.int16)
     frame["them"] = frame["them"].astype(np.int16)
     return frame
@@ -180,9 +200,7 @@ def read_odds(folder: str, rules: RuleSet) -> np.ndarray:
     if not os.path.isfile(path):
         raise FieldError("no odds.parquet in {odds} {where!r} (run 'euchre-sim odds' first)",
                          where=folder)
-    import pandas as pd
-
-    odds = odds_array(pd.read_parquet(path))
+    odds = odds_array(read_parquet(path, "the odds", ODDS_COLUMNS))
     if odds.shape[0] != rules.target + 1:
         raise FieldError("the odds in {odds} {where!r} are for a game to {theirs}, these rules "
                          "play to {target}", where=folder, theirs=odds.shape[0] - 1,

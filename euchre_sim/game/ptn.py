@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from ..core.errors import UserError
-from ..core.json_input import parse_json
+from ..core.files import loads
 from ..core.rules import RuleSet
 from ..core.seats import SEAT_NAMES, left_of, seat_at
 from .notation import DealError, NotedDeal, contract, to_record, trick_winner
@@ -64,7 +64,7 @@ def _hands_of(tags) -> list[list[tuple[str, str, list[str]]]]:
 def ptn_rules(options_json: str, base: RuleSet) -> RuleSet:
     """`base` with a GameOptionsJson's options; one we cannot play raises UserError."""
     try:
-        options = parse_json(options_json)
+        options = loads(options_json)
     except ValueError:
         raise UserError("PTN GameOptionsJson is not JSON") from None
     if not isinstance(options, dict):

@@ -132,7 +132,8 @@ def plot_odds(out_dir: str, path: str) -> None:
     """The odds of winning the game by score (odds.parquet), we deal next and they do."""
     import os
 
-    import pandas as pd
+    from ..core.files import read_parquet
+    from ..game.odds import ODDS_COLUMNS
 
     plt = _pyplot()
     from matplotlib.colors import Normalize
@@ -140,7 +141,7 @@ def plot_odds(out_dir: str, path: str) -> None:
     odds_path = os.path.join(out_dir, "odds.parquet")
     if not os.path.isfile(odds_path):
         raise UserError(f"no odds.parquet in {out_dir!r} (run 'euchre-sim odds' first)")
-    odds = pd.read_parquet(odds_path)
+    odds = read_parquet(odds_path, "the odds", ODDS_COLUMNS)
     target = int(odds["us"].max())
     fig, axes = plt.subplots(1, 2, figsize=(13, 6), constrained_layout=True)
     for ax, we_deal in zip(axes, (True, False), strict=True):

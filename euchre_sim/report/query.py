@@ -9,8 +9,8 @@ from dataclasses import dataclass
 import pandas as pd
 
 from ..core.errors import FieldError, UserError
-from ..core.json_input import read_json
-from ..sim.schema import OUTPUT_TABLES
+from ..core.files import read_json, read_parquet
+from ..sim.schema import OUTPUT_TABLES, class_keys
 
 # the fields of run.json the reports read, with their types (the rules are checked whole)
 _RUN_FIELDS = {"kind": str, "play": str, "bidding": (str, type(None)),
@@ -30,7 +30,7 @@ def load_run(out_dir: str) -> dict:
                             "'euchre-sim simulate ... --resume', or tournament)")
         raise UserError(f"no run.json in {out_dir!r} (run 'euchre-sim simulate' or "
                         "'tournament' first)")
-    info = read_json(path)
+    info = read_json(path, "run.json")
     if not isinstance(info, dict) or "rules" not in info:
         raise UserError(f"{path!r} is not a simulation's or tournament's run.json")
     from ..core.rules import rules_from_dict  # (numba's import waits for a run's work)
@@ -54,7 +54,7 @@ def load_table(out_dir: str, name: str = "calls") -> pd.DataFrame:
     path = os.path.join(out_dir, f"{name}.parquet")
     if not os.path.isfile(path):
         raise UserError(f"no {name}.parquet in {out_dir!r} (run 'euchre-sim simulate' first)")
-    return pd.read_parquet(path)
+    return read_parquet(path, f"the {name} table", class_keys(name))
 
 
 @dataclass(frozen=True)

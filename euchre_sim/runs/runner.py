@@ -32,7 +32,7 @@ from collections.abc import Callable, Iterable, Iterator
 
 from .. import __version__
 from ..core.errors import FieldError, UserError
-from ..core.json_input import parse_json
+from ..core.files import loads
 from ..core.limits import MAX_CHUNKS, at_most
 
 MANIFEST = "manifest.json"
@@ -133,7 +133,7 @@ def read_manifest(out_dir: str) -> dict:
     whole `chunk_size` from 1."""
     try:
         with open(os.path.join(out_dir, MANIFEST), "rb") as handle:
-            old = parse_json(handle.read())
+            old = loads(handle.read())
     except ValueError as err:
         fault = f"not JSON: {err}"
     else:
@@ -165,7 +165,7 @@ def is_complete(out_dir: str) -> bool:
     recorded is there with its checksum (else a resume writes them again)."""
     try:
         with open(os.path.join(out_dir, MANIFEST), "rb") as handle:
-            manifest = parse_json(handle.read())
+            manifest = loads(handle.read())
         digests = manifest["sha256"]
         return manifest["complete"] is True and bool(digests) and all(
             _file_digest(os.path.join(out_dir, name)) == digest
@@ -284,7 +284,7 @@ def chunk_fault(folder: str, run_key: str, index: int) -> str | None:
     recorded matches its checksum."""
     try:
         with open(os.path.join(folder, COMMIT), "rb") as handle:
-            record = parse_json(handle.read())
+            record = loads(handle.read())
         digests = record["sha256"]
         if not isinstance(digests, dict) or not digests:
             raise ValueError(COMMIT)

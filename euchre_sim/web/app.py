@@ -1,17 +1,19 @@
 """The Starlette application: the page at `/`, its static files, and the JSON API under
 `/api/` (README, "Web page"), behind the Guard. Every user mistake is a 4xx
-`{"error": "one line"}`; paths are read only under the runs folder."""
+`{"error": "one line"}`; paths are read only under the runs folder. Files are read and bodies
+parsed off the event loop, in a few threads of their own (READ_THREADS; plots one at a time),
+so that slow reads wait for a thread instead of taking the pool the page is served from."""
 
 from __future__ import annotations
 
 import contextlib
-import json
+import functools
 import os
-import threading
+from collections.abc import Callable
 from importlib.resources import files
 
+import anyio
 from starlette.applications import Starlette
-from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
@@ -20,6 +22,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ..core.errors import UserError, json_name
+from ..core.files import parse_json
 from ..report.query import RowFilter
 from .bodies import advise_question, fields_of, rate_key, rules_of, solve_args
 from .catalog import deck_catalog, rules_catalog
@@ -30,23 +33,25 @@ from .queries import advise_query, solve_query, warm_up
 from .reviews import HISTORY_EXTENSIONS, review_query
 from .runs import plot_png, run_overview, table_page
 from .runs_root import OutsideRoot, RunsRoot
-from .worker import Job, Worker
+from .worker import Busy, Job, Worker
 
 STATIC = files("euchre_sim.web") / "static"
 JOB_KINDS = ("advise", "solve", "review")
+READ_THREADS = 2  # threads that read files and parse bodies and tables at once
+POLL_SECONDS = 0.05  # how often a waiting query looks for its end and for its client leaving
 _ENTRY_FIELDS = {"record": dict, "rules": str, "set": (dict, list)}
-_PLOT_LOCK = threading.Lock()  # pyplot draws one figure at a time
 
 
 def _error(status: int, message: str) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
 
 
-async def _body(request: Request):
-    try:
-        return json.loads(await request.body())
-    except (ValueError, UnicodeDecodeError) as err:
-        raise UserError(f"the body is not JSON ({err})") from None
+def _off_loop(limiter: anyio.CapacityLimiter) -> Callable:
+    """`await run(function, *args)`: the call in a thread that `limiter` lends."""
+    async def run(function: Callable, *args):
+        return await anyio.to_thread.run_sync(functools.partial(function, *args),
+                                              limiter=limiter)
+    return run
 
 
 def _submit(worker: Worker, root: RunsRoot, kind: str, body) -> Job:
@@ -62,10 +67,14 @@ def _submit(worker: Worker, root: RunsRoot, kind: str, body) -> Job:
     raise UserError(f"unknown job kind {kind!r} (kinds: {', '.join(JOB_KINDS)})")
 
 
-async def _answer(worker: Worker, root: RunsRoot, kind: str, request: Request) -> JSONResponse:
-    """Queue the query, wait for it and answer with its result (or its error)."""
-    job = _submit(worker, root, kind, await _body(request))
-    await run_in_threadpool(job.finished.wait)
+async def _answer(job: Job, worker: Worker, request: Request) -> JSONResponse:
+    """Wait for a queued query (holding no thread) and answer with its result or its error;
+    cancel it when the client leaves."""
+    while not job.finished.is_set():
+        if await request.is_disconnected():
+            worker.cancel(job.id)
+            return _error(409, "the query was cancelled: its client left")
+        await anyio.sleep(POLL_SECONDS)
     if job.state == "done":
         return JSONResponse(job.result)
     if job.state == "cancelled":
@@ -119,6 +128,11 @@ def create_app(worker: Worker | None = None, runs_root: str | None = None,
     worker starts and stops with the app."""
     worker = worker or Worker(warm_up)
     root = RunsRoot(runs_root or os.getcwd())
+    read = _off_loop(anyio.CapacityLimiter(READ_THREADS))
+    draw = _off_loop(anyio.CapacityLimiter(1))  # pyplot draws one figure at a time
+
+    async def body(request: Request):
+        return await read(parse_json, await request.body(), "the body")
 
     async def page(request: Request) -> Response:
         return FileResponse(str(STATIC / "index.html"))
@@ -136,36 +150,40 @@ def create_app(worker: Worker | None = None, runs_root: str | None = None,
         return JSONResponse(deck_catalog(rules_of(params.get("rules", "standard"),
                                                   params.getlist("set"))))
 
+    async def query(kind: str, request: Request) -> JSONResponse:
+        job = await read(_submit, worker, root, kind, await body(request))
+        return await _answer(job, worker, request)
+
     async def estimate(request: Request) -> JSONResponse:
-        question = advise_question(await _body(request), root.place)
+        question = await read(advise_question, await body(request), root.place)
         rate, units = worker.rates.get(rate_key(question)), question.work_units
         return JSONResponse({"units": units, "units_per_second": rate,
                              "seconds": units / rate if rate else None,
                              "waiting": worker.waiting()})
 
     async def advise(request: Request) -> JSONResponse:
-        return await _answer(worker, root, "advise", request)
+        return await query("advise", request)
 
     async def solve(request: Request) -> JSONResponse:
-        return await _answer(worker, root, "solve", request)
+        return await query("solve", request)
 
     async def review(request: Request) -> JSONResponse:
-        return await _answer(worker, root, "review", request)
+        return await query("review", request)
 
     async def entry(request: Request) -> JSONResponse:
-        fields = fields_of(await _body(request), _ENTRY_FIELDS, "entry")
+        fields = fields_of(await body(request), _ENTRY_FIELDS, "entry")
         rules = rules_of(fields.get("rules", "standard"), fields.get("set"))
-        return JSONResponse(check_entry(fields.get("record"), rules))
+        return JSONResponse(await read(check_entry, fields.get("record"), rules))
 
     async def histories(request: Request) -> JSONResponse:
-        return JSONResponse(await run_in_threadpool(root.files, HISTORY_EXTENSIONS))
+        return JSONResponse(await read(root.files, HISTORY_EXTENSIONS))
 
     async def new_job(request: Request) -> JSONResponse:
-        body = await _body(request)
-        if not isinstance(body, dict) or set(body) != {"kind", "query"}:
+        given = await body(request)
+        if not isinstance(given, dict) or set(given) != {"kind", "query"}:
             raise UserError('a job is {"kind": "advise", "solve" or "review", '
                             '"query": {...}}')
-        job = _submit(worker, root, body["kind"], body["query"])
+        job = await read(_submit, worker, root, given["kind"], given["query"])
         return JSONResponse(job.snapshot(), status_code=202)
 
     async def job(request: Request) -> JSONResponse:
@@ -175,24 +193,21 @@ def create_app(worker: Worker | None = None, runs_root: str | None = None,
         return JSONResponse(found.snapshot())
 
     async def runs(request: Request) -> JSONResponse:
-        return JSONResponse(await run_in_threadpool(root.runs))
+        return JSONResponse(await read(root.runs))
 
     async def run(request: Request) -> JSONResponse:
-        return JSONResponse(await run_in_threadpool(run_overview, _run_dir(request, root)))
+        return JSONResponse(await read(run_overview, _run_dir(request, root)))
 
     async def run_table(request: Request) -> JSONResponse:
-        return JSONResponse(await run_in_threadpool(
+        return JSONResponse(await read(
             table_page, _run_dir(request, root), request.query_params.get("table", "calls"),
             _table_filters(request), _int_param(request, "limit", 100)))
 
     async def run_plot(request: Request) -> Response:
-        def draw() -> bytes:
-            with _PLOT_LOCK:
-                return plot_png(_run_dir(request, root),
-                                request.query_params.get("kind", "heatmaps"),
-                                _int_param(request, "round", 1))
         try:
-            png = await run_in_threadpool(draw)
+            png = await draw(plot_png, _run_dir(request, root),
+                             request.query_params.get("kind", "heatmaps"),
+                             _int_param(request, "round", 1))
         except ImportError:
             raise UserError("plots need matplotlib: pip install 'euchre-sim[plot]'") from None
         return Response(png, media_type="image/png")
@@ -202,6 +217,9 @@ def create_app(worker: Worker | None = None, runs_root: str | None = None,
 
     async def outside_root(request: Request, err: OutsideRoot) -> JSONResponse:
         return _error(403, str(err))
+
+    async def busy(request: Request, err: Busy) -> JSONResponse:
+        return _error(429, str(err))
 
     async def http_error(request: Request, err: HTTPException) -> JSONResponse:
         return _error(err.status_code, str(err.detail))
@@ -213,7 +231,7 @@ def create_app(worker: Worker | None = None, runs_root: str | None = None,
     async def lifespan(app: Starlette):
         worker.start()
         yield
-        await run_in_threadpool(worker.stop)
+        await anyio.to_thread.run_sync(worker.stop)
 
     routes = [
         Route("/", page), Route("/api/health", health), Route("/api/rules", rules),
@@ -231,4 +249,5 @@ def create_app(worker: Worker | None = None, runs_root: str | None = None,
     guard = Middleware(Guard, hosts=AllowedHosts.serving(host), token=token)
     return Starlette(routes=routes, lifespan=lifespan, middleware=[guard],
                      exception_handlers={UserError: user_error, OutsideRoot: outside_root,
-                                         HTTPException: http_error, Exception: internal_error})
+                                         Busy: busy, HTTPException: http_error,
+                                         Exception: internal_error})

@@ -1,7 +1,8 @@
 """The gate in front of the app, as Jupyter's server has one: a request is turned away, in
-the API's `{"error": ...}` form, when its Host is not ours (400), it lacks the token a remote
-server requires (401), or its body is not JSON (415) or over MAX_BODY bytes (413, before it
-is read in full)."""
+the API's `{"error": ...}` form, when its Host is not ours (400), it calls the API from another
+site's page (403: an `<img>` or a form elsewhere would make the browser ask), it lacks the
+token a remote server requires (401), or its body is not JSON (415) or over MAX_BODY bytes
+(413, before it is read in full)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from .hosts import AllowedHosts
 
 MAX_BODY = 64 * 1024
 BODY_METHODS = ("POST", "PUT", "PATCH")  # these take a JSON body
+OWN_SITE = ("same-origin", "none")  # Sec-Fetch-Site of the page's own calls, or typed in
 
 
 class Refused(Exception):
@@ -55,6 +57,9 @@ class Guard:
             raise Refused(400, f"this server does not answer to the host {host[:100]!r}")
         path = scope["path"]
         public = path == "/" or path.startswith("/static/")  # the page and its files
+        if not public and _from_another_site(headers, host):
+            raise Refused(403, "this server answers only its own page: a call from another "
+                               "site is refused")
         if self.token is not None and not public and not self._has_token(scope, headers):
             raise Refused(401, "this server needs its token: ?token=... or "
                                "'Authorization: Bearer ...' (printed by serve at start)")
@@ -90,6 +95,15 @@ class Guard:
             if not message.get("more_body", False):
                 break
         return _replay(b"".join(chunks), receive)
+
+
+def _from_another_site(headers: Headers, host: str) -> bool:
+    """Whether the browser says the request comes from another site's page: Sec-Fetch-Site
+    other than same-origin or none, or an Origin whose host is not this Host."""
+    site = headers.get("sec-fetch-site")
+    origin = headers.get("origin")
+    return (site is not None and site.lower() not in OWN_SITE) or (
+        origin is not None and origin.partition("://")[2].lower() != host.strip().lower())
 
 
 def _replay(body: bytes, receive: Receive) -> Receive:

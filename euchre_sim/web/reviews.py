@@ -5,11 +5,12 @@ totals; and the history files the runs folder holds."""
 from __future__ import annotations
 
 import math
-import os
 from collections.abc import Callable
 
 from ..advice.review import ReviewSettings, read_hands, review_states
+from ..bidding.params import bidder_params
 from ..core.errors import UserError
+from ..core.files import regular_file
 from ..game.history import ReplayedHand, state_to_record
 from ..report.review import seat_totals
 from .bodies import fields_of, rules_of
@@ -38,6 +39,8 @@ def review_query(body, place: Callable[[str], str]) -> Query:
     paths = {name: place(fields[name]) for name in ("bidder_params", "bidder_table")
              if name in fields}
     settings = ReviewSettings(worlds, fields.get("seed", 0), fields.get("bidding"), **paths)
+    if "bidder_params" in paths:  # read now, so that a bad file fails before it waits
+        bidder_params(paths["bidder_params"], settings.bidding)
     if "file" in fields:
         hands, errors = _file_hands(place(fields["file"]), rules)
     else:
@@ -48,9 +51,7 @@ def review_query(body, place: Callable[[str], str]) -> Query:
 def _file_hands(path: str, rules) -> tuple[list, list]:
     if not path.endswith(HISTORY_EXTENSIONS):
         raise UserError(f"review reads {' or '.join(HISTORY_EXTENSIONS)} files")
-    if os.path.isfile(path) and os.path.getsize(path) > MAX_HISTORY_BYTES:
-        raise UserError(f"the file is over {MAX_HISTORY_BYTES // 2**20} MB: review it with "
-                        "euchre-sim review")
+    regular_file(path, "the hand history", MAX_HISTORY_BYTES)  # a FIFO would block its reader
     _, hands, errors = read_hands(path, rules)
     return hands, errors
 

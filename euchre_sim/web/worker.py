@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import itertools
 import queue
+import statistics
 import threading
 import time
 import traceback
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -22,10 +23,17 @@ from ..core.errors import UserError, json_name
 Query = Callable[[Callable[[int, int], None]], dict]
 FINISHED = ("done", "failed", "cancelled")
 KEEP_JOBS = 200  # finished jobs kept for polling, oldest dropped first
+MAX_WAITING = 16  # jobs queued or running at once; one more is refused (Busy)
+RATE_RUNS = 9  # a kind of query's speed: the median of its last runs' speeds
+RATE_STEP = 2.0  # one run moves that median by at most this factor (a slow one is an outlier)
 
 
 class Cancelled(Exception):
     """Raised inside a running query once its job is cancelled."""
+
+
+class Busy(Exception):
+    """The queue holds MAX_WAITING jobs already (answered 429)."""
 
 
 @dataclass
@@ -59,8 +67,9 @@ class Worker:
     """The queue and its thread. `warm_up` runs first (loading the compiled kernels) and
     returns measured rates; `ready` turns true after it."""
 
-    def __init__(self, warm_up: Callable[[], dict[str, float]] | None = None):
-        self._warm_up = warm_up
+    def __init__(self, warm_up: Callable[[], dict[str, float]] | None = None,
+                 max_waiting: int = MAX_WAITING):
+        self._warm_up, self.max_waiting = warm_up, max_waiting
         self._queue: queue.Queue[Job | None] = queue.Queue()
         self._jobs: OrderedDict[str, Job] = OrderedDict()
         self._lock = threading.Lock()
@@ -68,7 +77,7 @@ class Worker:
         self._thread = threading.Thread(target=self._run, name="euchre-sim worker",
                                         daemon=True)
         self.ready = threading.Event()
-        self.rates: dict[str, float] = {}  # work units a second, by kind of query
+        self._speeds: dict[str, deque[float]] = {}  # work units a second, by kind of query
         self.warm_up_seconds: float | None = None
 
     def start(self) -> None:
@@ -82,10 +91,20 @@ class Worker:
         self._queue.put(None)
         self._thread.join(timeout=30)
 
+    @property
+    def rates(self) -> dict[str, float]:
+        """Work units a second, by kind of query: the median of the last RATE_RUNS runs."""
+        with self._lock:
+            return {key: statistics.median(runs) for key, runs in self._speeds.items()}
+
     def submit(self, kind: str, query: Query, total: int = 1, rate_key: str | None = None
                ) -> Job:
+        """Queue a query; Busy when MAX_WAITING jobs are queued or running already."""
         job = Job(str(next(self._ids)), kind, query, total, rate_key)
         with self._lock:
+            if self._waiting() >= self.max_waiting:
+                raise Busy(f"the server has {self.max_waiting} queries queued or running: "
+                           "try again when one has ended")
             self._jobs[job.id] = job
             while len(self._jobs) > KEEP_JOBS:
                 oldest = next(iter(self._jobs))
@@ -111,7 +130,20 @@ class Worker:
     def waiting(self) -> int:
         """Jobs queued or running."""
         with self._lock:
-            return sum(job.state in ("queued", "running") for job in self._jobs.values())
+            return self._waiting()
+
+    def _waiting(self) -> int:
+        return sum(job.state not in FINISHED for job in self._jobs.values())
+
+    def _measured(self, key: str, rate: float) -> None:
+        """A run's speed added to its kind's last runs, moved at most RATE_STEP from their
+        median."""
+        with self._lock:
+            runs = self._speeds.setdefault(key, deque(maxlen=RATE_RUNS))
+            if runs:
+                now = statistics.median(runs)
+                rate = min(max(rate, now / RATE_STEP), now * RATE_STEP)
+            runs.append(rate)
 
     def _finish(self, job: Job, state: str, result: dict | None = None,
                 error: str | None = None, user_error: bool = False) -> None:
@@ -133,7 +165,8 @@ class Worker:
     def _run(self) -> None:
         if self._warm_up is not None:
             start = time.perf_counter()
-            self.rates.update(self._warm_up())
+            for key, rate in self._warm_up().items():
+                self._measured(key, rate)
             self.warm_up_seconds = time.perf_counter() - start
         self.ready.set()
         while (job := self._queue.get()) is not None:
@@ -153,4 +186,4 @@ class Worker:
             else:
                 self._finish(job, "done", result)
                 if job.rate_key and job.elapsed:
-                    self.rates[job.rate_key] = job.total / job.elapsed
+                    self._measured(job.rate_key, job.total / job.elapsed)

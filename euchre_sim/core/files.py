@@ -1,0 +1,130 @@
+"""Reading the files a user names, bounded: only a regular file (a FIFO would block the reader,
+a device never end), at most a given size, JSON nested at most MAX_JSON_DEPTH deep, Parquet
+that pyarrow reads and that holds the columns wanted; every failure a one-line UserError."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import sys
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from .errors import UserError
+
+if TYPE_CHECKING:  # pandas is imported where a table is read (see game.odds)
+    import pandas as pd
+
+MAX_JSON_DEPTH = 32  # arrays and objects inside one another: deeper is refused, not recursed
+MAX_JSON_BYTES = 4 * 1024 * 1024  # a JSON file read whole (run.json, bidder parameters)
+_OPENERS = {"[": 1, "{": 1, "]": -1, "}": -1}
+
+
+def _refused(what: str, path: str, why: str) -> UserError:
+    return UserError(f"cannot read {what} {path!r}: {why}")
+
+
+def regular_file(path: str, what: str, max_bytes: int | None = None) -> None:
+    """UserError unless `path` is a regular file (symlinks followed) of at most `max_bytes`."""
+    try:
+        info = os.stat(path)
+    except OSError as err:
+        raise _refused(what, path, err.strerror or str(err)) from None
+    _check_stat(info, what, path, max_bytes)
+
+
+def _check_stat(info: os.stat_result, what: str, path: str, max_bytes: int | None) -> None:
+    if not stat.S_ISREG(info.st_mode):
+        raise _refused(what, path, "not a regular file")
+    if max_bytes is not None and info.st_size > max_bytes:
+        raise _refused(what, path, f"over {max_bytes:,} bytes")
+
+
+def read_text(path: str, what: str, max_bytes: int) -> str:
+    """A regular file's text (UTF-8, a BOM dropped), at most `max_bytes`; opened without
+    blocking, so a FIFO put in its place is refused too."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except OSError as err:
+        raise _refused(what, path, err.strerror or str(err)) from None
+    with os.fdopen(fd, "rb") as handle:
+        _check_stat(os.fstat(fd), what, path, max_bytes)
+        data = handle.read(max_bytes + 1)
+    if len(data) > max_bytes:  # it grew since
+        raise _refused(what, path, f"over {max_bytes:,} bytes")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        raise _refused(what, path, f"not UTF-8 ({err.reason} at byte {err.start})") from None
+
+
+def json_depth(text: str) -> int:
+    """How deep arrays and objects nest in JSON text (brackets inside strings not counted)."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in _OPENERS:
+            depth += _OPENERS[char]
+            deepest = max(deepest, depth)
+    return deepest
+
+
+def loads(text: str | bytes):
+    """json.loads of text nested at most MAX_JSON_DEPTH deep; every failure (not UTF-8, not
+    JSON, too deep, a number longer than the interpreter reads) a ValueError of one line."""
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError as err:
+            raise ValueError(f"not UTF-8: {err.reason}") from None
+    if json_depth(text) > MAX_JSON_DEPTH:
+        raise ValueError(f"arrays and objects nested over {MAX_JSON_DEPTH} deep")
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        raise
+    except ValueError:  # an integer over the interpreter's digit limit
+        raise ValueError(f"a number of more than {sys.get_int_max_str_digits()} digits") \
+            from None
+
+
+def parse_json(text: str | bytes, what: str):
+    """`loads`, a mistake a one-line UserError naming `what`."""
+    try:
+        return loads(text)
+    except ValueError as err:
+        raise UserError(f"{what} is not JSON ({err})") from None
+
+
+def read_json(path: str, what: str, max_bytes: int = MAX_JSON_BYTES):
+    """A JSON file read whole: a regular file of at most `max_bytes`, nested at most
+    MAX_JSON_DEPTH deep."""
+    return parse_json(read_text(path, what, max_bytes), f"{path!r} ({what})")
+
+
+def read_parquet(path: str, what: str, needs: Iterable[str] = ()) -> pd.DataFrame:
+    """A Parquet file's table, holding at least the columns `needs`; a file pyarrow cannot
+    read (corrupt, or not Parquet) is a UserError."""
+    import pandas as pd
+    import pyarrow as pa
+
+    regular_file(path, what)
+    try:
+        frame = pd.read_parquet(path)
+    except (pa.ArrowException, OSError) as err:
+        raise _refused(what, path, str(err).splitlines()[0] if str(err) else
+                       type(err).__name__) from None
+    missing = [name for name in needs if name not in frame.columns]
+    if missing:
+        raise _refused(what, path, f"no column {missing[0]!r}")
+    return frame
