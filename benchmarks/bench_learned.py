@@ -8,11 +8,14 @@ a small run first compiles or loads) and reads the run's own `elapsed_seconds` f
 (start-up left out), in the chunks a big run would have. Prints JSON: deals per second per
 core, the median of BENCH_RUNS runs; the ratios to the yardsticks; the `advise` command's wall
 seconds (warm cache, start-up included) on 2 workers, median of BENCH_RUNS; and what 100M
-realistic deals would take on a 64-core Dask cluster at the measured per-core rate.
+realistic deals would take on a 64-core Dask cluster at the measured per-core rate. With
+`--before TREE` (an older checkout, `git worktree add /tmp/before <commit>`) it also measures
+`--play learned --bidding human` there, runs alternating with this tree's, and the ratio.
 
-    .venv/bin/python benchmarks/bench_learned.py
+    .venv/bin/python benchmarks/bench_learned.py [--before /tmp/before]
 """
 
+import argparse
 import json
 import os
 import statistics
@@ -32,12 +35,31 @@ ADVISE = ["advise", "--hand", "JS AS 9H 9D TC", "--up", "9S", "--seat", "1", "--
 ADVISE_DEALS = 20_000
 
 
+def before_after(tree: str) -> dict:
+    """`--play learned --bidding human` here and in `tree`, runs alternating."""
+    options, deals = CONFIGS["learned_bidding_human"]
+    run(options, 20, tree)
+    now, before = [], []
+    for _ in range(RUNS):
+        now.append(run(options, deals))
+        before.append(run(options, deals, tree))
+    now_rate, before_rate = statistics.median(now), statistics.median(before)
+    return {"learned_bidding_human_now": round(now_rate, 1),
+            "learned_bidding_human_before": round(before_rate, 1),
+            "now_over_before": round(now_rate / before_rate, 3)}
+
+
 def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--before", help="an older checkout to measure side by side")
+    args = parser.parse_args()
     figures = {}
     for name, (options, deals) in CONFIGS.items():
         run(options, 20)
         figures[name] = round(statistics.median(run(options, deals) for _ in range(RUNS)), 1)
     report = {"deals_per_s_per_core": figures}
+    if args.before:
+        report["before"] = before_after(args.before)
     learned = figures["learned_bidding_human"]
     report["learned_vs_pimc_bidding_human"] = round(learned / figures["pimc_bidding_human"], 1)
     report["dd_vs_learned_bidding_human"] = round(figures["dd_bidding_human"] / learned, 2)
