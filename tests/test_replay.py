@@ -8,6 +8,7 @@ import pytest
 from click.testing import CliRunner
 
 from euchre_sim.cli.main import cli
+from euchre_sim.core.files import MAX_JSON_DEPTH
 from euchre_sim.core.rules import build_rules
 from euchre_sim.game.history import RecordError, replay_record
 
@@ -126,7 +127,8 @@ def test_play_then_replay_round_trip(tmp_path):
 
 @pytest.mark.parametrize("command", ["replay", "review"])
 @pytest.mark.parametrize("text,why", [
-    ('{"a": ' * 100_000 + "1" + "}" * 100_000, "nested too deeply"),
+    ('{"a": ' * 100_000 + "1" + "}" * 100_000,
+     f"arrays and objects nested over {MAX_JSON_DEPTH} deep"),
     ('{"id": ' + "9" * 5000 + "}", f"a number of more than {sys.get_int_max_str_digits()} "
                                    "digits"),
 ])

@@ -135,7 +135,7 @@ def test_a_fifo_is_refused_and_blocks_nothing(slow, root, path, body):
 
 @pytest.mark.parametrize("name, culprit", [
     ("big.json", f"over {MAX_PARAMS_BYTES:,} bytes"),
-    ("deep.json", f"nests arrays and objects over {MAX_JSON_DEPTH} deep")])
+    ("deep.json", f"arrays and objects nested over {MAX_JSON_DEPTH} deep")])
 def test_bidder_weights_too_big_or_too_deep_are_a_400(slow, name, culprit):
     body = HAND | {"bidding": "rules", "bidder_params": name}
     assert culprit in _one_line_error(_ask(slow[0], "POST", "/api/advise", body), 400)
@@ -146,7 +146,7 @@ def test_bidder_weights_too_big_or_too_deep_are_a_400(slow, name, culprit):
 def test_a_body_nested_too_deep_is_a_400(slow, path):
     body = b"[" * (64 * 1024)
     error = _one_line_error(_ask(slow[0], "POST", path, body), 400)
-    assert error == f"the body nests arrays and objects over {MAX_JSON_DEPTH} deep"
+    assert error == f"the body is not JSON (arrays and objects nested over {MAX_JSON_DEPTH} deep)"
 
 
 def test_json_depth_counts_brackets_outside_strings():
