@@ -98,8 +98,9 @@ def figures(tables, tricks: np.ndarray, alone: bool) -> dict:
 
 
 def batch_size(play: str, rules: RuleSet) -> int:
-    """Deals a kernel call handles between progress reports (well under a second each)."""
-    return 10 if plays_as_pimc(play, rules) else 2_000
+    """Deals a kernel call handles between progress reports (well under a second each; small
+    enough that the batches in flight when the last deal is kept cost little)."""
+    return 10 if plays_as_pimc(play, rules) else 500
 
 
 def batches(count: int, size: int) -> list[tuple[int, int]]:
