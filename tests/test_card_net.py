@@ -20,6 +20,8 @@ from euchre_sim.core.ruletables import compile_rules
 from euchre_sim.play.card_net import (
     F_ACTIVE,
     F_ALONE,
+    F_BEATS,
+    F_BOSS,
     F_CALL_TURN,
     F_DEALER,
     F_DISCARD,
@@ -41,8 +43,10 @@ from euchre_sim.play.card_net import (
     LOG_WIDTH,
     MAX_ACTIVE,
     N_FEATURES,
+    N_LOGGED,
     N_SLOTS,
     canonical_slots,
+    derived_features,
     encode,
     net_knows,
     net_of,
@@ -365,6 +369,17 @@ class Contract:
             f.add(F_LED + suit_class(effective_suit(self.trick[0][1], t), t))
         if discard:
             f.add(F_DISCARD)
+        # derived: cards no card still to be played against them beats (the taken upcard
+        # too, until played), and cards that would win the trick now, by the trick rule
+        played = {c for cards in self.played_by for c in cards}
+        live = set(DECK.cards) - set(self.hands[seat]) - out - played
+        trick = [c for _, c in self.trick]
+        for c in self.hands[seat]:
+            rivals = [d for d in live if effective_suit(d, t) == effective_suit(c, t)]
+            if not any(naive.trick_winner([c, d], t, False) == 1 for d in rivals):
+                f.add(F_BOSS + slot_of(c, t))
+            if trick and naive.trick_winner(trick + [c], t, False) == len(trick):
+                f.add(F_BEATS + slot_of(c, t))
         return f
 
     def kernel_features(self, seat: int, discard: bool = False) -> list[int]:
@@ -402,6 +417,24 @@ def test_encode_is_the_seats_view_written_from_the_rule_text(plays, **contract):
     c.play_random(min(plays, 5 * len(c.active) - 1))
     for seat in sorted(c.active):
         _check_encoding(c, seat)
+
+
+@settings(max_examples=120, deadline=None)
+@given(plays=st.integers(0, 19), **contracts)
+def test_derived_features_from_the_logged_ones_are_the_kernels(plays, **contract):
+    """Training derives the boss and winning cards from a decision's logged features
+    (`derived_features`): the same as `encode` writes for every active seat yet to play to
+    the trick (a seat that has played is asked nothing)."""
+    c = Contract(**contract)
+    if c.took_up:
+        c.make_discard(c.rng.choice(sorted(c.hands[c.dealer])))
+    c.play_random(min(plays, 5 * len(c.active) - 1))
+    for seat in sorted(c.active - {s for s, _ in c.trick}):
+        got = c.kernel_features(seat)
+        logged = np.zeros((1, N_LOGGED), dtype=np.uint8)
+        logged[0, [f for f in got if f < N_LOGGED]] = 1
+        derived = set(np.flatnonzero(derived_features(logged)[0]) + N_LOGGED)
+        assert derived == {f for f in got if f >= N_LOGGED}
 
 
 def _find_contract(**want):
@@ -724,7 +757,8 @@ def _check_logged_row(c, seat, discard, rows, pimc, n, settled):
         return
     assert len(rows) == 1
     row = rows[0]
-    assert set(np.flatnonzero(row[:N_FEATURES])) == c.expected_features(seat, discard)
+    want = c.expected_features(seat, discard)
+    assert set(np.flatnonzero(row[:N_LOGGED])) == {f for f in want if f < N_LOGGED}
     assert row[LOG_LABEL] == slot_of(c.card(pimc), c.trump)
 
 
@@ -772,9 +806,9 @@ def pimc_log():
 
 
 def _row_parts(row):
-    feats = row[:N_FEATURES]
+    feats = row[:N_LOGGED]
     hand = set(np.flatnonzero(feats[F_HAND:F_HAND + N_SLOTS]))
-    cands = set(np.flatnonzero(row[N_FEATURES:N_FEATURES + N_SLOTS]))
+    cands = set(np.flatnonzero(row[N_LOGGED:N_LOGGED + N_SLOTS]))
     return feats, hand, cands, int(row[LOG_LABEL])
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from euchre_sim.play.card_net import LOG_LABEL, LOG_WIDTH, N_FEATURES
+from euchre_sim.play.card_net import LOG_LABEL, LOG_WIDTH, N_LOGGED
 
 TOOL = Path(__file__).resolve().parent.parent / "tools" / "train_card_player.py"
 
@@ -39,7 +39,7 @@ def test_chunks_are_logged_pimc_decisions_named_by_their_spec(tool, tmp_path):
     assert spec == tool.chunk_spec(5, 1, "pimc")
     assert spec["preset"] == "online" and spec["deals"] == 2  # chunk 1: the second variant
     assert log.shape[1] == LOG_WIDTH and log.shape[0] > 0
-    candidates = log[:, N_FEATURES:LOG_LABEL]
+    candidates = log[:, N_LOGGED:LOG_LABEL]
     assert (candidates.sum(axis=1) >= 2).all()
     assert candidates[np.arange(len(log)), log[:, LOG_LABEL]].all()
 

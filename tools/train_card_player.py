@@ -4,7 +4,7 @@ multilayer perceptron trained on them, the weights and their provenance as packa
     python tools/train_card_player.py generate DATA [--chunks N] [--seed S] [--jobs J]
         [--driver pimc|learned]
     python tools/train_card_player.py train DATA [--seed S] [--hidden 128,64] [--epochs E]
-        [--out euchre_sim/play]
+        [--features all|logged] [--init NET] [--out euchre_sim/play]
     python tools/train_card_player.py remake DATA [--jobs J]
 
 `generate` deals chunk after chunk (CHUNK_DEALS deals each, `simulate`'s deals of seed S) and
@@ -17,13 +17,18 @@ card at the positions that play reaches (DAgger; its chunks are kept apart by na
 
 `remake DATA` makes the shipped net from nothing, step by step (REMAKE): 100 chunks of PIMC's
 decisions (seed 41), a first net trained 8 epochs on them, 50 chunks of PIMC's decisions at
-the positions that net's own play reaches (seed 42, DAgger), the final net trained 14 epochs on
-all 150 (hidden 128,64, seed 41). About an hour on 2 cores.
+the positions that net's own play reaches (seed 42, DAgger), a second net trained 14 epochs on
+all 150 (hidden 128,64, seed 41), both on the logged features only, and the shipped net: the
+second with the derived features added at zero weight, trained EPOCHS_WIDE more epochs on every
+feature. About two hours on 2 cores.
 
 `train` reads every chunk of DATA, holds out each chunk whose index is 9 mod 10, and fits
 scikit-learn's MLPClassifier (ReLU, Adam, the seed fixes it) on the rest: features in, PIMC's
 card (canonical slot) out. Held-out accuracy is counted as the player decides: the legal
-candidate with the highest score against PIMC's. Writes card_net.npz and card_net.json (data,
+candidate with the highest score against PIMC's. The inputs are the logged features and those
+derived from them (`card_net.derived_features`; `--features logged`: the logged only, the
+net written with zero weights for the others). `--init NET` goes on from a net (one of the
+logged features only is widened the same way). Writes card_net.npz and card_net.json (data,
 seeds, PIMC settings, commit, accuracy) into --out.
 
 scikit-learn is the optional extra `train` (pip install -e .[train]); nothing at run time
@@ -33,6 +38,7 @@ needs it.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import subprocess
@@ -50,10 +56,12 @@ from euchre_sim.play.card_net import (  # noqa: E402
     FEATURE_LAYOUT,
     LOG_LABEL,
     N_FEATURES,
+    N_LOGGED,
     N_SLOTS,
     NET_FILE,
     PROVENANCE_FILE,
     card_net_digest,
+    derived_features,
     net_of,
     read_card_net,
     save_card_net,
@@ -72,6 +80,7 @@ VARIANTS = (
 )
 BIDDERS = ("human", "rules")
 HELD_OUT = 9  # chunks whose index is 9 mod 10 are held out
+EPOCHS_WIDE = 5  # the last step: every feature, from the logged-only net
 SAMPLE = 200_000  # training decisions whose accuracy is reported beside the held-out
 
 
@@ -148,7 +157,7 @@ def read_chunks(data: str) -> tuple[np.ndarray, np.ndarray, dict]:
 
 def chosen_slots(scores: np.ndarray, rows: np.ndarray) -> np.ndarray:
     """The legal candidate each row's scores rank highest, as the player decides."""
-    masked = np.where(rows[:, N_FEATURES:LOG_LABEL] > 0, scores, -np.inf)
+    masked = np.where(rows[:, N_LOGGED:LOG_LABEL] > 0, scores, -np.inf)
     return masked.argmax(axis=1)
 
 
@@ -160,8 +169,8 @@ def train(args) -> None:
     rows, held, summary = read_chunks(args.data)
     parts = {"train": rows[~held], "held_out": rows[held]}
     del rows
-    # dense float32 inputs: the layers' products use every core
-    inputs = {name: part[:, :N_FEATURES].astype(np.float32) for name, part in parts.items()}
+    width = N_LOGGED if args.features == "logged" else N_FEATURES
+    inputs = {name: net_inputs(part, width) for name, part in parts.items()}
     hidden = tuple(int(h) for h in args.hidden.split(","))
     model = MLPClassifier(hidden_layer_sizes=hidden, activation="relu", solver="adam",
                           alpha=args.alpha, batch_size=args.batch, learning_rate_init=args.lr,
@@ -169,8 +178,9 @@ def train(args) -> None:
     labels = parts["train"][:, LOG_LABEL].astype(np.int64)
     if args.init:  # go on from a net: the layers set after a first step has shaped them
         model.partial_fit(inputs["train"][:1], labels[:1], classes=np.arange(N_SLOTS))
-        net, dtype = read_card_net(args.init), model.coefs_[0].dtype
-        model.coefs_ = [w.astype(dtype) for w in (net.w1, net.w2, net.w3t.T)]
+        net = read_card_net(args.init, (N_LOGGED, N_FEATURES))
+        dtype = model.coefs_[0].dtype
+        model.coefs_ = [w.astype(dtype) for w in (widened(net.w1), net.w2, net.w3t.T)]
         model.intercepts_ = [b.astype(dtype) for b in (net.b1, net.b2, net.b3)]
     start = time.time()
     for epoch in range(1, args.epochs + 1):
@@ -181,6 +191,33 @@ def train(args) -> None:
         write_net(args, model, summary, parts, epoch, accuracy, time.time() - start)
         print(json.dumps({"epoch": epoch, "loss": round(model.loss_, 4), **accuracy,
                           "seconds": round(time.time() - start)}), flush=True)
+
+
+def net_inputs(rows: np.ndarray, width: int = N_FEATURES, block: int = 1 << 20) -> np.ndarray:
+    """Dense float32 inputs (the layers' products use every core): the logged features and,
+    to `width`, those derived from them, filled a block of rows at a time."""
+    x = np.empty((len(rows), width), dtype=np.float32)
+    for start in range(0, len(rows), block):
+        part = rows[start:start + block, :N_LOGGED]
+        x[start:start + block, :N_LOGGED] = part
+        if width > N_LOGGED:
+            x[start:start + block, N_LOGGED:] = derived_features(part)
+    return x
+
+
+def file_sha256(path: str) -> str:
+    with open(path, "rb") as handle:
+        return hashlib.sha256(handle.read()).hexdigest()
+
+
+def widened(w1: np.ndarray) -> np.ndarray:
+    """A first layer's weights for every feature: a net made before the derived features
+    (rows for the logged ones only) gets zero rows for them."""
+    if w1.shape[0] == N_LOGGED:
+        return np.vstack([w1, np.zeros((N_FEATURES - N_LOGGED, w1.shape[1]), w1.dtype)])
+    if w1.shape[0] != N_FEATURES:
+        raise SystemExit(f"--init: a net of {w1.shape[0]} features fits neither layout")
+    return w1
 
 
 def held_accuracy(model, x: np.ndarray, rows: np.ndarray) -> float:
@@ -194,11 +231,12 @@ def write_net(args, model, summary, parts, epoch, accuracy, seconds) -> None:
 
     hidden = [int(h) for h in args.hidden.split(",")]
     os.makedirs(args.out, exist_ok=True)
-    save_card_net(os.path.join(args.out, NET_FILE),
-                  net_of(list(zip(model.coefs_, model.intercepts_, strict=True))))
+    layers = list(zip(model.coefs_, model.intercepts_, strict=True))
+    layers[0] = (widened(layers[0][0]), layers[0][1])  # a logged-only net scores the same
+    save_card_net(os.path.join(args.out, NET_FILE), net_of(layers))
     commit = subprocess.run(["git", "-C", ROOT, "rev-parse", "HEAD"], capture_output=True,
                             text=True).stdout.strip() or None
-    candidates = parts["held_out"][:, N_FEATURES:LOG_LABEL].sum(axis=1)
+    candidates = parts["held_out"][:, N_LOGGED:LOG_LABEL].sum(axis=1)
     provenance = {
         "what": "the learned card player's net: PIMC's decisions, learned",
         "made_by": "tools/train_card_player.py " + " ".join(sys.argv[1:]),
@@ -208,7 +246,10 @@ def write_net(args, model, summary, parts, epoch, accuracy, seconds) -> None:
                            "held_out_decisions": len(parts["held_out"]),
                            "held_out": f"chunks whose index is {HELD_OUT} mod 10"},
         "model": {"library": f"scikit-learn {sklearn_version}", "kind": "MLPClassifier",
-                  "features": N_FEATURES, "hidden": hidden, "outputs": N_SLOTS,
+                  "features": N_FEATURES, "trained_on": args.features,
+                  "init": args.init and {"file": os.path.abspath(args.init),
+                                         "sha256": file_sha256(args.init)},
+                  "hidden": hidden, "outputs": N_SLOTS,
                   "activation": "relu", "alpha": args.alpha, "batch": args.batch,
                   "learning_rate": args.lr, "epochs": epoch, "seed": args.seed,
                   "train_seconds": round(seconds)},
@@ -222,11 +263,13 @@ def write_net(args, model, summary, parts, epoch, accuracy, seconds) -> None:
         f.write("\n")
 
 
-REMAKE = (  # the shipped net's recipe: PIMC's data, a first net, its own positions, the net
+REMAKE = (  # the shipped net's recipe: PIMC's data, a first net, its own positions, a second
+    #        net on the logged features, then every feature from there
     ("generate", {"chunks": 100, "seed": 41, "driver": "pimc"}),
-    ("train", {"epochs": 8}),
+    ("train", {"epochs": 8, "features": "logged", "init": None}),
     ("generate", {"chunks": 50, "seed": 42, "driver": "learned"}),
-    ("train", {"epochs": 14}),
+    ("train", {"epochs": 14, "features": "logged", "init": None}),
+    ("train", {"epochs": EPOCHS_WIDE, "features": "all", "init": "previous"}),
 )
 
 
@@ -238,8 +281,9 @@ def remake(args) -> None:
         if step == "generate":
             generate(argparse.Namespace(data=args.data, jobs=args.jobs, **options))
         else:
+            init = os.path.join(args.out, NET_FILE) if options["init"] else None
             train(argparse.Namespace(data=args.data, out=args.out, seed=41, hidden="128,64",
-                                     alpha=1e-5, batch=1024, lr=1e-3, init=None, **options))
+                                     alpha=1e-5, batch=1024, lr=1e-3, **options | {"init": init}))
 
 
 def main() -> None:
@@ -261,6 +305,8 @@ def main() -> None:
     t.add_argument("--lr", type=float, default=1e-3)
     t.add_argument("--out", default=os.path.join(ROOT, "euchre_sim", "play"))
     t.add_argument("--init", help="a card_net.npz to go on training from")
+    t.add_argument("--features", choices=("all", "logged"), default="all",
+                   help="every feature, or only the logged ones (the derived start at zero)")
     r = sub.add_parser("remake")
     r.add_argument("data")
     r.add_argument("--jobs", type=int, default=os.cpu_count())

@@ -14,7 +14,10 @@ turned-down upcard, the seat's own discard); the upcard a dealer took; the cards
 the seat does not know; the suits each other seat has shown void in;
 dealer, maker and the seats in play; alone and defending alone; trick number and place in it;
 tricks won by each side; who wins the trick so far and the led suit; the auction turn of the
-call; whether the decision is the dealer's discard.
+call; whether the decision is the dealer's discard. Those are logged with each decision; two
+more are derived from them, in the kernel (`encode`) and for training (`derived_features`):
+the seat's cards that no card it cannot place beats (boss cards), and, following, the seat's
+cards that would take the trick if played now.
 
 The weights (package data `card_net.npz`, provenance in `card_net.json`) are made by
 `tools/train_card_player.py`; the training data are PIMC's decisions, logged as features
@@ -31,7 +34,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..core.bits import low_index, popcount
+from ..core.bits import above_highest, bits_above, low_index, popcount
 from ..core.jit import njit
 from .state import (
     P_BY,
@@ -52,6 +55,7 @@ from .state import (
     S_TRICKS,
     S_TRUMP,
     S_UP,
+    S_WBIT,
     S_WSEAT,
 )
 
@@ -77,12 +81,18 @@ F_WINNER = F_THEIRS + 5
 F_LED = F_WINNER + 4
 F_CALL_TURN = F_LED + 4
 F_DISCARD = F_CALL_TURN + 8
-N_FEATURES = F_DISCARD + 1
+N_LOGGED = F_DISCARD + 1  # the features a decision's log holds; the rest derive from them
+# what a logged decision's columns mean (training data name it; "N_FEATURES" counts the logged
+# columns, the name kept from the first layout, which logged every feature)
 FEATURE_LAYOUT = {name: value for name, value in globals().items() if name.startswith("F_")} | {
-    "N_FEATURES": N_FEATURES}  # what a logged decision's columns mean (training data name it)
+    "N_FEATURES": N_LOGGED}
+F_BOSS = N_LOGGED  # the seat's cards no card it cannot place beats
+F_BEATS = F_BOSS + N_SLOTS  # following: the seat's cards that would take the trick now
+N_FEATURES = F_BEATS + N_SLOTS
+SUIT_CLASS_OF_SLOT = np.repeat(np.arange(4), SUIT_SIZES)
 MAX_ACTIVE = 128
-LOG_WIDTH = N_FEATURES + N_SLOTS + 1  # a logged decision: features, candidates, PIMC's card
-LOG_LABEL = N_FEATURES + N_SLOTS
+LOG_WIDTH = N_LOGGED + N_SLOTS + 1  # a logged decision: features, candidates, PIMC's card
+LOG_LABEL = N_LOGGED + N_SLOTS
 
 NET_FILE = "card_net.npz"
 PROVENANCE_FILE = "card_net.json"
@@ -111,6 +121,39 @@ class NetWork(NamedTuple):
     out: np.ndarray
 
 
+def derived_features(logged: np.ndarray) -> np.ndarray:
+    """The derived features (uint8[n, N_FEATURES - N_LOGGED]) of logged decisions (their
+    first N_LOGGED columns): what `encode` writes at F_BOSS and F_BEATS, from the slots."""
+    def block(base, k=0):
+        return logged[:, base + N_SLOTS * k:base + N_SLOTS * (k + 1)] > 0
+
+    hand = block(F_HAND)
+    placed = hand | block(F_OUT)
+    trick = np.zeros_like(hand)
+    for k in range(4):
+        placed |= block(F_PLAYED, k)
+    for k in range(3):
+        trick |= block(F_TRICK, k)
+    boss, beats = np.zeros_like(hand), np.zeros_like(hand)
+    for start, size in zip(np.cumsum((0,) + SUIT_SIZES[:-1]), SUIT_SIZES, strict=True):
+        clear = np.ones(len(logged), dtype=bool)  # no unplaced card above (slots run high to low)
+        for slot in range(start, start + size):
+            boss[:, slot] = hand[:, slot] & clear
+            clear &= placed[:, slot]
+    led = logged[:, F_LED:F_LED + 4] > 0
+    following, led_class = led.any(axis=1), led.argmax(axis=1)
+    trumped = trick[:, :SUIT_SIZES[0]].any(axis=1)
+    # the winning card's slot: the best trump played, else the best card of the led suit
+    best = np.where(trumped, trick[:, :SUIT_SIZES[0]].argmax(axis=1),
+                    (trick & (SUIT_CLASS_OF_SLOT == led_class[:, None])).argmax(axis=1))
+    for slot in range(N_SLOTS):
+        cls = SUIT_CLASS_OF_SLOT[slot]
+        above = slot < best
+        wins = (~trumped | above) if cls == 0 else (~trumped & (led_class == cls) & above)
+        beats[:, slot] = hand[:, slot] & following & wins
+    return np.hstack([boss, beats]).astype(np.uint8)
+
+
 def no_card_net() -> CardNet:
     """A player without a net (every model but "learned")."""
     m = np.zeros((0, 0), dtype=np.float32)
@@ -136,9 +179,13 @@ def save_card_net(path, net: CardNet) -> None:
     np.savez_compressed(path, **net._asdict())
 
 
-def read_card_net(path) -> CardNet:
+def read_card_net(path, features: tuple[int, ...] = (N_FEATURES,)) -> CardNet:
+    """The net saved at `path` (ValueError when its inputs are not one of `features`)."""
     with np.load(path) as z:
-        return CardNet(*(np.ascontiguousarray(z[k], dtype=np.float32) for k in CardNet._fields))
+        net = CardNet(*(np.ascontiguousarray(z[k], dtype=np.float32) for k in CardNet._fields))
+    if net.w1.shape[0] not in features:
+        raise ValueError(f"{path}: a card net of {net.w1.shape[0]} features, not {N_FEATURES}")
+    return net
 
 
 def net_knows(rules) -> bool:
@@ -238,6 +285,26 @@ def _suit_classes(mask, slots):
 
 
 @njit(_nrt=False)
+def _boss_cards(tb, trump, hand, placed):
+    """The cards of `hand` that no card outside `placed` of their suit beats."""
+    boss = np.uint64(0)
+    for s in range(4):
+        suit = tb.power_range[trump, s]
+        mine = hand & suit
+        unplaced = suit & ~placed
+        boss |= mine & above_highest(unplaced) if unplaced else mine
+    return boss
+
+
+@njit(_nrt=False)
+def _winning_cards(tb, trump, hand, led, wbit):
+    """The cards of `hand` that would take the trick from its winning card (power bit
+    `wbit`; `led` the led suit's bits): a card of the led suit or a trump above it, as
+    `state.play_card` decides."""
+    return hand & (led | tb.power_range[trump, trump]) & bits_above(wbit)
+
+
+@njit(_nrt=False)
 def encode(tb, hands, st, pm, seat, discard, slots, active):
     """The indices of `seat`'s active features into `active` (slots from `canonical_slots`);
     returns their count, -1 when the net does not know the deck."""
@@ -266,6 +333,12 @@ def encode(tb, hands, st, pm, seat, discard, slots, active):
     deck = (tb.power_range[st[S_TRUMP], 0] | tb.power_range[st[S_TRUMP], 1]
             | tb.power_range[st[S_TRUMP], 2] | tb.power_range[st[S_TRUMP], 3])
     n = _put_cards(deck & ~placed, F_UNSEEN, slots, active, n)
+    trump = st[S_TRUMP]
+    n = _put_cards(_boss_cards(tb, trump, hands[seat], hands[seat] | pm[P_PLAYED] | out),
+                   F_BOSS, slots, active, n)
+    if st[S_POS] > 0:
+        n = _put_cards(_winning_cards(tb, trump, hands[seat], pm[P_LED], st[S_WBIT]), F_BEATS,
+                       slots, active, n)
     for base, s in ((F_DEALER, st[S_DEALER]), (F_MAKER, st[S_MAKER])):
         active[n] = base + ((s - seat) & 3)
         n += 1
@@ -369,8 +442,9 @@ def log_decision(tb, hands, st, pm, seat, discard, cands, n_cands, card, log, lo
     row = log[k]
     row[:] = 0
     for i in range(n):
-        row[nw.active[i]] = 1
+        if nw.active[i] < N_LOGGED:
+            row[nw.active[i]] = 1
     for i in range(n_cands):
-        row[N_FEATURES + nw.slots[cands[i]]] = 1
+        row[N_LOGGED + nw.slots[cands[i]]] = 1
     row[LOG_LABEL] = nw.slots[card]
     log_n[0] = k + 1
