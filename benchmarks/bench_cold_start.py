@@ -20,7 +20,7 @@ import time
 import urllib.request
 
 CLI = [sys.executable, "-m", "euchre_sim.cli"]
-ADVISE = ["advise", "--hand", "JS AS 9H 9D TC", "--up", "9S", "--seat", "1"]
+ADVISE = ["advise", "--hand", "JS AS 9H 9D TC", "--up", "9S", "--seat", "1", "--play", "dd"]
 GOAL_SECONDS = 25.0
 
 

@@ -36,7 +36,7 @@ def test_a_progress_callback_that_raises_stops_the_advice():
         raise Stop
 
     with pytest.raises(Stop):
-        advise(AdviceQuestion(build_rules(), *HAND, deals=500), batch=100, progress=stop)
+        advise(AdviceQuestion(build_rules(), *HAND, deals=500, play="dd"), batch=100, progress=stop)
 
 
 @pytest.mark.parametrize("seat", [1, 3])

@@ -125,7 +125,7 @@ def test_advise_score_reads_an_odds_table_and_refuses_bad_input(tmp_path):
     answer = json.loads(result.stdout)
     assert answer["score"] == {"us": 3, "them": 7}
     assert all(0 <= a["p_win"] <= 1 for a in answer["actions"])
-    for bad, culprit in ((["--score", "3-7"], "--score needs --bidding"),
+    for bad, culprit in ((["--play", "dd", "--score", "3-7"], "--score needs --bidding"),
                          (["--bidding", "rules", "--score", "three"], "US-THEM"),
                          (["--bidding", "rules", "--score", "3-12"], "below the target"),
                          (["--bidding", "rules", "--score", "3-7", "--odds", str(tmp_path)],

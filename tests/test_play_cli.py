@@ -89,7 +89,7 @@ def test_advise_json_reports_the_model_beside_double_dummy():
     data = json.loads(result.stdout)
     assert data["play"] == "rules" and data["deals"] == 60
     dd = run(["advise", "--hand", "JS AS 9H 9D TC", "--up", "9S", "--seat", "1",
-              "--deals", "60", "--json"])
+              "--deals", "60", "--play", "dd", "--json"])
     dd_actions = {a["alone"]: a for a in json.loads(dd.stdout)["actions"]}
     for action in data["actions"]:
         assert action["dd"]["mean_points"] == dd_actions[action["alone"]]["mean_points"]

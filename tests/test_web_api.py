@@ -132,7 +132,7 @@ def test_solve_answers_what_solve_json_prints(client):
     ("/api/advise", HAND | {"turned_down": "9C"}, "exactly one of 'up' (round 1) or 'turned_down'"),
     ("/api/advise", HAND | {"play": "magic"}, "'play' must be one of dd, rules, pimc"),
     ("/api/advise", {"up": "9S", "seat": 1}, "advise needs 'hand'"),
-    ("/api/advise", HAND | {"score": "8-9"}, "'score' needs 'bidding'"),
+    ("/api/advise", HAND | {"play": "dd", "score": "8-9"}, "'score' needs 'bidding'"),
     ("/api/advise", HAND | {"bidding": "rules", "score": "8 to 9"}, "'score' must look like"),
     ("/api/advise", [1, 2], "body must be a JSON object"),
     ("/api/estimate", HAND | {"hand": "JS"}, "has 1 cards"),

@@ -99,10 +99,11 @@ def test_a_hand_picked_by_clicking_is_advised_as_the_library_advises_it(browser,
     WebDriverWait(browser, 120).until(
         ready.visibility_of_element_located((By.CSS_SELECTOR, "#advise-results tbody tr")))
 
-    # the page asks with the human bidder by default (a table of people like those of the
-    # online site): passing is one of the actions
-    expected = answer(AdviceQuestion(build_rules(), " ".join(CARDS), 2, UP, deals=500, seed=3,
-                                     bidding="human"))
+    # the page asks at a table of people by default, as advise does with neither model named
+    # (the human bidder, the learned player): passing is one of the actions, and each call
+    # shows its double-dummy points on the same deals beside
+    expected = answer(AdviceQuestion(build_rules(), " ".join(CARDS), 2, UP, deals=500, seed=3))
+    assert (expected["bidding"], expected["play"]) == ("human", "learned")
     assert "pass" in {action["action"] for action in expected["actions"]}
     rows = browser.find_elements(By.CSS_SELECTOR, "#advise-results tbody tr")
     assert len(rows) == len(expected["actions"])
@@ -116,8 +117,12 @@ def test_a_hand_picked_by_clicking_is_advised_as_the_library_advises_it(browser,
         assert cell["euchred_rate"] == _rate(action["euchred_rate"])
         low, high = (f"{x:+.3f}" for x in action["ci95"])
         assert cell["ci95"].replace("−", "-") == f"{low}..{high}"
+        dd = "–" if action["action"] == "pass" else f"{action['dd_mean_points']:+.3f}"
+        assert cell["dd_mean_points"].replace("−", "-") == dd
     title = browser.find_element(By.ID, "advise-title").text
     assert "seat 2" in title and "500 deals" in title and "bidding human" in title
+    assert "play learned" in title
+    assert "dd points" in browser.find_element(By.ID, "advise-columns").text
     after = browser.find_elements(By.CSS_SELECTOR, "#after-pass tbody tr")
     assert browser.find_element(By.ID, "after-pass-box").is_displayed()
     assert len(after) == len(expected["after_pass"]) > 0
@@ -127,7 +132,7 @@ def test_a_line_says_what_the_bidder_and_the_play_model_mean(browser, server):
     _open(browser, server)
     note = browser.find_element(By.ID, "models-note")
     assert "human bidder" in note.text and "After you pass" in note.text
-    assert "Play dd: double dummy" in note.text
+    assert "Play learned: a small network" in note.text  # a table of people by default
     Select(browser.find_element(By.ID, "bidding")).select_by_value("")
     Select(browser.find_element(By.ID, "play")).select_by_value("pimc")
     WebDriverWait(browser, 10).until(ready.text_to_be_present_in_element((By.ID, "models-note"),

@@ -38,6 +38,11 @@ def answer(question: AdviceQuestion | PlayQuestion, progress: Progress | None = 
         return answer_play(question, progress)
     if question.bidding is None:
         return advise(question, progress=progress)
+    from .atlas import atlas_answer
     from .auction_advice import advise_in_auction
+
+    found = atlas_answer(question)
+    if found is not None:
+        return found
 
     return advise_in_auction(question, progress, workers)

@@ -17,7 +17,13 @@ from functools import partial
 
 import numpy as np
 
-from ..bidding.auction import N_TURNS, advice_rows, auction_choices, first_call
+from ..bidding.auction import (
+    N_TURNS,
+    advice_rows,
+    auction_choices,
+    first_call,
+    resolve_contracts,
+)
 from ..bidding.params import BIDDER_DD
 from ..core.calls import BOTH_ROUNDS, N_CALLS, N_ROWS, WITH_DEFENCE, may_pass, row_call
 from ..core.dealing import deal_key, seed_to_u64
@@ -53,14 +59,18 @@ PARTS = BOTH_ROUNDS | WITH_DEFENCE  # a pass is valued by the auction of both ro
 
 @njit
 def _reached_batch(player, tb, unseen, seed, seat, hand, ref_card, turn, start, stop, inference,
-                   tt, calls, contracts, choices, values, indices, worlds_after):
+                   tt, calls, contracts, choices, values, indices, worlds_after, exact):
     """Try deals start..stop-1 in order, keeping those that reach `turn` under `player` (a
     record, `play.player`: its bidder bids every seat, its model plays every card):
     their call tables, resolved contracts, choices, auction values and indices into rows 0,
-    1, ..., and the worlds' counters as they stood after each (`worlds_after`). In round 2
-    the seat's own round-1 pass is given (its bidder's choice there is not asked). Returns
-    the count kept."""
+    1, ..., and the worlds' counters as they stood after each (`worlds_after`); unless the
+    model is dd, also the seat's calls solved double dummy on the same deals and resolved
+    the same way (`exact`, contracts as `contracts`). In round 2 the seat's own round-1 pass
+    is given (its bidder's choice there is not asked). Returns the count kept."""
     own_pass = turn - 4  # the seat's round-1 turn (negative in round 1: none)
+    round_no, position = turn // 4 + 1, turn % 4 + 1
+    exact_calls = np.full(N_ROWS, -1, dtype=np.int8)
+    bidders, weights = (player.bidder, player.bidder), (player.weights, player.weights)
     hands = np.zeros(4, dtype=np.uint64)
     work = np.empty_like(unseen)
     solver_work = new_work()
@@ -92,13 +102,18 @@ def _reached_batch(player, tb, unseen, seed, seat, hand, ref_card, turn, start, 
         if called == own_pass:  # the seat's own round-1 pass is given, whatever the bidder
             called = first_call(choices[kept], own_pass + 1)
         if called < 0 or called >= turn:
+            if model != MODEL_DD:
+                analyze_deal(tb, hands, ref_card, ADVISE_DEALER, False, position,
+                             round_no | WITH_DEFENCE, tt, solver_work, exact_calls)
+                resolve_contracts(bidders, weights, tb, hands, ref_card, ADVISE_DEALER,
+                                  exact_calls, exact[kept])
             indices[kept] = i
             worlds_after[kept] = inference.counters
             kept += 1
     return kept
 
 
-_KEPT = ("calls", "contracts", "choices", "values", "indices")
+_KEPT = ("calls", "contracts", "choices", "values", "indices", "exact")
 
 
 def _reached_range(question: AdviceQuestion, deals: tuple[int, int]) -> dict[str, np.ndarray]:
@@ -110,7 +125,8 @@ def _reached_range(question: AdviceQuestion, deals: tuple[int, int]) -> dict[str
            "contracts": np.zeros((n, N_CALLS, 3), dtype=np.int64),
            "choices": np.zeros((n, N_TURNS), dtype=np.int64),
            "values": np.zeros((n, N_TURNS + 1), dtype=np.int64),
-           "indices": np.zeros(n, dtype=np.int64), "worlds_after": np.zeros((n, 3), np.int64)}
+           "indices": np.zeros(n, dtype=np.int64), "worlds_after": np.zeros((n, 3), np.int64),
+           "exact": np.zeros((n, N_CALLS, 3), dtype=np.int64)}
     player = question.player.record()
     inference = inference_of(player if question.infer else None)
     kept = _reached_batch(player, compile_rules(question.rules), q.unseen,
@@ -276,6 +292,9 @@ def advise_in_auction(question: AdviceQuestion, progress: Progress | None = None
                        | rates(tricks) | mean_figures(points))
         if tables.flags[FLAG_DEFEND_ALONE]:
             actions[-1]["defended_alone_rate"] = float((defender > 0).mean())
+        if question.play != "dd":  # the same deals, every hand seen
+            actions[-1]["dd_mean_points"], actions[-1]["dd_points_se"] = mean_se(
+                kept["exact"][:, row, 0])
         per_deal.append(points)
     best = _best(actions, per_deal)
     order = sorted(range(len(actions)), key=lambda i: -actions[i]["mean_points"])
@@ -290,7 +309,7 @@ def advise_in_auction(question: AdviceQuestion, progress: Progress | None = None
     play = question.play
     return describe_question(question) | game | {
         "deals": n, "tried": kept["tried"], "reached": n / kept["tried"],
-        "bidding": question.bidding, "play": play,
+        "bidding": question.bidding, "play": play, "source": "simulation",
         "worlds": question.worlds if play == "pimc" else None, "best": best,
         "inference": _inference_facts(kept["worlds"]) if play == "pimc" else None,
         "actions": [actions[i] for i in order],

@@ -22,6 +22,7 @@ from ..core.limits import MAX_ADVISE_DEALS, at_most
 from ..core.rules import RuleSet
 from ..core.seats import seat_at
 from ..game.odds import read_odds
+from ..play.card_net import plays_as_pimc
 from ..play.models import DEFAULT_WORLDS
 from ..play.player import Player, player_of
 
@@ -41,14 +42,27 @@ class Cards(NamedTuple):
     unseen: np.ndarray
 
 
-def default_deals(play: str) -> int:
-    """20,000 deals when solving; 1,000 under PIMC (each deal is ~2 x 20 x K solves)."""
-    return 1_000 if play == "pimc" else 20_000
+PEOPLE = ("human", "learned")  # the bidder and the play model of a table of people
 
 
-def odds_deals(play: str) -> int:
+def models_of(play: str | None, bidding: str | None) -> tuple[str, str | None]:
+    """(play, bidding) of a question that names either, both or neither: with neither, a
+    table of people (`PEOPLE`); a play model alone is the plain answer under it; a bidder
+    alone bids for double-dummy play."""
+    if play is None and bidding is None:
+        return PEOPLE[1], PEOPLE[0]
+    return play or "dd", bidding
+
+
+def default_deals(play: str, rules: RuleSet) -> int:
+    """20,000 deals; 1,000 where the model samples worlds at its decisions (each deal is
+    ~2 x 20 x K solves)."""
+    return 1_000 if plays_as_pimc(play, rules) else 20_000
+
+
+def odds_deals(play: str, rules: RuleSet) -> int:
     """Deals to solve the odds of every score when none are given (PIMC: ~40 playouts each)."""
-    return 300 if play == "pimc" else 20_000
+    return 300 if plays_as_pimc(play, rules) else 20_000
 
 
 @dataclass(frozen=True)
@@ -59,7 +73,9 @@ class AdviceQuestion:
     seat (`bidder_params` a JSON file, `bidder_table` a run folder for the table bidder) and
     `score` ('US-THEM' or a pair) adds each action's chance of winning the game, from `odds`
     (a folder with odds.parquet) or solved afresh. `infer`: PIMC's worlds agree with the
-    auction."""
+    auction. Naming neither `play` nor `bidding` asks at a table of people (`models_of`);
+    `atlas`: answer from the shipped atlas where it covers the question (default: unless
+    `deals` are asked for; `advice.atlas`)."""
 
     rules: RuleSet
     hand: str
@@ -68,7 +84,7 @@ class AdviceQuestion:
     turned_down: str | None = None
     deals: int | None = None
     seed: int = 0
-    play: str = "dd"
+    play: str | None = None
     worlds: int = DEFAULT_WORLDS
     bidding: str | None = None
     bidder_params: str | None = None
@@ -76,12 +92,18 @@ class AdviceQuestion:
     score: tuple[int, int] | str | None = None
     odds: str | None = None
     infer: bool = True
+    atlas: bool | None = None  # None: from the shipped atlas when it covers the question
 
     def __post_init__(self):
         if isinstance(self.score, str):
             object.__setattr__(self, "score", parse_score(self.score))
+        play, bidding = models_of(self.play, self.bidding)
+        object.__setattr__(self, "play", play)
+        object.__setattr__(self, "bidding", bidding)
+        if self.atlas is None:  # asking for deals asks for a simulation
+            object.__setattr__(self, "atlas", self.deals is None)
         if self.deals is None:
-            object.__setattr__(self, "deals", default_deals(self.play))
+            object.__setattr__(self, "deals", default_deals(self.play, self.rules))
         self.check()
 
     def check(self) -> None:
@@ -144,7 +166,7 @@ class AdviceQuestion:
 
     @property
     def odds_deals(self) -> int:
-        return odds_deals(self.play)
+        return odds_deals(self.play, self.rules)
 
     def placed(self, place) -> AdviceQuestion:
         """The same question with the files and folders it names passed through `place`."""

@@ -92,8 +92,15 @@ workers_option = click.option("--workers", type=click.IntRange(min=1), default=N
                               help="Worker processes (default and most: all cores).")
 
 
-def play_options(command):
-    """--play MODEL and --worlds K (PIMC), passed on as `play` and `worlds`."""
+PLAY_HELP = ("Card play: dd (all hands visible), rules (conventional player), pimc (sampled "
+             "worlds), learned (a net trained on PIMC's decisions).")
+PEOPLE_HELP = (" Default: learned with --bidding human (a table of people) when neither is "
+               "given, else dd.")
+
+
+def play_options(command, people_default: bool = False):
+    """--play MODEL and --worlds K (PIMC), passed on as `play` and `worlds`; with
+    `people_default`, --play is None when not given (`advice.question.models_of`)."""
     from ..core.limits import MAX_WORLDS
     from ..play.models import DEFAULT_WORLDS, PLAY_MODELS
 
@@ -101,11 +108,10 @@ def play_options(command):
                            show_default=True,
                            help="Worlds each PIMC decision samples and solves (learned: "
                            "where its net does not know the deal).")(command)
-    return click.option("--play", type=click.Choice(PLAY_MODELS), default="dd",
-                        show_default=True,
-                        help="Card play: dd (all hands visible), rules (conventional "
-                        "player), pimc (sampled worlds), learned (a net trained on PIMC's "
-                        "decisions).")(command)
+    return click.option("--play", type=click.Choice(PLAY_MODELS),
+                        default=None if people_default else "dd",
+                        show_default=not people_default,
+                        help=PLAY_HELP + (PEOPLE_HELP if people_default else ""))(command)
 
 
 def bidding_options(command):
@@ -127,10 +133,12 @@ def bidding_options(command):
                         "decisions table).")(command)
 
 
-def player_fields(command):
+def player_fields(command=None, *, people_default: bool = False):
     """The options of a player (`play_options` and `bidding_options`), passed on as the
-    fields they name."""
-    return play_options(bidding_options(command))
+    fields they name; `people_default`: see `play_options`."""
+    if command is None:
+        return functools.partial(player_fields, people_default=people_default)
+    return play_options(bidding_options(command), people_default)
 
 
 PLAYER_FIELDS = ("play", "worlds", "bidding", "bidder_params", "bidder_table")

@@ -129,10 +129,11 @@ def run_simulation(plan, workers: int, resume: bool, progress: bool = True,
 @click.option("--seat", type=int, required=True,
               help="Your position: 1 = dealer's left ... 4 = dealer.")
 @click.option("--deals", type=click.IntRange(min=2), default=None,
-              help="Deals to sample (default 20,000; 1,000 with --play pimc).")
+              help="Deals to sample (default 20,000; 1,000 where play samples worlds: pimc, "
+                   "or learned outside its net's rules).")
 @seed_option
 @rules_options
-@player_fields
+@player_fields(people_default=True)
 @click.option("--score", default=None, metavar="US-THEM",
               help="With --bidding: the game's score, e.g. 8-9; adds each action's chance "
                    "of winning the game.")
@@ -155,10 +156,11 @@ def run_simulation(plan, workers: int, resume: bool, progress: bool = True,
 def advise(ruleset, as_json: bool, workers: int, **fields) -> None:
     """Should this hand order up, call, go alone or pass? Figures over random deals of the
     unseen cards (with --bidding: the deals where the auction reaches you, pass included).
-    With --trump and --maker: which card to discard or play now, over worlds consistent with
-    what you have seen.
+    With neither --play nor --bidding: at a table of people (--bidding human --play learned),
+    double dummy beside. With --trump and --maker: which card to discard or play now, over
+    worlds consistent with what you have seen.
 
-    Example: euchre-sim advise --hand "JS AS 9H 9D TC" --up 9S --seat 1 --bidding dd
+    Example: euchre-sim advise --hand "JS AS 9H 9D TC" --up 9S --seat 1
 
     Example during the play: euchre-sim advise --hand "KS QH 9C TH 9D" --up 9S --seat 3
     --trump S --maker 4 --played "AD KD" --worlds 200
@@ -223,13 +225,17 @@ def _print_advice(result: dict, rules, seat: int, play: str, worlds: int) -> Non
     bidding = result.get("bidding")
     ref = f"upcard {result['up']}" if "up" in result else f"turned down {result['turned_down']}"
     model = play + (f", {worlds} worlds" if play == "pimc" else "")
-    reached = (f" reaching you ({result['reached']:.0%} of deals), bidding {bidding}"
-               if bidding else "")
+    reached = "" if not bidding else f", bidding {bidding}" if result.get("reached") is None \
+        else f" reaching you ({result['reached']:.0%} of deals), bidding {bidding}"
+    if result.get("source") == "atlas":
+        reached = (f" of this hand's class in the realistic atlas ({result['atlas']['deals']:,} "
+                   f"deals){reached}")
     table = Table(title=f"{result['hand']}, seat {seat}, {ref}: {result['deals']:,} deals"
                   f"{reached}, {model}")
     columns = ["action", "alone", "make", "march", "euchred", "mean points", "95% interval"]
-    columns += ["bidder's choice"] if bidding else (["dd make", "dd mean points"]
-                                                    if play != "dd" else [])
+    exact = play != "dd"  # the same deals solved double dummy, beside
+    columns += (["bidder's choice"] + (["dd mean points"] if exact else [])) if bidding else (
+        ["dd make", "dd mean points"] if exact else [])
     if "score" in result:
         columns.append("P(win game)")
     for name in columns:
@@ -242,7 +248,9 @@ def _print_advice(result: dict, rules, seat: int, play: str, worlds: int) -> Non
                  f"{a['mean_points']:+.3f}", f"{lo:+.3f} .. {hi:+.3f}"]
         if bidding:
             cells.append(f"{a['chosen_rate']:.1%}")
-        elif play != "dd":
+            if exact:
+                cells.append("-" if a["action"] == "pass" else f"{a['dd_mean_points']:+.3f}")
+        elif exact:
             cells += [f"{a['dd']['make_rate']:.1%}", f"{a['dd']['mean_points']:+.3f}"]
         if "score" in result:
             cells.append(f"{a['p_win']:.1%} ± {Z95 * a['p_win_se']:.1%}")
@@ -276,3 +284,10 @@ def _print_advice(result: dict, rules, seat: int, play: str, worlds: int) -> Non
                 after.add_row(then, f"{e['share']:.1%}", f"{e['mean_points']:+.3f}")
             console.print(after)
     click.echo(f"Mean points go to your side ({rules.euchre_text}); play: {DESCRIPTIONS[play]}.")
+    if result.get("source") == "atlas":
+        click.echo("Read from the realistic atlas shipped with the package (hands that play "
+                   "alike pooled by class); --deals N simulates this hand afresh.")
+    if exact:
+        click.echo("mean points: played out by that model from what each seat sees; dd mean "
+                   "points: the same deals with every hand seen and perfect play (a bound, "
+                   "not a table of people).")

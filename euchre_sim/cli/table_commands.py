@@ -286,6 +286,27 @@ def export(out_dir: str, fmt: str, name: str | None, out_path: str | None) -> No
 
 @cli.command()
 @_dir_argument
+@click.option("--output", "out_path", type=click.Path(dir_okay=False), required=True,
+              metavar="FILE", help="The chart to write: PNG, SVG or HTML by the suffix.")
+def chart(out_dir: str, out_path: str) -> None:
+    """A strategy chart from a finished simulate --bidding run: for each round and seat,
+    which hands order up, call, go alone or pass (by trumps, bowers and off-suit aces), with
+    the gain over passing; one printable page.
+
+    Example: euchre-sim chart out/ --output chart.html
+    """
+    from ..report.chart import draw_chart
+
+    try:
+        cells = draw_chart(out_dir, out_path)
+    except ImportError:
+        raise UserError("chart needs matplotlib for PNG and SVG: pip install "
+                        "'euchre-sim[plot]' (HTML needs nothing)") from None
+    click.echo(f"wrote {out_path} ({len(cells)} cells)", err=True)
+
+
+@cli.command()
+@_dir_argument
 @renamed_option("--output", "--out", "out_path", type=click.Path(dir_okay=False),
                 required=True, default=None, metavar="FILE", help="PNG file to write.")
 @click.option("--round", "round_no", type=click.IntRange(1, 2), default=1, show_default=True)

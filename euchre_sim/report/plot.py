@@ -15,7 +15,7 @@ from ..play.models import describe_model
 from .query import load_run, load_table, rollup
 
 
-def _pyplot():
+def pyplot():
     import matplotlib
 
     matplotlib.use("Agg")
@@ -24,13 +24,14 @@ def _pyplot():
     return plt
 
 
-def _save(fig, path: str, title: str) -> None:
+def save_figure(fig, path: str, title: str, kind: str | None = None) -> None:
     """Write the figure whole (`core.output.written`) with its title (also the PNG's Title
-    text), as the path's suffix names (default PNG); one line when it cannot be written."""
+    text), as `kind` or the path's suffix names (default PNG); one line when it cannot be
+    written."""
     import matplotlib.pyplot as plt
 
     fig.suptitle(title)
-    suffix = os.path.splitext(path)[1].lower().lstrip(".")
+    suffix = kind or os.path.splitext(path)[1].lower().lstrip(".")
     kind = suffix if suffix in fig.canvas.get_supported_filetypes() else "png"
     try:
         with written(path, binary=True) as handle:
@@ -57,7 +58,7 @@ def _panel(ax, grid: np.ndarray, cmap: str, norm, text: str, title: str, xlabel:
 def plot_heatmaps(out_dir: str, path: str, round_no: int = 1) -> None:
     """Make rate and mean points by trumps and off-suit aces; the title names the run's play
     model."""
-    plt = _pyplot()
+    plt = pyplot()
 
     data = rollup(load_table(out_dir, "summary"), ["round", "seat", "alone", "trumps", "aces"])
     info = load_run(out_dir)
@@ -81,7 +82,8 @@ def plot_heatmaps(out_dir: str, path: str, round_no: int = 1) -> None:
         fig.colorbar(image, ax=axes[row, :], shrink=0.8, label=label)
     call = "order up the upcard" if round_no == 1 else "name another suit"
     model = describe_model(info.get("play", "dd"), info.get("worlds"))
-    _save(fig, path, f"Round {round_no} ({call}), {model} — seat 1 = dealer's left, 4 = dealer")
+    save_figure(fig, path,
+                f"Round {round_no} ({call}), {model} — seat 1 = dealer's left, 4 = dealer")
 
 
 def _grid(rows, column: str, max_trumps: int, max_aces: int) -> np.ndarray:
@@ -96,7 +98,7 @@ def plot_decisions(out_dir: str, path: str, round_no: int = 1) -> None:
     """A --bidding run's decisions by trumps and off-suit aces (read against the upcard or the
     turned-down card), per seat: the gain over passing of the best call (classes pooled
     n-weighted, the call best on average), and how often the bidder calls."""
-    plt = _pyplot()
+    plt = pyplot()
     from matplotlib.colors import Normalize, TwoSlopeNorm
 
     info = load_run(out_dir)
@@ -125,7 +127,7 @@ def plot_decisions(out_dir: str, path: str, round_no: int = 1) -> None:
                            f"seat {seat}: {label}", "off-suit aces", "trumps")
         fig.colorbar(image, ax=axes[row, :], shrink=0.8, label=label)
     model = describe_model(info.get("play", "dd"), info.get("worlds"))
-    _save(fig, path, f"Round {round_no} decisions, bidding {info.get('bidding')}, {model}")
+    save_figure(fig, path, f"Round {round_no} decisions, bidding {info.get('bidding')}, {model}")
 
 
 def plot_odds(out_dir: str, path: str) -> None:
@@ -135,7 +137,7 @@ def plot_odds(out_dir: str, path: str) -> None:
     from ..core.files import read_parquet
     from ..game.odds import ODDS_COLUMNS
 
-    plt = _pyplot()
+    plt = pyplot()
     from matplotlib.colors import Normalize
 
     odds_path = os.path.join(out_dir, "odds.parquet")
@@ -152,7 +154,7 @@ def plot_odds(out_dir: str, path: str) -> None:
         image = _panel(ax, grid, "RdYlGn", Normalize(0.0, 1.0), ".0%",
                        f"{'we' if we_deal else 'they'} deal next", "their score", "our score")
     fig.colorbar(image, ax=axes, shrink=0.8, label="chance of winning the game")
-    _save(fig, path, f"Winning the game to {target} from each score")
+    save_figure(fig, path, f"Winning the game to {target} from each score")
 
 
 def plot_tournament(out_dir: str, path: str) -> None:
@@ -160,7 +162,7 @@ def plot_tournament(out_dir: str, path: str) -> None:
     the share of games won, each with its 95 % interval (report.tournament's players table)."""
     from .tournament import describe, load_tournament_table
 
-    plt = _pyplot()
+    plt = pyplot()
     info = load_run(out_dir)
     players = load_tournament_table(out_dir, "players", info)
     sides = [side for side in ("NS", "EW", "both") if side in set(players["side"])]
@@ -184,7 +186,7 @@ def plot_tournament(out_dir: str, path: str) -> None:
             ax.set_ylim(0, 1.1)
     handles, labels = axes[0].get_legend_handles_labels()
     fig.legend(handles, labels, loc="outside lower center", ncol=2, fontsize=9)
-    _save(fig, path, f"Tournament: {describe(info)}")
+    save_figure(fig, path, f"Tournament: {describe(info)}")
 
 
 PLOTS = ("summary", "decisions", "odds", "players")  # what `plot_run` draws, by its table

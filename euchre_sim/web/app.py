@@ -21,6 +21,7 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from ..advice.atlas import atlas_covers
 from ..core.errors import UserError, json_name
 from ..core.files import parse_json
 from ..report.query import RowFilter
@@ -156,10 +157,13 @@ def create_app(worker: Worker | None = None, runs_root: str | None = None,
 
     async def estimate(request: Request) -> JSONResponse:
         question = await read(advise_question, await body(request), root.place)
+        if await read(atlas_covers, question):  # read from the shipped atlas: no simulation
+            return JSONResponse({"units": 0, "units_per_second": None, "seconds": 0.0,
+                                 "source": "atlas", "waiting": worker.waiting()})
         rate, units = worker.rates.get(rate_key(question)), question.work_units
         return JSONResponse({"units": units, "units_per_second": rate,
                              "seconds": units / rate if rate else None,
-                             "waiting": worker.waiting()})
+                             "source": "simulation", "waiting": worker.waiting()})
 
     async def advise(request: Request) -> JSONResponse:
         return await query("advise", request)

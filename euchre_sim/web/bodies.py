@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 from ..advice.advice_request import ask_any
 from ..advice.play_question import PlayQuestion
-from ..advice.question import PATH_FIELDS, AdviceQuestion
+from ..advice.question import PATH_FIELDS, AdviceQuestion, models_of
 from ..core.errors import UserError
 from ..core.rules import RuleSet, build_rules
 from ..core.seats import parse_seat
@@ -22,7 +22,7 @@ _ADVISE_FIELDS = {"hand": str, "up": str, "turned_down": str, "seat": int, "deal
                   "seed": int, "rules": str, "set": (dict, list), "play": str, "worlds": int,
                   "bidding": str, "bidder_params": str, "bidder_table": str, "score": str,
                   "odds": str, "trump": str, "maker": int, "alone": bool, "played": str,
-                  "discard_from": str, "discard": str}
+                  "discard_from": str, "discard": str, "atlas": bool}
 _SOLVE_FIELDS = {"deal": str, "dealer": (str, int), "rules": str, "set": (dict, list)}
 _TYPE_NAMES = {str: "a string", int: "a whole number", bool: "true or false",
                list: "a list", dict: "an object", (dict, list): "an object of options",
@@ -72,7 +72,7 @@ def advise_question(body, place: Callable[[str], str] | None = None
         if needed not in fields:
             raise UserError(f"advise needs {needed!r}")
     rules = rules_of(fields.pop("rules", "standard"), fields.pop("set", None))
-    play = fields.get("play", "dd")  # the page's caps first: its own ranges, said as such
+    play = models_of(fields.get("play"), fields.get("bidding"))[0]  # the page's caps first
     cap = MAX_PIMC_DEALS if plays_as_pimc(play, rules) else MAX_DEALS
     if "deals" in fields and not 2 <= fields["deals"] <= cap:
         raise UserError(f"deals must be 2 to {cap:,} with play {play}, got {fields['deals']:,}")

@@ -17,9 +17,10 @@ from .worker import Query
 # The warm-up's questions: every kernel an advise or a solve calls, with the speed of each
 # kind of query measured on the way (work units a second, as the worker measures jobs).
 WARM_HAND = {"hand": "JS AS 9H 9D TC", "up": "9S", "seat": 1}
-WARM_QUERIES = ({"deals": 2_000}, {"deals": 1_000, "play": "rules"},
+WARM_QUERIES = ({"deals": 2_000, "play": "dd"}, {"deals": 1_000, "play": "rules"},
                 {"deals": 10, "play": "pimc", "worlds": 50},
-                {"deals": 500, "bidding": "human"}, {"deals": 500, "bidding": "dd"})
+                {"deals": 500, "bidding": "human"}, {"deals": 500, "bidding": "dd"},
+                {"deals": 500})  # the last: the default, a table of people
 WARM_DEAL = "N:JH JD AH KS 9C/TH QH AD 9S TC/KC KD TS QS 9D/TD AS 9H QC JS"
 
 

@@ -175,12 +175,13 @@ function describeModels() {
   $("models-note").textContent = `Bidding: ${bidder}. Play ${play}: ${state.catalog.play[play]}.`;
 }
 
-function adviseBody() {
-  // the CLI's option names, as POST /api/advise reads them
+function adviseBody(refine = false) {
+  // the CLI's option names, as POST /api/advise reads them; the realistic atlas answers at
+  // once where it covers the question, unless asked to refine by simulating the deals
   const round = document.querySelector("input[name=round]:checked").value;
   const body = { hand: state.hand.join(" "), seat: state.seat, rules: $("preset").value,
                  set: ruleSettings(), play: $("play").value, deals: Number($("deals").value),
-                 seed: Number($("seed").value) };
+                 seed: Number($("seed").value), atlas: !refine };
   body[round === "1" ? "up" : "turned_down"] = state.ref;
   if (body.play === "pimc") body.worlds = Number($("worlds").value);
   if ($("bidding").value) {
@@ -201,7 +202,9 @@ function updateEstimate() {
     try {
       const quote = await api("/api/estimate", adviseBody());
       const ahead = quote.waiting ? `, after ${quote.waiting} queued ${quote.waiting > 1 ? "queries" : "query"}` : "";
-      $("estimate").textContent = quote.seconds === null
+      $("estimate").textContent = quote.source === "atlas"
+        ? "Expected wait: none, answered from the realistic atlas (Refine then simulates the deals)."
+        : quote.seconds === null
         ? "Expected wait: not measured yet for this kind of query" + ahead + "."
         : `Expected wait: about ${quote.seconds < 1 ? quote.seconds.toFixed(1) : Math.round(quote.seconds)} s`
           + ` (${Math.round(quote.units_per_second).toLocaleString()} deals/s measured here)${ahead}.`;
@@ -237,7 +240,9 @@ function renderAdvice(result) {
   const lo = Math.min(0, ...actions.map((a) => a.ci95[0]));
   const hi = Math.max(0, ...actions.map((a) => a.ci95[1]));
   const columns = ["action", "make", "march", "euchred", "points", "95% interval", "drawn"];
+  const exact = result.bidding && result.play !== "dd";  // the same deals solved double dummy
   if (result.bidding) columns.push("bidder");
+  if (exact) columns.push("dd points");
   if (result.score) columns.push("P(win game)");
   $("advise-results").tHead.replaceChildren(el("tr", {}, ...columns.map((c) => el("th", { textContent: c }))));
   const rows = actions.map((a) => {
@@ -253,6 +258,10 @@ function renderAdvice(result) {
       el("td", { class: "bar-cell" }, intervalBar(a, lo, hi, a === top)),
     ];
     if (result.bidding) cells.push(el("td", { "data-key": "chosen_rate", textContent: fmtRate(a.chosen_rate) }));
+    if (exact) {
+      cells.push(el("td", { "data-key": "dd_mean_points",
+                            textContent: a.action === "pass" ? "–" : fmtPoints(a.dd_mean_points) }));
+    }
     if (result.score) {
       cells.push(el("td", { "data-key": "p_win",
                             textContent: `${fmtRate(a.p_win)} ± ${fmtRate(state.catalog.z95 * a.p_win_se)}` }));
@@ -261,10 +270,19 @@ function renderAdvice(result) {
   });
   $("advise-results").tBodies[0].replaceChildren(...rows);
   const ref = result.up ? `upcard ${result.up}` : `turned down ${result.turned_down}`;
-  const reached = result.bidding ? `, reaching you on ${fmtRate(result.reached)} of deals (bidding ${result.bidding})` : "";
+  const reached = !result.bidding ? ""
+    : result.reached === null ? `, bidding ${result.bidding}`
+    : `, reaching you on ${fmtRate(result.reached)} of deals (bidding ${result.bidding})`;
+  const source = result.source === "atlas"
+    ? ` (the realistic atlas: this hand's class, of ${result.atlas.deals.toLocaleString()} deals)` : "";
   $("advise-title").textContent = `${result.hand}, seat ${result.seat}, ${ref}: ` +
-    `${result.deals.toLocaleString()} deals${reached}, play ${result.play}`;
+    `${result.deals.toLocaleString()} deals${source}${reached}, play ${result.play}`;
+  $("advise-refine").hidden = result.source !== "atlas";
   $("advise-best").textContent = bestLine(result, actions);
+  $("advise-columns").textContent = exact
+    ? `points: played out by ${result.play} from what each seat sees; dd points: the same deals ` +
+      "with every hand seen and perfect play (a bound, not a table of people)."
+    : "";
   $("euchre-text").textContent = state.deck.euchre_text;
   const after = result.after_pass || [];
   $("after-pass-box").hidden = after.length === 0;
@@ -333,8 +351,8 @@ function cancelJob(prefix) {
   if (state.jobs[prefix]) api("/api/jobs/" + state.jobs[prefix], undefined, "DELETE");
 }
 
-async function runAdvice() {
-  await runJob("advise", "advise", adviseBody(), renderAdvice);
+async function runAdvice(refine = false) {
+  await runJob("advise", "advise", adviseBody(refine), renderAdvice);
   updateEstimate();
 }
 
@@ -774,7 +792,9 @@ async function start() {
     el("option", { value: name, textContent: name, title: text })));
   $("bidding").append(...Object.entries(state.catalog.bidding).filter(([name]) => name !== "table")
     .map(([name, text]) => el("option", { value: name, textContent: name, title: text })));
-  $("bidding").value = "human";  // an auction against bidders like people: passing is an action
+  // a table of people: bidders like people (passing is an action), card play at a good human's level
+  $("bidding").value = "human";
+  $("play").value = "learned";
   $("score-box").hidden = false;
   renderOptions();
   $("preset").addEventListener("change", () => { renderOptions(); rulesChanged(); });
@@ -801,7 +821,8 @@ async function start() {
     document.querySelector("input[name=pick][value=hand]").checked = true;
     renderDeck();
   });
-  $("advise-run").addEventListener("click", runAdvice);
+  $("advise-run").addEventListener("click", () => runAdvice(false));
+  $("advise-refine").addEventListener("click", () => runAdvice(true));
   $("advise-cancel").addEventListener("click", () => cancelJob("advise"));
   $("next-run").addEventListener("click", () => runJob("next", "advise", nextBody(), renderNext));
   for (const id of ["next-maker", "next-alone", "next-discard", "next-played"]) {

@@ -1,0 +1,104 @@
+"""Does the realistic atlas agree with a fresh simulation of the same hand? (issue 42; a study,
+not a timed test.)
+
+Questions are drawn as they are dealt: deal i of STUDY_SEED (never the atlas's seed), a
+position 1-4 and a round at random, the hand at that position and the upcard (round 1) or the
+same card turned down (round 2). The first QUESTIONS the shipped atlas covers are answered
+twice: from the atlas, and by `advise` simulating DEALS fresh deals of that very hand (same
+bidder and play, `atlas` off, its own seed). For every action both means are compared:
+z = (atlas - simulation) / sqrt(se_atlas^2 + se_simulation^2). Under agreement |z| <= 1.96 for
+about 95 % of the actions and z is centred on 0 with spread 1. Prints JSON: coverage (the share
+of questions drawn that the atlas covers), the share of actions within their 95 % interval,
+the mean and standard deviation of z, the same for the double-dummy column, and the atlas
+answer's median time in this process against the simulation's.
+
+    .venv/bin/python benchmarks/study_atlas.py [--preset standard] [--questions 200]
+"""
+
+import argparse
+import json
+import os
+import random
+import statistics
+import sys
+import time
+
+import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+
+from euchre_sim.advice.atlas import atlas_answer  # noqa: E402
+from euchre_sim.advice.auction_advice import advise_in_auction  # noqa: E402
+from euchre_sim.advice.question import AdviceQuestion  # noqa: E402
+from euchre_sim.core.dealing import deal_one  # noqa: E402
+from euchre_sim.core.rules import preset  # noqa: E402
+from euchre_sim.core.seats import seat_at  # noqa: E402
+
+STUDY_SEED = 4242
+DEALS = int(os.environ.get("STUDY_DEALS", "20000"))
+
+
+def questions(rules, rng: random.Random):
+    """Questions as dealt: (hand, position, round, card) from deal i of STUDY_SEED."""
+    deck = rules.card_deck
+    for index in range(10**6):
+        hands, upcard = deal_one(rules, STUDY_SEED, index, 0)
+        position, round_no = rng.randint(1, 4), rng.choice((1, 2))
+        yield (deck.format_hand(hands[seat_at(0, position)]), position, round_no,
+               deck.card_name(upcard))
+
+
+def z_scores(atlas: dict, fresh: dict, column: str, se: str) -> list[float]:
+    fresh_by = {(a["action"], a["suit"], a["alone"]): a for a in fresh["actions"]}
+    out = []
+    for a in atlas["actions"]:
+        b = fresh_by[(a["action"], a["suit"], a["alone"])]
+        if a.get(column) is None:
+            continue
+        out.append((a[column] - b[column]) / float(np.hypot(a[se], b[se])))
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--preset", default="standard")
+    parser.add_argument("--questions", type=int, default=200)
+    parser.add_argument("--workers", type=int, default=2)
+    args = parser.parse_args()
+    rules = preset(args.preset)
+    rng = random.Random(STUDY_SEED)
+    drawn, covered, z, z_dd, atlas_s, fresh_s = 0, [], [], [], [], []
+    for hand, position, round_no, card in questions(rules, rng):
+        if len(covered) == args.questions:
+            break
+        drawn += 1
+        ref = {"up": card} if round_no == 1 else {"turned_down": card}
+        question = AdviceQuestion(rules, hand, position, **ref)
+        started = time.perf_counter()
+        answer = atlas_answer(question)
+        atlas_s.append(time.perf_counter() - started)
+        if answer is None:
+            continue
+        fresh_question = AdviceQuestion(rules, hand, position, deals=DEALS,
+                                        seed=len(covered) + 1, **ref)
+        started = time.perf_counter()
+        fresh = advise_in_auction(fresh_question, workers=args.workers)
+        fresh_s.append(time.perf_counter() - started)
+        covered.append((hand, position, round_no, card))
+        z += z_scores(answer, fresh, "mean_points", "points_se")
+        z_dd += z_scores(answer, fresh, "dd_mean_points", "dd_points_se")
+        print(f"{len(covered)}/{args.questions}", file=sys.stderr, flush=True)
+    z, z_dd = np.array(z), np.array(z_dd)
+    print(json.dumps({
+        "preset": args.preset, "questions": len(covered), "drawn": drawn,
+        "coverage": len(covered) / drawn, "fresh_deals": DEALS,
+        "actions": len(z), "within_95": float((np.abs(z) <= 1.96).mean()),
+        "z_mean": float(z.mean()), "z_sd": float(z.std(ddof=1)),
+        "dd_calls": len(z_dd), "dd_within_95": float((np.abs(z_dd) <= 1.96).mean()),
+        "dd_z_mean": float(z_dd.mean()), "dd_z_sd": float(z_dd.std(ddof=1)),
+        "atlas_lookup_median_s": statistics.median(atlas_s),
+        "simulation_median_s": statistics.median(fresh_s)}, indent=1))
+
+
+if __name__ == "__main__":
+    main()

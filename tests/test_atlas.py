@@ -1,0 +1,94 @@
+"""The realistic atlas (`advice.atlas`): built from a learned-play decisions table and the
+double-dummy one of the same deals, looked up by a hand's class, and answered as `advise`
+answers. Checked against the runs it came from, read here by the class text."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from euchre_sim.advice import atlas as atlas_module
+from euchre_sim.advice.atlas import Atlas, atlas_answer, build_atlas, write_atlas
+from euchre_sim.advice.question import AdviceQuestion
+from euchre_sim.bidding.decision_keys import turn_class
+from euchre_sim.core.dealing import deal_one
+from euchre_sim.core.handclass import KeyReader
+from euchre_sim.core.rules import build_rules
+from euchre_sim.core.ruletables import compile_rules
+from euchre_sim.core.seats import seat_at
+
+from .helpers import run_cli
+
+RULES = build_rules("standard")
+SEED, DEALS = 6, 2000
+
+
+@pytest.fixture(scope="module")
+def tiny_atlas(tmp_path_factory):
+    """An atlas of every class (min_n 1) from 2,000 deals, learned and double dummy."""
+    root = tmp_path_factory.mktemp("atlas")
+    for play in ("learned", "dd"):
+        run_cli(["simulate", "--deals", str(DEALS), "--seed", str(SEED), "--bidding", "human",
+                 "--play", play, "--tables", "decisions", "--out", str(root / play),
+                 "--no-progress", "--workers", "1"])
+    learned = pd.read_parquet(root / "learned" / "decisions.parquet")
+    exact = pd.read_parquet(root / "dd" / "decisions.parquet")
+    rows = build_atlas(learned, exact, RULES, min_n=1)
+    write_atlas(rows, str(root / "atlas.parquet"), {"deals": DEALS, "seed": SEED, "min_n": 1})
+    return Atlas(root / "atlas.parquet"), learned, exact
+
+
+def _class_text(hand: int, upcard: int) -> str:
+    key = turn_class(compile_rules(RULES), np.uint64(hand), upcard, 1, np.zeros(5, np.uint64),
+                     np.zeros(4, np.int64))
+    return KeyReader(RULES)(int(key))
+
+
+def test_an_eldest_hand_of_the_run_is_answered_with_its_class_rows(tiny_atlas, monkeypatch):
+    atlas, learned, exact = tiny_atlas
+    monkeypatch.setattr(atlas_module, "atlas_for", lambda question: atlas)
+    deck = RULES.card_deck
+    for index in range(5):  # the eldest hand (position 1) is always reached in round 1
+        hands, upcard = deal_one(RULES, SEED, index, 0)
+        hand = hands[seat_at(0, 1)]
+        question = AdviceQuestion(RULES, deck.format_hand(hand), 1, up=deck.card_name(upcard))
+        answer = atlas_answer(question)
+        assert answer["source"] == "atlas" and answer["bidding"] == "human"
+        text = _class_text(hand, upcard)
+        mine = learned[(learned["round"] == 1) & (learned["seat"] == 1)
+                       & (learned["hand"] == text)]
+        dd = exact[(exact["round"] == 1) & (exact["seat"] == 1) & (exact["hand"] == text)]
+        assert len(answer["actions"]) == len(mine) == 3
+        for action in answer["actions"]:
+            want = mine[(mine["action"] == action["action"]) & (mine["alone"] == action["alone"])]
+            assert len(want) == 1
+            assert action["n"] == int(want["n"].iloc[0]) == answer["deals"]
+            for column in ("mean_points", "chosen_rate", "gain"):
+                assert action[column] == pytest.approx(want[column].iloc[0], abs=1e-6)
+            if action["action"] != "pass":
+                shares = want[["p_us_1", "p_us_2", "p_us_4"]].iloc[0]
+                assert action["make_rate"] == pytest.approx(shares.sum(), abs=1e-6)
+                march = shares["p_us_4" if action["alone"] else "p_us_2"]
+                assert action["march_rate"] == pytest.approx(march, abs=1e-6)
+                same = dd[(dd["action"] == action["action"]) & (dd["alone"] == action["alone"])]
+                assert action["dd_mean_points"] == pytest.approx(same["mean_points"].iloc[0],
+                                                                 abs=1e-6)
+
+
+def test_a_class_under_min_n_is_not_in_the_atlas(tiny_atlas):
+    _, learned, exact = tiny_atlas
+    rows = build_atlas(learned, exact, RULES, min_n=3)
+    assert len(rows) == (learned["n"] >= 3).sum()
+    assert (rows["n"] >= 3).all() and (np.diff(rows["key"].astype(np.float64)) > 0).all()
+
+
+def test_asking_for_deals_or_other_models_is_simulated_not_looked_up(tiny_atlas, monkeypatch):
+    atlas, _, _ = tiny_atlas
+    hand = "JS AS 9H 9D TC"
+    assert AdviceQuestion(RULES, hand, 1, up="9S").atlas is True
+    assert AdviceQuestion(RULES, hand, 1, up="9S", deals=500).atlas is False
+    for fields in ({"play": "dd", "bidding": "human"}, {"play": "learned", "bidding": "rules"},
+                   {"score": "8-9"}, {"deals": 500}):
+        assert atlas_module.atlas_for(AdviceQuestion(RULES, hand, 1, up="9S", **fields)) is None
+    changed = "false" if build_rules("online").no_trump else "true"
+    online = build_rules("online", [f"no_trump={changed}"])  # a preset changed: not covered
+    assert atlas_module.atlas_for(AdviceQuestion(online, hand, 1, up="9S")) is None

@@ -1,0 +1,126 @@
+"""`euchre-sim chart`: the strategy chart of a `simulate --bidding` run (SPEC, `chart`): a
+round-2 hand's features read against the suit it names (tied to the cards by the naive
+features), the cells against the decisions table pooled here, and the files it writes."""
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from euchre_sim.bidding.decision_keys import turn_class
+from euchre_sim.core.cards import JOKER, cards_of
+from euchre_sim.core.handclass import KeyReader
+from euchre_sim.core.rules import build_rules
+from euchre_sim.core.ruletables import compile_rules
+from euchre_sim.report.chart import BOWERS, chart_rows, named_suit_features
+
+from . import naive
+from .helpers import run_cli
+
+FRENCH = {name: build_rules(*spec) for name, spec in {
+    "standard": ("standard",), "online": ("online",), "deck28": ("standard", ["deck=28"]),
+    "deck32_benny": ("standard", ["deck=32", "joker=true"])}.items()}
+
+
+@pytest.mark.parametrize("name", sorted(FRENCH))
+def test_round_2_features_of_each_suit_named_are_those_read_from_the_cards(name):
+    """next is the turned-down card's colour; other1 and other2 the class key's other suits in
+    its order: each one's (trumps, right, left, aces, voids) as the naive reading of the hand
+    with that suit trump."""
+    rules = FRENCH[name]
+    deck, tb, reader = rules.card_deck, compile_rules(rules), KeyReader(rules)
+    cards = cards_of(deck.mask)
+
+    @settings(max_examples=150, deadline=None)
+    @given(st.permutations(cards))
+    def check(shuffled):
+        down = next(c for c in shuffled if c != JOKER)
+        hand = sum(1 << c for c in [c for c in shuffled if c != down][:5])
+        others = np.zeros(4, np.int64)
+        key = int(turn_class(tb, np.uint64(hand), down, 2, np.zeros(5, np.uint64), others))
+        text = reader(key)
+        suits = {"next": int(tb.next_suit[down >> 3]), "other1": int(others[0]),
+                 "other2": int(others[1])}
+        for label, suit in suits.items():
+            assert named_suit_features(text, label) == naive.class_features(hand, suit, False), \
+                (text, label, deck.format_hand(hand), deck.card_name(down))
+
+    check()
+
+
+@pytest.fixture(scope="module")
+def human_run(tmp_path_factory):
+    out = tmp_path_factory.mktemp("chart") / "run"
+    run_cli(["simulate", "--deals", "3000", "--seed", "4", "--bidding", "human", "--out",
+             str(out), "--no-progress", "--workers", "1", "--tables", "decisions"])
+    return out
+
+
+def _pooled_here(decisions: pd.DataFrame, round_no: int, seat: int) -> dict:
+    """Cells of one round and seat pooled row by row (round 1 only: the upcard's suit)."""
+    sums: dict = {}
+    rows = decisions[(decisions["round"] == round_no) & (decisions["seat"] == seat)
+                     & (decisions["suit"] == "up")]
+    for r in rows.itertuples():
+        cell = (int(r.trumps), BOWERS[2 * int(r.right) + int(r.left)], "012"[min(r.aces, 2)]
+                .replace("2", "2+"))
+        total = sums.setdefault(cell, {"n": 0, False: 0.0, True: 0.0})
+        total[bool(r.alone)] += r.gain * r.n
+        if not r.alone:
+            total["n"] += r.n
+    cells = {}
+    for cell, total in sums.items():
+        gains = {"pass": 0.0, "call": total[False] / total["n"], "alone": total[True] / total["n"]}
+        best = max(gains, key=lambda a: (gains[a], -list(gains).index(a)))
+        cells[cell] = (best, gains[best])
+    return cells
+
+
+def test_round_1_cells_are_the_decisions_pooled_by_trumps_bowers_and_aces(human_run):
+    from euchre_sim.report.chart import chart_table
+
+    cells, _ = chart_table(str(human_run))
+    decisions = pd.read_parquet(human_run / "decisions.parquet")
+    for seat in range(1, 5):
+        want = _pooled_here(decisions, 1, seat)
+        got = cells[(cells["round"] == 1) & (cells["seat"] == seat)]
+        assert len(got) == len(want) > 5
+        for r in got.itertuples():
+            action, gain = want[(r.trumps, r.bowers, r.aces)]
+            assert r.action == action and r.gain == pytest.approx(gain)
+
+
+def test_every_round_2_hand_reached_is_charted_once(human_run):
+    decisions = pd.read_parquet(human_run / "decisions.parquet")
+    rows = chart_rows(decisions)
+    second = decisions[decisions["round"] == 2]
+    for seat in range(1, 5):
+        reached = second[(second["seat"] == seat) & (second["action"] == "pass")]
+        assert rows[(rows["round"] == 2) & (rows["seat"] == seat)]["n"].sum() == reached["n"].sum()
+
+
+@pytest.mark.parametrize("suffix, magic", [(".png", b"\x89PNG"), (".svg", b"<?xml"),
+                                           (".html", b"<!doctype html>")])
+def test_chart_writes_the_file_its_suffix_names(human_run, tmp_path, suffix, magic):
+    path = tmp_path / f"chart{suffix}"
+    result = run_cli(["chart", str(human_run), "--output", str(path)])
+    assert path.read_bytes().startswith(magic) and "wrote" in result.output
+    if suffix == ".html":
+        from euchre_sim.report.chart import chart_table
+
+        cells, _ = chart_table(str(human_run))
+        text = path.read_text()
+        assert text.count("<td data-action=") == len(cells)
+        for action in ("pass", "call", "alone"):
+            assert text.count(f"data-action='{action}'") == (cells["action"] == action).sum()
+
+
+def test_chart_refuses_a_run_without_an_auction_and_an_unknown_suffix(tmp_path, human_run):
+    plain = tmp_path / "plain"
+    run_cli(["simulate", "--deals", "200", "--seed", "1", "--out", str(plain), "--no-progress",
+             "--workers", "1"])
+    result = run_cli(["chart", str(plain), "--output", str(tmp_path / "c.png")], code=2)
+    assert "simulate --bidding" in result.output and len(result.output.splitlines()) == 1
+    result = run_cli(["chart", str(human_run), "--output", str(tmp_path / "c.pdf")], code=2)
+    assert "png, svg, html" in result.output and len(result.output.splitlines()) == 1
