@@ -7,7 +7,14 @@ import pandas as pd
 import pytest
 
 from euchre_sim.advice import atlas as atlas_module
-from euchre_sim.advice.atlas import Atlas, atlas_answer, build_atlas, write_atlas
+from euchre_sim.advice.atlas import (
+    Atlas,
+    atlas_answer,
+    build_atlas,
+    level_keys,
+    pooled_text,
+    write_table,
+)
 from euchre_sim.advice.question import AdviceQuestion
 from euchre_sim.bidding.decision_keys import turn_class
 from euchre_sim.core.dealing import deal_one
@@ -32,9 +39,13 @@ def tiny_atlas(tmp_path_factory):
                  "--no-progress", "--workers", "1"])
     learned = pd.read_parquet(root / "learned" / "decisions.parquet")
     exact = pd.read_parquet(root / "dd" / "decisions.parquet")
-    rows = build_atlas(learned, exact, RULES, min_n=1)
-    write_atlas(rows, str(root / "atlas.parquet"), {"deals": DEALS, "seed": SEED, "min_n": 1})
-    return Atlas(root / "atlas.parquet"), learned, exact
+    levels = {}
+    for level in ("class", "pooled"):
+        rows = build_atlas(learned, exact, RULES, min_n=1, level=level)
+        write_table(rows, str(root / f"{level}.parquet"), {"deals": DEALS, "seed": SEED,
+                                                           "min_n": 1})
+        levels[level] = Atlas(root / f"{level}.parquet")
+    return levels, learned, exact
 
 
 def _class_text(hand: int, upcard: int) -> str:
@@ -45,7 +56,7 @@ def _class_text(hand: int, upcard: int) -> str:
 
 def test_an_eldest_hand_of_the_run_is_answered_with_its_class_rows(tiny_atlas, monkeypatch):
     atlas, learned, exact = tiny_atlas
-    monkeypatch.setattr(atlas_module, "atlas_for", lambda question: atlas)
+    monkeypatch.setattr(atlas_module, "atlas_for", lambda question: {"class": atlas["class"]})
     deck = RULES.card_deck
     for index in range(5):  # the eldest hand (position 1) is always reached in round 1
         hands, upcard = deal_one(RULES, SEED, index, 0)
@@ -53,6 +64,7 @@ def test_an_eldest_hand_of_the_run_is_answered_with_its_class_rows(tiny_atlas, m
         question = AdviceQuestion(RULES, deck.format_hand(hand), 1, up=deck.card_name(upcard))
         answer = atlas_answer(question)
         assert answer["source"] == "atlas" and answer["bidding"] == "human"
+        assert answer["atlas"]["level"] == "class"
         text = _class_text(hand, upcard)
         mine = learned[(learned["round"] == 1) & (learned["seat"] == 1)
                        & (learned["hand"] == text)]
@@ -74,6 +86,44 @@ def test_an_eldest_hand_of_the_run_is_answered_with_its_class_rows(tiny_atlas, m
                                                                  abs=1e-6)
 
 
+def test_pooled_text_pools_the_cards_that_seldom_take_a_trick():
+    """By hand, from the rule: off-suit cards below the king become x (round 1: the next suit
+    and the others, these sorted as a set); round 2 pools only the turned-down suit, keeping
+    its ace, king, bowers and Benny."""
+    assert pooled_text("T=RA N=KQ O=Q/A9 up=9") == "T=RA N=Kx O=Ax/x up=9"
+    assert pooled_text("T=RA N=- O=T9/- up=K") == "T=RA N=- O=-/xx up=K"
+    assert pooled_text("T=LAQ9 N=K9 O=QT/T down=9t") == "T=LAxx N=K9 O=QT/T down=9t"
+
+
+def test_a_pool_is_its_classes_weighted_by_how_often_each_was_reached(tiny_atlas, monkeypatch):
+    levels, learned, exact = tiny_atlas
+    monkeypatch.setattr(atlas_module, "atlas_for", lambda question: {"pooled": levels["pooled"]})
+    deck = RULES.card_deck
+    hands, upcard = deal_one(RULES, SEED, 7, 0)
+    hand = hands[seat_at(0, 1)]
+    answer = atlas_answer(AdviceQuestion(RULES, deck.format_hand(hand), 1,
+                                         up=deck.card_name(upcard)))
+    assert answer["atlas"]["level"] == "pooled"
+    pool = pooled_text(_class_text(hand, upcard))
+    mine = learned[(learned["round"] == 1) & (learned["seat"] == 1)
+                   & (learned["hand"].map(pooled_text) == pool)]
+    dd = exact[(exact["round"] == 1) & (exact["seat"] == 1)
+               & (exact["hand"].map(pooled_text) == pool)]
+    def pick(frame, action):
+        return frame[(frame["action"] == action["action"]) & (frame["alone"] == action["alone"])]
+
+    for action in answer["actions"]:
+        rows = pick(mine, action)
+        assert action["n"] == rows["n"].sum()
+        want = (rows["mean_points"] * rows["n"]).sum() / rows["n"].sum()
+        assert action["mean_points"] == pytest.approx(want, abs=1e-5)
+        if action["action"] != "pass":
+            rows = pick(dd, action)
+            want = (rows["mean_points"] * rows["n"]).sum() / rows["n"].sum()
+            assert action["dd_mean_points"] == pytest.approx(want, abs=1e-5)
+    assert len(set(level_keys(mine, "pooled"))) == 3  # one pool: pass, order up, alone
+
+
 def test_a_class_under_min_n_is_not_in_the_atlas(tiny_atlas):
     _, learned, exact = tiny_atlas
     rows = build_atlas(learned, exact, RULES, min_n=3)
@@ -81,8 +131,7 @@ def test_a_class_under_min_n_is_not_in_the_atlas(tiny_atlas):
     assert (rows["n"] >= 3).all() and (np.diff(rows["key"].astype(np.float64)) > 0).all()
 
 
-def test_asking_for_deals_or_other_models_is_simulated_not_looked_up(tiny_atlas, monkeypatch):
-    atlas, _, _ = tiny_atlas
+def test_asking_for_deals_or_other_models_is_simulated_not_looked_up():
     hand = "JS AS 9H 9D TC"
     assert AdviceQuestion(RULES, hand, 1, up="9S").atlas is True
     assert AdviceQuestion(RULES, hand, 1, up="9S", deals=500).atlas is False

@@ -13,7 +13,8 @@ from euchre_sim.core.cards import JOKER, cards_of
 from euchre_sim.core.handclass import KeyReader
 from euchre_sim.core.rules import build_rules
 from euchre_sim.core.ruletables import compile_rules
-from euchre_sim.report.chart import BOWERS, chart_rows, named_suit_features
+from euchre_sim.game.odds import chance_after, odds_array
+from euchre_sim.report.chart import BOWERS, chart_rows, chart_source, decide, named_suit_features
 
 from . import naive
 from .helpers import run_cli
@@ -53,7 +54,7 @@ def test_round_2_features_of_each_suit_named_are_those_read_from_the_cards(name)
 def human_run(tmp_path_factory):
     out = tmp_path_factory.mktemp("chart") / "run"
     run_cli(["simulate", "--deals", "3000", "--seed", "4", "--bidding", "human", "--out",
-             str(out), "--no-progress", "--workers", "1", "--tables", "decisions"])
+             str(out), "--no-progress", "--workers", "1", "--tables", "decisions,auction"])
     return out
 
 
@@ -77,10 +78,13 @@ def _pooled_here(decisions: pd.DataFrame, round_no: int, seat: int) -> dict:
     return cells
 
 
-def test_round_1_cells_are_the_decisions_pooled_by_trumps_bowers_and_aces(human_run):
-    from euchre_sim.report.chart import chart_table
+def _cells(run, score=None):
+    pooled, _, odds = chart_source(str(run), with_odds=score is not None)
+    return decide(pooled, 4, score, odds)
 
-    cells, _ = chart_table(str(human_run))
+
+def test_round_1_cells_are_the_decisions_pooled_by_trumps_bowers_and_aces(human_run):
+    cells = _cells(human_run)
     decisions = pd.read_parquet(human_run / "decisions.parquet")
     for seat in range(1, 5):
         want = _pooled_here(decisions, 1, seat)
@@ -93,7 +97,7 @@ def test_round_1_cells_are_the_decisions_pooled_by_trumps_bowers_and_aces(human_
 
 def test_every_round_2_hand_reached_is_charted_once(human_run):
     decisions = pd.read_parquet(human_run / "decisions.parquet")
-    rows = chart_rows(decisions)
+    rows = chart_rows(decisions, 4)
     second = decisions[decisions["round"] == 2]
     for seat in range(1, 5):
         reached = second[(second["seat"] == seat) & (second["action"] == "pass")]
@@ -107,9 +111,7 @@ def test_chart_writes_the_file_its_suffix_names(human_run, tmp_path, suffix, mag
     result = run_cli(["chart", str(human_run), "--output", str(path)])
     assert path.read_bytes().startswith(magic) and "wrote" in result.output
     if suffix == ".html":
-        from euchre_sim.report.chart import chart_table
-
-        cells, _ = chart_table(str(human_run))
+        cells = _cells(human_run)
         text = path.read_text()
         assert text.count("<td data-action=") == len(cells)
         for action in ("pass", "call", "alone"):
@@ -124,3 +126,38 @@ def test_chart_refuses_a_run_without_an_auction_and_an_unknown_suffix(tmp_path, 
     assert "simulate --bidding" in result.output and len(result.output.splitlines()) == 1
     result = run_cli(["chart", str(human_run), "--output", str(tmp_path / "c.pdf")], code=2)
     assert "png, svg, html" in result.output and len(result.output.splitlines()) == 1
+
+
+def test_at_a_score_a_cells_gain_is_its_pooled_results_weighed_by_the_odds(human_run):
+    """Round 1, seat 1 at 8-9: the call's gain over passing is the pooled result shares of the
+    call minus those of the pass, each result weighted by the chance of winning after it
+    (the run's own odds, from its auction table); seat 1 sits left of the dealer, so its side
+    deals next."""
+    from euchre_sim.report.query import run_odds
+
+    score = (8, 9)
+    cells = _cells(human_run, score)
+    odds = odds_array(run_odds(str(human_run))[1])
+    decisions = pd.read_parquet(human_run / "decisions.parquet")
+    rows = decisions[(decisions["round"] == 1) & (decisions["seat"] == 1)]
+    shares = [c for c in decisions.columns if c.startswith("p_")]
+    points = [int(c.split("_")[2]) if c.startswith("p_us") else -int(c.split("_")[2])
+              if c.startswith("p_them") else 0 for c in shares]
+    wins = np.array([chance_after(odds, *score, p, True) for p in points])
+    checked = 0
+    for cell in cells[(cells["round"] == 1) & (cells["seat"] == 1)].itertuples():
+        mine = rows[(rows["trumps"] == cell.trumps)
+                    & (BOWERS[0:4].index(cell.bowers) == 2 * rows["right"] + rows["left"])
+                    & (rows["aces"].clip(upper=2) == "012".index(cell.aces[0]))]
+        value = {}
+        for kind, want in (("pass", mine["action"] == "pass"),
+                           ("call", (mine["action"] != "pass") & ~mine["alone"])):
+            part = mine[want]
+            value[kind] = (part[shares].to_numpy() * part[["n"]].to_numpy()).sum(axis=0) @ wins \
+                / part["n"].sum()
+        assert cell.gain_call == pytest.approx(value["call"] - value["pass"], abs=1e-9)
+        checked += 1
+    assert checked > 5
+    result = run_cli(["chart", str(human_run), "--output", str(human_run / "at.html"),
+                      "--score", "8-9"])
+    assert "at 8-9" in (human_run / "at.html").read_text() and "wrote" in result.output

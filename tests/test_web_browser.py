@@ -5,6 +5,7 @@ show what the library computes for the same question, then asks the card to lead
 a hand history and a hand entered card by card, and steps to a decision, which must show what
 `review` computes; a server that wants a token is used through the page's own address."""
 
+import dataclasses
 import json
 import os
 import shutil
@@ -100,11 +101,35 @@ def test_a_hand_picked_by_clicking_is_advised_as_the_library_advises_it(browser,
         ready.visibility_of_element_located((By.CSS_SELECTOR, "#advise-results tbody tr")))
 
     # the page asks at a table of people by default, as advise does with neither model named
-    # (the human bidder, the learned player): passing is one of the actions, and each call
-    # shows its double-dummy points on the same deals beside
-    expected = answer(AdviceQuestion(build_rules(), " ".join(CARDS), 2, UP, deals=500, seed=3))
+    # (the human bidder, the learned player), from the realistic atlas where it covers the
+    # hand; Refine then simulates the deals asked
+    question = AdviceQuestion(build_rules(), " ".join(CARDS), 2, UP, deals=500, seed=3)
+    first = answer(dataclasses.replace(question, atlas=True))
+    if first["source"] == "atlas":
+        _check_advice_rows(browser, first)
+        assert "realistic atlas" in browser.find_element(By.ID, "advise-title").text
+        old = browser.find_element(By.CSS_SELECTOR, "#advise-results tbody tr")
+        browser.find_element(By.ID, "advise-refine").click()
+        WebDriverWait(browser, 120).until(ready.staleness_of(old))
+        WebDriverWait(browser, 120).until(
+            ready.visibility_of_element_located((By.CSS_SELECTOR, "#advise-results tbody tr")))
+    else:
+        assert not browser.find_element(By.ID, "advise-refine").is_displayed()
+    expected = answer(question)  # deals asked: simulated
     assert (expected["bidding"], expected["play"]) == ("human", "learned")
     assert "pass" in {action["action"] for action in expected["actions"]}
+    _check_advice_rows(browser, expected)
+    title = browser.find_element(By.ID, "advise-title").text
+    assert "seat 2" in title and "500 deals" in title and "bidding human" in title
+    assert "play learned" in title
+    assert "dd points" in browser.find_element(By.ID, "advise-columns").text
+    after = browser.find_elements(By.CSS_SELECTOR, "#after-pass tbody tr")
+    assert browser.find_element(By.ID, "after-pass-box").is_displayed()
+    assert len(after) == len(expected["after_pass"]) > 0
+
+
+def _check_advice_rows(browser, expected: dict) -> None:
+    """The results table shows every action of the answer, double dummy beside each call."""
     rows = browser.find_elements(By.CSS_SELECTOR, "#advise-results tbody tr")
     assert len(rows) == len(expected["actions"])
     for row, action in zip(rows, expected["actions"], strict=True):
@@ -119,13 +144,6 @@ def test_a_hand_picked_by_clicking_is_advised_as_the_library_advises_it(browser,
         assert cell["ci95"].replace("−", "-") == f"{low}..{high}"
         dd = "–" if action["action"] == "pass" else f"{action['dd_mean_points']:+.3f}"
         assert cell["dd_mean_points"].replace("−", "-") == dd
-    title = browser.find_element(By.ID, "advise-title").text
-    assert "seat 2" in title and "500 deals" in title and "bidding human" in title
-    assert "play learned" in title
-    assert "dd points" in browser.find_element(By.ID, "advise-columns").text
-    after = browser.find_elements(By.CSS_SELECTOR, "#after-pass tbody tr")
-    assert browser.find_element(By.ID, "after-pass-box").is_displayed()
-    assert len(after) == len(expected["after_pass"]) > 0
 
 
 def test_a_line_says_what_the_bidder_and_the_play_model_mean(browser, server):

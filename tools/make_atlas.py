@@ -7,7 +7,10 @@ double-dummy play (the human bidder's auction does not depend on the play, so bo
 same decisions). Then the classes reached at least --min-n times are kept, with each call's
 double-dummy points beside, and written to euchre_sim/data/atlas_PRESET.parquet with their
 provenance (the commands, seed, deals, the net's and the bidder's digests, the rules) in the
-file's metadata.
+file's metadata. Beside it: chart_PRESET.parquet, the strategy chart's cells pooled over every
+class of the learned run (`euchre-sim chart atlas`), and odds_PRESET.parquet, the chance of
+winning the game from every score under the same bidder and play (`euchre-sim odds`, ODDS_DEALS
+deals of the same seed), for the chart at a score.
 
 Usage: python tools/make_atlas.py --preset standard [--deals 10000000] [--seed 2026]
        [--work DIR] [--workers W] [--scheduler tcp://HOST:PORT|local] [--min-n 100]
@@ -27,15 +30,44 @@ sys.path.insert(0, ROOT)
 import pandas as pd  # noqa: E402
 
 from euchre_sim import __version__  # noqa: E402
-from euchre_sim.advice.atlas import ATLAS_PRESETS, MIN_N, atlas_file, build_atlas, write_atlas  # noqa: E402
+from euchre_sim.advice.atlas import (  # noqa: E402
+    ATLAS_PRESETS,
+    LEVEL_FILES,
+    MIN_N,
+    atlas_file,
+    build_atlas,
+    level_keys,
+    write_table,
+)
 from euchre_sim.core.rules import preset  # noqa: E402
+from euchre_sim.report.chart import chart_rows, pooled_cells  # noqa: E402
 
 OUT_DIR = os.path.join(ROOT, "euchre_sim", "data")
+ODDS_DEALS = 200_000
 
 
 def simulate_args(name: str, play: str, deals: int, seed: int, out: str) -> list[str]:
     return ["simulate", "--rules", name, "--bidding", "human", "--play", play, "--deals",
             str(deals), "--seed", str(seed), "--tables", "decisions", "--out", out, "--resume"]
+
+
+def coverage(learned: pd.DataFrame, min_n: int) -> dict:
+    """The share of the run's decisions (reached turns) by round whose class, or else whose
+    pool, was reached at least `min_n` times: what the atlas answers at once."""
+    passes = learned[learned["action"] == "pass"]
+    if passes.empty:
+        return {}
+    out = {}
+    for level in LEVEL_FILES:
+        n = passes.groupby(level_keys(passes, level))["n"].transform("sum")
+        passes = passes.assign(**{level: n >= min_n})
+    for round_no, part in passes.groupby("round"):
+        total = part["n"].sum()
+        out[f"round_{round_no}"] = {
+            "class": float(part.loc[part["class"], "n"].sum() / total),
+            "class_or_pooled": float(part.loc[part["class"] | part["pooled"], "n"].sum()
+                                     / total)}
+    return out
 
 
 def run(args: list[str], extra: list[str]) -> None:
@@ -61,29 +93,43 @@ def main() -> None:
         out = os.path.join(work, play)
         commands[play] = simulate_args(args.preset, play, args.deals, args.seed, out)
         run(commands[play], extra)
+    odds_out = os.path.join(work, "odds")
+    commands["odds"] = ["odds", "--rules", args.preset, "--bidding", "human", "--play",
+                        "learned", "--deals", str(ODDS_DEALS), "--seed", str(args.seed),
+                        "--out", odds_out, "--resume", "--no-progress"]
+    run(commands["odds"], extra[:2])  # odds takes --workers, not a cluster
     learned = pd.read_parquet(os.path.join(work, "learned", "decisions.parquet"))
     exact = pd.read_parquet(os.path.join(work, "dd", "decisions.parquet"))
     rules = preset(args.preset)
-    rows = build_atlas(learned, exact, rules, args.min_n)
+    levels = {level: build_atlas(learned, exact, rules, args.min_n, level)
+              for level in LEVEL_FILES}
     with open(os.path.join(work, "learned", "run.json"), encoding="utf-8") as handle:
         info = json.load(handle)
-    passes = learned[learned["action"] == "pass"]
-    covered = passes[passes["n"] >= args.min_n]["n"].sum() / passes["n"].sum()
+    covered = coverage(learned, args.min_n)
     provenance = {
         "preset": args.preset, "rules": rules.options(), "deals": args.deals, "seed": args.seed,
         "min_n": args.min_n, "card_net": info.get("card_net"),
         "bidder_params": info.get("bidder_params"), "version": __version__,
         "command": "python tools/make_atlas.py " + " ".join(sys.argv[1:]),
         "runs": {play: "euchre-sim " + " ".join(c) for play, c in commands.items()},
-        "classes_in_runs": int(len(learned)), "rows": int(len(rows)),
-        "decisions_covered": float(covered)}
+        "rows_in_runs": int(len(learned)),
+        "rows": {level: int(len(rows)) for level, rows in levels.items()},
+        "decisions_covered": covered}
     os.makedirs(OUT_DIR, exist_ok=True)
-    path = os.path.join(OUT_DIR, atlas_file(args.preset))
-    write_atlas(rows, path, provenance)
-    with open(path, "rb") as handle:
-        digest = hashlib.sha256(handle.read()).hexdigest()
-    print(json.dumps(provenance | {"path": os.path.relpath(path, ROOT),
-                                   "bytes": os.path.getsize(path), "sha256": digest}, indent=1))
+    facts = {key: info[key] for key in ("bidding", "play", "deals", "seed", "rules")}
+    cells = pooled_cells(chart_rows(learned, rules.max_hand_points))
+    files = {LEVEL_FILES[level]: (rows, provenance) for level, rows in levels.items()}
+    files |= {"chart": (cells, provenance | facts),
+             "odds": (pd.read_parquet(os.path.join(odds_out, "odds.parquet")),
+                      provenance | {"odds_deals": ODDS_DEALS})}
+    written = {}
+    for kind, (frame, facts_of) in files.items():
+        path = os.path.join(OUT_DIR, atlas_file(args.preset, kind))
+        write_table(frame, path, facts_of)
+        with open(path, "rb") as handle:
+            written[os.path.relpath(path, ROOT)] = {
+                "bytes": os.path.getsize(path), "sha256": hashlib.sha256(handle.read()).hexdigest()}
+    print(json.dumps(provenance | {"files": written}, indent=1))
 
 
 if __name__ == "__main__":

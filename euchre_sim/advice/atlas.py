@@ -15,6 +15,7 @@ the atlas and the question is simulated.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from functools import lru_cache
 from importlib import resources
@@ -27,14 +28,15 @@ import pyarrow.parquet as pq
 from ..bidding.decision_keys import (
     PASS_CODE,
     SUIT_LABELS,
-    action_code,
-    decision_key,
     join_decision_keys,
     relative_suit,
     turn_class,
 )
 from ..core.calls import may_pass
+from ..core.errors import UserError
 from ..core.files import read_parquet
+from ..core.handclass import KeyReader
+from ..core.results import share_names
 from ..core.rules import PRESETS, RuleSet, preset
 from ..core.ruletables import compile_rules
 from ..core.stats import Z95, interval95
@@ -42,52 +44,118 @@ from .question import PEOPLE, AdviceQuestion
 
 ATLAS_PRESETS = ("standard", "online")
 ATLAS_PACKAGE = "euchre_sim.data"
-MIN_N = 100  # a class reached fewer times is simulated instead
+MIN_N = 100  # a class (or its pool) reached fewer times is not in the atlas
+LEVEL_FILES = {"class": "atlas", "pooled": "pooled"}  # levels, tried in order, and their files
 # the atlas's columns: the decision key, then each action's figures over the class's deals
 ATLAS_COLUMNS = ["key", "n", "chosen_rate", "mean_points", "points_se", "gain", "gain_se",
                  "make_rate", "march_rate", "dd_mean_points", "dd_points_se"]
 _FLOAT = ATLAS_COLUMNS[2:]
 
 
-def atlas_file(preset_name: str) -> str:
-    return f"atlas_{preset_name}.parquet"
+def atlas_file(preset_name: str, kind: str = "atlas") -> str:
+    """The package data file of a preset's atlas, or its chart's cells ('chart') or its odds
+    of the game ('odds')."""
+    return f"{kind}_{preset_name}.parquet"
 
 
-def _keys(frame: pd.DataFrame) -> np.ndarray:
-    """Decision keys of decisions-table rows."""
-    suit = frame["suit"].map(lambda s: -1 if pd.isna(s) else SUIT_LABELS.index(s))
-    return join_decision_keys(frame["round"].to_numpy(), frame["seat"].to_numpy(),
-                              suit.to_numpy(np.int64), frame["alone"].to_numpy(),
-                              frame["hand_key"].to_numpy())
+def pooled_text(hand: str) -> str:
+    """A class text (`core.handclass.KeyReader`) with the cards that seldom take a trick
+    pooled as `x`: off-suit cards below the king (round 1: the next suit and the others, whose
+    holdings then form an unordered set; round 2: the turned-down suit, which no call can name,
+    keeping its bowers and Benny). The suits a call may name keep every card."""
+    parts = hand.split()
+    round_2 = any(p.startswith("down=") for p in parts)
+
+    def low(holding: str, keep: str = "AK") -> str:
+        return "".join(c if c in keep or c == "-" else "x" for c in holding)
+
+    out = []
+    for part in parts:
+        name, _, holding = part.partition("=")
+        if name == "T" and round_2:
+            holding = low(holding, "AKRLB")
+        elif name == "N" and not round_2:
+            holding = low(holding)
+        elif name == "O" and not round_2:
+            holding = "/".join(sorted(low(g) for g in holding.split("/")))
+        out.append(f"{name}={holding}")
+    return " ".join(out)
+
+
+def _hash56(text: str) -> int:
+    return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=7).digest(), "little")
+
+
+def _suit_index(frame: pd.DataFrame) -> np.ndarray:
+    return frame["suit"].map(lambda s: -1 if pd.isna(s) else SUIT_LABELS.index(s)).to_numpy(
+        np.int64)
+
+
+def level_keys(frame: pd.DataFrame, level: str) -> np.ndarray:
+    """Atlas keys of decisions-table rows: the decision key ('class'), or the same with the
+    class replaced by a 56-bit hash of its `pooled_text` ('pooled')."""
+    columns = (frame["round"].to_numpy(), frame["seat"].to_numpy(), _suit_index(frame),
+               frame["alone"].to_numpy())
+    if level == "class":
+        return join_decision_keys(*columns, hand_key=frame["hand_key"].to_numpy())
+    hashes = {h: _hash56(pooled_text(h)) for h in frame["hand"].unique()}
+    return join_decision_keys(*columns, packed_features=frame["hand"].map(hashes).to_numpy(
+        np.uint64))
+
+
+def _sums(frame: pd.DataFrame, keys: np.ndarray, shares: list[str]) -> pd.DataFrame:
+    """Per key: n, chosen, and the sums and sums of squares of points and gain, rebuilt from
+    the rows' means and standard errors, and the results' counts."""
+    n = frame["n"].to_numpy(np.float64)
+
+    def squares(mean: str, se: str) -> np.ndarray:
+        var = np.nan_to_num(frame[se].to_numpy(np.float64)) ** 2 * n
+        return (n - 1) * var + n * frame[mean].to_numpy(np.float64) ** 2
+
+    out = pd.DataFrame({"key": keys, "n": n, "chosen": frame["chosen_rate"] * n,
+                        "points": frame["mean_points"] * n,
+                        "points_sq": squares("mean_points", "points_se"),
+                        "gain": frame["gain"].fillna(0) * n,
+                        "gain_sq": squares("gain", "gain_se")}
+                       | {c: frame[c] * n for c in shares})
+    return out.groupby("key", sort=True).sum()
+
+
+def _mean_se(total: pd.Series, squares: pd.Series, n: pd.Series) -> tuple:
+    var = ((squares - total ** 2 / n) / (n - 1)).clip(lower=0).where(n > 1)
+    return total / n, np.sqrt(var / n)
 
 
 def build_atlas(learned: pd.DataFrame, exact: pd.DataFrame, rules: RuleSet,
-                min_n: int = MIN_N) -> pd.DataFrame:
+                min_n: int = MIN_N, level: str = "class") -> pd.DataFrame:
     """The atlas rows (ATLAS_COLUMNS, sorted by key) of a learned-play decisions table and the
-    double-dummy one of the same deals: classes reached at least `min_n` times."""
+    double-dummy one of the same deals at a level (`level_keys`): the keys reached at least
+    `min_n` times."""
     top = rules.max_hand_points
-    us = [f"p_us_{k}" for k in range(1, top + 1)]
-    frame = learned.assign(key=_keys(learned))
-    exact = pd.DataFrame({"key": _keys(exact), "dd_mean_points": exact["mean_points"],
-                          "dd_points_se": exact["points_se"], "dd_n": exact["n"]})
-    frame = frame[frame["n"] >= min_n].merge(exact, on="key", how="left")
-    if not (frame["dd_n"] == frame["n"]).all():
+    shares = share_names(top)
+    sums = _sums(learned, level_keys(learned, level), shares)
+    sums = sums[sums["n"] >= min_n]
+    dd = _sums(exact, level_keys(exact, level), shares).reindex(sums.index)
+    if not (dd["n"] == sums["n"]).all():
         raise ValueError("the double-dummy run did not reach the same decisions")
-    calls = frame["action"] != "pass"
-    march = np.where(frame["alone"], rules.lone_march_points, rules.march_points)
-    shares = frame[us].to_numpy()
-    frame["make_rate"] = np.where(calls, shares.sum(axis=1), np.nan)
-    frame["march_rate"] = np.where(calls, shares[np.arange(len(frame)), march - 1], np.nan)
-    frame.loc[~calls, ["dd_mean_points", "dd_points_se"]] = np.nan
-    out = frame[ATLAS_COLUMNS].sort_values("key", ignore_index=True)
+    n = sums["n"]
+    out = pd.DataFrame({"key": sums.index.to_numpy(np.uint64), "n": n.to_numpy()})
+    out["chosen_rate"] = (sums["chosen"] / n).to_numpy()
+    for name, total, sq in (("points", "points", "points_sq"), ("gain", "gain", "gain_sq")):
+        mean, se = _mean_se(sums[total], sums[sq], n)
+        out["mean_points" if name == "points" else "gain"] = mean.to_numpy()
+        out["points_se" if name == "points" else "gain_se"] = se.to_numpy()
+    calls = (out["key"].to_numpy(np.uint64) >> np.uint64(57)) & np.uint64(15) != PASS_CODE
+    alone = ((out["key"].to_numpy(np.uint64) >> np.uint64(57)) & np.uint64(15)) % 2 == 0
+    us = sums[shares[:top]].to_numpy()
+    march = np.where(alone, rules.lone_march_points, rules.march_points)
+    out["make_rate"] = np.where(calls, us.sum(axis=1) / n.to_numpy(), np.nan)
+    out["march_rate"] = np.where(calls, us[np.arange(len(out)), march - 1] / n.to_numpy(),
+                                 np.nan)
+    dd_mean, dd_se = _mean_se(dd["points"], dd["points_sq"], dd["n"])
+    out["dd_mean_points"] = np.where(calls, dd_mean.to_numpy(), np.nan)
+    out["dd_points_se"] = np.where(calls, dd_se.to_numpy(), np.nan)
     return out.astype({"key": np.uint64, "n": np.uint32} | {c: np.float32 for c in _FLOAT})
-
-
-def write_atlas(rows: pd.DataFrame, path: str, provenance: dict) -> None:
-    """The atlas as Parquet, its provenance in the file's metadata (key b'euchre_sim')."""
-    table = pa.Table.from_pandas(rows, preserve_index=False)
-    table = table.replace_schema_metadata({b"euchre_sim": json.dumps(provenance).encode()})
-    pq.write_table(table, path, compression="zstd", compression_level=19)
 
 
 class Atlas:
@@ -107,38 +175,86 @@ class Atlas:
         return {c: self.rows[c][at].item() for c in ATLAS_COLUMNS[1:]}
 
 
-@lru_cache(maxsize=len(ATLAS_PRESETS))
-def shipped_atlas(preset_name: str) -> Atlas | None:
-    """The atlas shipped for a preset (None when the package has none)."""
+def _shipped(preset_name: str, kind: str):
+    """The path of a shipped data file, in a context (None when the package has none)."""
     try:
-        source = resources.files(ATLAS_PACKAGE) / atlas_file(preset_name)
+        source = resources.files(ATLAS_PACKAGE) / atlas_file(preset_name, kind)
     except ModuleNotFoundError:  # a package built without any atlas
         return None
-    if not source.is_file():
+    return resources.as_file(source) if source.is_file() else None
+
+
+@lru_cache(maxsize=2 * len(ATLAS_PRESETS))
+def shipped_atlas(preset_name: str, level: str = "class") -> Atlas | None:
+    """The atlas shipped for a preset at a level (None when the package has none)."""
+    found = _shipped(preset_name, LEVEL_FILES[level])
+    if found is None:
         return None
-    with resources.as_file(source) as path:
+    with found as path:
         return Atlas(path)
 
 
-def atlas_for(question: AdviceQuestion) -> Atlas | None:
-    """The shipped atlas that answers the question: a table of people (the human bidder's own
-    parameters, the learned player), no score, deals not asked for, and the rules of a preset
-    with an atlas, unchanged."""
+def shipped_chart(preset_name: str) -> tuple[pd.DataFrame, dict, np.ndarray]:
+    """The chart's pooled cells of the atlas's run (`report.chart.pooled_cells` over every
+    class, not only those kept), its facts (run.json's) and the odds of the game under the
+    same bidder and play (p[us, them, we_deal])."""
+    from ..game.odds import ODDS_COLUMNS, odds_array
+
+    files = {kind: _shipped(preset_name, kind) for kind in ("chart", "odds")}
+    if preset_name not in ATLAS_PRESETS or None in files.values():
+        shipped = [p for p in ATLAS_PRESETS if _shipped(p, "chart") is not None]
+        raise UserError(f"no realistic atlas shipped for {preset_name!r} (shipped: "
+                        f"{', '.join(shipped) or 'none'})")
+    with files["chart"] as path:
+        cells = read_parquet(str(path), "the atlas's chart")
+        meta = pq.read_schema(str(path)).metadata or {}
+    with files["odds"] as path:
+        odds = odds_array(read_parquet(str(path), "the atlas's odds", ODDS_COLUMNS))
+    return cells, json.loads(meta.get(b"euchre_sim", b"{}")), odds
+
+
+def write_table(frame: pd.DataFrame, path: str, provenance: dict) -> None:
+    """A package data table as Parquet, its provenance in the file's metadata."""
+    table = pa.Table.from_pandas(frame, preserve_index=False)
+    table = table.replace_schema_metadata({b"euchre_sim": json.dumps(provenance).encode()})
+    pq.write_table(table, path, compression="zstd", compression_level=19)
+
+
+def atlas_for(question: AdviceQuestion) -> dict[str, Atlas] | None:
+    """The shipped atlas's levels that may answer the question: a table of people (the human
+    bidder's own parameters, the learned player), no score, deals not asked for, and the rules
+    of a preset with an atlas, unchanged."""
     if (question.play, question.bidding) != (PEOPLE[1], PEOPLE[0]) or not question.atlas:
         return None
     if question.bidder_params or question.score is not None:
         return None
     name = next((p for p in ATLAS_PRESETS if p in PRESETS and preset(p) == question.rules),
                 None)
-    return shipped_atlas(name) if name else None
+    if name is None:
+        return None
+    levels = {level: shipped_atlas(name, level) for level in LEVEL_FILES}
+    return {level: found for level, found in levels.items() if found is not None} or None
 
 
-def _action_key(tb, class_key, others, q, trump, alone) -> int:
-    if trump is None:
-        code = PASS_CODE
+def _question_keys(question: AdviceQuestion, wanted: list[tuple], level: str) -> list[int]:
+    """The atlas keys (`level_keys`) of the question's actions: (trump or None, alone)."""
+    q, rules = question.cards, question.rules
+    tb = compile_rules(rules)
+    others = np.zeros(4, dtype=np.int64)
+    class_key = turn_class(tb, np.uint64(q.hand), q.ref_card, q.round_no,
+                           np.zeros(5, dtype=np.uint64), others)
+    suits = np.array([-1 if trump is None else
+                      relative_suit(tb, others, q.ref_card, q.round_no, trump)
+                      for trump, _ in wanted], dtype=np.int64)
+    columns = (np.full(len(wanted), q.round_no), np.full(len(wanted), q.position), suits,
+               np.array([alone for _, alone in wanted]))
+    if level == "class":
+        keys = join_decision_keys(*columns, hand_key=np.full(len(wanted), class_key, np.uint64))
     else:
-        code = action_code(relative_suit(tb, others, q.ref_card, q.round_no, trump), alone)
-    return int(decision_key(q.round_no, q.position, code, np.uint64(class_key)))
+        hashed = _hash56(pooled_text(KeyReader(rules)(int(class_key))))
+        keys = join_decision_keys(*columns, packed_features=np.full(len(wanted), hashed,
+                                                                    np.uint64))
+    return [int(k) for k in keys]
 
 
 def _best(actions: list[dict]) -> dict | None:
@@ -162,25 +278,33 @@ def _best(actions: list[dict]) -> dict | None:
 
 def atlas_answer(question: AdviceQuestion) -> dict | None:
     """The `advise --json` object of a question the shipped atlas covers, else None."""
-    from .advise import call_actions, describe_question
+    from .advise import call_actions
 
-    atlas = atlas_for(question)
-    if atlas is None:
+    levels = atlas_for(question)
+    if levels is None:
         return None
     rules, q = question.rules, question.cards
-    tb = compile_rules(rules)
-    others = np.zeros(4, dtype=np.int64)
-    class_key = turn_class(tb, np.uint64(q.hand), q.ref_card, q.round_no,
-                           np.zeros(5, dtype=np.uint64), others)
-    wanted = [("pass", None, None, False)] if may_pass(tb.flags, q.round_no, q.position) else []
+    open_pass = may_pass(compile_rules(rules).flags, q.round_no, q.position)
+    wanted = [("pass", None, None, False)] if open_pass else []
     wanted += [(action, rules.card_deck.suit_name(trump), trump, alone)
                for action, trump, alone, _ in call_actions(rules, q.round_no, q.position,
                                                            q.ref_card)]
+    for level, atlas in levels.items():
+        keys = _question_keys(question, [(trump, alone) for _, _, trump, alone in wanted],
+                              level)
+        rows = [atlas.row(key) for key in keys]
+        if None not in rows:  # else the class (or its pool) was reached too rarely
+            return _answer(question, atlas, level, wanted, rows)
+    return None
+
+
+def _answer(question: AdviceQuestion, atlas: Atlas, level: str, wanted: list[tuple],
+            rows: list[dict]) -> dict:
+    """The `advise --json` object of the atlas rows of the question's actions."""
+    from .advise import describe_question
+
     actions = []
-    for action, suit, trump, alone in wanted:
-        row = atlas.row(_action_key(tb, class_key, others, q, trump, alone))
-        if row is None:
-            return None  # a class reached too rarely (or an action never open there)
+    for (action, suit, _, alone), row in zip(wanted, rows, strict=True):
         entry = {"action": action, "suit": suit, "alone": alone, "n": row["n"],
                  "chosen_rate": row["chosen_rate"], "mean_points": row["mean_points"],
                  "points_se": row["points_se"],
@@ -200,8 +324,8 @@ def atlas_answer(question: AdviceQuestion) -> dict | None:
     return describe_question(question) | {
         "deals": n, "tried": None, "reached": None, "bidding": question.bidding,
         "play": question.play, "source": "atlas",
-        "atlas": {"deals": made.get("deals"), "seed": made.get("seed"), "min_n": made.get("min_n"),
-                  "command": made.get("command")},
+        "atlas": {"level": level, "deals": made.get("deals"), "seed": made.get("seed"),
+                  "min_n": made.get("min_n"), "command": made.get("command")},
         "worlds": None, "best": _best(actions), "inference": None, "actions": actions,
         "after_pass": []}
 

@@ -228,8 +228,9 @@ def _print_advice(result: dict, rules, seat: int, play: str, worlds: int) -> Non
     reached = "" if not bidding else f", bidding {bidding}" if result.get("reached") is None \
         else f" reaching you ({result['reached']:.0%} of deals), bidding {bidding}"
     if result.get("source") == "atlas":
-        reached = (f" of this hand's class in the realistic atlas ({result['atlas']['deals']:,} "
-                   f"deals){reached}")
+        what = "class" if result["atlas"]["level"] == "class" else "pool of classes"
+        reached = (f" of this hand's {what} in the realistic atlas "
+                   f"({result['atlas']['deals']:,} deals){reached}")
     table = Table(title=f"{result['hand']}, seat {seat}, {ref}: {result['deals']:,} deals"
                   f"{reached}, {model}")
     columns = ["action", "alone", "make", "march", "euchred", "mean points", "95% interval"]
@@ -285,8 +286,8 @@ def _print_advice(result: dict, rules, seat: int, play: str, worlds: int) -> Non
             console.print(after)
     click.echo(f"Mean points go to your side ({rules.euchre_text}); play: {DESCRIPTIONS[play]}.")
     if result.get("source") == "atlas":
-        click.echo("Read from the realistic atlas shipped with the package (hands that play "
-                   "alike pooled by class); --deals N simulates this hand afresh.")
+        click.echo("Read from the realistic atlas shipped with the package (docs: A table of "
+                   "people); --deals N simulates this hand afresh.")
     if exact:
         click.echo("mean points: played out by that model from what each seat sees; dd mean "
                    "points: the same deals with every hand seen and perfect play (a bound, "

@@ -285,20 +285,27 @@ def export(out_dir: str, fmt: str, name: str | None, out_path: str | None) -> No
 
 
 @cli.command()
-@_dir_argument
+@click.argument("out_dir", metavar="RUN")
 @click.option("--output", "out_path", type=click.Path(dir_okay=False), required=True,
               metavar="FILE", help="The chart to write: PNG, SVG or HTML by the suffix.")
-def chart(out_dir: str, out_path: str) -> None:
-    """A strategy chart from a finished simulate --bidding run: for each round and seat,
-    which hands order up, call, go alone or pass (by trumps, bowers and off-suit aces), with
-    the gain over passing; one printable page.
+@click.option("--score", default=None, metavar="US-THEM",
+              help="Chart at this score (gains in chances of winning the game), e.g. 8-9.")
+@click.option("--odds", "odds_dir", type=click.Path(file_okay=False), default=None,
+              help="With --score: a folder with odds.parquet (euchre-sim odds); default: "
+                   "the run's own (its auction table, or the atlas's).")
+def chart(out_dir: str, out_path: str, score: str | None, odds_dir: str | None) -> None:
+    """A strategy chart from a finished simulate --bidding run (or 'atlas', 'atlas:PRESET':
+    the shipped realistic atlas): for each round and seat, which hands order up, call, go
+    alone or pass (by trumps, bowers and off-suit aces), with the gain over passing; one
+    printable page.
 
-    Example: euchre-sim chart out/ --output chart.html
+    Example: euchre-sim chart atlas --output chart.html
     """
+    from ..advice.question import parse_score
     from ..report.chart import draw_chart
 
     try:
-        cells = draw_chart(out_dir, out_path)
+        cells = draw_chart(out_dir, out_path, parse_score(score, "score"), odds_dir)
     except ImportError:
         raise UserError("chart needs matplotlib for PNG and SVG: pip install "
                         "'euchre-sim[plot]' (HTML needs nothing)") from None

@@ -10,6 +10,11 @@ over the hands in it, weighted by how often each was reached (`n`), and its acti
 of pass, the call with a partner and the call alone. Where the seat may not pass (the stuck
 dealer) the gains are against the partnership call and the action is the better of the two.
 No-trump calls are left out of the chart (their hands are charted by their best suit).
+
+With a score, an action's value is its chance of winning the game instead of its points: the
+pooled shares of the hand's results (`core.results`) weighted by the chance of winning from
+the score after each (`game.odds`); the next deal passes left, so the seat's side deals next
+at positions 1 and 3.
 """
 
 from __future__ import annotations
@@ -22,13 +27,15 @@ import pandas as pd
 
 from ..core.errors import UserError
 from ..core.output import written
-from .query import load_run, load_table
+from ..core.results import result_points, share_names
+from ..game.odds import chance_after
+from .query import load_run, load_table, run_odds
 
 BOWERS = ("none", "left", "right", "both")  # a cell's column groups: which bowers are held
 ACE_BUCKETS = ("0", "1", "2+")
 ACTIONS = ("pass", "call", "alone")  # a cell's action: pass, the call with partner, alone
 CHART_COLUMNS = ["round", "seat", "trumps", "bowers", "aces", "n", "gain_call", "gain_alone",
-                 "action", "gain", "pass_open"]
+                 "action", "gain", "may_pass"]
 _SUITS = ("next", "other1", "other2")  # the suits round 2 may name, as decisions label them
 
 
@@ -80,86 +87,142 @@ def _cell_of(features) -> tuple[int, str, str]:
     return trumps, BOWERS[right * 2 + left], ACE_BUCKETS[min(aces, 2)]
 
 
-def chart_rows(decisions: pd.DataFrame, french: bool = True) -> pd.DataFrame:
-    """Each hand class's cell and its gains: round, seat, trumps, bowers, aces, n (times
-    reached), gain_call and gain_alone (paired, over passing; over the partnership call
-    where the seat may not pass) and pass_open. Round 2 needs a French deck's class texts
-    (`french`); without one only round 1 is charted."""
+def chart_rows(decisions: pd.DataFrame, top: int, french: bool = True) -> pd.DataFrame:
+    """Each hand class's cell and its figures: round, seat, trumps, bowers, aces, n (times
+    reached), may_pass, and for each of pass, call and alone its mean points and its result
+    shares (`share_names(top)`, prefixed by the action; NaN where the action is not open).
+    Round 2 needs a French deck's class texts (`french`); without one only round 1 is
+    charted."""
     frame = decisions[(decisions["suit"] != "NT") & ((decisions["round"] == 1) | french)]
     keys = ["round", "seat", "hand_key"]
-    passing = frame[frame["action"] == "pass"][keys].drop_duplicates().assign(pass_open=True)
     round_2 = frame["round"] == 2
     best = {hand: _best_suit(hand) for hand in frame.loc[round_2, "hand"].unique()}
     named_suit = frame["hand"].map(lambda h: best[h][0] if h in best else "up")
-    named = frame[(frame["action"] != "pass") & (frame["suit"] == named_suit)]
-    wide = named.pivot_table(index=keys + ["hand"], columns="alone",
-                             values=["n", "gain", "mean_points"], aggfunc="first")
-    wide.columns = [f"{name}_{'alone' if alone else 'call'}" for name, alone in wide.columns]
-    wide = wide.reset_index().merge(passing, on=keys, how="left")
-    wide["pass_open"] = wide["pass_open"].eq(True)
-    if "gain_alone" not in wide:
-        wide[["gain_alone", "mean_points_alone"]] = np.nan
-    stuck = ~wide["pass_open"]
-    wide.loc[stuck, "gain_call"] = 0.0
-    wide.loc[stuck, "gain_alone"] = wide["mean_points_alone"] - wide["mean_points_call"]
+    shares = share_names(top)
+    figures = ["mean_points", *shares]
+    kept = frame[(frame["action"] == "pass") | (frame["suit"] == named_suit)]
+    kind = np.where(kept["action"] == "pass", "pass", np.where(kept["alone"], "alone", "call"))
+    wide = kept.assign(kind=kind).pivot_table(index=keys + ["hand"], columns="kind",
+                                              values=["n", *figures], aggfunc="first")
+    wide.columns = [f"{kind}_{name}" for name, kind in wide.columns]
+    wide = wide.reset_index()
+    for kind in ACTIONS:
+        for name in ["n", *figures]:
+            if f"{kind}_{name}" not in wide:
+                wide[f"{kind}_{name}"] = np.nan
+    wide = wide[wide["call_n"].notna()]  # a class whose best suit cannot be named
     first = frame.drop_duplicates(keys).set_index(keys)[["trumps", "right", "left", "aces",
                                                           "voids"]]
     features = np.array([best[h][1] if r == 2 else tuple(first.loc[(r, s, k)])
                          for r, s, k, h in zip(wide["round"], wide["seat"], wide["hand_key"],
                                                wide["hand"], strict=True)]).reshape(-1, 5)
     cells = [_cell_of(f) for f in features]
-    out = pd.DataFrame({"round": wide["round"], "seat": wide["seat"],
+    out = pd.DataFrame({"round": wide["round"].to_numpy(), "seat": wide["seat"].to_numpy(),
                         "trumps": [c[0] for c in cells], "bowers": [c[1] for c in cells],
-                        "aces": [c[2] for c in cells], "n": wide["n_call"].astype(np.int64),
-                        "gain_call": wide["gain_call"], "gain_alone": wide["gain_alone"],
-                        "pass_open": wide["pass_open"]})
+                        "aces": [c[2] for c in cells],
+                        "n": wide["call_n"].to_numpy(np.int64),
+                        "may_pass": wide["pass_n"].notna().to_numpy()})
+    for kind in ACTIONS:
+        for name in figures:
+            out[f"{kind}_{name}"] = wide[f"{kind}_{name}"].to_numpy(np.float64)
     return out
 
 
-def chart_cells(rows: pd.DataFrame) -> pd.DataFrame:
-    """The chart's cells (CHART_COLUMNS): gains pooled n-weighted over the classes in each
-    cell, and the best action with its gain over passing (over the partnership call where
-    passing is not open)."""
+def pooled_cells(rows: pd.DataFrame) -> pd.DataFrame:
+    """The chart's cells: each figure of `chart_rows` pooled over the classes in the cell,
+    weighted by how often each was reached (a figure of an action not open in a class is
+    pooled over the classes where it is)."""
     keys = ["round", "seat", "trumps", "bowers", "aces"]
-    pooled = rows.assign(call=rows["gain_call"] * rows["n"],
-                         alone_sum=rows["gain_alone"].fillna(0) * rows["n"],
-                         alone_n=rows["n"] * rows["gain_alone"].notna())
-    sums = pooled.groupby(keys).agg(n=("n", "sum"), call=("call", "sum"),
-                                    alone_sum=("alone_sum", "sum"), alone_n=("alone_n", "sum"),
-                                    pass_open=("pass_open", "all")).reset_index()
-    sums["gain_call"] = sums["call"] / sums["n"]
-    sums["gain_alone"] = (sums["alone_sum"] / sums["alone_n"]).where(sums["alone_n"] > 0)
-    options = np.column_stack([np.where(sums["pass_open"], 0.0, -np.inf),
-                               np.where(sums["pass_open"], sums["gain_call"], 0.0),
-                               sums["gain_alone"].fillna(-np.inf)])
+    figures = [c for c in rows.columns if c.split("_", 1)[0] in ACTIONS]
+    weighted = rows[keys + ["n", "may_pass"]].copy()
+    for column in figures:
+        open_ = rows[column].notna()
+        weighted[column] = rows[column].fillna(0) * rows["n"]
+        weighted[f"{column}__n"] = rows["n"] * open_
+    sums = weighted.groupby(keys).agg(
+        {"n": "sum", "may_pass": "all", **{c: "sum" for c in weighted.columns
+                                            if c not in keys + ["n", "may_pass"]}})
+    for column in figures:
+        sums[column] = (sums[column] / sums[f"{column}__n"]).where(sums[f"{column}__n"] > 0)
+    return sums[["n", "may_pass", *figures]].reset_index()
+
+
+def decide(cells: pd.DataFrame, top: int, score: tuple[int, int] | None = None,
+           odds: np.ndarray | None = None) -> pd.DataFrame:
+    """CHART_COLUMNS of pooled cells: each action's value (points, or with a score the chance
+    of winning the game from it under `odds`, p[us, them, we_deal]), the gains over passing
+    (over the partnership call where passing is not open), the best action and its gain."""
+    if score is None:
+        values = {kind: cells[f"{kind}_mean_points"].to_numpy() for kind in ACTIONS}
+    else:
+        shares = share_names(top)
+        values = {}
+        for kind in ACTIONS:
+            wins = np.zeros(len(cells))
+            for k, name in enumerate(shares):
+                after = np.array([chance_after(odds, *score, result_points(k, top),
+                                               seat % 2 == 1) for seat in cells["seat"]])
+                wins += cells[f"{kind}_{name}"].to_numpy() * after
+            values[kind] = np.where(cells[f"{kind}_{shares[0]}"].notna(), wins, np.nan)
+    base = np.where(cells["may_pass"], values["pass"], values["call"])
+    out = cells[["round", "seat", "trumps", "bowers", "aces", "n", "may_pass"]].copy()
+    out["gain_call"] = values["call"] - base
+    out["gain_alone"] = values["alone"] - base
+    options = np.column_stack([np.where(cells["may_pass"], 0.0, -np.inf),
+                               np.where(cells["may_pass"], out["gain_call"], 0.0),
+                               out["gain_alone"].fillna(-np.inf)])
     best = options.argmax(axis=1)
-    sums["action"] = [ACTIONS[i] for i in best]
-    sums["gain"] = options[np.arange(len(sums)), best]
-    return sums[CHART_COLUMNS]
+    out["action"] = [ACTIONS[i] for i in best]
+    out["gain"] = options[np.arange(len(out)), best]
+    return out[CHART_COLUMNS]
 
 
-def _is_french(info: dict) -> bool:
-    rules = info.get("rules") or {}
+def _is_french(rules: dict) -> bool:
     return not rules.get("yooker", False)
 
 
-def chart_table(run_dir: str) -> tuple[pd.DataFrame, dict]:
-    """The chart's cells of a finished `simulate --bidding` run, and its run.json."""
-    info = load_run(run_dir)
-    if not info.get("bidding"):
-        raise UserError(f"{run_dir!r} has no auction: chart reads a simulate --bidding run")
-    decisions = load_table(run_dir, "decisions")
-    return chart_cells(chart_rows(decisions, _is_french(info))), info
+def chart_source(run: str, odds_dir: str | None = None, with_odds: bool = False):
+    """(pooled cells, run.json-like facts, odds p[us, them, we_deal] or None) of a finished
+    `simulate --bidding` folder, or of the shipped realistic atlas ('atlas' or 'atlas:PRESET',
+    when no folder has that name). The odds (only `with_odds`): `odds_dir`'s odds.parquet, else
+    the run's own (from its auction table, or the atlas's)."""
+    from ..core.rules import rules_from_dict
+    from ..game.odds import odds_array, read_odds
+
+    if not os.path.isdir(run) and (run == "atlas" or run.startswith("atlas:")):
+        from ..advice.atlas import shipped_chart
+
+        cells, info, odds = shipped_chart(run.partition(":")[2] or "standard")
+    else:
+        info = load_run(run)
+        if not info.get("bidding"):
+            raise UserError(f"{run!r} has no auction: chart reads a simulate --bidding run")
+        rules = rules_from_dict(info["rules"])
+        decisions = load_table(run, "decisions")
+        cells = pooled_cells(chart_rows(decisions, rules.max_hand_points,
+                                        _is_french(info["rules"])))
+        odds = None
+        if with_odds and odds_dir is None:
+            if not os.path.isfile(os.path.join(run, "auction.parquet")):
+                raise UserError(f"{run!r} has no auction table to solve the odds of the game "
+                                "from: give --odds DIR (euchre-sim odds)")
+            odds = odds_array(run_odds(run)[1])
+    if with_odds and odds_dir is not None:
+        odds = read_odds(odds_dir, rules_from_dict(info["rules"]))
+    return cells, info, odds
 
 
 _COLOURS = {"pass": "#d9d9d9", "call": "#6baed6", "alone": "#e6550d"}
-_LABELS = {1: {"call": "order up", "alone": "order up alone"},
-           2: {"call": "call", "alone": "call alone"}}
-
-
 def _title(info: dict) -> str:
+    score = info.get("score")
+    at = f", at {score[0]}-{score[1]} (gains in chances of winning the game)" if score else ""
     return (f"When to order up, call, go alone or pass: bidding {info.get('bidding')}, "
-            f"play {info.get('play', 'dd')}, {info.get('deals', 0):,} deals")
+            f"play {info.get('play', 'dd')}, {info.get('deals', 0):,} deals{at}")
+
+
+def _gain(gain: float, info: dict) -> str:
+    """A cell's text: points a hand, or with a score percentage points of the game."""
+    return f"{100 * gain:+.1f}" if info.get("score") else f"{gain:+.2f}"
 
 
 def _grid(cells: pd.DataFrame, round_no: int, seat: int):
@@ -180,7 +243,7 @@ def write_html(cells: pd.DataFrame, info: dict, path: str) -> None:
     parts = [f"<!doctype html><meta charset='utf-8'><title>{html.escape(_title(info))}</title>",
              "<style>body{font:12px sans-serif}table{border-collapse:collapse;margin:6px}"
              "td,th{border:1px solid #999;padding:2px 4px;text-align:center}</style>",
-             f"<h1>{html.escape(_title(info))}</h1>", _legend_html()]
+             f"<h1>{html.escape(_title(info))}</h1>", _legend_html(info)]
     for round_no in sorted(set(cells["round"])):
         for seat in range(1, 5):
             actions, gains, columns = _grid(cells, round_no, seat)
@@ -189,7 +252,7 @@ def write_html(cells: pd.DataFrame, info: dict, path: str) -> None:
                          f" data-seat='{seat}'><tr><th>trumps</th>{head}</tr>")
             for trumps in range(6):
                 row = "".join(
-                    f"<td data-action='{a}' style='background:{_COLOURS[a]}'>{g:+.2f}</td>"
+                    f"<td data-action='{a}' style='background:{_COLOURS[a]}'>{_gain(g, info)}</td>"
                     if a else "<td></td>" for a, g in zip(actions[trumps], gains[trumps],
                                                           strict=True))
                 parts.append(f"<tr><th>{trumps}</th>{row}</tr>")
@@ -198,10 +261,12 @@ def write_html(cells: pd.DataFrame, info: dict, path: str) -> None:
         handle.write("\n".join(parts))
 
 
-def _legend_html() -> str:
+def _legend_html(info: dict) -> str:
+    unit = "percentage points of the chance of winning the game" if info.get("score") \
+        else "points a hand"
     return ("<p>" + " ".join(f"<span style='background:{c};padding:2px 6px'>{a}</span>"
                              for a, c in _COLOURS.items())
-            + " — a cell's number: its action's gain over passing, points a hand (over the "
+            + f" — a cell's number: its action's gain over passing, {unit} (over the "
               "partnership call where the seat may not pass).</p>")
 
 
@@ -226,7 +291,7 @@ def write_figure(cells: pd.DataFrame, info: dict, path: str, kind: str) -> None:
             ax.imshow(codes, origin="lower", cmap=cmap, vmin=0, vmax=2, aspect="auto")
             for (y, x), gain in np.ndenumerate(gains):
                 if not np.isnan(gain):
-                    ax.text(x, y, f"{gain:+.2f}", ha="center", va="center", fontsize=6)
+                    ax.text(x, y, _gain(gain, info), ha="center", va="center", fontsize=6)
             ax.set_xticks(range(len(columns)), [f"{b}\n{a}" for b, a in columns], fontsize=6)
             ax.set_yticks(range(6), [str(t) for t in range(6)])
             ax.set_title(f"round {round_no}, seat {seat}", fontsize=9)
@@ -241,16 +306,26 @@ def write_figure(cells: pd.DataFrame, info: dict, path: str, kind: str) -> None:
 CHART_KINDS = ("png", "svg", "html")
 
 
-def draw_chart(run_dir: str, path: str) -> pd.DataFrame:
-    """Write the chart of a finished `simulate --bidding` run to `path` (PNG, SVG or HTML by
-    its suffix); returns the cells drawn."""
+def draw_chart(run: str, path: str, score: tuple[int, int] | None = None,
+               odds_dir: str | None = None) -> pd.DataFrame:
+    """Write the chart of a finished `simulate --bidding` run (or of the shipped atlas:
+    `chart_source`) to `path` (PNG, SVG or HTML by its suffix), at `score` if given; returns
+    the cells drawn."""
+    from ..core.rules import rules_from_dict
+
     kind = os.path.splitext(path)[1].lower().lstrip(".")
     if kind not in CHART_KINDS:
         raise UserError(f"chart writes {', '.join(CHART_KINDS)} files (by the suffix), "
                         f"got {path!r}")
-    cells, info = chart_table(run_dir)
+    pooled, info, odds = chart_source(run, odds_dir, with_odds=score is not None)
+    rules = rules_from_dict(info["rules"])
+    if score is not None and not all(0 <= x < rules.target for x in score):
+        raise UserError(f"--score must be two scores below the target {rules.target}, got "
+                        f"{score[0]}-{score[1]}")
+    cells = decide(pooled, rules.max_hand_points, score, odds)
+    facts = info | ({"score": score} if score else {})
     if kind == "html":
-        write_html(cells, info, path)
+        write_html(cells, facts, path)
     else:
-        write_figure(cells, info, path, kind)
+        write_figure(cells, facts, path, kind)
     return cells
