@@ -48,15 +48,31 @@ def questions(rules, rng: random.Random):
                deck.card_name(upcard))
 
 
-def z_scores(atlas: dict, fresh: dict, column: str, se: str) -> list[float]:
+def z_scores(atlas: dict, fresh: dict, column: str, se: str, log=None) -> list[float]:
+    """z of each action's figure, atlas against simulation. An atlas figure whose deals all
+    scored the same (standard error 0: a call always euchred, say) gets the standard error of
+    one deal in n scoring otherwise, (range / 2) / sqrt(n): an estimate of 0 is not a proof."""
     fresh_by = {(a["action"], a["suit"], a["alone"]): a for a in fresh["actions"]}
     out = []
     for a in atlas["actions"]:
         b = fresh_by[(a["action"], a["suit"], a["alone"])]
         if a.get(column) is None:
             continue
-        out.append((a[column] - b[column]) / float(np.hypot(a[se], b[se])))
+        floor = 3.0 / np.sqrt(a["n"])  # half the points' range (-2 .. +4) over sqrt(n)
+        spread = float(np.hypot(a[se] if a[se] > 0 else floor, b[se]))
+        out.append((a[column] - b[column]) / spread)
+        if log is not None:
+            log.append({"level": atlas["atlas"]["level"], "round": atlas["round"],
+                        "action": a["action"], "alone": a["alone"], "column": column,
+                        "atlas": a[column], "atlas_se": a[se], "n": a["n"],
+                        "fresh": b[column], "fresh_se": b[se], "z": out[-1]})
     return out
+
+
+def summary(z: list[float]) -> dict:
+    z = np.array(z)
+    return {"actions": len(z), "within_95": float((np.abs(z) <= 1.96).mean()),
+            "z_mean": float(z.mean()), "z_sd": float(z.std(ddof=1)) if len(z) > 1 else None}
 
 
 def main() -> None:
@@ -64,10 +80,13 @@ def main() -> None:
     parser.add_argument("--preset", default="standard")
     parser.add_argument("--questions", type=int, default=200)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--records", help="write every comparison here (JSON lines)")
     args = parser.parse_args()
     rules = preset(args.preset)
     rng = random.Random(STUDY_SEED)
     drawn, covered, z, z_dd, atlas_s, fresh_s = 0, [], [], [], [], []
+    by_level: dict = {}
+    records: list = []
     for hand, position, round_no, card in questions(rules, rng):
         if len(covered) == args.questions:
             break
@@ -85,9 +104,14 @@ def main() -> None:
         fresh = advise_in_auction(fresh_question, workers=args.workers)
         fresh_s.append(time.perf_counter() - started)
         covered.append((hand, position, round_no, card))
-        z += z_scores(answer, fresh, "mean_points", "points_se")
-        z_dd += z_scores(answer, fresh, "dd_mean_points", "dd_points_se")
+        found = z_scores(answer, fresh, "mean_points", "points_se", records)
+        by_level.setdefault((answer["atlas"]["level"], round_no), []).extend(found)
+        z += found
+        z_dd += z_scores(answer, fresh, "dd_mean_points", "dd_points_se", records)
         print(f"{len(covered)}/{args.questions}", file=sys.stderr, flush=True)
+    if args.records:
+        with open(args.records, "w", encoding="utf-8") as handle:
+            handle.writelines(json.dumps(r) + "\n" for r in records)
     z, z_dd = np.array(z), np.array(z_dd)
     print(json.dumps({
         "preset": args.preset, "questions": len(covered), "drawn": drawn,
@@ -96,6 +120,8 @@ def main() -> None:
         "z_mean": float(z.mean()), "z_sd": float(z.std(ddof=1)),
         "dd_calls": len(z_dd), "dd_within_95": float((np.abs(z_dd) <= 1.96).mean()),
         "dd_z_mean": float(z_dd.mean()), "dd_z_sd": float(z_dd.std(ddof=1)),
+        "by_level_and_round": {f"{level} round {r}": summary(found)
+                               for (level, r), found in sorted(by_level.items())},
         "atlas_lookup_median_s": statistics.median(atlas_s),
         "simulation_median_s": statistics.median(fresh_s)}, indent=1))
 

@@ -88,10 +88,11 @@ def test_an_eldest_hand_of_the_run_is_answered_with_its_class_rows(tiny_atlas, m
 
 def test_pooled_text_pools_the_cards_that_seldom_take_a_trick():
     """By hand, from the rule: off-suit cards below the king become x (round 1: the next suit
-    and the others, these sorted as a set); round 2 pools only the turned-down suit, keeping
-    its ace, king, bowers and Benny."""
+    and the others, these sorted as a set, keeping their jacks); round 2 pools only the
+    turned-down suit, keeping its ace, king, bowers and Benny."""
     assert pooled_text("T=RA N=KQ O=Q/A9 up=9") == "T=RA N=Kx O=Ax/x up=9"
     assert pooled_text("T=RA N=- O=T9/- up=K") == "T=RA N=- O=-/xx up=K"
+    assert pooled_text("T=R N=Q9 O=AQ/J9 up=A") == "T=R N=xx O=Ax/Jx up=A"  # jacks kept
     assert pooled_text("T=LAQ9 N=K9 O=QT/T down=9t") == "T=LAxx N=K9 O=QT/T down=9t"
 
 

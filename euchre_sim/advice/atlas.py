@@ -49,7 +49,9 @@ LEVEL_FILES = {"class": "atlas", "pooled": "pooled"}  # levels, tried in order, 
 # the atlas's columns: the decision key, then each action's figures over the class's deals
 ATLAS_COLUMNS = ["key", "n", "chosen_rate", "mean_points", "points_se", "gain", "gain_se",
                  "make_rate", "march_rate", "dd_mean_points", "dd_points_se"]
-_FLOAT = ATLAS_COLUMNS[2:]
+# kept to 3 significant digits (float16: standard errors and rates), the means to 7 (float32)
+HALF = ["chosen_rate", "points_se", "gain_se", "make_rate", "march_rate", "dd_points_se"]
+_FLOAT = [c for c in ATLAS_COLUMNS[2:] if c not in HALF]
 
 
 def atlas_file(preset_name: str, kind: str = "atlas") -> str:
@@ -61,8 +63,9 @@ def atlas_file(preset_name: str, kind: str = "atlas") -> str:
 def pooled_text(hand: str) -> str:
     """A class text (`core.handclass.KeyReader`) with the cards that seldom take a trick
     pooled as `x`: off-suit cards below the king (round 1: the next suit and the others, whose
-    holdings then form an unordered set; round 2: the turned-down suit, which no call can name,
-    keeping its bowers and Benny). The suits a call may name keep every card."""
+    holdings then form an unordered set, keeping their jacks, a bower should the seat name
+    that suit or its partner in round 2; round 2: the turned-down suit, which no call can
+    name, keeping its bowers and Benny). The suits a call may name keep every card."""
     parts = hand.split()
     round_2 = any(p.startswith("down=") for p in parts)
 
@@ -77,7 +80,7 @@ def pooled_text(hand: str) -> str:
         elif name == "N" and not round_2:
             holding = low(holding)
         elif name == "O" and not round_2:
-            holding = "/".join(sorted(low(g) for g in holding.split("/")))
+            holding = "/".join(sorted(low(g, "AKJ") for g in holding.split("/")))
         out.append(f"{name}={holding}")
     return " ".join(out)
 
@@ -155,24 +158,31 @@ def build_atlas(learned: pd.DataFrame, exact: pd.DataFrame, rules: RuleSet,
     dd_mean, dd_se = _mean_se(dd["points"], dd["points_sq"], dd["n"])
     out["dd_mean_points"] = np.where(calls, dd_mean.to_numpy(), np.nan)
     out["dd_points_se"] = np.where(calls, dd_se.to_numpy(), np.nan)
-    return out.astype({"key": np.uint64, "n": np.uint32} | {c: np.float32 for c in _FLOAT})
+    return out.astype({"key": np.uint64, "n": np.uint32} | {c: np.float32 for c in _FLOAT}
+                      | {c: np.float16 for c in HALF})
+
+
+ROW_GROUP = 16_384  # rows of an atlas file read at once: a lookup reads the groups it needs
 
 
 class Atlas:
-    """A read atlas: sorted keys and their rows, with the provenance of the runs."""
+    """An atlas file: its provenance, and rows read by key (only the row groups that may
+    hold them: the keys are sorted, so each group's key range is in the file's statistics)."""
 
     def __init__(self, path) -> None:
-        frame = read_parquet(str(path), "the atlas", ATLAS_COLUMNS)
-        self.keys = frame["key"].to_numpy(np.uint64)
-        self.rows = {c: frame[c].to_numpy() for c in ATLAS_COLUMNS[1:]}
-        meta = pq.read_schema(str(path)).metadata or {}
-        self.provenance = json.loads(meta.get(b"euchre_sim", b"{}"))
+        self.path = str(path)
+        schema = pq.read_schema(self.path)
+        if schema.names != ATLAS_COLUMNS:
+            raise UserError(f"the atlas {self.path!r} is damaged: columns {schema.names}")
+        self.provenance = json.loads((schema.metadata or {}).get(b"euchre_sim", b"{}"))
 
-    def row(self, key: int) -> dict | None:
-        at = int(np.searchsorted(self.keys, np.uint64(key)))
-        if at == len(self.keys) or self.keys[at] != np.uint64(key):
-            return None
-        return {c: self.rows[c][at].item() for c in ATLAS_COLUMNS[1:]}
+    def rows(self, keys: list[int]) -> list[dict | None]:
+        """Each key's row (None where the atlas has none)."""
+        table = pq.read_table(self.path, filters=[("key", "in", [np.uint64(k) for k in keys])])
+        found = {int(row["key"]): {c: int(v) if c == "n" else float("nan") if v is None
+                                   else float(v) for c, v in row.items()}
+                 for row in table.to_pylist()}
+        return [found.get(key) for key in keys]
 
 
 def _shipped(preset_name: str, kind: str):
@@ -214,10 +224,14 @@ def shipped_chart(preset_name: str) -> tuple[pd.DataFrame, dict, np.ndarray]:
 
 
 def write_table(frame: pd.DataFrame, path: str, provenance: dict) -> None:
-    """A package data table as Parquet, its provenance in the file's metadata."""
+    """A package data table as Parquet (row groups of ROW_GROUP rows), its provenance in the
+    file's metadata."""
     table = pa.Table.from_pandas(frame, preserve_index=False)
     table = table.replace_schema_metadata({b"euchre_sim": json.dumps(provenance).encode()})
-    pq.write_table(table, path, compression="zstd", compression_level=19)
+    keyed = {"use_dictionary": False, "column_encoding": {"key": "DELTA_BINARY_PACKED"}} \
+        if "key" in frame.columns else {}  # sorted keys: small steps
+    pq.write_table(table, path, compression="zstd", compression_level=19,
+                   row_group_size=ROW_GROUP, **keyed)
 
 
 def atlas_for(question: AdviceQuestion) -> dict[str, Atlas] | None:
@@ -292,7 +306,7 @@ def atlas_answer(question: AdviceQuestion) -> dict | None:
     for level, atlas in levels.items():
         keys = _question_keys(question, [(trump, alone) for _, _, trump, alone in wanted],
                               level)
-        rows = [atlas.row(key) for key in keys]
+        rows = atlas.rows(keys)
         if None not in rows:  # else the class (or its pool) was reached too rarely
             return _answer(question, atlas, level, wanted, rows)
     return None
