@@ -12,6 +12,7 @@ from euchre_sim.advice.atlas import (
     atlas_answer,
     build_atlas,
     level_keys,
+    pool_spread,
     pooled_text,
     write_table,
 )
@@ -42,6 +43,8 @@ def tiny_atlas(tmp_path_factory):
     levels = {}
     for level in ("class", "pooled"):
         rows = build_atlas(learned, exact, RULES, min_n=1, level=level)
+        if level == "pooled":
+            rows = pool_spread(rows, learned, exact, RULES)
         write_table(rows, str(root / f"{level}.parquet"), {"deals": DEALS, "seed": SEED,
                                                            "min_n": 1})
         levels[level] = Atlas(root / f"{level}.parquet")
@@ -123,6 +126,74 @@ def test_a_pool_is_its_classes_weighted_by_how_often_each_was_reached(tiny_atlas
             want = (rows["mean_points"] * rows["n"]).sum() / rows["n"].sum()
             assert action["dd_mean_points"] == pytest.approx(want, abs=1e-5)
     assert len(set(level_keys(mine, "pooled"))) == 3  # one pool: pass, order up, alone
+
+
+def _spread_twin(table: pd.DataFrame) -> dict:
+    """The between-class standard deviation within pools, by hand from the table's rows: per
+    (round, seat, action, suit, alone), the classes grouped by their pooled text; the one-way
+    random-effects analysis of variance of the deals, tau^2 = (SSB - MSW (k - 1)) / (N - sum
+    n^2 / N), each sum over the pools."""
+    out = {}
+    for group, rows in table.groupby(["round", "seat", "action", "suit", "alone"],
+                                     dropna=False):
+        ssb = ssw = within_df = between_df = spread_df = 0.0
+        for _, pool in rows.groupby(rows["hand"].map(pooled_text)):
+            n, mean = pool["n"].to_numpy(float), pool["mean_points"].to_numpy(float)
+            variance = np.nan_to_num(pool["points_se"].to_numpy(float)) ** 2 * n
+            big_n = n.sum()
+            pool_mean = (n * mean).sum() / big_n
+            ssb += (n * (mean - pool_mean) ** 2).sum()
+            ssw += ((n - 1) * variance).sum()
+            within_df += big_n - len(n)
+            between_df += len(n) - 1
+            spread_df += big_n - (n ** 2).sum() / big_n
+        if within_df > 0 and spread_df > 0:
+            out[group] = np.sqrt(max(0.0, (ssb - ssw / within_df * between_df) / spread_df))
+    return out
+
+
+def _pool_se(part: pd.DataFrame) -> float:
+    """The standard error of the mean of a pool's deals, from its classes' rows."""
+    n, mean = part["n"].to_numpy(float), part["mean_points"].to_numpy(float)
+    squares = ((n - 1) * np.nan_to_num(part["points_se"].to_numpy(float)) ** 2 * n
+               + n * mean ** 2).sum()
+    total, big_n = (n * mean).sum(), n.sum()
+    return float(np.sqrt((squares - total ** 2 / big_n) / (big_n - 1) / big_n))
+
+
+def test_the_pooled_standard_error_widens_by_the_spread_of_classes_in_the_pool(tiny_atlas,
+                                                                               monkeypatch):
+    levels, learned, exact = tiny_atlas
+    twins = {"mean_points": _spread_twin(learned), "dd_mean_points": _spread_twin(exact)}
+    pools = {"mean_points": learned["hand"].map(pooled_text),
+             "dd_mean_points": exact["hand"].map(pooled_text)}
+    monkeypatch.setattr(atlas_module, "atlas_for", lambda question: {"pooled": levels["pooled"]})
+    deck = RULES.card_deck
+    checked = 0
+    for index in range(300):
+        hands, upcard = deal_one(RULES, SEED, index, 0)
+        hand = hands[seat_at(0, 1)]
+        pool = pooled_text(_class_text(hand, upcard))
+        if (pools["mean_points"] == pool).sum() < 6:  # pass, order up, alone: n >= 2
+            continue
+        question = AdviceQuestion(RULES, deck.format_hand(hand), 1, up=deck.card_name(upcard))
+        answer = atlas_answer(question)
+        for action in answer["actions"]:
+            for column, table in (("mean_points", learned), ("dd_mean_points", exact)):
+                if action["action"] == "pass" and column == "dd_mean_points":
+                    continue
+                part = table[(table["round"] == 1) & (table["seat"] == 1)
+                             & (pools[column] == pool) & (table["action"] == action["action"])
+                             & (table["alone"] == action["alone"])]
+                if part["n"].sum() < 2:  # one deal: no standard error
+                    continue
+                group = (1, 1, action["action"], part["suit"].iloc[0], action["alone"])
+                se = column.replace("mean_points", "points_se")
+                want = np.hypot(_pool_se(part), twins[column][group])
+                assert action[se] == pytest.approx(want, rel=2e-3, abs=1e-4)
+                checked += 1
+    assert checked >= 40
+    assert max(twins["mean_points"].values()) > 0  # the classes of a pool do differ
 
 
 def test_a_class_under_min_n_is_not_in_the_atlas(tiny_atlas):

@@ -12,8 +12,14 @@ class of the learned run (`euchre-sim chart atlas`), and odds_PRESET.parquet, th
 winning the game from every score under the same bidder and play (`euchre-sim odds`, ODDS_DEALS
 deals of the same seed), for the chart at a score.
 
+The pooled level's standard errors widen by the spread of class means within a pool
+(`advice.atlas.pool_spread`), estimated from every class of the same two runs. With
+--spread-only, the runs (of --deals deals, into --work) serve only that estimate: the shipped
+pooled file keeps its rows and gets new spread columns, its provenance saying so.
+
 Usage: python tools/make_atlas.py --preset standard [--deals 10000000] [--seed 2026]
        [--work DIR] [--workers W] [--scheduler tcp://HOST:PORT|local] [--min-n 100]
+       [--spread-only]
 Prints the atlas's size and coverage as JSON.
 """
 
@@ -34,9 +40,11 @@ from euchre_sim.advice.atlas import (  # noqa: E402
     ATLAS_PRESETS,
     LEVEL_FILES,
     MIN_N,
+    Atlas,
     atlas_file,
     build_atlas,
     level_keys,
+    pool_spread,
     write_table,
 )
 from euchre_sim.core.rules import preset  # noqa: E402
@@ -74,6 +82,29 @@ def run(args: list[str], extra: list[str]) -> None:
     subprocess.run([sys.executable, "-m", "euchre_sim.cli", *args, *extra], check=True)
 
 
+def write_files(preset_name: str, files: dict) -> dict:
+    """Package data files ({kind: (frame, provenance)}): their sizes and digests."""
+    written = {}
+    for kind, (frame, facts_of) in files.items():
+        path = os.path.join(OUT_DIR, atlas_file(preset_name, kind))
+        write_table(frame, path, facts_of)
+        with open(path, "rb") as handle:
+            written[os.path.relpath(path, ROOT)] = {
+                "bytes": os.path.getsize(path), "sha256": hashlib.sha256(handle.read()).hexdigest()}
+    return written
+
+
+def spread_only(preset_name: str, spread: dict, learned, exact) -> None:
+    """New spread columns for the shipped pooled file, from the runs given."""
+    path = os.path.join(OUT_DIR, atlas_file(preset_name, LEVEL_FILES["pooled"]))
+    shipped = Atlas(path)
+    rows = pd.read_parquet(path)
+    provenance = shipped.provenance | {"spread": spread}
+    written = write_files(preset_name, {LEVEL_FILES["pooled"]: (
+        pool_spread(rows, learned, exact, preset(preset_name)), provenance)})
+    print(json.dumps(provenance | {"files": written}, indent=1))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--preset", choices=ATLAS_PRESETS, required=True)
@@ -84,8 +115,11 @@ def main() -> None:
                         "atlas-runs/PRESET under the current folder)")
     parser.add_argument("--workers", type=int, default=None)
     parser.add_argument("--scheduler", default=None)
+    parser.add_argument("--spread-only", action="store_true",
+                        help="only new spread columns for the shipped pooled level")
     args = parser.parse_args()
-    work = args.work or os.path.join("atlas-runs", args.preset)
+    default_work = args.preset + ("-spread" if args.spread_only else "")
+    work = args.work or os.path.join("atlas-runs", default_work)
     extra = (["--workers", str(args.workers)] if args.workers else []) + (
         ["--scheduler", args.scheduler] if args.scheduler else [])
     commands = {}
@@ -93,16 +127,22 @@ def main() -> None:
         out = os.path.join(work, play)
         commands[play] = simulate_args(args.preset, play, args.deals, args.seed, out)
         run(commands[play], extra)
+    learned = pd.read_parquet(os.path.join(work, "learned", "decisions.parquet"))
+    exact = pd.read_parquet(os.path.join(work, "dd", "decisions.parquet"))
+    spread = {"deals": args.deals, "seed": args.seed,
+              "command": "python tools/make_atlas.py " + " ".join(sys.argv[1:])}
+    if args.spread_only:
+        spread_only(args.preset, spread, learned, exact)
+        return
     odds_out = os.path.join(work, "odds")
     commands["odds"] = ["odds", "--rules", args.preset, "--bidding", "human", "--play",
                         "learned", "--deals", str(ODDS_DEALS), "--seed", str(args.seed),
                         "--out", odds_out, "--resume", "--no-progress"]
     run(commands["odds"], extra[:2])  # odds takes --workers, not a cluster
-    learned = pd.read_parquet(os.path.join(work, "learned", "decisions.parquet"))
-    exact = pd.read_parquet(os.path.join(work, "dd", "decisions.parquet"))
     rules = preset(args.preset)
     levels = {level: build_atlas(learned, exact, rules, args.min_n, level)
               for level in LEVEL_FILES}
+    levels["pooled"] = pool_spread(levels["pooled"], learned, exact, rules)
     with open(os.path.join(work, "learned", "run.json"), encoding="utf-8") as handle:
         info = json.load(handle)
     covered = coverage(learned, args.min_n)
@@ -110,11 +150,11 @@ def main() -> None:
         "preset": args.preset, "rules": rules.options(), "deals": args.deals, "seed": args.seed,
         "min_n": args.min_n, "card_net": info.get("card_net"),
         "bidder_params": info.get("bidder_params"), "version": __version__,
-        "command": "python tools/make_atlas.py " + " ".join(sys.argv[1:]),
+        "command": spread["command"],
         "runs": {play: "euchre-sim " + " ".join(c) for play, c in commands.items()},
         "rows_in_runs": int(len(learned)),
         "rows": {level: int(len(rows)) for level, rows in levels.items()},
-        "decisions_covered": covered}
+        "decisions_covered": covered, "spread": spread}
     os.makedirs(OUT_DIR, exist_ok=True)
     facts = {key: info[key] for key in ("bidding", "play", "deals", "seed", "rules")}
     cells = pooled_cells(chart_rows(learned, rules.max_hand_points))
@@ -122,14 +162,7 @@ def main() -> None:
     files |= {"chart": (cells, provenance | facts),
              "odds": (pd.read_parquet(os.path.join(odds_out, "odds.parquet")),
                       provenance | {"odds_deals": ODDS_DEALS})}
-    written = {}
-    for kind, (frame, facts_of) in files.items():
-        path = os.path.join(OUT_DIR, atlas_file(args.preset, kind))
-        write_table(frame, path, facts_of)
-        with open(path, "rb") as handle:
-            written[os.path.relpath(path, ROOT)] = {
-                "bytes": os.path.getsize(path), "sha256": hashlib.sha256(handle.read()).hexdigest()}
-    print(json.dumps(provenance | {"files": written}, indent=1))
+    print(json.dumps(provenance | {"files": write_files(args.preset, files)}, indent=1))
 
 
 if __name__ == "__main__":

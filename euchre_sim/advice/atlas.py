@@ -30,6 +30,7 @@ from ..bidding.decision_keys import (
     SUIT_LABELS,
     join_decision_keys,
     relative_suit,
+    split_decision_keys,
     turn_class,
 )
 from ..core.calls import may_pass
@@ -52,6 +53,11 @@ ATLAS_COLUMNS = ["key", "n", "chosen_rate", "mean_points", "points_se", "gain", 
 # kept to 3 significant digits (float16: standard errors and rates), the means to 7 (float32)
 HALF = ["chosen_rate", "points_se", "gain_se", "make_rate", "march_rate", "dd_points_se"]
 _FLOAT = [c for c in ATLAS_COLUMNS[2:] if c not in HALF]
+# the pooled level's standard errors widen by the spread of class means within a pool
+SPREADS = {"points_se": ("mean_points", "points_spread"), "gain_se": ("gain", "gain_spread"),
+           "dd_points_se": ("dd_mean_points", "dd_points_spread")}
+POOLED_COLUMNS = ATLAS_COLUMNS + [spread for _, spread in SPREADS.values()]
+_TOP_BITS = ~np.uint64((1 << 57) - 1)  # round, seat and action of a key: the rest is the hand
 
 
 def atlas_file(preset_name: str, kind: str = "atlas") -> str:
@@ -83,6 +89,14 @@ def pooled_text(hand: str) -> str:
             holding = "/".join(sorted(low(g, "AKJ") for g in holding.split("/")))
         out.append(f"{name}={holding}")
     return " ".join(out)
+
+
+def pooled_keys(class_keys: np.ndarray, rules: RuleSet) -> np.ndarray:
+    """The pooled-level key of each class-level key (`level_keys`)."""
+    read = KeyReader(rules)
+    hands = split_decision_keys(class_keys)["hand_key"]
+    hashes = np.array([_hash56(pooled_text(read(int(h)))) for h in hands], dtype=np.uint64)
+    return (class_keys & _TOP_BITS) | hashes
 
 
 def _hash56(text: str) -> int:
@@ -162,6 +176,56 @@ def build_atlas(learned: pd.DataFrame, exact: pd.DataFrame, rules: RuleSet,
                       | {c: np.float16 for c in HALF})
 
 
+def _between_class_variance(n: np.ndarray, total: np.ndarray, squares: np.ndarray,
+                            pool: np.ndarray) -> float:
+    """tau^2, the variance of class means about their pool's mean beyond chance, one for all
+    the pools given: the one-way random-effects analysis of variance of the deals (classes
+    within pools; unbalanced), summed over pools:
+    (sum SSB - MSW sum (k - 1)) / sum (N - sum n^2 / N), 0 when no more than chance."""
+    frame = pd.DataFrame({"pool": pool, "n": n, "t": total, "tt_n": total ** 2 / n,
+                          "nn": n ** 2, "within": squares - total ** 2 / n})
+    sums = frame.groupby("pool").agg(k=("n", "size"), n=("n", "sum"), t=("t", "sum"),
+                                     tt_n=("tt_n", "sum"), nn=("nn", "sum"),
+                                     within=("within", "sum"))
+    within_df = float((sums["n"] - sums["k"]).sum())
+    between = sums["tt_n"] - sums["t"] ** 2 / sums["n"]
+    spread_df = float((sums["n"] - sums["nn"] / sums["n"]).sum())
+    if within_df <= 0 or spread_df <= 0:
+        return float("nan")
+    msw = float(sums["within"].sum()) / within_df
+    return max(0.0, (float(between.sum()) - msw * float((sums["k"] - 1).sum())) / spread_df)
+
+
+def pool_spread(pooled: pd.DataFrame, learned: pd.DataFrame, exact: pd.DataFrame,
+                rules: RuleSet) -> pd.DataFrame:
+    """The pooled level's rows with the spread of each figure among the classes of a pool
+    (`SPREADS`), from the decisions tables of a learned-play run and its double-dummy twin
+    (every class they reached): a question reaches the pooled level because its own class
+    was reached too rarely, and its class's expectation differs from the pool's by about that
+    much. One variance per round, seat and action (`_between_class_variance`); an answer's
+    standard error is hypot(se, spread)."""
+    out = pooled[ATLAS_COLUMNS].copy()
+    shares = share_names(rules.max_hand_points)
+    figures = {"points_se": ("points", "points_sq"), "gain_se": ("gain", "gain_sq")}
+    sums = {table: _sums(frame, level_keys(frame, "class"), shares)
+            for table, frame in (("learned", learned), ("exact", exact))}
+    out_group = out["key"].to_numpy(np.uint64) >> np.uint64(57)
+    for se_name, (mean_name, spread_name) in SPREADS.items():
+        table = sums["exact" if se_name == "dd_points_se" else "learned"]
+        total, squares = figures.get(se_name, figures["points_se"])
+        keys = table.index.to_numpy(np.uint64)
+        group, pool = keys >> np.uint64(57), pooled_keys(keys, rules)
+        spread = np.full(len(out), np.nan)
+        for g in np.unique(out_group):
+            mine = (group == g) & np.isfinite(table[squares].to_numpy())
+            if mine.any():
+                tau2 = _between_class_variance(*(table[c].to_numpy(np.float64)[mine]
+                                                 for c in ("n", total, squares)), pool[mine])
+                spread[out_group == g] = np.sqrt(tau2)
+        out[spread_name] = np.where(out[mean_name].notna(), spread, np.nan).astype(np.float16)
+    return out
+
+
 ROW_GROUP = 16_384  # rows of an atlas file read at once: a lookup reads the groups it needs
 
 
@@ -172,7 +236,7 @@ class Atlas:
     def __init__(self, path) -> None:
         self.path = str(path)
         schema = pq.read_schema(self.path)
-        if schema.names != ATLAS_COLUMNS:
+        if schema.names not in (ATLAS_COLUMNS, POOLED_COLUMNS):
             raise UserError(f"the atlas {self.path!r} is damaged: columns {schema.names}")
         self.provenance = json.loads((schema.metadata or {}).get(b"euchre_sim", b"{}"))
 
@@ -262,12 +326,9 @@ def _question_keys(question: AdviceQuestion, wanted: list[tuple], level: str) ->
                       for trump, _ in wanted], dtype=np.int64)
     columns = (np.full(len(wanted), q.round_no), np.full(len(wanted), q.position), suits,
                np.array([alone for _, alone in wanted]))
-    if level == "class":
-        keys = join_decision_keys(*columns, hand_key=np.full(len(wanted), class_key, np.uint64))
-    else:
-        hashed = _hash56(pooled_text(KeyReader(rules)(int(class_key))))
-        keys = join_decision_keys(*columns, packed_features=np.full(len(wanted), hashed,
-                                                                    np.uint64))
+    keys = join_decision_keys(*columns, hand_key=np.full(len(wanted), class_key, np.uint64))
+    if level == "pooled":
+        keys = pooled_keys(keys, rules)
     return [int(k) for k in keys]
 
 
@@ -319,6 +380,9 @@ def _answer(question: AdviceQuestion, atlas: Atlas, level: str, wanted: list[tup
 
     actions = []
     for (action, suit, _, alone), row in zip(wanted, rows, strict=True):
+        for se_name, (_, spread_name) in SPREADS.items():
+            if spread_name in row and np.isfinite(row[spread_name]):
+                row[se_name] = float(np.hypot(row[se_name], row[spread_name]))
         entry = {"action": action, "suit": suit, "alone": alone, "n": row["n"],
                  "chosen_rate": row["chosen_rate"], "mean_points": row["mean_points"],
                  "points_se": row["points_se"],
