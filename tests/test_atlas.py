@@ -130,25 +130,25 @@ def test_a_pool_is_its_classes_weighted_by_how_often_each_was_reached(tiny_atlas
 
 def _spread_twin(table: pd.DataFrame) -> dict:
     """The between-class standard deviation within pools, by hand from the table's rows: per
-    (round, seat, action, suit, alone), the classes grouped by their pooled text; the one-way
-    random-effects analysis of variance of the deals, tau^2 = (SSB - MSW (k - 1)) / (N - sum
-    n^2 / N), each sum over the pools."""
+    (round, action, suit, alone), every seat, the classes grouped by seat and pooled text; over
+    the pools of two or more classes, tau^2 = (sum SSB - sum (k - 1) s^2) / sum (N - sum n^2 /
+    N), s^2 the variance of the pool's deals."""
     out = {}
-    for group, rows in table.groupby(["round", "seat", "action", "suit", "alone"],
-                                     dropna=False):
-        ssb = ssw = within_df = between_df = spread_df = 0.0
-        for _, pool in rows.groupby(rows["hand"].map(pooled_text)):
+    for group, rows in table.groupby(["round", "action", "suit", "alone"], dropna=False):
+        ssb = chance = spread_df = 0.0
+        for _, pool in rows.groupby([rows["seat"], rows["hand"].map(pooled_text)]):
+            if len(pool) < 2:
+                continue
             n, mean = pool["n"].to_numpy(float), pool["mean_points"].to_numpy(float)
-            variance = np.nan_to_num(pool["points_se"].to_numpy(float)) ** 2 * n
+            sq = (n - 1) * np.nan_to_num(pool["points_se"].to_numpy(float)) ** 2 * n
             big_n = n.sum()
             pool_mean = (n * mean).sum() / big_n
+            deals_ss = sq.sum() + (n * (mean - pool_mean) ** 2).sum()
             ssb += (n * (mean - pool_mean) ** 2).sum()
-            ssw += ((n - 1) * variance).sum()
-            within_df += big_n - len(n)
-            between_df += len(n) - 1
+            chance += (len(n) - 1) * deals_ss / (big_n - 1)
             spread_df += big_n - (n ** 2).sum() / big_n
-        if within_df > 0 and spread_df > 0:
-            out[group] = np.sqrt(max(0.0, (ssb - ssw / within_df * between_df) / spread_df))
+        if spread_df > 0:
+            out[group] = np.sqrt(max(0.0, (ssb - chance) / spread_df))
     return out
 
 
@@ -187,7 +187,7 @@ def test_the_pooled_standard_error_widens_by_the_spread_of_classes_in_the_pool(t
                              & (table["alone"] == action["alone"])]
                 if part["n"].sum() < 2:  # one deal: no standard error
                     continue
-                group = (1, 1, action["action"], part["suit"].iloc[0], action["alone"])
+                group = (1, action["action"], part["suit"].iloc[0], action["alone"])
                 se = column.replace("mean_points", "points_se")
                 want = np.hypot(_pool_se(part), twins[column][group])
                 assert action[se] == pytest.approx(want, rel=2e-3, abs=1e-4)

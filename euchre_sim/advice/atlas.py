@@ -180,20 +180,27 @@ def _between_class_variance(n: np.ndarray, total: np.ndarray, squares: np.ndarra
                             pool: np.ndarray) -> float:
     """tau^2, the variance of class means about their pool's mean beyond chance, one for all
     the pools given: the one-way random-effects analysis of variance of the deals (classes
-    within pools; unbalanced), summed over pools:
-    (sum SSB - MSW sum (k - 1)) / sum (N - sum n^2 / N), 0 when no more than chance."""
-    frame = pd.DataFrame({"pool": pool, "n": n, "t": total, "tt_n": total ** 2 / n,
-                          "nn": n ** 2, "within": squares - total ** 2 / n})
+    within pools, unbalanced) with each pool's chance spread read from the variance s^2 of
+    its own deals (pools differ in variance far more than the classes of one pool do):
+    (sum SSB - sum (k - 1) s^2) / sum (N - sum n^2 / N) over the pools of two or more
+    classes; 0 when no more than chance, NaN when no pool holds two classes."""
+    frame = pd.DataFrame({"pool": pool, "n": n, "t": total, "q": squares,
+                          "tt_n": total ** 2 / n, "nn": n ** 2})
     sums = frame.groupby("pool").agg(k=("n", "size"), n=("n", "sum"), t=("t", "sum"),
-                                     tt_n=("tt_n", "sum"), nn=("nn", "sum"),
-                                     within=("within", "sum"))
-    within_df = float((sums["n"] - sums["k"]).sum())
+                                     q=("q", "sum"), tt_n=("tt_n", "sum"), nn=("nn", "sum"))
+    sums = sums[sums["k"] >= 2]
+    if sums.empty:
+        return float("nan")
+    variance = (sums["q"] - sums["t"] ** 2 / sums["n"]) / (sums["n"] - 1)
     between = sums["tt_n"] - sums["t"] ** 2 / sums["n"]
     spread_df = float((sums["n"] - sums["nn"] / sums["n"]).sum())
-    if within_df <= 0 or spread_df <= 0:
-        return float("nan")
-    msw = float(sums["within"].sum()) / within_df
-    return max(0.0, (float(between.sum()) - msw * float((sums["k"] - 1).sum())) / spread_df)
+    chance = float(((sums["k"] - 1) * variance).sum())
+    return max(0.0, (float(between.sum()) - chance) / spread_df)
+
+
+def _round_and_action(keys: np.ndarray) -> np.ndarray:
+    """The round and action bits of atlas keys (the seat's left out)."""
+    return (keys >> np.uint64(57)) & np.uint64(0b100_1111)
 
 
 def pool_spread(pooled: pd.DataFrame, learned: pd.DataFrame, exact: pd.DataFrame,
@@ -202,19 +209,19 @@ def pool_spread(pooled: pd.DataFrame, learned: pd.DataFrame, exact: pd.DataFrame
     (`SPREADS`), from the decisions tables of a learned-play run and its double-dummy twin
     (every class they reached): a question reaches the pooled level because its own class
     was reached too rarely, and its class's expectation differs from the pool's by about that
-    much. One variance per round, seat and action (`_between_class_variance`); an answer's
-    standard error is hypot(se, spread)."""
+    much. One variance per round and action, every seat together (`_between_class_variance`);
+    an answer's standard error is hypot(se, spread)."""
     out = pooled[ATLAS_COLUMNS].copy()
     shares = share_names(rules.max_hand_points)
     figures = {"points_se": ("points", "points_sq"), "gain_se": ("gain", "gain_sq")}
     sums = {table: _sums(frame, level_keys(frame, "class"), shares)
             for table, frame in (("learned", learned), ("exact", exact))}
-    out_group = out["key"].to_numpy(np.uint64) >> np.uint64(57)
+    out_group = _round_and_action(out["key"].to_numpy(np.uint64))
     for se_name, (mean_name, spread_name) in SPREADS.items():
         table = sums["exact" if se_name == "dd_points_se" else "learned"]
         total, squares = figures.get(se_name, figures["points_se"])
         keys = table.index.to_numpy(np.uint64)
-        group, pool = keys >> np.uint64(57), pooled_keys(keys, rules)
+        group, pool = _round_and_action(keys), pooled_keys(keys, rules)
         spread = np.full(len(out), np.nan)
         for g in np.unique(out_group):
             mine = (group == g) & np.isfinite(table[squares].to_numpy())
