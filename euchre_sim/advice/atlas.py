@@ -94,9 +94,9 @@ def pooled_text(hand: str) -> str:
 def pooled_keys(class_keys: np.ndarray, rules: RuleSet) -> np.ndarray:
     """The pooled-level key of each class-level key (`level_keys`)."""
     read = KeyReader(rules)
-    hands = split_decision_keys(class_keys)["hand_key"]
+    hands, where = np.unique(split_decision_keys(class_keys)["hand_key"], return_inverse=True)
     hashes = np.array([_hash56(pooled_text(read(int(h)))) for h in hands], dtype=np.uint64)
-    return (class_keys & _TOP_BITS) | hashes
+    return (class_keys & _TOP_BITS) | hashes[where.ravel()]
 
 
 def _hash56(text: str) -> int:
@@ -214,14 +214,15 @@ def pool_spread(pooled: pd.DataFrame, learned: pd.DataFrame, exact: pd.DataFrame
     out = pooled[ATLAS_COLUMNS].copy()
     shares = share_names(rules.max_hand_points)
     figures = {"points_se": ("points", "points_sq"), "gain_se": ("gain", "gain_sq")}
-    sums = {table: _sums(frame, level_keys(frame, "class"), shares)
-            for table, frame in (("learned", learned), ("exact", exact))}
+    sums = {}
+    for table, frame in (("learned", learned), ("exact", exact)):
+        found = _sums(frame, level_keys(frame, "class"), shares)
+        keys = found.index.to_numpy(np.uint64)
+        sums[table] = found, _round_and_action(keys), pooled_keys(keys, rules)
     out_group = _round_and_action(out["key"].to_numpy(np.uint64))
     for se_name, (mean_name, spread_name) in SPREADS.items():
-        table = sums["exact" if se_name == "dd_points_se" else "learned"]
+        table, group, pool = sums["exact" if se_name == "dd_points_se" else "learned"]
         total, squares = figures.get(se_name, figures["points_se"])
-        keys = table.index.to_numpy(np.uint64)
-        group, pool = _round_and_action(keys), pooled_keys(keys, rules)
         spread = np.full(len(out), np.nan)
         for g in np.unique(out_group):
             mine = (group == g) & np.isfinite(table[squares].to_numpy())
