@@ -1,7 +1,7 @@
 """The learned card player's speed (issue 41; not a timed test): `simulate --play learned`
-with the human bidder's auction and per call, against double dummy on the same auction and
-PIMC (K = 50) as yardsticks measured in the same run, and the whole `advise --play learned
---bidding human` command.
+(and `learned-search`) with the human bidder's auction and per call, against double dummy on
+the same auction and PIMC (K = 50) as yardsticks measured in the same run, and the whole
+`advise --play learned --bidding human` command.
 
 Each `simulate` configuration runs the CLI in a fresh process (one worker, warm Numba cache:
 a small run first compiles or loads) and reads the run's own `elapsed_seconds` from run.json
@@ -25,6 +25,7 @@ from bench_realistic import CHUNK_OVERHEAD_S, advise_seconds, big_run_chunk, run
 RUNS = int(os.environ.get("BENCH_RUNS", "3"))
 CONFIGS = {  # name: (simulate options, deals)
     "learned_bidding_human": (["--play", "learned", "--bidding", "human"], 20_000),
+    "learned_search_bidding_human": (["--play", "learned-search", "--bidding", "human"], 4_000),
     "dd_bidding_human": (["--play", "dd", "--bidding", "human"], 20_000),
     "pimc_bidding_human": (["--play", "pimc", "--bidding", "human"], 400),
     "learned_per_call": (["--play", "learned"], 4_000),
@@ -63,6 +64,8 @@ def main() -> None:
     learned = figures["learned_bidding_human"]
     report["learned_vs_pimc_bidding_human"] = round(learned / figures["pimc_bidding_human"], 1)
     report["dd_vs_learned_bidding_human"] = round(figures["dd_bidding_human"] / learned, 2)
+    report["learned_search_vs_pimc_bidding_human"] = round(
+        figures["learned_search_bidding_human"] / figures["pimc_bidding_human"], 1)
     report["learned_vs_pimc_per_call"] = round(figures["learned_per_call"]
                                                 / figures["pimc_per_call"], 1)
     advise_seconds(20, 2, command=ADVISE)

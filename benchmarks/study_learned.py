@@ -3,7 +3,7 @@ strength study, not timed). Prints JSON; each part can run alone:
 
     python benchmarks/study_learned.py duplicate [--deals 20000] [--tested learned]
         [--yardstick pimc] [--bidder human]
-    python benchmarks/study_learned.py review [--hands 1000]
+    python benchmarks/study_learned.py review [--hands 1000] [--model learned]
     python benchmarks/study_learned.py people
     python benchmarks/study_learned.py pinned [--deals 2000]
 
@@ -14,7 +14,8 @@ points per deal (NS minus EW, halved) with its 95 % interval. Each side's PIMC i
 the auction under the bidder.
 
 review: `study_review_loss`'s 1,000-hand study (standard rules, the rules bidder at every seat,
-seed 1) with the learned player at all four seats: points lost a hand against double dummy.
+seed 1) with the learned player (`--model`: or another) at all four seats: points lost a hand
+against double dummy.
 
 people: the real games in tests/data/egn (championship games in Euchre Game Notation) replayed;
 at each card decision with more than one candidate (cards the seat can tell apart), does the
@@ -53,7 +54,7 @@ from euchre_sim.core.stats import interval95, mean_se
 from euchre_sim.game.history import HandState
 from euchre_sim.game.match import auction_row
 from euchre_sim.game.model_strategy import state_arrays
-from euchre_sim.play.models import model_id
+from euchre_sim.play.models import DEFAULT_WORLDS, model_id
 from euchre_sim.play.pimc import inference_of, new_pimc_work, option_candidates, option_of
 from euchre_sim.play.player import Player
 from euchre_sim.play.playout import choose_card, play_contract
@@ -107,12 +108,12 @@ def duplicate(rules, tested: str, yardstick: str, bidder: str, deals: int, seed:
             "pairs_differing": int((gains != 0).sum())}
 
 
-def review(hands: int) -> dict:
+def review(hands: int, model: str) -> dict:
     from study_review_loss import losses, played_hands
 
     rules = build_rules("standard")
-    states = played_hands(rules, "learned", None, hands, 1)
-    return {"model": "learned", "hands": len(states), **losses(states, 1)}
+    states = played_hands(rules, model, DEFAULT_WORLDS, hands, 1)
+    return {"model": model, "hands": len(states), **losses(states, 1)}
 
 
 def people(worlds: int = 50) -> dict:
@@ -217,6 +218,7 @@ def main() -> None:
     d.add_argument("--rules", default="standard")
     r = sub.add_parser("review")
     r.add_argument("--hands", type=int, default=1000)
+    r.add_argument("--model", default="learned")
     sub.add_parser("people")
     t = sub.add_parser("tables")
     t.add_argument("dir_a")
@@ -228,7 +230,7 @@ def main() -> None:
         report = duplicate(build_rules(args.rules), args.tested, args.yardstick, args.bidder,
                            args.deals, args.seed)
     elif args.part == "review":
-        report = review(args.hands)
+        report = review(args.hands, args.model)
     elif args.part == "tables":
         report = tables(args.dir_a, args.dir_b)
     elif args.part == "people":

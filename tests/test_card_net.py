@@ -46,8 +46,10 @@ from euchre_sim.play.card_net import (
     N_LOGGED,
     N_SLOTS,
     canonical_slots,
+    close_calls,
     derived_features,
     encode,
+    net_choice,
     net_knows,
     net_of,
     net_scores,
@@ -55,8 +57,8 @@ from euchre_sim.play.card_net import (
     no_card_net,
 )
 from euchre_sim.play.conventional import conventional_card
-from euchre_sim.play.learned import learned_card, learned_discard
-from euchre_sim.play.models import MODEL_LEARNED, MODEL_PIMC
+from euchre_sim.play.learned import learned_card, learned_discard, searched_card
+from euchre_sim.play.models import MODEL_LEARNED, MODEL_PIMC, SEARCH_MARGIN
 from euchre_sim.play.pimc import (
     discard_candidates,
     inference_of,
@@ -682,6 +684,88 @@ def test_learned_discard_is_never_the_upcard_and_is_the_nets_best_other_card(net
         assert d == best
 
 
+def _twin_scores(c, seat, layers, cands):
+    """The candidates by their float64 score (highest first), as (score, power bit)."""
+    scores = numpy_scores(layers, sorted(c.expected_features(seat, False)))
+    return sorted(((scores[slot_of(c.card(int(p)), c.trump)], int(p)) for p in cands),
+                  reverse=True)
+
+
+def _close_by_twin(by, margin):
+    """The candidates (`_twin_scores`) within `margin` of the best, best first (None where the
+    best is near a tie or a score near the margin's line: float32 may differ)."""
+    tol = 1e-3 * (1 + abs(by[0][0]))
+    line = by[0][0] - margin
+    if by[0][0] - by[1][0] < tol or any(abs(score - line) < tol for score, _ in by):
+        return None
+    return [p for score, p in by if score > line]
+
+
+def _close_call(plays, net_seed, share, contract, margin=None):
+    """A decision with a choice; a random net, its scores scaled so that `margin` (default:
+    the unscaled net's) is `share` of its candidates' spread of scores; the margin, and the
+    close candidates by the twin (None: see `_close_by_twin`)."""
+    c = Contract(**contract)
+    if c.took_up:
+        c.make_discard(c.rng.choice(sorted(c.hands[c.dealer] - {c.upcard})))
+    c.play_random(min(plays, 5 * len(c.active) - 1))
+    layers = random_layers(net_seed, 16, 8)
+    cands = np.zeros(8, dtype=np.int64)
+    n = option_candidates(c.lay, c.hp, c.st, c.pm, c.turn, False, cands)
+    if n < 2 or c.settled():
+        return c, net_of(layers), margin, None
+    by = _twin_scores(c, c.turn, layers, cands[:n])
+    spread = by[0][0] - by[-1][0]
+    if margin is None:
+        margin = share * spread
+    elif share > 0 and spread > 0:  # the last layer is linear: scaling it scales the scores
+        scale = margin / (share * spread)
+        layers = layers[:2] + [(layers[2][0] * scale, layers[2][1] * scale)]
+        by = _twin_scores(c, c.turn, layers, cands[:n])
+    return c, net_of(layers), margin, _close_by_twin(by, margin)
+
+
+@settings(max_examples=80, deadline=None)
+@given(plays=st.integers(0, 19), net_seed=st.integers(0, 2**32), share=st.floats(0.0, 1.2),
+       **contracts)
+def test_close_calls_are_the_candidates_scored_within_the_margin_of_the_nets_best(
+        plays, net_seed, share, **contract):
+    c, net, margin, want = _close_call(plays, net_seed, share, contract)
+    assume(want is not None)
+    event(f"{len(want)} close")
+    pw = new_pimc_work(inference_of(), net)
+    n = option_candidates(c.lay, c.hp, c.st, c.pm, c.turn, False, pw.candidates)
+    best = net_choice(c.tb, c.hp, c.st, c.pm, c.turn, False, pw.candidates, n, net,
+                      pw.net_work)
+    kept = close_calls(pw.net_work, pw.candidates, n, best, margin)
+    assert pw.candidates[0] == want[0] == best
+    assert sorted(pw.candidates[:kept]) == sorted(want)
+
+
+@settings(max_examples=40, deadline=None)
+@given(plays=st.integers(0, 15), net_seed=st.integers(0, 2**32), share=st.floats(0.05, 1.2),
+       key=st.integers(0, 2**63), **contracts)
+def test_learned_search_takes_a_clear_call_from_the_net_and_leaves_a_close_one_to_the_worlds(
+        plays, net_seed, share, key, **contract):
+    """learned-search: the card is the net's where no other candidate scores within
+    SEARCH_MARGIN of its best; else one of those close candidates, chosen by sampled worlds
+    (a decision of the hand's key counted), the same again from the same key."""
+    c, net, _, close = _close_call(plays, net_seed, share, contract, SEARCH_MARGIN)
+    assume(close is not None)
+    picks = []
+    for _ in range(2):
+        st_ = c.st.copy()
+        picks.append(searched_card(c.tb, c.lay, c.hp, st_, c.pm, c.turn, 8, np.uint64(key),
+                                   new_tt(), new_pimc_work(inference_of(), net)))
+        assert st_[S_DECISIONS] == c.st[S_DECISIONS] + (len(close) > 1)
+    event("close call" if len(close) > 1 else "clear call")
+    assert picks[0] == picks[1] and picks[0] in close
+    if len(close) == 1:
+        assert picks[0] == close[0]
+    assert searched_card(c.tb, c.lay, c.hp, c.st.copy(), c.pm, c.turn, 8, np.uint64(key),
+                         new_tt(), new_pimc_work(inference_of(), net)) == picks[0]
+
+
 def test_learned_card_without_a_net_answers_minus_one():
     c = Contract(3, trump=0, dealer=0, maker=1, alone=False, defended_alone=False,
                  round_one=False)
@@ -859,10 +943,10 @@ def test_teaching_log_under_a_learned_driver_logs_pimcs_decisions_where_the_net_
         monkeypatch, pimc_log):
     """DAgger: the learned player (a random net here) plays its own cards, and PIMC's card is
     logged at the positions it reaches; those differ from PIMC's own game."""
-    import euchre_sim.play.player as player_module
+    import euchre_sim.play.card_net as card_net_module
 
     _, net = random_net(2)
-    monkeypatch.setattr(player_module, "card_net", lambda: net)
+    monkeypatch.setattr(card_net_module, "card_net", lambda: net)
     driver = Player("rules", play="learned", worlds=6)
     log = teaching_log(player=driver, **TEACHING)
     _check_rows(log)

@@ -9,7 +9,13 @@ import pytest
 from euchre_sim.bidding.params import BIDDER_DD, BIDDER_RULES, BIDDER_TABLE, HUMAN_FILE, PARAMS
 from euchre_sim.core.errors import FieldError
 from euchre_sim.core.rules import build_rules
-from euchre_sim.play.models import DEFAULT_WORLDS, MODEL_CONVENTIONAL, MODEL_LEARNED, MODEL_PIMC
+from euchre_sim.play.models import (
+    DEFAULT_WORLDS,
+    MODEL_CONVENTIONAL,
+    MODEL_LEARNED,
+    MODEL_LEARNED_SEARCH,
+    MODEL_PIMC,
+)
 from euchre_sim.play.player import NO_BIDDER, Player, player_of
 
 DEFAULTS = [default for _, default, _ in PARAMS]
@@ -75,17 +81,19 @@ def test_settled_keeps_only_what_the_player_uses():
     assert Player(None, weights=(1.0,) * len(PARAMS)).settled().weights == ()
 
 
-def test_only_the_learned_player_carries_the_shipped_net():
-    """The record's net is the package's card_net.npz read here directly for "learned", and
-    empty for every other model (their kernels never read it)."""
+def test_only_the_learned_players_carry_the_shipped_net():
+    """The record's net is the package's card_net.npz read here directly for "learned" and
+    "learned-search" (the same net, search on top), and empty for every other model (their
+    kernels never read it)."""
     from importlib import resources
 
-    learned = Player("human", "learned").record()
-    with resources.as_file(resources.files("euchre_sim.play") / "card_net.npz") as path, \
-            np.load(path) as shipped:
-        assert np.array_equal(learned.net.w1, shipped["w1"])
-        assert np.array_equal(learned.net.w3t, shipped["w3t"])
-    assert int(learned.play) == MODEL_LEARNED
+    for play, model in (("learned", MODEL_LEARNED), ("learned-search", MODEL_LEARNED_SEARCH)):
+        learned = Player("human", play).record()
+        with resources.as_file(resources.files("euchre_sim.play") / "card_net.npz") as path, \
+                np.load(path) as shipped:
+            assert np.array_equal(learned.net.w1, shipped["w1"])
+            assert np.array_equal(learned.net.w3t, shipped["w3t"])
+        assert int(learned.play) == model
     for play in ("dd", "rules", "pimc"):
         assert Player("human", play).record().net.w1.size == 0
 
@@ -98,7 +106,8 @@ def test_a_runs_identity_names_the_learned_players_weights_by_their_digest():
     from importlib import resources
 
     data = (resources.files("euchre_sim.play") / "card_net.npz").read_bytes()
-    identity = Player("human", "learned", 20).settled().identity()
-    assert identity["card_net"] == hashlib.sha256(data).hexdigest()
-    assert identity["worlds"] == 20
+    for play in ("learned", "learned-search"):
+        identity = Player("human", play, 20).settled().identity()
+        assert identity["card_net"] == hashlib.sha256(data).hexdigest()
+        assert identity["worlds"] == 20 and identity["play"] == play
     assert "card_net" not in Player("human", "pimc").identity()

@@ -72,7 +72,7 @@ def test_rules_lists_every_preset_and_option_as_the_library_has_them(client):
         assert entry["options"] == build_rules(name).options()
     meanings = {f.name: f.metadata["meaning"] for f in option_fields()}
     assert {o["name"]: o["meaning"] for o in catalog["options"]} == meanings
-    assert set(catalog["play"]) == {"dd", "rules", "pimc", "learned"}
+    assert set(catalog["play"]) == {"dd", "rules", "pimc", "learned", "learned-search"}
     assert set(catalog["max_deals"]) == set(catalog["play"])
 
 

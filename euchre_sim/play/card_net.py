@@ -36,6 +36,7 @@ import numpy as np
 
 from ..core.bits import above_highest, bits_above, low_index, popcount
 from ..core.jit import njit
+from .models import LEARNED_MODELS
 from .state import (
     P_BY,
     P_KNOWN_OUT,
@@ -155,7 +156,7 @@ def derived_features(logged: np.ndarray) -> np.ndarray:
 
 
 def no_card_net() -> CardNet:
-    """A player without a net (every model but "learned")."""
+    """A player without a net (every model but the learned ones)."""
     m = np.zeros((0, 0), dtype=np.float32)
     v = np.zeros(0, dtype=np.float32)
     return CardNet(m, v, m, v, m, v)
@@ -196,8 +197,8 @@ def net_knows(rules) -> bool:
 
 def plays_as_pimc(play: str, rules) -> bool:
     """Does the model sample worlds at (nearly) every decision under these rules: PIMC, and
-    the learned player where its net does not know the deck?"""
-    return play == "pimc" or (play == "learned" and not net_knows(rules))
+    the learned players where their net does not know the deck?"""
+    return play == "pimc" or (play in LEARNED_MODELS and not net_knows(rules))
 
 
 @lru_cache(maxsize=1)
@@ -205,6 +206,11 @@ def card_net() -> CardNet:
     """The shipped net (package data)."""
     with resources.as_file(resources.files(__package__) / NET_FILE) as path:
         return read_card_net(path)
+
+
+def net_for(play: str) -> CardNet:
+    """The net a play model plays by: the shipped net for the learned players, else none."""
+    return card_net() if play in LEARNED_MODELS else no_card_net()
 
 
 @lru_cache(maxsize=1)
@@ -412,7 +418,8 @@ def net_scores(net, active, n, nw):
 @njit(_nrt=False)
 def net_choice(tb, hands, st, pm, seat, discard, cands, n_cands, net, nw):
     """The candidate (power bit, of cands[:n_cands]) the net scores highest for `seat`'s
-    decision; -1 when the player has no net or the net does not know the deck."""
+    decision, the candidates' scores left in nw.out by slot; -1 when the player has no net or
+    the net does not know the deck."""
     if net.b1.shape[0] == 0:
         return -1
     n = encode(tb, hands, st, pm, seat, discard, nw.slots, nw.active)
@@ -422,11 +429,31 @@ def net_choice(tb, hands, st, pm, seat, discard, cands, n_cands, net, nw):
     best = -1
     best_score = np.float32(0.0)
     for i in range(n_cands):
-        score = slot_score(net, nw, nw.slots[cands[i]])
+        slot = nw.slots[cands[i]]
+        score = slot_score(net, nw, slot)
+        nw.out[slot] = score
         if best < 0 or score > best_score:
             best = cands[i]
             best_score = score
     return best
+
+
+@njit(_nrt=False)
+def close_calls(nw, cands, n_cands, best, margin):
+    """Keep in cands only the candidates `net_choice` scored within `margin` of its `best`
+    (itself first); returns how many. One: the net's choice is clear."""
+    top = nw.out[nw.slots[best]] - np.float32(margin)
+    kept = 0
+    for i in range(n_cands):
+        card = cands[i]
+        if card == best or nw.out[nw.slots[card]] > top:
+            if card == best:
+                cands[kept] = cands[0]
+                cands[0] = card
+            else:
+                cands[kept] = card
+            kept += 1
+    return kept
 
 
 @njit(_nrt=False)

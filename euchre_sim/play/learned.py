@@ -1,37 +1,86 @@
 """The learned card player (`--play learned`): PIMC's decision rule with the net's scores in
 place of the worlds (see `card_net`). A forced card is played, a settled hand takes the
 conventional player's card, as PIMC does; elsewhere the candidate the net scores highest.
-Where the net does not know the deal, the answer is -1 and the caller asks PIMC."""
+With search on top (`searched_card`, `--play learned-search`), where other candidates score
+within SEARCH_MARGIN of it (a close call), PIMC decides among those candidates only. Where
+the net does not know the deal, the answer is -1 and the caller asks PIMC."""
 
 from __future__ import annotations
 
+import numpy as np
+
 from ..core.jit import njit
-from .card_net import log_decision, net_choice
+from .card_net import close_calls, log_decision, net_choice
 from .conventional import conventional_card
-from .pimc import discard_candidates, option_candidates, option_of
-from .state import S_DEALER, settled
+from .models import SEARCH_MARGIN
+from .pimc import discard_candidates, option_candidates, option_of, pimc_among
+from .state import S_DEALER, next_decision_key, settled
 
 
 @njit(_nrt=False)
 def learned_card(tb, lay, hands, st, pm, seat, pw):
     """The card (power bit) `seat` plays by the net of pw (-1: the net does not apply)."""
-    cands = pw.candidates
-    n = option_candidates(lay, hands, st, pm, seat, False, cands)
-    if n == 1:
-        return cands[0]
-    if settled(st):
-        return option_of(lay, hands, st, pm, seat, conventional_card(lay, hands, st, pm, seat))
-    return net_choice(tb, hands, st, pm, seat, False, cands, n, pw.net, pw.net_work)
+    return _net_card(tb, lay, hands, st, pm, seat, pw)[0]
 
 
 @njit(_nrt=False)
 def learned_discard(tb, lay, hands, st, pm, pw):
     """The dealer's discard by the net of pw (-1: the net does not apply)."""
+    return _net_discard(tb, lay, hands, st, pm, pw)[0]
+
+
+@njit(_nrt=False)
+def searched_card(tb, lay, hands, st, pm, seat, n_worlds, key, tt, pw):
+    """`learned_card`, its close calls (candidates within SEARCH_MARGIN of the net's best)
+    decided by PIMC among them over n_worlds worlds from the hand's `key`."""
+    best, n = _net_card(tb, lay, hands, st, pm, seat, pw)
+    return _settle(tb, lay, hands, st, pm, seat, np.bool_(False), best, n, n_worlds, key, tt,
+                   pw)
+
+
+@njit(_nrt=False)
+def searched_discard(tb, lay, hands, st, pm, n_worlds, key, tt, pw):
+    """`learned_discard`, its close calls decided as `searched_card`'s."""
+    best, n = _net_discard(tb, lay, hands, st, pm, pw)
+    return _settle(tb, lay, hands, st, pm, st[S_DEALER], np.bool_(True), best, n, n_worlds, key,
+                   tt, pw)
+
+
+@njit(_nrt=False)
+def _net_card(tb, lay, hands, st, pm, seat, pw):
+    """The net's card and how many candidates it chose from (1: forced or settled)."""
+    cands = pw.candidates
+    n = option_candidates(lay, hands, st, pm, seat, False, cands)
+    if n == 1:
+        return cands[0], 1
+    if settled(st):
+        return option_of(lay, hands, st, pm, seat,
+                         conventional_card(lay, hands, st, pm, seat)), 1
+    return net_choice(tb, hands, st, pm, seat, False, cands, n, pw.net, pw.net_work), n
+
+
+@njit(_nrt=False)
+def _net_discard(tb, lay, hands, st, pm, pw):
+    """The net's discard and how many candidates it chose from."""
     cands = pw.candidates
     n = discard_candidates(lay, hands, st, pm, False, cands)
     if n == 1:
-        return cands[0]
-    return net_choice(tb, hands, st, pm, st[S_DEALER], True, cands, n, pw.net, pw.net_work)
+        return cands[0], 1
+    return net_choice(tb, hands, st, pm, st[S_DEALER], True, cands, n, pw.net,
+                      pw.net_work), n
+
+
+@njit(_nrt=False)
+def _settle(tb, lay, hands, st, pm, seat, discard, best, n, n_worlds, key, tt, pw):
+    """The net's `best` of pw's n candidates, or PIMC's choice among those it scored within
+    SEARCH_MARGIN of it."""
+    if best < 0 or n == 1:
+        return best
+    close = close_calls(pw.net_work, pw.candidates, n, best, SEARCH_MARGIN)
+    if close == 1:
+        return best
+    return pimc_among(tb, lay, hands, st, pm, seat, discard, close, n_worlds,
+                      next_decision_key(key, st), best, tt, pw)
 
 
 @njit(_nrt=False)

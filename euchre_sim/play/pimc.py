@@ -324,6 +324,14 @@ def pimc_card(tb, lay, hands, st, pm, seat, n_worlds, key, true_world, tt, pw):
 
 
 @njit(_nrt=False)
+def pimc_among(tb, lay, hands, st, pm, seat, discard, n, n_worlds, key, preferred, tt, pw):
+    """PIMC's choice among the first n of pw's candidates (`preferred` first among equals):
+    the learned player's close calls."""
+    return _best_over_worlds(tb, lay, hands, st, pm, seat, discard, n, n_worlds, key, False,
+                             preferred, tt, pw)
+
+
+@njit(_nrt=False)
 def pimc_discard(tb, lay, hands, st, pm, n_worlds, key, true_world, tt, pw):
     """The dealer's discard from six cards: best mean points for its side over worlds. Never
     the upcard (the others place it in the dealer's hand), except double dummy."""

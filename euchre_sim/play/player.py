@@ -24,8 +24,8 @@ from ..bidding.params import (
 from ..bidding.table import DecisionTable, empty_table, file_source, load_decision_table
 from ..core.errors import FieldError
 from ..core.limits import MAX_WORLDS, at_most
-from .card_net import CardNet, card_net, card_net_digest, no_card_net
-from .models import DEFAULT_WORLDS, PLAY_MODELS, SAMPLING_MODELS, model_id
+from .card_net import CardNet, card_net_digest, net_for
+from .models import DEFAULT_WORLDS, LEARNED_MODELS, PLAY_MODELS, SAMPLING_MODELS, model_id
 
 NO_BIDDER = -1  # a record's bidder when the player bids by no kernel (no auction, or random)
 TABLE_BIDDERS = ("table", "game")  # the bidders that read a decision table
@@ -105,7 +105,7 @@ class Player:
     def net_source(self) -> dict:
         """The learned player's weights as a manifest names them (their sha256); empty for
         every other model."""
-        return {"card_net": card_net_digest()} if self.play == "learned" else {}
+        return {"card_net": card_net_digest()} if self.play in LEARNED_MODELS else {}
 
     def identity(self) -> dict:
         """What a run's manifest says of the player."""
@@ -121,7 +121,7 @@ class Player:
         return PlayerRecord(np.int64(bidder), weights,
                             self.table if self.table is not None else empty_table(),
                             np.int64(model_id(self.play)), np.int64(self.worlds),
-                            card_net() if self.play == "learned" else no_card_net())
+                            net_for(self.play))
 
     def label(self) -> str:
         return f"{self.bidder} bidder, {self.play} play"

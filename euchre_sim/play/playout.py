@@ -37,13 +37,18 @@ from ..core.ruletables import FLAG_LONE_LAST
 from ..core.seats import position_of, seat_at, team_of
 from ..solver.search import shared_tt, to_power
 from .conventional import conventional_card, conventional_discard
-from .learned import learned_card, learned_discard, log_pimc_decision
-from .models import MODEL_CONVENTIONAL, MODEL_DD, MODEL_LEARNED
+from .learned import (
+    learned_card,
+    learned_discard,
+    log_pimc_decision,
+    searched_card,
+    searched_discard,
+)
+from .models import MODEL_CONVENTIONAL, MODEL_DD, MODEL_LEARNED, MODEL_LEARNED_SEARCH
 from .pimc import inference_of, new_pimc_work, pimc_card, pimc_discard, teaching_work
 from .player import Player
 from .state import (
     S_DEALER,
-    S_DECISIONS,
     S_DISCARD,
     S_MAKER_TRICKS,
     S_MAKER_TURN,
@@ -52,6 +57,7 @@ from .state import (
     S_UPCARD,
     TRICKS_PER_HAND,
     new_state,
+    next_decision_key,
     play_card,
 )
 from .worlds import forget_hopeless
@@ -68,11 +74,12 @@ def choose_card(model, tb, lay, hands, st, pm, seat, n_worlds, key, tt, pws):
     mine = -1
     if model == MODEL_LEARNED:
         mine = learned_card(tb, lay, hands, st, pm, seat, pw)
-        if mine >= 0 and pw.log.shape[0] == 0:
-            return mine
-    k = deal_key(key, np.uint64(st[S_DECISIONS]))
-    st[S_DECISIONS] += 1
-    p = pimc_card(tb, lay, hands, st, pm, seat, n_worlds, k, model == MODEL_DD, tt, pw)
+    elif model == MODEL_LEARNED_SEARCH:
+        mine = searched_card(tb, lay, hands, st, pm, seat, n_worlds, key, tt, pw)
+    if mine >= 0 and pw.log.shape[0] == 0:
+        return mine
+    p = pimc_card(tb, lay, hands, st, pm, seat, n_worlds, next_decision_key(key, st),
+                  model == MODEL_DD, tt, pw)
     if pw.log.shape[0]:
         log_pimc_decision(tb, lay, hands, st, pm, seat, False, p, pw)
     return mine if mine >= 0 else p
@@ -87,11 +94,12 @@ def choose_discard(model, tb, lay, hands, st, pm, n_worlds, key, tt, pws):
     mine = -1
     if model == MODEL_LEARNED:
         mine = learned_discard(tb, lay, hands, st, pm, pw)
-        if mine >= 0 and pw.log.shape[0] == 0:
-            return mine
-    k = deal_key(key, np.uint64(st[S_DECISIONS]))
-    st[S_DECISIONS] += 1
-    p = pimc_discard(tb, lay, hands, st, pm, n_worlds, k, model == MODEL_DD, tt, pw)
+    elif model == MODEL_LEARNED_SEARCH:
+        mine = searched_discard(tb, lay, hands, st, pm, n_worlds, key, tt, pw)
+    if mine >= 0 and pw.log.shape[0] == 0:
+        return mine
+    p = pimc_discard(tb, lay, hands, st, pm, n_worlds, next_decision_key(key, st),
+                     model == MODEL_DD, tt, pw)
     if pw.log.shape[0]:
         log_pimc_decision(tb, lay, hands, st, pm, st[S_DEALER], True, p, pw)
     return mine if mine >= 0 else p

@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.bits import bits_above, high_bit, low_index, one_bit, popcount
+from ..core.dealing import deal_key
 from ..core.jit import njit
 from ..core.ruletables import LAYOUT_SUITS, LAYOUT_TRUMPS
 from ..core.seats import team_of
@@ -66,6 +67,14 @@ def new_state(trump, dealer, maker, maker_alone, defender_alone, active, leader,
 def deck_bits(lay):
     return (lay[LAYOUT_SUITS] | lay[LAYOUT_SUITS + 1] | lay[LAYOUT_SUITS + 2]
             | lay[LAYOUT_SUITS + 3] | lay[LAYOUT_SUITS + 4])
+
+
+@njit(_nrt=False)
+def next_decision_key(key, st):
+    """The key of the hand's next decision by sampled worlds (from the hand's `key`), counted."""
+    k = deal_key(key, np.uint64(st[S_DECISIONS]))
+    st[S_DECISIONS] += 1
+    return k
 
 
 @njit(inline="always")

@@ -23,7 +23,7 @@ def rules_catalog() -> dict:
                         for name, (text, _) in PRESETS.items()},
             "options": options, "play": PLAY_DESCRIPTIONS, "bidding": BIDDER_DESCRIPTIONS,
             "max_deals": {"dd": MAX_DEALS, "rules": MAX_DEALS, "pimc": MAX_PIMC_DEALS,
-                          "learned": MAX_DEALS},
+                          "learned": MAX_DEALS, "learned-search": MAX_DEALS},
             "z95": Z95}
 
 
