@@ -4,8 +4,8 @@ strength study, not timed). Prints JSON; each part can run alone:
     python benchmarks/study_learned.py duplicate [--deals 20000] [--tested learned]
         [--yardstick pimc] [--bidder human]
     python benchmarks/study_learned.py review [--hands 1000] [--model learned]
-    python benchmarks/study_learned.py people
-    python benchmarks/study_learned.py pinned [--deals 2000]
+    python benchmarks/study_learned.py people [--models learned,pimc]
+    python benchmarks/study_learned.py pinned [--deals 2000] [--models learned,pimc]
 
 duplicate: the bidder's contract of each of `--deals` random deals (dealer N; both sides bid
 with the same bidder, so the auction does not depend on who plays) is played out twice, the
@@ -116,10 +116,10 @@ def review(hands: int, model: str) -> dict:
     return {"model": model, "hands": len(states), **losses(states, 1)}
 
 
-def people(worlds: int = 50) -> dict:
+def people(models: list[str], worlds: int = 50) -> dict:
     """The share of non-forced card decisions in the EGN games where each model picks the
     person's card (or one the seat cannot tell from it)."""
-    agree = {"learned": 0, "pimc": 0}
+    agree = dict.fromkeys(models, 0)
     decisions = 0
     tt = new_tt()
     rng = random.Random(41)
@@ -193,16 +193,17 @@ def tables(dir_a: str, dir_b: str) -> dict:
             "expected_by_chance": round(0.0455 * len(classes), 1)}
 
 
-def pinned(deals: int) -> dict:
+def pinned(deals: int, models: list[str]) -> dict:
     rules = build_rules("standard")
     out = {}
-    for play in ("learned", "pimc"):
+    for play in models:
         result = advise(AdviceQuestion(rules, "JS AS 9H 9D TC", 1, up="9S", deals=deals,
                                        seed=1, bidding="human", play=play))
         order = next(a for a in result["actions"] if a["action"] == "order_up"
                      and not a["alone"])
         out[play] = {"mean_points": order["mean_points"], "points_se": order["points_se"]}
-    out["difference"] = round(out["learned"]["mean_points"] - out["pimc"]["mean_points"], 4)
+    out["differences_to_pimc"] = {m: round(out[m]["mean_points"] - out["pimc"]["mean_points"], 4)
+                                  for m in models if m != "pimc"}
     return {"deals": deals, **out}
 
 
@@ -219,12 +220,14 @@ def main() -> None:
     r = sub.add_parser("review")
     r.add_argument("--hands", type=int, default=1000)
     r.add_argument("--model", default="learned")
-    sub.add_parser("people")
+    e = sub.add_parser("people")
+    e.add_argument("--models", default="learned,pimc")
     t = sub.add_parser("tables")
     t.add_argument("dir_a")
     t.add_argument("dir_b")
     p = sub.add_parser("pinned")
     p.add_argument("--deals", type=int, default=2000)
+    p.add_argument("--models", default="learned,pimc", help="pimc among them")
     args = parser.parse_args()
     if args.part == "duplicate":
         report = duplicate(build_rules(args.rules), args.tested, args.yardstick, args.bidder,
@@ -234,9 +237,9 @@ def main() -> None:
     elif args.part == "tables":
         report = tables(args.dir_a, args.dir_b)
     elif args.part == "people":
-        report = people()
+        report = people(args.models.split(","))
     else:
-        report = pinned(args.deals)
+        report = pinned(args.deals, args.models.split(","))
     print(json.dumps(report, indent=2))
 
 
