@@ -57,7 +57,12 @@ from euchre_sim.play.card_net import (
     no_card_net,
 )
 from euchre_sim.play.conventional import conventional_card
-from euchre_sim.play.learned import learned_card, learned_discard, searched_card
+from euchre_sim.play.learned import (
+    learned_card,
+    learned_discard,
+    searched_card,
+    searched_discard,
+)
 from euchre_sim.play.models import MODEL_LEARNED, MODEL_PIMC, SEARCH_MARGIN
 from euchre_sim.play.pimc import (
     discard_candidates,
@@ -684,9 +689,9 @@ def test_learned_discard_is_never_the_upcard_and_is_the_nets_best_other_card(net
         assert d == best
 
 
-def _twin_scores(c, seat, layers, cands):
+def _twin_scores(c, seat, layers, cands, discard=False):
     """The candidates by their float64 score (highest first), as (score, power bit)."""
-    scores = numpy_scores(layers, sorted(c.expected_features(seat, False)))
+    scores = numpy_scores(layers, sorted(c.expected_features(seat, discard)))
     return sorted(((scores[slot_of(c.card(int(p)), c.trump)], int(p)) for p in cands),
                   reverse=True)
 
@@ -764,6 +769,37 @@ def test_learned_search_takes_a_clear_call_from_the_net_and_leaves_a_close_one_t
         assert picks[0] == close[0]
     assert searched_card(c.tb, c.lay, c.hp, c.st.copy(), c.pm, c.turn, 8, np.uint64(key),
                          new_tt(), new_pimc_work(inference_of(), net)) == picks[0]
+
+
+@settings(max_examples=40, deadline=None)
+@given(net_seed=st.integers(0, 2**32), share=st.floats(0.05, 1.2), key=st.integers(0, 2**63),
+       **contracts)
+def test_learned_search_discard_is_the_nets_when_clear_else_one_of_its_close_calls(
+        net_seed, share, key, **contract):
+    """The dealer's discard under learned-search: never the upcard; the net's where no other
+    candidate scores within SEARCH_MARGIN of its best, else one of those, by the worlds."""
+    c = Contract(**{**contract, "round_one": True})
+    assume(c.took_up)
+    layers = random_layers(net_seed, 16, 8)
+    cands = np.zeros(8, dtype=np.int64)
+    n = discard_candidates(c.lay, c.hp, c.st, c.pm, False, cands)
+    assume(n > 1)
+    by = _twin_scores(c, c.dealer, layers, cands[:n], discard=True)
+    spread = by[0][0] - by[-1][0]
+    assume(spread > 0)
+    scale = SEARCH_MARGIN / (share * spread)
+    layers = layers[:2] + [(layers[2][0] * scale, layers[2][1] * scale)]
+    close = _close_by_twin(_twin_scores(c, c.dealer, layers, cands[:n], discard=True),
+                           SEARCH_MARGIN)
+    assume(close is not None)
+    st_ = c.st.copy()
+    d = searched_discard(c.tb, c.lay, c.hp, st_, c.pm, 8, np.uint64(key), new_tt(),
+                         new_pimc_work(inference_of(), net_of(layers)))
+    event("close call" if len(close) > 1 else "clear call")
+    assert c.card(d) != c.upcard and c.card(d) in c.hands[c.dealer]
+    assert d in close and st_[S_DECISIONS] == c.st[S_DECISIONS] + (len(close) > 1)
+    if len(close) == 1:
+        assert d == close[0]
 
 
 def test_learned_card_without_a_net_answers_minus_one():
