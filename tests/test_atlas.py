@@ -2,18 +2,23 @@
 double-dummy one of the same deals, looked up by a hand's class, and answered as `advise`
 answers. Checked against the runs it came from, read here by the class text."""
 
+import hashlib
+from importlib import resources
+
 import numpy as np
 import pandas as pd
 import pytest
 
 from euchre_sim.advice import atlas as atlas_module
 from euchre_sim.advice.atlas import (
+    ATLAS_PRESETS,
     Atlas,
     atlas_answer,
     build_atlas,
     level_keys,
     pool_spread,
     pooled_text,
+    shipped_atlas,
     write_table,
 )
 from euchre_sim.advice.question import AdviceQuestion
@@ -213,3 +218,14 @@ def test_asking_for_deals_or_other_models_is_simulated_not_looked_up():
     changed = "false" if build_rules("online").no_trump else "true"
     online = build_rules("online", [f"no_trump={changed}"])  # a preset changed: not covered
     assert atlas_module.atlas_for(AdviceQuestion(online, hand, 1, up="9S")) is None
+
+
+@pytest.mark.parametrize("level", ["class", "pooled"])
+@pytest.mark.parametrize("preset_name", ATLAS_PRESETS)
+def test_a_shipped_atlas_was_built_by_the_shipped_card_net(preset_name, level):
+    """The atlas answers for `--play learned`: its runs must have played by the weights the
+    package ships (the sha256 of card_net.npz, read here from the file itself). A new net
+    ships with atlases rebuilt by `tools/make_atlas.py`."""
+    shipped = (resources.files("euchre_sim.play") / "card_net.npz").read_bytes()
+    atlas = shipped_atlas(preset_name, level)
+    assert atlas.provenance["card_net"] == hashlib.sha256(shipped).hexdigest()

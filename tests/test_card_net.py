@@ -65,11 +65,13 @@ from euchre_sim.play.learned import (
 )
 from euchre_sim.play.models import MODEL_LEARNED, MODEL_PIMC, SEARCH_MARGIN
 from euchre_sim.play.pimc import (
+    CLEAR_Z,
     discard_candidates,
     inference_of,
     new_pimc_work,
     option_candidates,
     option_of,
+    option_values,
     pimc_card,
     pimc_discard,
     teaching_work,
@@ -847,16 +849,19 @@ def test_learned_player_answers_minus_one_where_the_net_does_not_know_the_deal(p
     assert asked >= 10
 
 
-def _logged_decision(c, seat, discard, model, net, key):
+def _logged_decision(c, seat, discard, model, net, key, values=False):
     """(the card the model plays, the log's rows) of one decision through the playout's
-    dispatch with a teaching log; and PIMC's card for it in the same worlds."""
+    dispatch with a teaching log; and PIMC's card for it in the same worlds. With values
+    (PIMC without its race, as `teaching_log` values them), the rows' values too."""
     log = np.zeros((2, LOG_WIDTH), dtype=np.uint8)
+    valued = np.zeros((2 if values else 0, N_SLOTS), dtype=np.float32)
     log_n = np.zeros(1, dtype=np.int64)
-    pw = teaching_work(inference_of(), net, log, log_n)
+    clear_z = 0.0 if values else CLEAR_Z
+    pw = teaching_work(inference_of(), net, log, valued, log_n, clear_z)
     # np.uint64: a kernel's uint64 comes back a Python int, which Numba would type int64
     k = np.uint64(deal_key(np.uint64(key), np.uint64(c.st[S_DECISIONS])))
     before = c.st.copy()
-    probe = new_pimc_work(inference_of(), net)
+    probe = new_pimc_work(inference_of(), net, clear_z)
     if discard:
         pimc = pimc_discard(c.tb, c.lay, c.hp, c.st, c.pm, WORLDS, k, False, new_tt(), probe)
         got = choose_discard(model, c.tb, c.lay, c.hp, c.st, c.pm, WORLDS, np.uint64(key),
@@ -868,6 +873,8 @@ def _logged_decision(c, seat, discard, model, net, key):
     assert c.st[S_DECISIONS] == before[S_DECISIONS] + 1, "a PIMC decision drew its key"
     c.st[S_DECISIONS] = before[S_DECISIONS]
     assert (c.st == before).all(), "deciding changes nothing else"
+    if values:
+        return int(got), log[:log_n[0]].copy(), int(pimc), valued[:log_n[0]].copy()
     return int(got), log[:log_n[0]].copy(), int(pimc)
 
 
@@ -912,6 +919,50 @@ def test_a_teaching_decision_plays_the_drivers_card_and_logs_pimcs(plays, net_se
     _check_logged_row(c, seat, False, rows, pimc, n, c.settled())
 
 
+def _check_valued_row(rows, valued, label_slots):
+    """One row, its values NaN off the candidates and finite on them; PIMC's card has the
+    best value (PIMC without its race takes the best mean)."""
+    assert len(rows) == 1 == len(valued)
+    cands = np.flatnonzero(rows[0][N_LOGGED:N_LOGGED + N_SLOTS])
+    assert set(np.flatnonzero(~np.isnan(valued[0]))) == set(cands) == label_slots
+    assert valued[0][rows[0][LOG_LABEL]] == np.nanmax(valued[0])
+
+
+@settings(max_examples=25, deadline=None)
+@given(plays=st.integers(0, 15), key=st.integers(0, 2**63), **contracts)
+def test_a_valued_teaching_decision_logs_each_candidates_mean_points_for_the_seats_side(
+        plays, key, **contract):
+    """generate --values: a logged decision's values are each candidate's points for the
+    deciding seat's side averaged over PIMC's worlds (`option_values`, world by world, the
+    makers' points: negated for the defenders), by slot, NaN elsewhere; PIMC's card has the
+    best of them."""
+    c = Contract(**contract)
+    _, net = random_net(3)
+    if c.took_up:
+        got, rows, _, valued = _logged_decision(c, c.dealer, True, MODEL_PIMC, net, key, True)
+        cands = np.zeros(8, dtype=np.int64)
+        n = discard_candidates(c.lay, c.hp, c.st, c.pm, False, cands)
+        if n > 1:
+            _check_valued_row(rows, valued, {slot_of(c.card(p), c.trump) for p in cands[:n]})
+        c.make_discard(c.card(got))
+    c.play_random(min(plays, 5 * len(c.active) - 1))
+    seat = c.turn
+    k = np.uint64(deal_key(np.uint64(key), np.uint64(c.st[S_DECISIONS])))
+    _, rows, _, valued = _logged_decision(c, seat, False, MODEL_PIMC, net, key, True)
+    pw = new_pimc_work(inference_of(), net, 0.0)
+    out = np.zeros((WORLDS, 8), dtype=np.int64)
+    n = option_values(c.tb, c.lay, c.hp, c.st, c.pm, seat, False, 0, WORLDS, k, False, new_tt(),
+                      pw, out)
+    if n == 1 or c.settled():
+        assert len(rows) == 0
+        return
+    side = 1 if (seat % 2) == (c.maker % 2) else -1
+    slots = [slot_of(c.card(p), c.trump) for p in pw.candidates[:n]]
+    _check_valued_row(rows, valued, set(slots))
+    for i, slot in enumerate(slots):
+        assert valued[0][slot] == pytest.approx(side * out[:, i].mean(), abs=1e-6)
+
+
 # --- the teaching log -------------------------------------------------------------------------
 
 TEACHING = dict(rules=STANDARD, seed=11, start=0, count=3)
@@ -922,7 +973,9 @@ ONE_HOT_GROUPS = {"dealer": (F_DEALER, 4), "maker": (F_MAKER, 4),
 
 @pytest.fixture(scope="module")
 def pimc_log():
-    return teaching_log(player=Player("rules", play="pimc", worlds=6), **TEACHING)
+    log, values = teaching_log(player=Player("rules", play="pimc", worlds=6), **TEACHING)
+    assert values is None
+    return log
 
 
 def _row_parts(row):
@@ -970,8 +1023,18 @@ def test_teaching_log_rows_are_real_decisions_of_a_seats_view(pimc_log):
     assert pimc_log[:, F_DISCARD].any(), "a dealer's discard is among the decisions"
 
 
+def test_a_valued_teaching_log_values_every_candidate_of_every_row():
+    log, values = teaching_log(player=Player("rules", play="pimc", worlds=6), values=True,
+                               **TEACHING)
+    _check_rows(log)
+    for row, valued in zip(log, values, strict=True):
+        cands = set(np.flatnonzero(row[N_LOGGED:N_LOGGED + N_SLOTS]))
+        _check_valued_row(row[None], valued[None], cands)
+    assert (np.nan_to_num(values) >= -4).all() and (np.nan_to_num(values) <= 4).all()
+
+
 def test_teaching_log_is_reproducible_from_its_seed(pimc_log):
-    again = teaching_log(player=Player("rules", play="pimc", worlds=6), **TEACHING)
+    again, _ = teaching_log(player=Player("rules", play="pimc", worlds=6), **TEACHING)
     assert np.array_equal(again, pimc_log)
 
 
@@ -984,7 +1047,7 @@ def test_teaching_log_under_a_learned_driver_logs_pimcs_decisions_where_the_net_
     _, net = random_net(2)
     monkeypatch.setattr(card_net_module, "card_net", lambda: net)
     driver = Player("rules", play="learned", worlds=6)
-    log = teaching_log(player=driver, **TEACHING)
+    log, _ = teaching_log(player=driver, **TEACHING)
     _check_rows(log)
-    assert np.array_equal(log, teaching_log(player=driver, **TEACHING))
+    assert np.array_equal(log, teaching_log(player=driver, **TEACHING)[0])
     assert not np.array_equal(log, pimc_log)

@@ -25,9 +25,9 @@ def tool():
     return module
 
 
-def _generate(tool, data, chunks=2, seed=5):
+def _generate(tool, data, chunks=2, seed=5, values=False):
     tool.generate(type("Args", (), {"data": str(data), "chunks": chunks, "seed": seed,
-                                    "jobs": 1, "driver": "pimc"})())
+                                    "jobs": 1, "driver": "pimc", "values": values})())
 
 
 def test_chunks_are_logged_pimc_decisions_named_by_their_spec(tool, tmp_path):
@@ -42,6 +42,21 @@ def test_chunks_are_logged_pimc_decisions_named_by_their_spec(tool, tmp_path):
     candidates = log[:, N_LOGGED:LOG_LABEL]
     assert (candidates.sum(axis=1) >= 2).all()
     assert candidates[np.arange(len(log)), log[:, LOG_LABEL]].all()
+
+
+def test_valued_chunks_keep_every_candidates_value_and_are_chunks_of_their_own(tool, tmp_path,
+                                                                              capsys):
+    _generate(tool, tmp_path, chunks=1, values=True)
+    with np.load(tmp_path / "pimc-values-s5-00000.npz") as z:
+        log, values, spec = z["log"], z["values"], json.loads(str(z["spec"]))
+    assert spec == tool.chunk_spec(5, 0, "pimc", values=True)
+    assert spec["values"] and spec["clear_z"] == 0
+    assert values.shape == (len(log), log.shape[1] - N_LOGGED - 1)
+    candidates = log[:, N_LOGGED:LOG_LABEL] > 0
+    assert (np.isnan(values) == ~candidates).all()
+    capsys.readouterr()
+    _generate(tool, tmp_path, chunks=1)
+    assert "0 chunks done, 1 to make" in capsys.readouterr().out
 
 
 def test_a_rerun_remakes_only_the_chunks_it_cannot_prove_are_its_own(tool, tmp_path, capsys):

@@ -6,6 +6,8 @@ import functools
 
 import click
 
+from ..play.models import DESCRIPTIONS, PLAY_MODELS
+
 
 def rules_options(command):
     """--rules PRESET and repeatable --set KEY=VALUE, passed on as one `ruleset` argument."""
@@ -92,8 +94,8 @@ workers_option = click.option("--workers", type=click.IntRange(min=1), default=N
                               help="Worker processes (default and most: all cores).")
 
 
-PLAY_HELP = ("Card play: dd (all hands visible), rules (conventional player), pimc (sampled "
-             "worlds), learned (a net trained on PIMC's decisions).")
+PLAY_HELP = "Card play: " + "; ".join(f"{name}, {DESCRIPTIONS[name]}"
+                                     for name in PLAY_MODELS) + "."
 PEOPLE_HELP = (" Default: learned with --bidding human (a table of people) when neither is "
                "given, else dd.")
 
@@ -102,7 +104,7 @@ def play_options(command, people_default: bool = False):
     """--play MODEL and --worlds K (PIMC), passed on as `play` and `worlds`; with
     `people_default`, --play is None when not given (`advice.question.models_of`)."""
     from ..core.limits import MAX_WORLDS
-    from ..play.models import DEFAULT_WORLDS, PLAY_MODELS
+    from ..play.models import DEFAULT_WORLDS
 
     command = click.option("--worlds", type=click.IntRange(1, MAX_WORLDS), default=DEFAULT_WORLDS,
                            show_default=True,
@@ -167,7 +169,6 @@ def sides_options(names: tuple[str, str], ew_default: str, note: str, game: bool
     `players` (play.player.Player, NS first) and `bidder_table` (the table bidders' folder,
     read where the players meet). `names`: how the help calls the two."""
     from ..bidding.params import GAME_BIDDERS, SELF_PLAY_BIDDERS
-    from ..play.models import PLAY_MODELS
 
     bidders = GAME_BIDDERS if game else SELF_PLAY_BIDDERS
 

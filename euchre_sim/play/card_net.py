@@ -475,3 +475,12 @@ def log_decision(tb, hands, st, pm, seat, discard, cands, n_cands, card, log, lo
         row[N_LOGGED + nw.slots[cands[i]]] = 1
     row[LOG_LABEL] = nw.slots[card]
     log_n[0] = k + 1
+
+
+@njit(_nrt=False)
+def log_values(row, slots, cands, n_cands, sums, scale):
+    """A logged decision's candidates valued into row (by slot, NaN where no candidate):
+    each candidate's points summed over the worlds (`sums`), times `scale`."""
+    row[:] = np.nan
+    for i in range(n_cands):
+        row[slots[cands[i]]] = sums[i] * scale

@@ -22,7 +22,7 @@ from ..core.seats import team_of
 from ..core.trick import legal_cards, next_active
 from ..solver.equivalence import candidates, run_top
 from ..solver.search import call_search_at, new_work
-from .card_net import LOG_WIDTH, new_net_work
+from .card_net import LOG_WIDTH, N_SLOTS, new_net_work
 from .conventional import conventional_card, conventional_discard
 from .player import Player, PlayerRecord
 from .state import (
@@ -95,19 +95,23 @@ class PimcWork(NamedTuple):
     net: tuple  # the learned player's net (card_net.CardNet; empty: none)
     net_work: tuple  # its buffers (card_net.NetWork)
     log: np.ndarray  # decisions logged for training (card_net.log_decision; none: no log)
+    log_values: np.ndarray  # each logged decision's candidates valued (none: not kept)
     log_n: np.ndarray  # how many are logged
 
 
 @njit
-def teaching_work(inference, net, log, log_n, clear_z=CLEAR_Z):
+def teaching_work(inference, net, log, log_values, log_n, clear_z=CLEAR_Z):
     """Buffers of one card player that logs each of its PIMC decisions into `log` (rows of
-    card_net.LOG_WIDTH; log_n[0] counts them)."""
+    card_net.LOG_WIDTH; log_n[0] counts them) and, where log_values has rows, each
+    candidate's mean points for the deciding side over the worlds, by slot (clear_z 0: every
+    candidate is valued over every world)."""
     return PimcWork(new_work(), np.zeros(4, dtype=np.uint64), np.zeros(64, dtype=np.int64),
                     np.zeros(MAX_CANDIDATES, dtype=np.int64),
                     np.zeros(MAX_CANDIDATES, dtype=np.int64), inference,
                     np.zeros((MAX_CANDIDATES, MAX_CANDIDATES), dtype=np.int64),
                     np.array([clear_z], dtype=np.float64),
-                    np.zeros(MAX_CANDIDATES, dtype=np.int64), net, new_net_work(net), log, log_n)
+                    np.zeros(MAX_CANDIDATES, dtype=np.int64), net, new_net_work(net), log,
+                    log_values, log_n)
 
 
 @njit
@@ -116,7 +120,8 @@ def new_pimc_work(inference, net, clear_z=CLEAR_Z):
     net `net` (card_net; an empty one for every other model); clear_z: when a PIMC decision
     stops early (see `race_survivors`; 0: never, every decision takes all its worlds)."""
     return teaching_work(inference, net, np.zeros((0, LOG_WIDTH), dtype=np.uint8),
-                         np.zeros(1, dtype=np.int64), clear_z)
+                         np.zeros((0, N_SLOTS), dtype=np.float32), np.zeros(1, dtype=np.int64),
+                         clear_z)
 
 
 @njit(_nrt=False, inline="always")

@@ -81,7 +81,7 @@ def choose_card(model, tb, lay, hands, st, pm, seat, n_worlds, key, tt, pws):
     p = pimc_card(tb, lay, hands, st, pm, seat, n_worlds, next_decision_key(key, st),
                   model == MODEL_DD, tt, pw)
     if pw.log.shape[0]:
-        log_pimc_decision(tb, lay, hands, st, pm, seat, False, p, pw)
+        log_pimc_decision(tb, lay, hands, st, pm, seat, False, p, n_worlds, pw)
     return mine if mine >= 0 else p
 
 
@@ -101,7 +101,7 @@ def choose_discard(model, tb, lay, hands, st, pm, n_worlds, key, tt, pws):
     p = pimc_discard(tb, lay, hands, st, pm, n_worlds, next_decision_key(key, st),
                      model == MODEL_DD, tt, pw)
     if pw.log.shape[0]:
-        log_pimc_decision(tb, lay, hands, st, pm, st[S_DEALER], True, p, pw)
+        log_pimc_decision(tb, lay, hands, st, pm, st[S_DEALER], True, p, n_worlds, pw)
     return mine if mine >= 0 else p
 
 
@@ -229,7 +229,8 @@ class Playout(NamedTuple):
 def play_deals(rules, playout: Playout, hands: np.ndarray, upcards: np.ndarray, seed: int,
                start: int, dealer: int = 0, log: tuple | None = None) -> np.ndarray:
     """Call tables (int8[n, N_ROWS], makers' tricks or -1) of deals start.. played out;
-    log: (rows, count) to log every PIMC decision into (`learned.log_pimc_decision`)."""
+    log: (rows, values, count, clear_z) to log every PIMC decision into
+    (`pimc.teaching_work`, `learned.log_pimc_decision`)."""
     from ..core.dealing import seed_to_u64
     from ..core.ruletables import compile_rules
 

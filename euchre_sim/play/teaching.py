@@ -12,21 +12,27 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.dealing import deal_batch
-from .card_net import LOG_WIDTH
+from .card_net import LOG_WIDTH, N_SLOTS
+from .pimc import CLEAR_Z
 from .player import Player
 from .playout import Playout, play_deals
 
 DECISIONS_PER_DEAL = 640  # room in a chunk's log: up to ~32 reached rows of ~20 decisions a deal
 
 
-def teaching_log(rules, player: Player, seed: int, start: int, count: int) -> np.ndarray:
+def teaching_log(rules, player: Player, seed: int, start: int, count: int,
+                 values: bool = False) -> tuple[np.ndarray, np.ndarray | None]:
     """The logged decisions (uint8[n, card_net.LOG_WIDTH]) of deals start..start+count-1
-    played by `player` (a rules or human bidder; play "pimc", or "learned" for DAgger)."""
+    played by `player` (a rules or human bidder; play "pimc", or "learned" for DAgger) and,
+    with `values`, each decision's candidates valued by PIMC (float32[n, N_SLOTS]: the
+    deciding side's mean points over the worlds, NaN where no candidate; every candidate
+    over all its worlds, no race), else None."""
     hands, ups = deal_batch(rules, seed, start, count, 0)
     log = np.zeros((count * DECISIONS_PER_DEAL, LOG_WIDTH), dtype=np.uint8)
+    valued = np.zeros((log.shape[0] if values else 0, N_SLOTS), dtype=np.float32)
     logged = np.zeros(1, dtype=np.int64)
     play_deals(rules, Playout(player.loaded(rules), reached_only=True), hands, ups, seed, start,
-               0, log=(log, logged))
+               0, log=(log, valued, logged, 0.0 if values else CLEAR_Z))
     if logged[0] == log.shape[0]:
         raise RuntimeError("the teaching log filled up: raise DECISIONS_PER_DEAL")
-    return log[:logged[0]].copy()
+    return log[:logged[0]].copy(), valued[:logged[0]].copy() if values else None

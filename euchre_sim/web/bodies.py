@@ -16,6 +16,12 @@ from ..play.card_net import plays_as_pimc
 
 MAX_DEALS = 200_000  # a query's deals (PIMC: MAX_PIMC_DEALS): minutes of work at most
 MAX_PIMC_DEALS = 10_000
+
+
+def max_deals(play: str, rules) -> int:
+    """A query's most deals under a play model: PIMC's cap where it samples worlds at every
+    decision (`card_net.plays_as_pimc`)."""
+    return MAX_PIMC_DEALS if plays_as_pimc(play, rules) else MAX_DEALS
 MAX_WORLDS = 10_000
 MAX_PLAY_WORLDS = 2_000  # a play decision solves every world for every card
 _ADVISE_FIELDS = {"hand": str, "up": str, "turned_down": str, "seat": int, "deals": int,
@@ -73,7 +79,7 @@ def advise_question(body, place: Callable[[str], str] | None = None
             raise UserError(f"advise needs {needed!r}")
     rules = rules_of(fields.pop("rules", "standard"), fields.pop("set", None))
     play = models_of(fields.get("play"), fields.get("bidding"))[0]  # the page's caps first
-    cap = MAX_PIMC_DEALS if plays_as_pimc(play, rules) else MAX_DEALS
+    cap = max_deals(play, rules)
     if "deals" in fields and not 2 <= fields["deals"] <= cap:
         raise UserError(f"deals must be 2 to {cap:,} with play {play}, got {fields['deals']:,}")
     worlds_cap = MAX_PLAY_WORLDS if "trump" in fields else MAX_WORLDS

@@ -8,7 +8,8 @@ from ..core.cards import JOKER, card_suit
 from ..core.rules import PRESETS, RuleSet, option_fields, preset
 from ..core.stats import Z95
 from ..play.models import DESCRIPTIONS as PLAY_DESCRIPTIONS
-from .bodies import MAX_DEALS, MAX_PIMC_DEALS
+from ..play.models import PLAY_MODELS
+from .bodies import max_deals
 
 SUIT_SYMBOLS = {"french": "♣♦♥♠", "yooker": "★▲■●"}
 
@@ -22,8 +23,7 @@ def rules_catalog() -> dict:
     return {"presets": {name: {"description": text, "options": preset(name).options()}
                         for name, (text, _) in PRESETS.items()},
             "options": options, "play": PLAY_DESCRIPTIONS, "bidding": BIDDER_DESCRIPTIONS,
-            "max_deals": {"dd": MAX_DEALS, "rules": MAX_DEALS, "pimc": MAX_PIMC_DEALS,
-                          "learned": MAX_DEALS, "learned-search": MAX_DEALS},
+            "max_deals": {play: max_deals(play, preset("standard")) for play in PLAY_MODELS},
             "z95": Z95}
 
 
