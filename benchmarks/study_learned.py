@@ -2,7 +2,7 @@
 strength study, not timed). Prints JSON; each part can run alone:
 
     python benchmarks/study_learned.py duplicate [--deals 20000] [--tested learned]
-        [--yardstick pimc] [--bidder human]
+        [--yardstick pimc] [--bidder human] [--alone-only]
     python benchmarks/study_learned.py review [--hands 1000] [--model learned]
     python benchmarks/study_learned.py people [--models learned,pimc]
     python benchmarks/study_learned.py pinned [--deals 2000] [--models learned,pimc]
@@ -81,31 +81,51 @@ def contracts(tb, record, hands, ups):
     return out
 
 
-def duplicate(rules, tested: str, yardstick: str, bidder: str, deals: int, seed: int) -> dict:
+def duplicate(rules, tested: str, yardstick: str, bidder: str, deals: int, seed: int,
+              alone_only: bool = False) -> dict:
+    """The duplicate (module docstring); alone_only: only the lone contracts, each played a
+    third time with the yardstick on both sides, so that the tested player's gain splits by
+    role: making alone (against the yardstick's defence) and defending (against its lone
+    player), each the makers' points against the yardstick's own game."""
     tb = compile_rules(rules)
     a, b = Player(bidder, tested).record(), Player(bidder, yardstick).record()
     work_a = new_pimc_work(inference_of(a), a.net)
     work_b = new_pimc_work(inference_of(b), b.net)
     hands, ups = deal_batch(rules, seed, 0, deals)
     tt = new_tt()
-    gains = []
+    gains, making, defending = [], [], []
+    pairings = [((a.play, b.play), (work_a, work_b)), ((b.play, a.play), (work_b, work_a))]
+    if alone_only:
+        pairings.append(((b.play, b.play), (work_b, work_b)))
     for i, round_no, pos, trump, alone, def_pos in contracts(tb, a, hands, ups):
+        if alone_only and not alone:
+            continue
         key = np.uint64(deal_key(seed_to_u64(seed), np.uint64(i)))
-        ns_points = []
-        for models, works in (((a.play, b.play), (work_a, work_b)),
-                              ((b.play, a.play), (work_b, work_a))):
+        makers = []  # the makers' points, pairing by pairing
+        for models, works in pairings:
             st = play_contract(models, tb, hands[i], ups[i], 0, round_no, trump, pos & 3,
                                pos if alone else 0, def_pos, a.worlds, key, tt, works)
-            points = int(tb.score[alone, 1 if def_pos else 0, st[S_MAKER_TRICKS]])
-            ns_points.append(points if pos % 2 == 0 else -points)
-        gains.append((ns_points[0] - ns_points[1]) / 2)
+            makers.append(int(tb.score[alone, 1 if def_pos else 0, st[S_MAKER_TRICKS]]))
+        ns = [m if pos % 2 == 0 else -m for m in makers]
+        gains.append((ns[0] - ns[1]) / 2)
+        if alone_only:  # pairing 0 or 1 has the tested side making, the other defending
+            tested_makes = makers[0] if pos % 2 == 0 else makers[1]
+            tested_defends = makers[1] if pos % 2 == 0 else makers[0]
+            making.append(tested_makes - makers[2])
+            defending.append(makers[2] - tested_defends)
     gains = np.array(gains)
     mean, se = mean_se(gains)
-    return {"tested": tested, "yardstick": yardstick, "bidder": bidder, "deals": deals,
-            "seed": seed, "contracts_played": len(gains),
-            "tested_points_per_deal": round(mean, 4),
-            "interval_95": [round(x, 4) for x in interval95(mean, se)],
-            "pairs_differing": int((gains != 0).sum())}
+    out = {"tested": tested, "yardstick": yardstick, "bidder": bidder, "deals": deals,
+           "seed": seed, "alone_only": alone_only, "contracts_played": len(gains),
+           "tested_points_per_deal": round(mean, 4),
+           "interval_95": [round(x, 4) for x in interval95(mean, se)],
+           "pairs_differing": int((gains != 0).sum())}
+    for role, points in (("making_alone", making), ("defending_a_loner", defending)):
+        if points:
+            m, e = mean_se(np.array(points, dtype=float))
+            out[role] = {"points_per_contract": round(m, 4),
+                         "interval_95": [round(x, 4) for x in interval95(m, e)]}
+    return out
 
 
 def review(hands: int, model: str) -> dict:
@@ -217,6 +237,8 @@ def main() -> None:
     d.add_argument("--yardstick", default="pimc")
     d.add_argument("--bidder", default="human")
     d.add_argument("--rules", default="standard")
+    d.add_argument("--alone-only", action="store_true",
+                   help="only the lone contracts, the gain split by role")
     r = sub.add_parser("review")
     r.add_argument("--hands", type=int, default=1000)
     r.add_argument("--model", default="learned")
@@ -231,7 +253,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.part == "duplicate":
         report = duplicate(build_rules(args.rules), args.tested, args.yardstick, args.bidder,
-                           args.deals, args.seed)
+                           args.deals, args.seed, args.alone_only)
     elif args.part == "review":
         report = review(args.hands, args.model)
     elif args.part == "tables":
