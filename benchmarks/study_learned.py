@@ -81,12 +81,21 @@ def contracts(tb, record, hands, ups):
     return out
 
 
+def lone_calls(hands, ups):
+    """Every round-1 lone call of each deal (each seat orders the upcard up alone, nobody
+    defends alone), as `contracts` lists them: the per-call table's lone rows."""
+    return [(i, 1, pos, int(ups[i]) >> 3, 1, 0) for i in range(hands.shape[0])
+            for pos in range(1, 5)]
+
+
 def duplicate(rules, tested: str, yardstick: str, bidder: str, deals: int, seed: int,
-              alone_only: bool = False) -> dict:
+              alone_only: bool = False, every_lone_call: bool = False) -> dict:
     """The duplicate (module docstring); alone_only: only the lone contracts, each played a
     third time with the yardstick on both sides, so that the tested player's gain splits by
     role: making alone (against the yardstick's defence) and defending (against its lone
-    player), each the makers' points against the yardstick's own game."""
+    player), each the makers' points against the yardstick's own game; every_lone_call: each
+    deal's round-1 lone calls, all four seats, whatever the bidder would call."""
+    alone_only = alone_only or every_lone_call
     tb = compile_rules(rules)
     a, b = Player(bidder, tested).record(), Player(bidder, yardstick).record()
     work_a = new_pimc_work(inference_of(a), a.net)
@@ -97,7 +106,8 @@ def duplicate(rules, tested: str, yardstick: str, bidder: str, deals: int, seed:
     pairings = [((a.play, b.play), (work_a, work_b)), ((b.play, a.play), (work_b, work_a))]
     if alone_only:
         pairings.append(((b.play, b.play), (work_b, work_b)))
-    for i, round_no, pos, trump, alone, def_pos in contracts(tb, a, hands, ups):
+    played = lone_calls(hands, ups) if every_lone_call else contracts(tb, a, hands, ups)
+    for i, round_no, pos, trump, alone, def_pos in played:
         if alone_only and not alone:
             continue
         key = np.uint64(deal_key(seed_to_u64(seed), np.uint64(i)))
@@ -116,7 +126,8 @@ def duplicate(rules, tested: str, yardstick: str, bidder: str, deals: int, seed:
     gains = np.array(gains)
     mean, se = mean_se(gains)
     out = {"tested": tested, "yardstick": yardstick, "bidder": bidder, "deals": deals,
-           "seed": seed, "alone_only": alone_only, "contracts_played": len(gains),
+           "seed": seed, "alone_only": alone_only, "every_lone_call": every_lone_call,
+           "contracts_played": len(gains),
            "tested_points_per_deal": round(mean, 4),
            "interval_95": [round(x, 4) for x in interval95(mean, se)],
            "pairs_differing": int((gains != 0).sum())}
@@ -239,6 +250,8 @@ def main() -> None:
     d.add_argument("--rules", default="standard")
     d.add_argument("--alone-only", action="store_true",
                    help="only the lone contracts, the gain split by role")
+    d.add_argument("--every-lone-call", action="store_true",
+                   help="every round-1 lone call of each deal, not the bidder's contracts")
     r = sub.add_parser("review")
     r.add_argument("--hands", type=int, default=1000)
     r.add_argument("--model", default="learned")
@@ -253,7 +266,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.part == "duplicate":
         report = duplicate(build_rules(args.rules), args.tested, args.yardstick, args.bidder,
-                           args.deals, args.seed, args.alone_only)
+                           args.deals, args.seed, args.alone_only, args.every_lone_call)
     elif args.part == "review":
         report = review(args.hands, args.model)
     elif args.part == "tables":

@@ -36,7 +36,9 @@ seeds, PIMC settings, commit, accuracy) into --out.
 
 `train-values` (PyTorch) fits the same net to PIMC's values instead of its one card: over a
 decision's candidates, the softmax of the net's scores against the softmax of the values at
---temperature points (a near-tie is taught as one, a costly mistake as costly), Adam with a
+--temperature points (a near-tie is taught as one, a costly mistake as costly), with
+--card-weight of the target on PIMC's own card (where values tie, PIMC plays the
+conventional player's card, and that tie-break is worth learning), Adam with a
 cosine learning rate, the seed fixing it. Besides agreement it reports the held-out regret:
 the points a decision the net's card gives up against PIMC's best. `remake DATA --values`
 runs that recipe (REMAKE_VALUES): 100 valued chunks of PIMC's play (seed 51), a first net,
@@ -267,7 +269,8 @@ def train_values(args) -> None:
     for epoch in range(1, args.epochs + 1):
         model.train()
         for b in train_rows[torch.randperm(len(train_rows), generator=order)].split(args.batch):
-            target = torch.softmax(valued[b] / args.temperature, 1)
+            target = torch.softmax(valued[b] / args.temperature, 1) * (1 - args.card_weight)
+            target[torch.arange(len(b)), labels[b]] += args.card_weight  # PIMC's tie-breaks
             loss = -(target * torch.log_softmax(scores(b), 1)).sum(1)
             opt.zero_grad(set_to_none=True)
             loss.mean().backward()
@@ -284,7 +287,8 @@ def train_values(args) -> None:
                   {"library": f"torch {torch.__version__}", "kind": "MLP, soft targets",
                    "features": N_FEATURES, "hidden": hidden, "outputs": N_SLOTS,
                    "activation": "relu", "targets": "softmax of PIMC's candidate values",
-                   "temperature": args.temperature, "weight_decay": args.alpha,
+                   "temperature": args.temperature, "card_weight": args.card_weight,
+                   "weight_decay": args.alpha,
                    "batch": args.batch, "learning_rate": args.lr, "schedule": "cosine",
                    "epochs": epoch, "seed": args.seed, "threads": torch.get_num_threads(),
                    "train_seconds": round(time.time() - start)},
@@ -401,7 +405,7 @@ REMAKE_VALUES = (  # PIMC's values as targets: its data, a first net, its own po
     ("train-values", {}),
 )
 VALUES_TRAINING = {"seed": 41, "hidden": "128,64", "epochs": 8, "alpha": 1e-6, "batch": 2048,
-                   "lr": 2e-3, "temperature": 0.1}
+                   "lr": 2e-3, "temperature": 0.1, "card_weight": 0.3}
 
 
 def remake(args) -> None:
@@ -448,7 +452,7 @@ def main() -> None:
     v.add_argument("data")
     v.add_argument("--out", default=os.path.join(ROOT, "euchre_sim", "play"))
     for name, default in VALUES_TRAINING.items():
-        v.add_argument(f"--{name}", type=type(default), default=default)
+        v.add_argument("--" + name.replace("_", "-"), type=type(default), default=default)
     r = sub.add_parser("remake")
     r.add_argument("data")
     r.add_argument("--values", action="store_true", help="the recipe of PIMC's values as "
