@@ -92,3 +92,19 @@ def test_the_training_set_holds_out_every_tenth_chunk_and_refuses_other_features
     np.savez_compressed(tmp_path / "pimc-s5-00003.npz", log=held_rows, spec=json.dumps(spec))
     with pytest.raises(SystemExit, match="another feature layout"):
         tool.read_chunks(str(tmp_path))
+
+
+def test_value_targets_are_the_values_softmax_with_a_share_on_pimcs_card(tool):
+    """train-values' target (PyTorch: the optional extra, skipped without it), against the
+    softmax written out by hand."""
+    torch = pytest.importorskip("torch")
+    values = np.full((2, 24), tool.NOT_A_CANDIDATE, dtype=np.float32)
+    values[0, [3, 7]] = [0.5, 0.4]  # PIMC's card 3, a candidate 0.1 points behind
+    values[1, [0, 1, 2]] = [-1.0, -1.0, -1.0]  # a three-way tie, PIMC's card 2
+    got = tool.value_targets(torch.from_numpy(values), torch.tensor([3, 2]), 0.1, 0.3).numpy()
+    e = np.exp(1.0)  # 0.1 points at a temperature of 0.1
+    want = np.zeros((2, 24))
+    want[0, 3], want[0, 7] = 0.7 * e / (e + 1) + 0.3, 0.7 / (e + 1)
+    want[1, [0, 1]] = 0.7 / 3
+    want[1, 2] = 0.7 / 3 + 0.3
+    assert np.allclose(got, want, atol=1e-6)

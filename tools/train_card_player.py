@@ -224,11 +224,22 @@ def train(args) -> None:
                           "seconds": round(time.time() - start)}), flush=True)
 
 
+def value_targets(valued, labels, temperature: float, card_weight: float):
+    """Each decision's training target over the slots (torch): the softmax of its
+    candidates' values (NOT_A_CANDIDATE elsewhere) at `temperature` points, times
+    1 - card_weight, plus card_weight on PIMC's card (`labels`)."""
+    import torch
+
+    target = torch.softmax(valued / temperature, 1) * (1 - card_weight)
+    target[torch.arange(len(labels)), labels] += card_weight
+    return target
+
+
 def train_values(args) -> None:
     """PIMC's values as targets (PyTorch): the net's scores over a decision's candidates, a
-    softmax, fitted to the softmax of the candidates' values at --temperature (points), so
-    a near-tie is taught as one and a costly mistake as costly. Epoch by epoch (Adam, cosine
-    learning rate, the seed fixes it), the net and its provenance written after each."""
+    softmax, fitted to `value_targets` (a near-tie is taught as one, a costly mistake as
+    costly, PIMC's tie-break by the card's share). Epoch by epoch (Adam, cosine learning
+    rate, the seed fixes it), the net and its provenance written after each."""
     import torch
 
     torch.manual_seed(args.seed)
@@ -269,8 +280,7 @@ def train_values(args) -> None:
     for epoch in range(1, args.epochs + 1):
         model.train()
         for b in train_rows[torch.randperm(len(train_rows), generator=order)].split(args.batch):
-            target = torch.softmax(valued[b] / args.temperature, 1) * (1 - args.card_weight)
-            target[torch.arange(len(b)), labels[b]] += args.card_weight  # PIMC's tie-breaks
+            target = value_targets(valued[b], labels[b], args.temperature, args.card_weight)
             loss = -(target * torch.log_softmax(scores(b), 1)).sum(1)
             opt.zero_grad(set_to_none=True)
             loss.mean().backward()
