@@ -276,6 +276,8 @@ def train_values(args) -> None:
                 regret += float((v.max(1).values - v.gather(1, choice[:, None])[:, 0]).sum())
         return round(agree / len(index), 4), round(regret / len(index), 5)
 
+    sizes = {name: len(index) for name, index in parts.items()}
+    chance = by_chance(rows[parts["held_out"]])
     start = time.time()
     for epoch in range(1, args.epochs + 1):
         model.train()
@@ -302,8 +304,7 @@ def train_values(args) -> None:
                    "batch": args.batch, "learning_rate": args.lr, "schedule": "cosine",
                    "epochs": epoch, "seed": args.seed, "threads": torch.get_num_threads(),
                    "train_seconds": round(time.time() - start)},
-                  summary, {name: len(index) for name, index in parts.items()},
-                  by_chance(rows[parts["held_out"]]), accuracy)
+                  summary, sizes, chance, accuracy)
         print(json.dumps({"epoch": epoch, **accuracy, "seconds": round(time.time() - start)}),
               flush=True)
 

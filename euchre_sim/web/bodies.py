@@ -16,12 +16,6 @@ from ..play.card_net import plays_as_pimc
 
 MAX_DEALS = 200_000  # a query's deals (PIMC: MAX_PIMC_DEALS): minutes of work at most
 MAX_PIMC_DEALS = 10_000
-
-
-def max_deals(play: str, rules) -> int:
-    """A query's most deals under a play model: PIMC's cap where it samples worlds at every
-    decision (`card_net.plays_as_pimc`)."""
-    return MAX_PIMC_DEALS if plays_as_pimc(play, rules) else MAX_DEALS
 MAX_WORLDS = 10_000
 MAX_PLAY_WORLDS = 2_000  # a play decision solves every world for every card
 _ADVISE_FIELDS = {"hand": str, "up": str, "turned_down": str, "seat": int, "deals": int,
@@ -33,6 +27,12 @@ _SOLVE_FIELDS = {"deal": str, "dealer": (str, int), "rules": str, "set": (dict, 
 _TYPE_NAMES = {str: "a string", int: "a whole number", bool: "true or false",
                list: "a list", dict: "an object", (dict, list): "an object of options",
                (str, int): "a seat"}
+
+
+def max_deals(play: str, rules) -> int:
+    """A query's most deals under a play model: PIMC's cap where it samples worlds at every
+    decision (`card_net.plays_as_pimc`)."""
+    return MAX_PIMC_DEALS if plays_as_pimc(play, rules) else MAX_DEALS
 
 
 def fields_of(body, allowed: dict, what: str) -> dict:
