@@ -932,7 +932,7 @@ def _check_valued_row(rows, valued, label_slots):
 @given(plays=st.integers(0, 15), key=st.integers(0, 2**63), **contracts)
 def test_a_valued_teaching_decision_logs_each_candidates_mean_points_for_the_seats_side(
         plays, key, **contract):
-    """generate --values: a logged decision's values are each candidate's points for the
+    """The teaching log: a logged decision's values are each candidate's points for the
     deciding seat's side averaged over PIMC's worlds (`option_values`, world by world, the
     makers' points: negated for the defenders), by slot, NaN elsewhere; PIMC's card has the
     best of them."""
@@ -973,9 +973,7 @@ ONE_HOT_GROUPS = {"dealer": (F_DEALER, 4), "maker": (F_MAKER, 4),
 
 @pytest.fixture(scope="module")
 def pimc_log():
-    log, values = teaching_log(player=Player("rules", play="pimc", worlds=6), **TEACHING)
-    assert values is None
-    return log
+    return teaching_log(player=Player("rules", play="pimc", worlds=6), **TEACHING)
 
 
 def _row_parts(row):
@@ -1019,14 +1017,13 @@ def _check_rows(log):
 
 
 def test_teaching_log_rows_are_real_decisions_of_a_seats_view(pimc_log):
-    _check_rows(pimc_log)
-    assert pimc_log[:, F_DISCARD].any(), "a dealer's discard is among the decisions"
-
-
-def test_a_valued_teaching_log_values_every_candidate_of_every_row():
-    log, values = teaching_log(player=Player("rules", play="pimc", worlds=6), values=True,
-                               **TEACHING)
+    log, _ = pimc_log
     _check_rows(log)
+    assert log[:, F_DISCARD].any(), "a dealer's discard is among the decisions"
+
+
+def test_the_teaching_log_values_every_candidate_of_every_row(pimc_log):
+    log, values = pimc_log
     for row, valued in zip(log, values, strict=True):
         cands = set(np.flatnonzero(row[N_LOGGED:N_LOGGED + N_SLOTS]))
         _check_valued_row(row[None], valued[None], cands)
@@ -1034,8 +1031,9 @@ def test_a_valued_teaching_log_values_every_candidate_of_every_row():
 
 
 def test_teaching_log_is_reproducible_from_its_seed(pimc_log):
-    again, _ = teaching_log(player=Player("rules", play="pimc", worlds=6), **TEACHING)
-    assert np.array_equal(again, pimc_log)
+    again, values = teaching_log(player=Player("rules", play="pimc", worlds=6), **TEACHING)
+    assert np.array_equal(again, pimc_log[0])
+    assert np.array_equal(values, pimc_log[1], equal_nan=True)
 
 
 def test_teaching_log_under_a_learned_driver_logs_pimcs_decisions_where_the_net_led(
@@ -1050,4 +1048,4 @@ def test_teaching_log_under_a_learned_driver_logs_pimcs_decisions_where_the_net_
     log, _ = teaching_log(player=driver, **TEACHING)
     _check_rows(log)
     assert np.array_equal(log, teaching_log(player=driver, **TEACHING)[0])
-    assert not np.array_equal(log, pimc_log)
+    assert not np.array_equal(log, pimc_log[0])

@@ -1,6 +1,6 @@
 """tools/train_card_player.py's data: chunks written whole, a rerun trusting only the chunks
-whose file says they were made by the same spec, and the training set read back (no
-scikit-learn needed: training itself is the optional extra's)."""
+whose file says they were made by the same spec, the training set read back, and the training
+target (PyTorch, the optional extra: that test is skipped without it)."""
 
 import importlib.util
 import json
@@ -25,38 +25,30 @@ def tool():
     return module
 
 
-def _generate(tool, data, chunks=2, seed=5, values=False):
+def _generate(tool, data, chunks=2, seed=5):
     tool.generate(type("Args", (), {"data": str(data), "chunks": chunks, "seed": seed,
-                                    "jobs": 1, "driver": "pimc", "values": values})())
+                                    "jobs": 1, "driver": "pimc"})())
 
 
-def test_chunks_are_logged_pimc_decisions_named_by_their_spec(tool, tmp_path):
+def test_chunks_are_pimc_decisions_with_every_candidates_value_named_by_their_spec(tool,
+                                                                                   tmp_path):
     _generate(tool, tmp_path)
     names = sorted(p.name for p in tmp_path.iterdir())
     assert names == ["pimc-s5-00000.npz", "pimc-s5-00001.npz"]
     with np.load(tmp_path / names[1]) as z:
-        log, spec = z["log"], json.loads(str(z["spec"]))
+        log, values, spec = z["log"], z["values"], json.loads(str(z["spec"]))
     assert spec == tool.chunk_spec(5, 1, "pimc")
     assert spec["preset"] == "online" and spec["deals"] == 2  # chunk 1: the second variant
+    assert spec["values"] and spec["clear_z"] == 0  # every candidate over every world
     assert log.shape[1] == LOG_WIDTH and log.shape[0] > 0
     candidates = log[:, N_LOGGED:LOG_LABEL]
     assert (candidates.sum(axis=1) >= 2).all()
     assert candidates[np.arange(len(log)), log[:, LOG_LABEL]].all()
-
-
-def test_valued_chunks_keep_every_candidates_value_and_are_chunks_of_their_own(tool, tmp_path,
-                                                                              capsys):
-    _generate(tool, tmp_path, chunks=1, values=True)
-    with np.load(tmp_path / "pimc-values-s5-00000.npz") as z:
-        log, values, spec = z["log"], z["values"], json.loads(str(z["spec"]))
-    assert spec == tool.chunk_spec(5, 0, "pimc", values=True)
-    assert spec["values"] and spec["clear_z"] == 0
-    assert values.shape == (len(log), log.shape[1] - N_LOGGED - 1)
-    candidates = log[:, N_LOGGED:LOG_LABEL] > 0
-    assert (np.isnan(values) == ~candidates).all()
-    capsys.readouterr()
-    _generate(tool, tmp_path, chunks=1)
-    assert "0 chunks done, 1 to make" in capsys.readouterr().out
+    assert values.shape == (len(log), LOG_LABEL - N_LOGGED)
+    assert (np.isnan(values) == (candidates == 0)).all()
+    best = np.nanmax(values, axis=1)
+    assert (values[np.arange(len(log)), log[:, LOG_LABEL]] == best).all(), \
+        "without the race, PIMC's card is the best mean"
 
 
 def test_a_rerun_remakes_only_the_chunks_it_cannot_prove_are_its_own(tool, tmp_path, capsys):
@@ -67,7 +59,8 @@ def test_a_rerun_remakes_only_the_chunks_it_cannot_prove_are_its_own(tool, tmp_p
     # chunk 0 replaced by one of another seed under its name, chunk 1 left alone
     with np.load(first) as z:
         log = z["log"]
-    np.savez_compressed(first, log=log[:1], spec=json.dumps(tool.chunk_spec(6, 0, "pimc")))
+    np.savez_compressed(first, log=log[:1], values=np.zeros((1, 24), np.float32),
+                        spec=json.dumps(tool.chunk_spec(6, 0, "pimc")))
     capsys.readouterr()
     _generate(tool, tmp_path)
     assert "1 chunks done, 1 to make" in capsys.readouterr().out
@@ -81,21 +74,26 @@ def test_a_rerun_remakes_only_the_chunks_it_cannot_prove_are_its_own(tool, tmp_p
         assert np.array_equal(z["log"], log)
 
 
-def test_the_training_set_holds_out_every_tenth_chunk_and_refuses_other_features(tool, tmp_path):
+def test_the_training_set_holds_out_every_tenth_chunk_and_refuses_other_chunks(tool, tmp_path):
     _generate(tool, tmp_path, chunks=10)
-    rows, held, summary = tool.read_chunks(str(tmp_path))
+    rows, held, summary, values = tool.read_chunks(str(tmp_path))
     with np.load(tmp_path / "pimc-s5-00009.npz") as z:
-        held_rows = z["log"]
+        held_rows, held_values = z["log"], z["values"]
     assert np.array_equal(rows[held], held_rows)
+    assert np.array_equal(values[held], held_values, equal_nan=True)
     assert summary["chunks"] == 10 and summary["deals"] == 20 and summary["seeds"] == [5]
+    chunk = tmp_path / "pimc-s5-00003.npz"
+    np.savez_compressed(chunk, log=held_rows, spec=json.dumps(tool.chunk_spec(5, 3, "pimc")))
+    with pytest.raises(SystemExit, match="no candidate values"):
+        tool.read_chunks(str(tmp_path))
     spec = tool.chunk_spec(5, 3, "pimc") | {"features": {"F_HAND": 0}}
-    np.savez_compressed(tmp_path / "pimc-s5-00003.npz", log=held_rows, spec=json.dumps(spec))
+    np.savez_compressed(chunk, log=held_rows, values=held_values, spec=json.dumps(spec))
     with pytest.raises(SystemExit, match="another feature layout"):
         tool.read_chunks(str(tmp_path))
 
 
 def test_value_targets_are_the_values_softmax_with_a_share_on_pimcs_card(tool):
-    """train-values' target (PyTorch: the optional extra, skipped without it), against the
+    """train's target (PyTorch: the optional extra, skipped without it), against the
     softmax written out by hand."""
     torch = pytest.importorskip("torch")
     values = np.full((2, 24), tool.NOT_A_CANDIDATE, dtype=np.float32)

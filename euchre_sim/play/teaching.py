@@ -4,8 +4,8 @@ A chunk of deals is dealt as `simulate` deals them (dealer N), each played out b
 over the call-table rows its auction reads (`bidding.auction.reached_rows`: the contract made,
 every call open where the auction passes by, the value of a pass), and every decision PIMC
 makes by its worlds (not forced, the hand not settled) is logged: card_net's features, the
-candidates and PIMC's card. A learned player as the driver logs PIMC's card at the positions
-its own play reaches (DAgger)."""
+candidates, PIMC's card and its value of every candidate. A learned player as the driver logs
+PIMC's decisions at the positions its own play reaches (DAgger)."""
 
 from __future__ import annotations
 
@@ -13,26 +13,25 @@ import numpy as np
 
 from ..core.dealing import deal_batch
 from .card_net import LOG_WIDTH, N_SLOTS
-from .pimc import CLEAR_Z
 from .player import Player
 from .playout import Playout, play_deals
 
 DECISIONS_PER_DEAL = 640  # room in a chunk's log: up to ~32 reached rows of ~20 decisions a deal
 
 
-def teaching_log(rules, player: Player, seed: int, start: int, count: int,
-                 values: bool = False) -> tuple[np.ndarray, np.ndarray | None]:
+def teaching_log(rules, player: Player, seed: int, start: int,
+                 count: int) -> tuple[np.ndarray, np.ndarray]:
     """The logged decisions (uint8[n, card_net.LOG_WIDTH]) of deals start..start+count-1
-    played by `player` (a rules or human bidder; play "pimc", or "learned" for DAgger) and,
-    with `values`, each decision's candidates valued by PIMC (float32[n, N_SLOTS]: the
-    deciding side's mean points over the worlds, NaN where no candidate; every candidate
-    over all its worlds, no race), else None."""
+    played by `player` (a rules or human bidder; play "pimc", or "learned" for DAgger) and
+    each decision's candidates valued by PIMC (float32[n, N_SLOTS]: the deciding side's mean
+    points over the worlds, NaN where no candidate; every candidate over all its worlds, no
+    race, so PIMC's card is the best mean)."""
     hands, ups = deal_batch(rules, seed, start, count, 0)
     log = np.zeros((count * DECISIONS_PER_DEAL, LOG_WIDTH), dtype=np.uint8)
-    valued = np.zeros((log.shape[0] if values else 0, N_SLOTS), dtype=np.float32)
+    valued = np.zeros((log.shape[0], N_SLOTS), dtype=np.float32)
     logged = np.zeros(1, dtype=np.int64)
     play_deals(rules, Playout(player.loaded(rules), reached_only=True), hands, ups, seed, start,
-               0, log=(log, valued, logged, 0.0 if values else CLEAR_Z))
+               0, log=(log, valued, logged, 0.0))
     if logged[0] == log.shape[0]:
         raise RuntimeError("the teaching log filled up: raise DECISIONS_PER_DEAL")
-    return log[:logged[0]].copy(), valued[:logged[0]].copy() if values else None
+    return log[:logged[0]].copy(), valued[:logged[0]].copy()
