@@ -69,7 +69,7 @@ from euchre_sim.play.card_net import (  # noqa: E402
 )
 from euchre_sim.play.models import DEFAULT_WORLDS  # noqa: E402
 from euchre_sim.play.player import Player  # noqa: E402
-from euchre_sim.play.teaching import teaching_log  # noqa: E402
+from euchre_sim.play.teaching import TEACHING_CLEAR_Z, teaching_log  # noqa: E402
 
 CHUNK_DEALS = 500
 VARIANTS = (
@@ -91,7 +91,7 @@ def chunk_spec(seed: int, index: int, driver: str) -> dict:
     preset, settings = VARIANTS[index % len(VARIANTS)]
     return {"seed": seed, "index": index, "deals": CHUNK_DEALS, "preset": preset,
             "set": list(settings), "bidder": BIDDERS[(index // len(VARIANTS)) % len(BIDDERS)],
-            "driver": driver, "worlds": DEFAULT_WORLDS, "clear_z": 0.0,
+            "driver": driver, "worlds": DEFAULT_WORLDS, "clear_z": TEACHING_CLEAR_Z,
             "features": FEATURE_LAYOUT, "values": True} | (
                 {"driver_net": card_net_digest()} if driver == "learned" else {})
 

@@ -16,6 +16,7 @@ from .card_net import LOG_WIDTH, N_SLOTS
 from .player import Player
 from .playout import Playout, play_deals
 
+TEACHING_CLEAR_Z = 0.0  # PIMC without its race (pimc.CLEAR_Z): every candidate over every world
 DECISIONS_PER_DEAL = 640  # room in a chunk's log: up to ~32 reached rows of ~20 decisions a deal
 
 
@@ -31,7 +32,7 @@ def teaching_log(rules, player: Player, seed: int, start: int,
     valued = np.zeros((log.shape[0], N_SLOTS), dtype=np.float32)
     logged = np.zeros(1, dtype=np.int64)
     play_deals(rules, Playout(player.loaded(rules), reached_only=True), hands, ups, seed, start,
-               0, log=(log, valued, logged, 0.0))
+               0, log=(log, valued, logged, TEACHING_CLEAR_Z))
     if logged[0] == log.shape[0]:
         raise RuntimeError("the teaching log filled up: raise DECISIONS_PER_DEAL")
     return log[:logged[0]].copy(), valued[:logged[0]].copy()
