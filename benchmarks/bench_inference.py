@@ -26,7 +26,7 @@ from euchre_sim.core.bits import one_bit
 from euchre_sim.core.rules import build_rules
 from euchre_sim.core.ruletables import compile_rules
 from euchre_sim.core.stats import mean_se
-from euchre_sim.play.card_net import no_card_net
+from euchre_sim.play.card_net import no_card_nets
 from euchre_sim.play.pimc import inference_of, new_pimc_work, pimc_card
 from euchre_sim.play.player import Player
 from euchre_sim.play.state import S_DISCARD, S_MAKER_TURN, S_UPCARD, new_state
@@ -68,7 +68,7 @@ def probe_leads(rules) -> dict:
     for label, inference in (("inference", inference_of(Player("rules").record())),
                              ("plain", inference_of())):
         suits = {}
-        pw = new_pimc_work(inference, no_card_net())
+        pw = new_pimc_work(inference, no_card_nets())
         for run in range(RUNS):
             st, pm = new_state(trump, dealer, loner, 1, 0, active, leader, up, np.uint64(0))
             st[S_DISCARD] = tb.power_bit[trump, deck.parse_card("9D")]
@@ -134,8 +134,8 @@ def duplicate_gains(rules, side_a, side_b, match: int, seed: int, worlds: int) -
 
 def head_to_head(rules) -> dict:
     """The inferring side's points per deal against the plain one, teams swapped."""
-    inferring = new_pimc_work(inference_of(Player("rules").record()), no_card_net())
-    plain = new_pimc_work(inference_of(), no_card_net())
+    inferring = new_pimc_work(inference_of(Player("rules").record()), no_card_nets())
+    plain = new_pimc_work(inference_of(), no_card_nets())
     gains = duplicate_gains(rules, inferring, plain, MATCH, 7, WORLDS)
     mean, se = mean_se(gains)
     return {"deals_played": len(gains), "inferring_side_points_per_deal": mean, "se": se,

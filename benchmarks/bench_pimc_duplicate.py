@@ -17,7 +17,7 @@ from bench_inference import duplicate_gains
 
 from euchre_sim.core.rules import build_rules
 from euchre_sim.core.stats import interval95, mean_se
-from euchre_sim.play.card_net import no_card_net
+from euchre_sim.play.card_net import no_card_nets
 from euchre_sim.play.pimc import CLEAR_Z, inference_of, new_pimc_work
 from euchre_sim.play.player import Player
 
@@ -28,9 +28,9 @@ SEED = 31
 
 
 def duplicate(rules) -> dict:
-    tested = new_pimc_work(inference_of(Player("rules").record()), no_card_net(),
+    tested = new_pimc_work(inference_of(Player("rules").record()), no_card_nets(),
                            TESTED_Z)
-    yardstick = new_pimc_work(inference_of(Player("rules").record()), no_card_net(), 0.0)
+    yardstick = new_pimc_work(inference_of(Player("rules").record()), no_card_nets(), 0.0)
     gains = duplicate_gains(rules, tested, yardstick, MATCH, SEED, WORLDS)
     mean, se = mean_se(gains)
     return {"deals_played": len(gains), "tested_points_per_deal": round(mean, 4),

@@ -42,7 +42,7 @@ from euchre_sim.core.dealing import deal_batch, deal_key, seed_to_u64  # noqa: E
 from euchre_sim.core.jit import njit  # noqa: E402
 from euchre_sim.core.rules import build_rules  # noqa: E402
 from euchre_sim.core.ruletables import compile_rules  # noqa: E402
-from euchre_sim.play.card_net import no_card_net
+from euchre_sim.play.card_net import no_card_nets
 from euchre_sim.play.models import MODEL_PIMC  # noqa: E402
 from euchre_sim.play.pimc import (  # noqa: E402
     CLEAR_Z,
@@ -229,7 +229,7 @@ def main() -> None:
 
     def ours(inference, body):
         def run(tricks):
-            pw = new_pimc_work(inference, no_card_net())
+            pw = new_pimc_work(inference, no_card_nets())
             body(tricks, new_tt(), (pw, pw))
         return run
 

@@ -32,7 +32,7 @@ from euchre_sim.core.rules import build_rules  # noqa: E402
 from euchre_sim.core.ruletables import compile_rules  # noqa: E402
 from euchre_sim.core.stats import interval95, mean_se  # noqa: E402
 from euchre_sim.play import pimc as new_pimc  # noqa: E402
-from euchre_sim.play.card_net import no_card_net  # noqa: E402
+from euchre_sim.play.card_net import no_card_nets  # noqa: E402
 from euchre_sim.play.player import Player  # noqa: E402
 from euchre_sim.play.playout import contract_start  # noqa: E402
 from euchre_sim.play.state import (  # noqa: E402
@@ -105,7 +105,7 @@ def main() -> dict:
     tb = compile_rules(rules)
     new_side = Side(rules, new_pimc, compile_rules, new_tt,
                     new_pimc.new_pimc_work(new_pimc.inference_of(Player("rules").record()),
-                                           no_card_net(), NEW_Z))
+                                           no_card_nets(), NEW_Z))
     old_side = Side(rules, old["play.pimc"], old["core.ruletables"].compile_rules,
                     old["solver.search"].new_tt,
                     old["play.pimc"].new_pimc_work(old["play.pimc"].inference_of(BIDDER_RULES)))

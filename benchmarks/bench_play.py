@@ -25,7 +25,7 @@ from euchre_sim.core.dealing import deal_batch, deal_key, seed_to_u64  # noqa: E
 from euchre_sim.core.jit import njit  # noqa: E402
 from euchre_sim.core.rules import build_rules  # noqa: E402
 from euchre_sim.core.ruletables import compile_rules  # noqa: E402
-from euchre_sim.play.card_net import no_card_net
+from euchre_sim.play.card_net import no_card_nets
 from euchre_sim.play.models import model_id  # noqa: E402
 from euchre_sim.play.pimc import inference_of, new_pimc_work  # noqa: E402
 from euchre_sim.play.playout import played_call  # noqa: E402
@@ -40,7 +40,7 @@ DEALER = 0
 
 @njit
 def _play_hands(model, tb, hands, ups, n_worlds, seed, tt, out):
-    pw = new_pimc_work(inference_of(), no_card_net())
+    pw = new_pimc_work(inference_of(), no_card_nets())
     pws = (pw, pw)
     for i in range(hands.shape[0]):
         up = ups[i]

@@ -30,7 +30,7 @@ from euchre_sim.core.dealing import deal_batch, deal_key, seed_to_u64  # noqa: E
 from euchre_sim.core.rules import build_rules  # noqa: E402
 from euchre_sim.core.ruletables import compile_rules  # noqa: E402
 from euchre_sim.play import pimc  # noqa: E402
-from euchre_sim.play.card_net import no_card_net
+from euchre_sim.play.card_net import no_card_nets
 from euchre_sim.play.conventional import conventional_card  # noqa: E402
 from euchre_sim.play.player import Player  # noqa: E402
 from euchre_sim.play.state import S_MAKER, settled  # noqa: E402
@@ -97,8 +97,8 @@ class Recorder:
         self.tb = compile_rules(rules)
         self.pimc = pimc
         self.tt = new_tt()
-        self.work = pimc.new_pimc_work(pimc.inference_of(Player("rules").record()), no_card_net())
-        self.probe = pimc.new_pimc_work(pimc.inference_of(Player("rules").record()), no_card_net())
+        self.work = pimc.new_pimc_work(pimc.inference_of(Player("rules").record()), no_card_nets())
+        self.probe = pimc.new_pimc_work(pimc.inference_of(Player("rules").record()), no_card_nets())
         self.out = np.zeros((JUDGE_WORLDS, pimc.MAX_CANDIDATES), dtype=np.int64)
         self.worlds = {0: 0, **{t: 0 for t in TIES}}
         self.losses = {t: [] for t in TIES}

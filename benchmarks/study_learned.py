@@ -98,8 +98,8 @@ def duplicate(rules, tested: str, yardstick: str, bidder: str, deals: int, seed:
     alone_only = alone_only or every_lone_call
     tb = compile_rules(rules)
     a, b = Player(bidder, tested).record(), Player(bidder, yardstick).record()
-    work_a = new_pimc_work(inference_of(a), a.net)
-    work_b = new_pimc_work(inference_of(b), b.net)
+    work_a = new_pimc_work(inference_of(a), a.nets)
+    work_b = new_pimc_work(inference_of(b), b.nets)
     hands, ups = deal_batch(rules, seed, 0, deals)
     tt = new_tt()
     gains, making, defending = [], [], []
@@ -186,7 +186,7 @@ def _agreement(state, seat, card, agree, worlds, tt, rng) -> int:
     person = option_of(lay, hands, st, pm, seat, int(tb.power_bit[state.trump, card]))
     for name in agree:
         player = Player(None, name).record()
-        work = new_pimc_work(inference_of(), player.net)
+        work = new_pimc_work(inference_of(), player.nets)
         h, s, p = state_arrays(state)
         chosen = choose_card(model_id(name), tb, lay, h, s, p, seat, worlds,
                              np.uint64(rng.getrandbits(64)), tt, (work, work))

@@ -237,7 +237,7 @@ def dd_auction(rules, outcome, upcard: int, dealer: int = 0):
     return choices, values
 
 
-def _rank_from_top(rules, card: int, trump: int) -> int:
+def rank_from_top(rules, card: int, trump: int) -> int:
     """0 for the best card of its suit (as it follows) in the deck, 1 for the next, ..."""
     yooker = rules.yooker
     suit = effective_suit(card, trump, yooker)
@@ -254,7 +254,7 @@ def rules_bidder_value(rules, params: dict, hand: list[int], trump: int) -> floa
     if trump == NO_TRUMP:
         value = 0.0
         for c in hand:
-            rank = None if c == JOKER else _rank_from_top(rules, c, trump)
+            rank = None if c == JOKER else rank_from_top(rules, c, trump)
             value += (params["nt_joker"] if c == JOKER else params["nt_ace"] if rank == 0
                       else params["nt_king"] if rank == 1 else 0.0)
         return _to_nano(value)
@@ -262,11 +262,11 @@ def rules_bidder_value(rules, params: dict, hand: list[int], trump: int) -> floa
     value = 0.0
     trumps = [c for c in hand if effective_suit(c, trump, rules.yooker) == trump]
     for c in trumps:
-        rank = _rank_from_top(rules, c, trump)
+        rank = rank_from_top(rules, c, trump)
         value += trump_weights[rank] if rank < 4 else params["trump_low"]
     for c in hand:
         if c not in trumps:
-            rank = _rank_from_top(rules, c, trump)
+            rank = rank_from_top(rules, c, trump)
             value += params["off_ace"] if rank == 0 else params["off_king"] if rank == 1 else 0
     if trumps:
         plain = {effective_suit(c, trump, rules.yooker) for c in hand if c not in trumps}
@@ -284,7 +284,7 @@ def rules_bidder_choice(rules, params: dict, hand: list[int], upcard: int, round
                         position: int):
     """The conventional bidder's call (round, position, trump, alone) or None, from the README."""
     def weight(card: int, trump: int) -> float:
-        rank = _rank_from_top(rules, card, trump)
+        rank = rank_from_top(rules, card, trump)
         return [params["trump_1"], params["trump_2"], params["trump_3"],
                 params["trump_4"]][rank] if rank < 4 else params["trump_low"]
 
@@ -377,7 +377,7 @@ def call_label(rules, hand: list[int], upcard: int, round_no: int, trump: int) -
         return "next"
 
     def holding(suit: int) -> int:
-        return sum(1 << _rank_from_top(rules, c, ref) for c in hand
+        return sum(1 << rank_from_top(rules, c, ref) for c in hand
                    if c != JOKER and effective_suit(c, ref, rules.yooker) == suit)
 
     others = sorted((s for s in range(4) if s not in (ref, nxt)),

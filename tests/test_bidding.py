@@ -24,7 +24,7 @@ from euchre_sim.core.dealing import deal_one
 from euchre_sim.core.errors import UserError
 from euchre_sim.core.rules import build_rules
 from euchre_sim.core.ruletables import CARD_LAYOUT, compile_rules
-from euchre_sim.play.card_net import no_card_net
+from euchre_sim.play.card_net import no_card_nets
 from euchre_sim.play.player import PlayerRecord
 from euchre_sim.solver.calltable import analyze_deals
 
@@ -62,7 +62,7 @@ def _auction(bidder, rules, hands, upcard, calls, params=None):
     contracts = np.zeros((48, 3), dtype=np.int64)
     params = bidder_params() if params is None else params
     player = PlayerRecord(np.int64(bidder), params, empty_table(), np.int64(0), np.int64(50),
-                          no_card_net())
+                          no_card_nets())
     auction_choices((player, player), compile_rules(rules), np.array(hands, dtype=np.uint64),
                     upcard, 0, calls, contracts, choices, values)
     return choices, values

@@ -18,43 +18,21 @@ from euchre_sim.core.dealing import deal_key, deal_one
 from euchre_sim.core.rules import build_rules
 from euchre_sim.core.ruletables import compile_rules
 from euchre_sim.play.card_net import (
-    F_ACTIVE,
-    F_ALONE,
-    F_BEATS,
-    F_BOSS,
-    F_CALL_TURN,
-    F_DEALER,
-    F_DISCARD,
-    F_HAND,
-    F_LED,
-    F_MAKER,
-    F_OURS,
-    F_OUT,
-    F_PLACE,
-    F_PLAYED,
-    F_THEIRS,
-    F_TRICK,
-    F_TRICK_NO,
-    F_UNSEEN,
-    F_UP,
-    F_VOID,
-    F_WINNER,
-    LOG_LABEL,
-    LOG_WIDTH,
+    GENERAL_LAYOUT,
     MAX_ACTIVE,
-    N_FEATURES,
-    N_LOGGED,
-    N_SLOTS,
+    STANDARD_LAYOUT,
     canonical_slots,
     close_calls,
     derived_features,
     encode,
+    log_width,
     net_choice,
-    net_knows,
     net_of,
     net_scores,
+    net_slots,
+    nets_of,
     new_net_work,
-    no_card_net,
+    no_card_nets,
 )
 from euchre_sim.play.conventional import conventional_card
 from euchre_sim.play.learned import (
@@ -90,6 +68,17 @@ TB = compile_rules(STANDARD)
 DECK = STANDARD.card_deck
 SUITS = "CDHS"
 COLOUR = {"C": "black", "D": "red", "H": "red", "S": "black"}
+LAYOUTS = (STANDARD_LAYOUT, GENERAL_LAYOUT)  # the kernels' index of a layout is its place here
+# the standard layout's offsets, by the names its description gives them
+S = STANDARD_LAYOUT
+F_HAND, F_PLAYED, F_TRICK, F_OUT, F_UP, F_UNSEEN, F_VOID = (
+    S.hand, S.played, S.trick, S.out, S.up, S.unseen, S.void)
+F_DEALER, F_MAKER, F_ALONE, F_ACTIVE, F_TRICK_NO, F_PLACE, F_OURS, F_THEIRS = (
+    S.dealer, S.maker, S.alone, S.active, S.trick_no, S.place, S.ours, S.theirs)
+F_WINNER, F_LED, F_CALL_TURN, F_DISCARD, F_BOSS, F_BEATS = (
+    S.winner, S.led, S.call_turn, S.discard, S.boss, S.beats)
+N_SLOTS, N_LOGGED, N_FEATURES = S.n_slots, S.n_logged, S.n_features
+LOG_WIDTH, LOG_LABEL = log_width(S), S.n_logged + S.n_slots
 CARD_SETS = N_SLOTS  # width of each card-set feature block
 
 
@@ -128,6 +117,36 @@ def suit_class(suit: int, trump: int) -> int:
 
 def effective_suit(card: int, trump: int) -> int:
     return naive.effective_suit(card, trump, False)
+
+
+GENERAL_BASES = (0, 10, 18, 26, 34)  # the general layout's five suit classes, ten slots then eight
+
+
+def general_class(rules, suit, trump: int) -> int:
+    """The general layout's suit class: 0 the trumps (no-trump: Benny, of no suit); then the
+    plain suits: under a suit trump the suit of its colour first where there are bowers, then
+    the others by suit id; under no-trump the four suits by id."""
+    if suit is None or suit == trump:
+        return 0
+    if trump == naive.NO_TRUMP:
+        order = [0, 1, 2, 3]
+    else:
+        sister = [] if rules.yooker else [naive.same_colour_suit(trump)]
+        order = sister + [s for s in range(4) if s != trump and s not in sister]
+    return 1 + order.index(suit)
+
+
+def general_slot(rules, card: int, trump: int) -> int:
+    """The card's general slot: its class's first slot plus its rank from the top of the
+    suit it follows in this deck."""
+    suit = naive.effective_suit(card, trump, rules.yooker)
+    return GENERAL_BASES[general_class(rules, suit, trump)] + naive.rank_from_top(rules, card,
+                                                                                  trump)
+
+
+def standard_deal(rules, trump: int) -> bool:
+    """Is the contract the standard net's (24 French cards, no Benny, a suit for trump)?"""
+    return rules.deck == 24 and not rules.yooker and not rules.joker and trump < 4
 
 
 def kernel_slots(tb, trump):
@@ -219,27 +238,46 @@ def test_canonical_slots_accept_the_24_card_deck_under_any_table_option():
 
 
 @pytest.mark.parametrize("name", sorted(RULE_SETS))
-def test_net_knows_exactly_the_rules_whose_suit_contracts_have_canonical_slots(name):
-    """`net_knows` (what the CLI and the page tell the user) agrees with the kernel."""
+def test_every_card_of_every_contract_takes_its_general_slot_from_the_rule_text(name):
+    """The general layout: class by the suit the card follows (trumps first; the colour's suit
+    next where there are bowers; no-trump's Benny alone in class 0), rank from the top of that
+    suit in this deck; each card its own slot."""
     rules = RULE_SETS[name]
     tb = compile_rules(rules)
-    assert net_knows(rules) == all(kernel_slots(tb, trump)[0] for trump in range(4))
-    assert not kernel_slots(tb, 4)[0]
+    for trump in rules.trump_choices:
+        slots = np.full(64, -1, dtype=np.int64)
+        which = net_slots(tb, trump, slots)
+        if which == 0:
+            assert standard_deal(rules, trump)
+            continue
+        assert not standard_deal(rules, trump)
+        got = {int(tb.power_card[trump, p]): int(slots[p]) for p in range(64) if slots[p] >= 0}
+        assert got == {c: general_slot(rules, c, trump) for c in rules.card_deck.cards}
+        assert len(set(got.values())) == len(got)
 
 
 # --- a contract tracked by the rule text, and the kernels' state beside it --------------------
 
 class Contract:
-    """A contract of the standard 24-card game played by random legal cards, in card ids, with
-    the kernels' state (power bits) moved by the same cards."""
+    """A contract of any rule set (the standard 24-card game unless named) played by random
+    legal cards, in card ids, with the kernels' state (power bits) moved by the same cards;
+    the net's layout is the one the rules text gives the deal."""
 
     def __init__(self, seed: int, trump: int, dealer: int, maker: int, alone: bool,
-                 defended_alone: bool, round_one: bool, tb=TB):
+                 defended_alone: bool, round_one: bool, rules_name: str | None = None):
+        rules = RULE_SETS[rules_name] if rules_name else STANDARD
+        tb = compile_rules(rules)
+        self.rules, self.deck, self.yooker = rules, rules.card_deck, rules.yooker
+        if trump not in rules.trump_choices:
+            assume(False)
+        round_one = round_one and trump < 4  # no-trump is a round-2 call
+        self.standard = standard_deal(rules, trump)
+        self.nl = STANDARD_LAYOUT if self.standard else GENERAL_LAYOUT
         self.rng = random.Random(seed)
         self.trump, self.dealer, self.maker = trump, dealer, maker
         self.alone, self.defended_alone = alone, defended_alone
         self.round_no = 1 if round_one else 2
-        cards = list(DECK.cards)
+        cards = list(self.deck.cards)
         self.rng.shuffle(cards)
         # round 1: trump is the upcard's suit; round 2: any other suit than the upcard's
         self.upcard = next(c for c in cards if (card_suit(c) == trump) == round_one)
@@ -262,7 +300,10 @@ class Contract:
         self.trick = []  # (seat, card)
         self.voids = [set() for _ in range(4)]  # suit classes shown void
         self.won = [0, 0]  # by team
-        self.turn = self._next_active((dealer + 1) % 4)
+        # the opening lead: the dealer's left (the next in play); with "lone player plays
+        # last", the maker's left when the maker goes alone
+        lone_last = alone and rules.lone_player_plays_last
+        self.turn = self._next_active(((maker if lone_last else dealer) + 1) % 4)
 
         def position(seat):
             return (seat - dealer - 1) % 4 + 1
@@ -286,6 +327,20 @@ class Contract:
     def card(self, bit: int) -> int:
         return int(self.tb.power_card[self.trump, bit])
 
+    def slot(self, card: int) -> int:
+        """The card's slot in the contract's layout, from the rule text."""
+        if self.standard:
+            return slot_of(card, self.trump)
+        return general_slot(self.rules, card, self.trump)
+
+    def suit_class(self, suit) -> int:
+        if self.standard:
+            return suit_class(suit, self.trump)
+        return general_class(self.rules, suit, self.trump)
+
+    def effective_suit(self, card: int):
+        return naive.effective_suit(card, self.trump, self.yooker)
+
     def make_discard(self, card: int) -> None:
         assert self.took_up and self.discard is None
         self.hands[self.dealer].remove(card)
@@ -296,15 +351,15 @@ class Contract:
     def legal(self, seat: int) -> list[int]:
         led = self.trick[0][1] if self.trick else None
         return cards_of(naive.legal_cards(sum(1 << c for c in self.hands[seat]), led,
-                                          self.trump, False))
+                                          self.trump, self.yooker))
 
     def play(self, card: int) -> None:
         seat = self.turn
         assert card in self.legal(seat)
         if self.trick:
-            led = effective_suit(self.trick[0][1], self.trump)
-            if effective_suit(card, self.trump) != led:
-                self.voids[seat].add(suit_class(led, self.trump))
+            led = self.effective_suit(self.trick[0][1])
+            if self.effective_suit(card) != led:
+                self.voids[seat].add(self.suit_class(led))
         self.hands[seat].remove(card)
         self.played_by[seat].append(card)
         self.trick.append((seat, card))
@@ -325,7 +380,7 @@ class Contract:
 
     def trick_leader_so_far(self) -> int:
         cards = [c for _, c in self.trick]
-        return self.trick[naive.trick_winner(cards, self.trump, False)][0]
+        return self.trick[naive.trick_winner(cards, self.trump, self.yooker)][0]
 
     def tricks_done(self) -> int:
         return self.won[0] + self.won[1]
@@ -341,75 +396,81 @@ class Contract:
 
     def expected_features(self, seat: int, discard: bool = False) -> set[int]:
         """`seat`'s active features, from the layout's description in card_net."""
-        t = self.trump
-        f = {F_HAND + slot_of(c, t) for c in self.hands[seat]}
+        t, nl, slot, n_slots = self.trump, self.nl, self.slot, self.nl.n_slots
+        f = {nl.hand + slot(c) for c in self.hands[seat]}
         for r in range(4):
             s = (seat + r) % 4
-            f |= {F_PLAYED + CARD_SETS * r + slot_of(c, t) for c in self.played_by[s]}
+            f |= {nl.played + n_slots * r + slot(c) for c in self.played_by[s]}
             if r == 0:
                 continue
-            f |= {F_TRICK + CARD_SETS * (r - 1) + slot_of(c, t) for w, c in self.trick if w == s}
-            f |= {F_VOID + 4 * (r - 1) + k for k in self.voids[s]}
+            f |= {nl.trick + n_slots * (r - 1) + slot(c) for w, c in self.trick if w == s}
+            f |= {nl.void + nl.n_classes * (r - 1) + k for k in self.voids[s]}
         out = set(self.out)
         if seat == self.dealer and self.discard is not None:
             out.add(self.discard)
-        f |= {F_OUT + slot_of(c, t) for c in out}
+        f |= {nl.out + slot(c) for c in out}
         if self.took_up:
-            f.add(F_UP + slot_of(self.upcard, t))
+            f.add(nl.up + slot(self.upcard))
         # cards whose place the seat does not know: not its own, not played, not out, and not
         # the upcard the dealer took
         placed = set(self.hands[seat]) | out | {c for cards in self.played_by for c in cards}
         placed |= {self.upcard} if self.took_up else set()
-        f |= {F_UNSEEN + slot_of(c, t) for c in set(DECK.cards) - placed}
-        f.add(F_DEALER + (self.dealer - seat) % 4)
-        f.add(F_MAKER + (self.maker - seat) % 4)
+        f |= {nl.unseen + slot(c) for c in set(self.deck.cards) - placed}
+        f.add(nl.dealer + (self.dealer - seat) % 4)
+        f.add(nl.maker + (self.maker - seat) % 4)
         if self.alone:
-            f.add(F_ALONE)
+            f.add(nl.alone)
         if self.defended_alone:
-            f.add(F_ALONE + 1)
-        f |= {F_ACTIVE + (s - seat) % 4 for s in self.active}
-        f.add(F_TRICK_NO + self.tricks_done())
-        f.add(F_PLACE + len(self.trick))
-        f.add(F_OURS + self.won[seat % 2])
-        f.add(F_THEIRS + self.won[1 - seat % 2])
-        f.add(F_CALL_TURN + 4 * (self.round_no - 1) + (self.maker - self.dealer - 1) % 4)
+            f.add(nl.alone + 1)
+        f |= {nl.active + (s - seat) % 4 for s in self.active}
+        f.add(nl.trick_no + self.tricks_done())
+        f.add(nl.place + len(self.trick))
+        f.add(nl.ours + self.won[seat % 2])
+        f.add(nl.theirs + self.won[1 - seat % 2])
+        f.add(nl.call_turn + 4 * (self.round_no - 1) + (self.maker - self.dealer - 1) % 4)
         if self.trick:
-            f.add(F_WINNER + (self.trick_leader_so_far() - seat) % 4)
-            f.add(F_LED + suit_class(effective_suit(self.trick[0][1], t), t))
+            f.add(nl.winner + (self.trick_leader_so_far() - seat) % 4)
+            f.add(nl.led + self.suit_class(self.effective_suit(self.trick[0][1])))
         if discard:
-            f.add(F_DISCARD)
+            f.add(nl.discard)
+        if not self.standard:  # the rule flags: 28 or 32 cards, Benny, Yooker, no-trump
+            flags = [self.rules.deck == 28, self.rules.deck == 32, self.rules.joker,
+                     self.yooker, t == naive.NO_TRUMP]
+            f |= {nl.flags + k for k, on in enumerate(flags) if on}
         # derived: cards no card still to be played against them beats (the taken upcard
         # too, until played), and cards that would win the trick now, by the trick rule
         played = {c for cards in self.played_by for c in cards}
-        live = set(DECK.cards) - set(self.hands[seat]) - out - played
+        live = set(self.deck.cards) - set(self.hands[seat]) - out - played
         trick = [c for _, c in self.trick]
         for c in self.hands[seat]:
-            rivals = [d for d in live if effective_suit(d, t) == effective_suit(c, t)]
-            if not any(naive.trick_winner([c, d], t, False) == 1 for d in rivals):
-                f.add(F_BOSS + slot_of(c, t))
-            if trick and naive.trick_winner(trick + [c], t, False) == len(trick):
-                f.add(F_BEATS + slot_of(c, t))
+            rivals = [d for d in live if self.effective_suit(d) == self.effective_suit(c)]
+            if not any(naive.trick_winner([c, d], t, self.yooker) == 1 for d in rivals):
+                f.add(nl.boss + slot(c))
+            if trick and naive.trick_winner(trick + [c], t, self.yooker) == len(trick):
+                f.add(nl.beats + slot(c))
         return f
 
     def kernel_features(self, seat: int, discard: bool = False) -> list[int]:
         slots = np.full(64, -1, dtype=np.int64)
         active = np.zeros(MAX_ACTIVE, dtype=np.int64)
-        n = encode(self.tb, self.hp, self.st, self.pm, seat, discard, slots, active)
-        assert n >= 0
+        which = net_slots(self.tb, self.trump, slots)
+        assert LAYOUTS[which] is self.nl, "the kernel's layout is the rule text's"
+        n = encode(self.tb, self.nl, self.hp, self.st, self.pm, seat, discard, slots, active)
         return [int(a) for a in active[:n]]
 
 
 def _check_encoding(contract, seat, discard=False):
     got = contract.kernel_features(seat, discard)
     assert len(got) == len(set(got)), "a feature twice"
-    assert all(0 <= a < N_FEATURES for a in got)
+    assert all(0 <= a < contract.nl.n_features for a in got)
     want = contract.expected_features(seat, discard)
     assert set(got) == want, (sorted(set(got) - want), sorted(want - set(got)))
 
 
-contracts = dict(seed=st.integers(0, 2**32), trump=st.integers(0, 3), dealer=st.integers(0, 3),
+# a contract of any rule set of conftest's (None: the standard one), any trump it has
+contracts = dict(seed=st.integers(0, 2**32), trump=st.integers(0, 4), dealer=st.integers(0, 3),
                  maker=st.integers(0, 3), alone=st.booleans(), defended_alone=st.booleans(),
-                 round_one=st.booleans())
+                 round_one=st.booleans(), rules_name=st.sampled_from([None, *sorted(RULE_SETS)]))
 
 
 @settings(max_examples=120, deadline=None)
@@ -440,10 +501,11 @@ def test_derived_features_from_the_logged_ones_are_the_kernels(plays, **contract
     c.play_random(min(plays, 5 * len(c.active) - 1))
     for seat in sorted(c.active - {s for s, _ in c.trick}):
         got = c.kernel_features(seat)
-        logged = np.zeros((1, N_LOGGED), dtype=np.uint8)
-        logged[0, [f for f in got if f < N_LOGGED]] = 1
-        derived = set(np.flatnonzero(derived_features(logged)[0]) + N_LOGGED)
-        assert derived == {f for f in got if f >= N_LOGGED}
+        n_logged = c.nl.n_logged
+        logged = np.zeros((1, n_logged), dtype=np.uint8)
+        logged[0, [f for f in got if f < n_logged]] = 1
+        derived = set(np.flatnonzero(derived_features(logged, c.nl)[0]) + n_logged)
+        assert derived == {f for f in got if f >= n_logged}
 
 
 def _find_contract(**want):
@@ -477,7 +539,7 @@ def test_turned_down_upcard_is_out_to_every_seat_and_no_upcard_was_taken():
     c = _find_contract(round_one=False, trump=2)
     for seat in range(4):
         got = set(c.kernel_features(seat))
-        assert F_OUT + slot_of(c.upcard, c.trump) in got
+        assert F_OUT + c.slot(c.upcard) in got
         assert not any(F_UP <= a < F_UP + N_SLOTS for a in got)
 
 
@@ -490,7 +552,7 @@ def test_upcard_taken_is_shown_to_every_seat_even_after_the_dealer_plays_it():
                else c.rng.choice(c.legal(seat)))
     assert c.tricks_done() < 5, "still a decision to encode"
     for seat in range(4):
-        assert F_UP + slot_of(c.upcard, c.trump) in c.kernel_features(seat)
+        assert F_UP + c.slot(c.upcard) in c.kernel_features(seat)
 
 
 def test_dealer_sitting_out_leaves_the_upcard_out_of_play():
@@ -498,7 +560,7 @@ def test_dealer_sitting_out_leaves_the_upcard_out_of_play():
     c = _find_contract(round_one=True, dealer=0, maker=2, alone=True)
     assert not c.took_up
     got = set(c.kernel_features(2))
-    assert F_OUT + slot_of(c.upcard, c.trump) in got
+    assert F_OUT + c.slot(c.upcard) in got
     assert F_ACTIVE + 2 not in got  # the dealer, two seats from the maker, sits out
 
 
@@ -538,11 +600,11 @@ def test_call_turn_counts_the_auction_from_the_dealers_left():
 
 # --- the network ------------------------------------------------------------------------------
 
-def random_layers(seed: int, h1: int, h2: int, scale: float = 1.0):
+def random_layers(seed: int, h1: int, h2: int, scale: float = 1.0, nl=STANDARD_LAYOUT):
     rng = np.random.default_rng(seed)
-    return [(rng.normal(0, scale, (N_FEATURES, h1)), rng.normal(0, scale, h1)),
+    return [(rng.normal(0, scale, (nl.n_features, h1)), rng.normal(0, scale, h1)),
             (rng.normal(0, scale, (h1, h2)), rng.normal(0, scale, h2)),
-            (rng.normal(0, scale, (h2, N_SLOTS)), rng.normal(0, scale, N_SLOTS))]
+            (rng.normal(0, scale, (h2, nl.n_slots)), rng.normal(0, scale, nl.n_slots))]
 
 
 def numpy_scores(layers, active) -> np.ndarray:
@@ -557,19 +619,21 @@ def numpy_scores(layers, active) -> np.ndarray:
 
 @settings(max_examples=60, deadline=None)
 @given(seed=st.integers(0, 2**32), h1=st.integers(1, 48), h2=st.integers(1, 24),
-       n=st.integers(0, MAX_ACTIVE))
-def test_net_scores_are_the_mlp_in_numpy(seed, h1, h2, n):
-    layers = random_layers(seed, h1, h2)
-    net = net_of(layers)
-    nw = new_net_work(net)
+       n=st.integers(0, MAX_ACTIVE), general=st.booleans())
+def test_net_scores_are_the_mlp_in_numpy(seed, h1, h2, n, general):
+    nl = GENERAL_LAYOUT if general else STANDARD_LAYOUT
+    layers = random_layers(seed, h1, h2, nl=nl)
+    net = net_of(layers, nl)
+    nw = new_net_work(nets_of(general=net) if general else nets_of(net))
     rng = np.random.default_rng(seed + 1)
     active = np.zeros(MAX_ACTIVE, dtype=np.int64)
-    active[:n] = rng.choice(N_FEATURES, size=n, replace=False)
+    active[:n] = rng.choice(nl.n_features, size=n, replace=False)
     net_scores(net, active, n, nw)
     want = numpy_scores(layers, active[:n])
     # float32 sums of up to ~100 terms of unit size, twice more layers: loose but tight enough
     # to catch a wrong row, a missing ReLU or a transposed layer
-    assert np.allclose(nw.out, want, rtol=1e-4, atol=1e-3 * (1 + np.abs(want).max()))
+    assert np.allclose(nw.out[:nl.n_slots], want, rtol=1e-4,
+                       atol=1e-3 * (1 + np.abs(want).max()))
 
 
 def test_net_of_refuses_layers_that_do_not_fit_the_features_and_cards():
@@ -585,16 +649,24 @@ def test_net_of_refuses_layers_that_do_not_fit_the_features_and_cards():
 
 # --- the learned player -----------------------------------------------------------------------
 
-def random_net(seed: int):
-    layers = random_layers(seed, 16, 8)
-    return layers, net_of(layers)
+def contract_nets(c, layers):
+    """A player whose one net, of `layers`, is the one for c's layout (c None: standard)."""
+    if c is None or c.standard:
+        return nets_of(net_of(layers))
+    return nets_of(general=net_of(layers, GENERAL_LAYOUT))
+
+
+def random_net(seed: int, c=None):
+    """Random layers for c's layout, and a player with that net alone."""
+    layers = random_layers(seed, 16, 8, nl=c.nl if c else STANDARD_LAYOUT)
+    return layers, contract_nets(c, layers)
 
 
 def _best_by_twin(c, seat, layers, cands, discard=False):
     """The candidate with the highest float64 score of the twin's features (None on a near tie,
     where float32 may order them otherwise)."""
     scores = numpy_scores(layers, sorted(c.expected_features(seat, discard)))
-    by = sorted(((scores[slot_of(c.card(int(p)), c.trump)], int(p)) for p in cands),
+    by = sorted(((scores[c.slot(c.card(int(p)))], int(p)) for p in cands),
                 reverse=True)
     if len(by) > 1 and by[0][0] - by[1][0] < 1e-3 * (1 + abs(by[0][0])):
         return None
@@ -610,7 +682,7 @@ def test_learned_card_is_legal_forced_conventional_when_settled_else_the_nets_be
         c.make_discard(c.rng.choice(sorted(c.hands[c.dealer] - {c.upcard})))
     c.play_random(min(plays, 5 * len(c.active) - 1))
     seat = c.turn
-    layers, net = random_net(net_seed)
+    layers, net = random_net(net_seed, c)
     pw = new_pimc_work(inference_of(), net)
     p = learned_card(c.tb, c.lay, c.hp, c.st, c.pm, seat, pw)
     legal = c.legal(seat)
@@ -640,7 +712,7 @@ def _check_settled_choice(c, seat, p):
     preferred = option_of(c.lay, c.hp, c.st, c.pm, seat,
                           conventional_card(c.lay, c.hp, c.st, c.pm, seat))
     assert p == preferred
-    work = new_pimc_work(inference_of(), no_card_net())
+    work = new_pimc_work(inference_of(), no_card_nets())
     assert p == pimc_card(c.tb, c.lay, c.hp, c.st, c.pm, seat, 1, np.uint64(0), False,
                           new_tt(), work)
 
@@ -651,8 +723,8 @@ def test_learned_card_once_the_hand_is_settled_is_the_conventional_players(net_s
                                                                              **contract):
     """Settled (euchred, or made with a trick lost): the net is not asked. Random play rarely
     settles a hand with a choice left, so deals are played until one does (seed after seed)."""
-    _, net = random_net(net_seed)
-    pw = new_pimc_work(inference_of(), net)
+    nets = nets_of(*(net_of(random_layers(net_seed, 16, 8, nl=nl), nl) for nl in LAYOUTS))
+    pw = new_pimc_work(inference_of(), nets)
     checked = 0
     for attempt in range(200):
         c = Contract(**{**contract, "seed": contract["seed"] + attempt})
@@ -677,7 +749,7 @@ def test_learned_discard_is_never_the_upcard_and_is_the_nets_best_other_card(net
                                                                            **contract):
     c = Contract(**{**contract, "round_one": True})
     assume(c.took_up)
-    layers, net = random_net(net_seed)
+    layers, net = random_net(net_seed, c)
     pw = new_pimc_work(inference_of(), net)
     d = learned_discard(c.tb, c.lay, c.hp, c.st, c.pm, pw)
     assert d != c.st[S_UP] and c.card(d) != c.upcard
@@ -694,7 +766,7 @@ def test_learned_discard_is_never_the_upcard_and_is_the_nets_best_other_card(net
 def _twin_scores(c, seat, layers, cands, discard=False):
     """The candidates by their float64 score (highest first), as (score, power bit)."""
     scores = numpy_scores(layers, sorted(c.expected_features(seat, discard)))
-    return sorted(((scores[slot_of(c.card(int(p)), c.trump)], int(p)) for p in cands),
+    return sorted(((scores[c.slot(c.card(int(p)))], int(p)) for p in cands),
                   reverse=True)
 
 
@@ -716,11 +788,11 @@ def _close_call(plays, net_seed, share, contract, margin=None):
     if c.took_up:
         c.make_discard(c.rng.choice(sorted(c.hands[c.dealer] - {c.upcard})))
     c.play_random(min(plays, 5 * len(c.active) - 1))
-    layers = random_layers(net_seed, 16, 8)
+    layers = random_layers(net_seed, 16, 8, nl=c.nl)
     cands = np.zeros(8, dtype=np.int64)
     n = option_candidates(c.lay, c.hp, c.st, c.pm, c.turn, False, cands)
     if n < 2 or c.settled():
-        return c, net_of(layers), margin, None
+        return c, contract_nets(c, layers), margin, None
     by = _twin_scores(c, c.turn, layers, cands[:n])
     spread = by[0][0] - by[-1][0]
     if margin is None:
@@ -729,7 +801,7 @@ def _close_call(plays, net_seed, share, contract, margin=None):
         scale = margin / (share * spread)
         layers = layers[:2] + [(layers[2][0] * scale, layers[2][1] * scale)]
         by = _twin_scores(c, c.turn, layers, cands[:n])
-    return c, net_of(layers), margin, _close_by_twin(by, margin)
+    return c, contract_nets(c, layers), margin, _close_by_twin(by, margin)
 
 
 @settings(max_examples=80, deadline=None)
@@ -782,7 +854,7 @@ def test_learned_search_discard_is_the_nets_when_clear_else_one_of_its_close_cal
     candidate scores within SEARCH_MARGIN of its best, else one of those, by the worlds."""
     c = Contract(**{**contract, "round_one": True})
     assume(c.took_up)
-    layers = random_layers(net_seed, 16, 8)
+    layers = random_layers(net_seed, 16, 8, nl=c.nl)
     cands = np.zeros(8, dtype=np.int64)
     n = discard_candidates(c.lay, c.hp, c.st, c.pm, False, cands)
     assume(n > 1)
@@ -796,7 +868,7 @@ def test_learned_search_discard_is_the_nets_when_clear_else_one_of_its_close_cal
     assume(close is not None)
     st_ = c.st.copy()
     d = searched_discard(c.tb, c.lay, c.hp, st_, c.pm, 8, np.uint64(key), new_tt(),
-                         new_pimc_work(inference_of(), net_of(layers)))
+                         new_pimc_work(inference_of(), contract_nets(c, layers)))
     event("close call" if len(close) > 1 else "clear call")
     assert c.card(d) != c.upcard and c.card(d) in c.hands[c.dealer]
     assert d in close and st_[S_DECISIONS] == c.st[S_DECISIONS] + (len(close) > 1)
@@ -807,7 +879,7 @@ def test_learned_search_discard_is_the_nets_when_clear_else_one_of_its_close_cal
 def test_learned_card_without_a_net_answers_minus_one():
     c = Contract(3, trump=0, dealer=0, maker=1, alone=False, defended_alone=False,
                  round_one=False)
-    pw = new_pimc_work(inference_of(), no_card_net())
+    pw = new_pimc_work(inference_of(), no_card_nets())
     n = option_candidates(c.lay, c.hp, c.st, c.pm, c.turn, False, pw.candidates)
     assert n > 1
     assert learned_card(c.tb, c.lay, c.hp, c.st, c.pm, c.turn, pw) == -1
@@ -821,10 +893,10 @@ def test_learned_card_without_a_net_answers_minus_one():
     ("standard", ["joker=true"], None),
     ("yooker", ["joker=true"], None),
 ])
-def test_learned_player_answers_minus_one_where_the_net_does_not_know_the_deal(preset,
-                                                                               settings_, trump):
-    """No-trump contracts, 28 and 32 cards, Yooker, Benny: the card and (in round 1) the
-    discard are left to PIMC."""
+def test_a_player_with_the_standard_net_alone_answers_minus_one_outside_it(preset, settings_,
+                                                                          trump):
+    """No-trump contracts, 28 and 32 cards, Yooker, Benny are the general net's: without it,
+    the card and (in round 1) the discard are left to PIMC."""
     rules = build_rules(preset, settings_)
     tb = compile_rules(rules)
     _, net = random_net(1)
@@ -853,8 +925,8 @@ def _logged_decision(c, seat, discard, model, net, key, values=False):
     """(the card the model plays, the log's rows) of one decision through the playout's
     dispatch with a teaching log; and PIMC's card for it in the same worlds. With values
     (PIMC without its race, as `teaching_log` values them), the rows' values too."""
-    log = np.zeros((2, LOG_WIDTH), dtype=np.uint8)
-    valued = np.zeros((2 if values else 0, N_SLOTS), dtype=np.float32)
+    log = np.zeros((2, log_width(c.nl)), dtype=np.uint8)
+    valued = np.zeros((2 if values else 0, c.nl.n_slots), dtype=np.float32)
     log_n = np.zeros(1, dtype=np.int64)
     clear_z = 0.0 if values else CLEAR_Z
     pw = teaching_work(inference_of(), net, log, valued, log_n, clear_z)
@@ -885,8 +957,9 @@ def _check_logged_row(c, seat, discard, rows, pimc, n, settled):
     assert len(rows) == 1
     row = rows[0]
     want = c.expected_features(seat, discard)
-    assert set(np.flatnonzero(row[:N_LOGGED])) == {f for f in want if f < N_LOGGED}
-    assert row[LOG_LABEL] == slot_of(c.card(pimc), c.trump)
+    n_logged = c.nl.n_logged
+    assert set(np.flatnonzero(row[:n_logged])) == {f for f in want if f < n_logged}
+    assert row[n_logged + c.nl.n_slots] == c.slot(c.card(pimc))
 
 
 WORLDS = 6
@@ -901,7 +974,7 @@ def test_a_teaching_decision_plays_the_drivers_card_and_logs_pimcs(plays, net_se
     a PIMC driver PIMC's; either way the row logged is the seat's features (twin) with PIMC's
     card, and only where PIMC decides by its worlds (not forced, not settled)."""
     c = Contract(**contract)
-    layers, net = random_net(net_seed)
+    layers, net = random_net(net_seed, c)
     model = MODEL_LEARNED if learned else MODEL_PIMC
     if c.took_up:
         got, rows, pimc = _logged_decision(c, c.dealer, True, model, net, key)
@@ -919,13 +992,13 @@ def test_a_teaching_decision_plays_the_drivers_card_and_logs_pimcs(plays, net_se
     _check_logged_row(c, seat, False, rows, pimc, n, c.settled())
 
 
-def _check_valued_row(rows, valued, label_slots):
-    """One row, its values NaN off the candidates and finite on them; PIMC's card has the
-    best value (PIMC without its race takes the best mean)."""
+def _check_valued_row(rows, valued, label_slots, nl=STANDARD_LAYOUT):
+    """One row (layout nl), its values NaN off the candidates and finite on them; PIMC's card
+    has the best value (PIMC without its race takes the best mean)."""
     assert len(rows) == 1 == len(valued)
-    cands = np.flatnonzero(rows[0][N_LOGGED:N_LOGGED + N_SLOTS])
+    cands = np.flatnonzero(rows[0][nl.n_logged:nl.n_logged + nl.n_slots])
     assert set(np.flatnonzero(~np.isnan(valued[0]))) == set(cands) == label_slots
-    assert valued[0][rows[0][LOG_LABEL]] == np.nanmax(valued[0])
+    assert valued[0][rows[0][nl.n_logged + nl.n_slots]] == np.nanmax(valued[0])
 
 
 @settings(max_examples=25, deadline=None)
@@ -937,13 +1010,13 @@ def test_a_valued_teaching_decision_logs_each_candidates_mean_points_for_the_sea
     makers' points: negated for the defenders), by slot, NaN elsewhere; PIMC's card has the
     best of them."""
     c = Contract(**contract)
-    _, net = random_net(3)
+    _, net = random_net(3, c)
     if c.took_up:
         got, rows, _, valued = _logged_decision(c, c.dealer, True, MODEL_PIMC, net, key, True)
         cands = np.zeros(8, dtype=np.int64)
         n = discard_candidates(c.lay, c.hp, c.st, c.pm, False, cands)
         if n > 1:
-            _check_valued_row(rows, valued, {slot_of(c.card(p), c.trump) for p in cands[:n]})
+            _check_valued_row(rows, valued, {c.slot(c.card(p)) for p in cands[:n]}, c.nl)
         c.make_discard(c.card(got))
     c.play_random(min(plays, 5 * len(c.active) - 1))
     seat = c.turn
@@ -957,8 +1030,8 @@ def test_a_valued_teaching_decision_logs_each_candidates_mean_points_for_the_sea
         assert len(rows) == 0
         return
     side = 1 if (seat % 2) == (c.maker % 2) else -1
-    slots = [slot_of(c.card(p), c.trump) for p in pw.candidates[:n]]
-    _check_valued_row(rows, valued, set(slots))
+    slots = [c.slot(c.card(p)) for p in pw.candidates[:n]]
+    _check_valued_row(rows, valued, set(slots), c.nl)
     for i, slot in enumerate(slots):
         assert valued[0][slot] == pytest.approx(side * out[:, i].mean(), abs=1e-6)
 
@@ -1043,7 +1116,7 @@ def test_teaching_log_under_a_learned_driver_logs_pimcs_decisions_where_the_net_
     import euchre_sim.play.card_net as card_net_module
 
     _, net = random_net(2)
-    monkeypatch.setattr(card_net_module, "card_net", lambda: net)
+    monkeypatch.setattr(card_net_module, "card_nets", lambda: net)
     driver = Player("rules", play="learned", worlds=6)
     log, _ = teaching_log(player=driver, **TEACHING)
     _check_rows(log)

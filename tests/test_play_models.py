@@ -14,7 +14,7 @@ from euchre_sim.core.seats import team_of
 from euchre_sim.game.engine import HandState
 from euchre_sim.game.model_strategy import ModelStrategy, state_arrays
 from euchre_sim.game.strategies import TrumpCountStrategy
-from euchre_sim.play.card_net import no_card_net
+from euchre_sim.play.card_net import no_card_nets
 from euchre_sim.play.conventional import conventional_card
 from euchre_sim.play.pimc import (
     CLEAR_Z,
@@ -459,7 +459,7 @@ def test_a_pimc_decision_is_the_race_replayed_on_the_points_of_its_worlds(name, 
     tb = state.tables
     lay = tb.layout[state.trump]
     bidder = Player("rules").record() if infer else None
-    probe = new_pimc_work(inference_of(bidder), no_card_net())
+    probe = new_pimc_work(inference_of(bidder), no_card_nets())
     n = option_candidates(lay, hands, st_, pm, seat, False, probe.candidates)
     assume(n > 1 and not settled(st_))
     cands = probe.candidates[:n].copy()
@@ -469,7 +469,7 @@ def test_a_pimc_decision_is_the_race_replayed_on_the_points_of_its_worlds(name, 
                   probe, out)
     maximize = (seat & 1) == (st_[S_MAKER] & 1)
     expected, worlds = _race_replayed(out[:, :n], maximize, cands, preferred)
-    work = new_pimc_work(inference_of(bidder), no_card_net())
+    work = new_pimc_work(inference_of(bidder), no_card_nets())
     chosen = pimc_card(tb, lay, hands, st_, pm, seat, 50, np.uint64(key), False, new_tt(), work)
     assert chosen == expected
     if infer and seat_may_infer(st_, seat):
@@ -493,7 +493,7 @@ def test_each_options_points_in_the_true_deal_are_plain_minimaxs(name, seed, sto
     seat = int(st_[S_TURN])
     tb = state.tables
     trump = state.trump
-    work = new_pimc_work(NO_INFERENCE, no_card_net())
+    work = new_pimc_work(NO_INFERENCE, no_card_nets())
     out = np.zeros((1, MAX_CANDIDATES), dtype=np.int64)
     n = option_values(tb, tb.layout[trump], hands, st_, pm, seat, False, 0, 1, np.uint64(0),
                       True, new_tt(), work, out)

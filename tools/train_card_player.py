@@ -55,15 +55,11 @@ sys.path.insert(0, ROOT)
 
 from euchre_sim.core.rules import build_rules  # noqa: E402
 from euchre_sim.play.card_net import (  # noqa: E402
-    FEATURE_LAYOUT,
-    LOG_LABEL,
-    N_FEATURES,
-    N_LOGGED,
-    N_SLOTS,
-    NET_FILE,
-    PROVENANCE_FILE,
+    LAYOUTS,
+    NET_FILES,
     card_net_digest,
     derived_features,
+    feature_layout,
     net_of,
     save_card_net,
 )
@@ -72,12 +68,27 @@ from euchre_sim.play.player import Player  # noqa: E402
 from euchre_sim.play.teaching import TEACHING_CLEAR_Z, teaching_log  # noqa: E402
 
 CHUNK_DEALS = 500
-VARIANTS = (
-    ("standard", ()),
-    ("online", ()),
-    ("standard", ("defend_alone=true", "lone_player_plays_last=true")),
-    ("standard", ("canadian_loner=true", "no_trump=true")),
-)
+VARIANTS = {  # the rule sets each family's chunks cycle over
+    "standard": (
+        ("standard", ()),
+        ("online", ()),
+        ("standard", ("defend_alone=true", "lone_player_plays_last=true")),
+        ("standard", ("canadian_loner=true", "no_trump=true")),
+    ),
+    # every deal the standard net does not know: its chunks log those decisions only (the
+    # suit contracts of a 24-card no-trump table are the standard net's)
+    "general": (
+        ("yooker", ()),
+        ("standard", ("deck=28",)),
+        ("standard", ("deck=32", "defend_alone=true")),
+        ("standard", ("joker=true",)),
+        ("online", ("no_trump=true",)),
+        ("yooker", ("joker=true", "no_trump=true", "lone_player_plays_last=true")),
+        ("online", ("deck=32", "joker=true", "no_trump=true", "canadian_loner=true")),
+        ("standard", ("deck=28", "no_trump=true", "defend_alone=true",
+                      "lone_player_plays_last=true")),
+    ),
+}
 BIDDERS = ("human", "rules")
 HELD_OUT = 9  # chunks whose index is 9 mod 10 are held out
 PACKAGE = os.path.join(ROOT, "euchre_sim", "play")  # where the package reads its net
@@ -85,15 +96,17 @@ NOT_A_CANDIDATE = -1e9  # a value and score no candidate reaches (the softmax gi
 SAMPLE = 200_000  # training decisions whose accuracy is reported beside the held-out
 
 
-def chunk_spec(seed: int, index: int, driver: str) -> dict:
-    """What makes chunk `index` (PIMC values every candidate over all its worlds, no race,
-    and the chunk keeps the values)."""
-    preset, settings = VARIANTS[index % len(VARIANTS)]
-    return {"seed": seed, "index": index, "deals": CHUNK_DEALS, "preset": preset,
-            "set": list(settings), "bidder": BIDDERS[(index // len(VARIANTS)) % len(BIDDERS)],
+def chunk_spec(family: str, seed: int, index: int, driver: str) -> dict:
+    """What makes chunk `index` of a family's data (PIMC values every candidate over all its
+    worlds, no race, and the chunk keeps the values)."""
+    variants = VARIANTS[family]
+    preset, settings = variants[index % len(variants)]
+    return {"family": family, "seed": seed, "index": index, "deals": CHUNK_DEALS,
+            "preset": preset, "set": list(settings),
+            "bidder": BIDDERS[(index // len(variants)) % len(BIDDERS)],
             "driver": driver, "worlds": DEFAULT_WORLDS, "clear_z": TEACHING_CLEAR_Z,
-            "features": FEATURE_LAYOUT, "values": True} | (
-                {"driver_net": card_net_digest()} if driver == "learned" else {})
+            "features": feature_layout(LAYOUTS[family]), "values": True} | (
+                {"driver_net": card_net_digest(family)} if driver == "learned" else {})
 
 
 def chunk_path(data: str, spec: dict) -> str:
@@ -113,7 +126,7 @@ def make_chunk(data: str, spec: dict) -> int:
     rules = build_rules(spec["preset"], spec["set"])
     player = Player(spec["bidder"], spec["driver"], spec["worlds"])
     log, values = teaching_log(rules, player, spec["seed"], spec["index"] * spec["deals"],
-                               spec["deals"])
+                               spec["deals"], LAYOUTS[spec["family"]])
     path = chunk_path(data, spec)
     tmp = f"{path}.{os.getpid()}.tmp.npz"
     np.savez_compressed(tmp, log=log, spec=json.dumps(spec), values=values)
@@ -123,7 +136,7 @@ def make_chunk(data: str, spec: dict) -> int:
 
 def generate(args) -> None:
     os.makedirs(args.data, exist_ok=True)
-    specs = [chunk_spec(args.seed, i, args.driver) for i in range(args.chunks)]
+    specs = [chunk_spec(args.family, args.seed, i, args.driver) for i in range(args.chunks)]
     todo = [s for s in specs if not chunk_is_done(chunk_path(args.data, s), s)]
     print(f"{len(specs) - len(todo)} chunks done, {len(todo)} to make", flush=True)
     start = time.time()
@@ -136,16 +149,16 @@ def generate(args) -> None:
                               "per_s": round(made / (time.time() - start))}), flush=True)
 
 
-def read_chunks(data: str) -> tuple:
-    """All logged rows of DATA, whether each is held out, what made them, and their
-    candidates' values."""
+def read_chunks(data: str, family: str) -> tuple:
+    """All logged rows of DATA (a family's), whether each is held out, what made them, and
+    their candidates' values."""
     logs, held, specs, valued = [], [], [], []
     for name in sorted(os.listdir(data)):
         if not name.endswith(".npz") or ".tmp" in name:
             continue
         with np.load(os.path.join(data, name)) as z:
             spec = json.loads(str(z["spec"]))
-            if spec.get("features") != FEATURE_LAYOUT:
+            if spec.get("features") != feature_layout(LAYOUTS[family]):
                 raise SystemExit(f"{name}: logged with another feature layout; generate anew")
             if "values" not in z:
                 raise SystemExit(f"{name}: no candidate values kept; generate anew")
@@ -157,7 +170,8 @@ def read_chunks(data: str) -> tuple:
                "seeds": sorted({s["seed"] for s in specs}),
                "drivers": sorted({s["driver"] for s in specs}),
                "driver_nets": sorted({s["driver_net"] for s in specs if "driver_net" in s}),
-               "variants": [{"preset": p, "set": list(s)} for p, s in VARIANTS],
+               "family": family,
+               "variants": [{"preset": p, "set": list(s)} for p, s in VARIANTS[family]],
                "bidders": list(BIDDERS), "worlds": specs[0]["worlds"],
                "clear_z": specs[0]["clear_z"], "chunk_deals": CHUNK_DEALS}
     return np.concatenate(logs), np.concatenate(held), summary, np.concatenate(valued)
@@ -182,14 +196,16 @@ def train(args) -> None:
     import torch
 
     torch.manual_seed(args.seed)
-    rows, held, summary, values = read_chunks(args.data)
+    nl = LAYOUTS[args.family]
+    label = nl.n_logged + nl.n_slots
+    rows, held, summary, values = read_chunks(args.data, args.family)
     parts = {"train": np.flatnonzero(~held), "held_out": np.flatnonzero(held)}
-    x = torch.from_numpy(feature_bits(rows))
-    cands = torch.from_numpy(rows[:, N_LOGGED:LOG_LABEL] > 0)
-    labels = torch.from_numpy(rows[:, LOG_LABEL].astype(np.int64))
+    x = torch.from_numpy(feature_bits(rows, nl))
+    cands = torch.from_numpy(rows[:, nl.n_logged:label] > 0)
+    labels = torch.from_numpy(rows[:, label].astype(np.int64))
     valued = torch.from_numpy(np.nan_to_num(values, nan=NOT_A_CANDIDATE))
     hidden = [int(h) for h in args.hidden.split(",")]
-    widths = [N_FEATURES, *hidden, N_SLOTS]
+    widths = [nl.n_features, *hidden, nl.n_slots]
     layers = []
     for a, b in zip(widths, widths[1:], strict=False):
         layers += [torch.nn.Linear(a, b), torch.nn.ReLU()]
@@ -216,7 +232,7 @@ def train(args) -> None:
         return round(agree / len(index), 4), round(regret / len(index), 5)
 
     sizes = {name: len(index) for name, index in parts.items()}
-    chance = by_chance(rows[parts["held_out"]])
+    chance = by_chance(rows[parts["held_out"]], nl)
     start = time.time()
     for epoch in range(1, args.epochs + 1):
         model.train()
@@ -236,7 +252,7 @@ def train(args) -> None:
         write_net(args, [(m.weight.detach().numpy().T, m.bias.detach().numpy())
                          for m in linear],
                   {"library": f"torch {torch.__version__}", "kind": "MLP, soft targets",
-                   "features": N_FEATURES, "hidden": hidden, "outputs": N_SLOTS,
+                   "features": nl.n_features, "hidden": hidden, "outputs": nl.n_slots,
                    "activation": "relu", "targets": "softmax of PIMC's candidate values",
                    "temperature": args.temperature, "card_weight": args.card_weight,
                    "weight_decay": args.alpha,
@@ -248,31 +264,33 @@ def train(args) -> None:
               flush=True)
 
 
-def feature_bits(rows: np.ndarray, block: int = 1 << 20) -> np.ndarray:
-    """The net's inputs as 0/1 bytes: the logged features and those derived from them, a
-    block of rows at a time."""
-    x = np.empty((len(rows), N_FEATURES), dtype=np.uint8)
+def feature_bits(rows: np.ndarray, nl, block: int = 1 << 20) -> np.ndarray:
+    """The net's inputs (layout `nl`) as 0/1 bytes: the logged features and those derived
+    from them, a block of rows at a time."""
+    x = np.empty((len(rows), nl.n_features), dtype=np.uint8)
     for start in range(0, len(rows), block):
-        part = rows[start:start + block, :N_LOGGED]
-        x[start:start + block, :N_LOGGED] = part
-        x[start:start + block, N_LOGGED:] = derived_features(part)
+        part = rows[start:start + block, :nl.n_logged]
+        x[start:start + block, :nl.n_logged] = part
+        x[start:start + block, nl.n_logged:] = derived_features(part, nl)
     return x
 
 
-def by_chance(rows: np.ndarray) -> float:
+def by_chance(rows: np.ndarray, nl) -> float:
     """The agreement with PIMC's card of a candidate drawn at random."""
-    return round(float((1.0 / rows[:, N_LOGGED:LOG_LABEL].sum(axis=1)).mean()), 4)
+    cands = rows[:, nl.n_logged:nl.n_logged + nl.n_slots]
+    return round(float((1.0 / cands.sum(axis=1)).mean()), 4)
 
 
 def write_net(args, layers, model: dict, summary, sizes: dict, chance: float,
               accuracy: dict) -> None:
     """The net (three (weights[in, out], bias) layers) and its provenance into --out."""
     os.makedirs(args.out, exist_ok=True)
-    save_card_net(os.path.join(args.out, NET_FILE), net_of(layers))
+    net_file, provenance_file = NET_FILES[args.family]
+    save_card_net(os.path.join(args.out, net_file), net_of(layers, LAYOUTS[args.family]))
     commit = subprocess.run(["git", "-C", ROOT, "rev-parse", "HEAD"], capture_output=True,
                             text=True).stdout.strip() or None
     provenance = {
-        "what": "the learned card player's net: PIMC's decisions, learned",
+        "what": f"the learned card player's {args.family} net: PIMC's decisions, learned",
         "made_by": "tools/train_card_player.py " + " ".join(sys.argv[1:]),
         "commit": commit,
         "data": summary | {"decisions": sum(sizes.values()),
@@ -288,17 +306,25 @@ def write_net(args, layers, model: dict, summary, sizes: dict, chance: float,
                           else ""),
             "held_out_by_chance": chance},
     }
-    with open(os.path.join(args.out, PROVENANCE_FILE), "w") as f:
+    with open(os.path.join(args.out, provenance_file), "w") as f:
         json.dump(provenance, f, indent=2)
         f.write("\n")
 
 
-REMAKE = (  # the shipped net's recipe: PIMC's data, a first net, its own positions, the net
-    ("generate", {"chunks": 100, "seed": 51, "driver": "pimc"}),
-    ("train", {}),
-    ("generate", {"chunks": 40, "seed": 52, "driver": "learned"}),
-    ("train", {}),
-)
+REMAKE = {  # each shipped net's recipe: PIMC's data, a first net, its own positions, the net
+    "standard": (
+        ("generate", {"chunks": 100, "seed": 51, "driver": "pimc"}),
+        ("train", {}),
+        ("generate", {"chunks": 40, "seed": 52, "driver": "learned"}),
+        ("train", {}),
+    ),
+    "general": (
+        ("generate", {"chunks": 96, "seed": 61, "driver": "pimc"}),
+        ("train", {}),
+        ("generate", {"chunks": 48, "seed": 62, "driver": "learned"}),
+        ("train", {}),
+    ),
+}
 TRAINING = {"seed": 41, "hidden": "128,64", "epochs": 8, "alpha": 1e-6, "batch": 2048,
                    "lr": 2e-3, "temperature": 0.1, "card_weight": 0.3}
 
@@ -307,12 +333,14 @@ def remake(args) -> None:
     """The shipped net from nothing: each step of REMAKE in turn (a rerun skips the chunks
     made); each net is written where the package reads it, so the first drives the DAgger
     data."""
-    for step, options in REMAKE:
-        print(json.dumps({"step": step, **options}), flush=True)
+    for step, options in REMAKE[args.family]:
+        print(json.dumps({"step": step, "family": args.family, **options}), flush=True)
         if step == "generate":
-            generate(argparse.Namespace(data=args.data, jobs=args.jobs, **options))
+            generate(argparse.Namespace(data=args.data, jobs=args.jobs, family=args.family,
+                                        **options))
         else:
-            train(argparse.Namespace(data=args.data, out=PACKAGE, **TRAINING))
+            train(argparse.Namespace(data=args.data, out=PACKAGE, family=args.family,
+                                     **TRAINING))
 
 
 def main() -> None:
@@ -332,6 +360,8 @@ def main() -> None:
     r = sub.add_parser("remake")
     r.add_argument("data")
     r.add_argument("--jobs", type=int, default=os.cpu_count())
+    for command in (g, t, r):
+        command.add_argument("--family", choices=tuple(LAYOUTS), default="standard")
     args = parser.parse_args()
     {"generate": generate, "train": train, "remake": remake}[args.command](args)
 

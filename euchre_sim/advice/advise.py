@@ -62,7 +62,7 @@ def _play_batch(tb, unseen, seed, seat, pos, hand, ref_card, rounds, start, stop
     compiles no player)."""
     hands = np.zeros(4, dtype=np.uint64)
     work = np.empty_like(unseen)
-    pimc_work = new_pimc_work(inference, player.net)
+    pimc_work = new_pimc_work(inference, player.nets)
     pimc_works = (pimc_work, pimc_work)
     for i in range(start, stop):
         deal_around(unseen, seed, i, seat, hand, hands, work)
@@ -97,10 +97,10 @@ def figures(tables, tricks: np.ndarray, alone: bool) -> dict:
     return rates(tricks) | mean_figures(tables.score[int(alone), 0, tricks])
 
 
-def batch_size(play: str, rules: RuleSet) -> int:
+def batch_size(play: str) -> int:
     """Deals a kernel call handles between progress reports (well under a second each; small
     enough that the batches in flight when the last deal is kept cost little)."""
-    return 10 if plays_as_pimc(play, rules) else 500
+    return 10 if plays_as_pimc(play) else 500
 
 
 def batches(count: int, size: int) -> list[tuple[int, int]]:
@@ -142,7 +142,7 @@ def advise(question: AdviceQuestion, progress: Progress | None = None,
     tt = new_tt()
     models = [play] if play == "dd" else [play, "dd"]
     results = {}
-    steps = batches(deals, batch or batch_size(play, rules))
+    steps = batches(deals, batch or batch_size(play))
     for done, name in enumerate(models):
         out = np.full((deals, N_ROWS), -1, dtype=np.int8)
         for start, stop in steps:

@@ -74,7 +74,7 @@ def _reached_batch(player, tb, unseen, seed, seat, hand, ref_card, turn, start, 
     hands = np.zeros(4, dtype=np.uint64)
     work = np.empty_like(unseen)
     solver_work = new_work()
-    pimc_work = new_pimc_work(inference, player.net)
+    pimc_work = new_pimc_work(inference, player.nets)
     pimc_works = (pimc_work, pimc_work)
     wanted = np.ones(N_ROWS, dtype=np.uint8)
     kept = 0
@@ -149,7 +149,7 @@ def reached_deals(question: AdviceQuestion, progress: Progress | None = None,
     which loads the kernels the workers then inherit), `progress(kept, deals)` after each;
     the answer does not depend on the batches or the workers."""
     deals = question.deals
-    size = batch or batch_size(question.play, question.rules)
+    size = batch or batch_size(question.play)
     max_tries = deals * MAX_TRIES_PER_DEAL
     first = min(size, FIRST_BATCH)
     # made as they are tried (a list of every range would grow with the deals asked)
@@ -220,7 +220,7 @@ def hand_results(question: AdviceQuestion, deals: int, progress: Progress | None
 
     rules, play = question.rules, question.play
     parts = []
-    for start, stop in batches(deals, batch_size(play, rules)):
+    for start, stop in batches(deals, batch_size(play)):
         job = ChunkJob.of(rules, question.seed, start, stop - start, player=question.player)
         parts.append(chunk_calls(job, exact=False, infer=False))
         if progress is not None:

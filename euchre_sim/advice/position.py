@@ -23,7 +23,7 @@ from ..core.seats import team_of
 from ..core.stats import mean_se
 from ..game.engine import HandState
 from ..game.model_strategy import state_arrays
-from ..play.card_net import no_card_net
+from ..play.card_net import no_card_nets
 from ..play.pimc import (
     MAX_CANDIDATES,
     Inference,
@@ -54,7 +54,7 @@ class Valuer:
     discard_hidden: bool = False
 
     def work(self):
-        return new_pimc_work(self.inference or inference_of(), no_card_net())
+        return new_pimc_work(self.inference or inference_of(), no_card_nets())
 
     def key(self, decision: int) -> np.uint64:
         return np.uint64(deal_key(np.uint64(self.seed), np.uint64(decision)))

@@ -54,15 +54,15 @@ def models_of(play: str | None, bidding: str | None) -> tuple[str, str | None]:
     return play or "dd", bidding
 
 
-def default_deals(play: str, rules: RuleSet) -> int:
+def default_deals(play: str) -> int:
     """20,000 deals; 1,000 where the model samples worlds at its decisions (each deal is
     ~2 x 20 x K solves)."""
-    return 1_000 if plays_as_pimc(play, rules) else 20_000
+    return 1_000 if plays_as_pimc(play) else 20_000
 
 
-def odds_deals(play: str, rules: RuleSet) -> int:
+def odds_deals(play: str) -> int:
     """Deals to solve the odds of every score when none are given (PIMC: ~40 playouts each)."""
-    return 300 if plays_as_pimc(play, rules) else 20_000
+    return 300 if plays_as_pimc(play) else 20_000
 
 
 @dataclass(frozen=True)
@@ -103,7 +103,7 @@ class AdviceQuestion:
         if self.atlas is None:  # asking for deals asks for a simulation
             object.__setattr__(self, "atlas", self.deals is None)
         if self.deals is None:
-            object.__setattr__(self, "deals", default_deals(self.play, self.rules))
+            object.__setattr__(self, "deals", default_deals(self.play))
         self.check()
 
     def check(self) -> None:
@@ -166,7 +166,7 @@ class AdviceQuestion:
 
     @property
     def odds_deals(self) -> int:
-        return odds_deals(self.play, self.rules)
+        return odds_deals(self.play)
 
     def placed(self, place) -> AdviceQuestion:
         """The same question with the files and folders it names passed through `place`."""

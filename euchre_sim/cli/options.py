@@ -108,8 +108,8 @@ def play_options(command, people_default: bool = False):
 
     command = click.option("--worlds", type=click.IntRange(1, MAX_WORLDS), default=DEFAULT_WORLDS,
                            show_default=True,
-                           help="Worlds each PIMC decision samples and solves (learned: "
-                           "where its net does not know the deal).")(command)
+                           help="Worlds each PIMC decision samples and solves (learned-search: "
+                           "at its close calls).")(command)
     return click.option("--play", type=click.Choice(PLAY_MODELS),
                         default=None if people_default else "dd",
                         show_default=not people_default,

@@ -120,7 +120,7 @@ class KernelAuction:
                          shared_tt(), new_work(), calls)
         else:
             ns, ew = self.players
-            pws = (new_pimc_work(inference_of(), ns.net), new_pimc_work(inference_of(), ew.net))
+            pws = (new_pimc_work(inference_of(), ns.nets), new_pimc_work(inference_of(), ew.nets))
             play_deal((ns.play, ew.play), self.tb, self.hands, state.upcard, state.dealer,
                       ns.worlds, np.uint64(self.rng.getrandbits(64)), 0, rounds, ALL_ROWS,
                       shared_tt(), pws, calls)

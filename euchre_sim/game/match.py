@@ -206,8 +206,8 @@ def play_games(players, card_play, tb, odds, odds_results, deck_cards, seed, fir
     per hand appended to out; returns the records written, or -1 when out is too small.
     players (records, `play.player`) and inference by player (0: the --ns player, 1: the --ew
     one); first_dealer -1: game g's first dealer is seat g % 4."""
-    pws_a = new_pimc_work(inference[0], players[0].net)
-    pws_b = new_pimc_work(inference[1], players[1].net)
+    pws_a = new_pimc_work(inference[0], players[0].nets)
+    pws_b = new_pimc_work(inference[1], players[1].nets)
     n = 0
     for g in range(first_game, first_game + n_games):
         dealer = first_dealer if first_dealer >= 0 else g & 3

@@ -12,7 +12,7 @@ import random
 import numpy as np
 
 from ..core.cards import cards_of
-from ..play.card_net import net_for
+from ..play.card_net import nets_for
 from ..play.models import DEFAULT_WORLDS, model_id
 from ..play.pimc import inference_of, new_pimc_work
 from ..play.playout import choose_card, choose_discard
@@ -70,7 +70,7 @@ class ModelStrategy:
         self.rng = rng
         self.worlds = worlds
         self.tt = new_tt()
-        work = new_pimc_work(inference_of(), net_for(model))
+        work = new_pimc_work(inference_of(), nets_for(model))
         self.works = (work, work)
 
     def bid(self, state, options):

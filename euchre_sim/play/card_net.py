@@ -1,11 +1,11 @@
-"""The learned card player's network (`--play learned`): what a seat knows as features, and a
-small multilayer perceptron that scores its cards, evaluated in Numba from plain arrays.
+"""The learned card player's networks (`--play learned`): what a seat knows as features, and
+small multilayer perceptrons that score its cards, evaluated in Numba from plain arrays.
 
-The net knows the 24-card deck with a suit for trump. Its cards are canonical slots, the same
-whatever the trump: 0-6 the trumps high to low (right bower first), 7-11 the suit of the trump's
-colour (its jack is the left bower), 12-17 and 18-23 the two other suits (the lower suit id
-first), each high to low. A deal outside it (no-trump, Benny, 28 or 32 cards, Yooker) is not
-scored (`net_choice` answers -1) and the player falls back to PIMC.
+Two nets, each with its layout of canonical card slots (`NetLayout`): the standard net knows
+the 24-card French deck with a suit for trump (slots the same whatever the trump); the general
+net every other deal the rules reach: 28 and 32 cards, Benny, Yooker's power card and shapes,
+and no-trump contracts, its slots by suit class and rank from the top, with the deck, Benny,
+Yooker and no-trump as flags. `net_slots` says which layout a deal is.
 
 Features (`encode`, all 0/1, seats relative to the deciding seat: 0 itself, 1 the next to
 play after it, 2 its partner, 3 the one before it): the seat's hand; the cards each seat has
@@ -14,14 +14,14 @@ turned-down upcard, the seat's own discard); the upcard a dealer took; the cards
 the seat does not know; the suits each other seat has shown void in;
 dealer, maker and the seats in play; alone and defending alone; trick number and place in it;
 tricks won by each side; who wins the trick so far and the led suit; the auction turn of the
-call; whether the decision is the dealer's discard. Those are logged with each decision; two
-more are derived from them, in the kernel (`encode`) and for training (`derived_features`):
-the seat's cards that no card it cannot place beats (boss cards), and, following, the seat's
-cards that would take the trick if played now.
+call; whether the decision is the dealer's discard; the general layout's rule flags. Those are
+logged with each decision; two more are derived from them, in the kernel (`encode`) and for
+training (`derived_features`): the seat's cards that no card it cannot place beats (boss
+cards), and, following, the seat's cards that would take the trick if played now.
 
-The weights (package data `card_net.npz`, provenance in `card_net.json`) are made by
-`tools/train_card_player.py`; the training data are PIMC's decisions, logged as features
-(`log_decision`).
+The weights (package data `card_net.npz` and `card_net_general.npz`, provenance in their
+`.json`) are made by `tools/train_card_player.py`; the training data are PIMC's decisions,
+logged as features (`log_decision`).
 """
 
 from __future__ import annotations
@@ -60,43 +60,95 @@ from .state import (
     S_WSEAT,
 )
 
-N_SLOTS = 24
-SUIT_SIZES = (7, 5, 6, 6)  # trump, the suit of its colour, the two others
-# feature layout: card sets of N_SLOTS each, then one-hot groups
-F_HAND = 0
-F_PLAYED = F_HAND + N_SLOTS  # + N_SLOTS * relative seat
-F_TRICK = F_PLAYED + 4 * N_SLOTS  # + N_SLOTS * (relative seat - 1): the current trick's
-F_OUT = F_TRICK + 3 * N_SLOTS
-F_UP = F_OUT + N_SLOTS
-F_UNSEEN = F_UP + N_SLOTS
-F_VOID = F_UNSEEN + N_SLOTS  # + 4 * (relative seat - 1) + suit class
-F_DEALER = F_VOID + 12
-F_MAKER = F_DEALER + 4
-F_ALONE = F_MAKER + 4  # maker alone, defender alone
-F_ACTIVE = F_ALONE + 2
-F_TRICK_NO = F_ACTIVE + 4
-F_PLACE = F_TRICK_NO + 5
-F_OURS = F_PLACE + 4
-F_THEIRS = F_OURS + 5
-F_WINNER = F_THEIRS + 5
-F_LED = F_WINNER + 4
-F_CALL_TURN = F_LED + 4
-F_DISCARD = F_CALL_TURN + 8
-N_LOGGED = F_DISCARD + 1  # the features a decision's log holds; the rest derive from them
-# what a logged decision's columns mean (training data name it; "N_FEATURES" counts the logged
-# columns, the name kept from the first layout, which logged every feature)
-FEATURE_LAYOUT = {name: value for name, value in globals().items() if name.startswith("F_")} | {
-    "N_FEATURES": N_LOGGED}
-F_BOSS = N_LOGGED  # the seat's cards no card it cannot place beats
-F_BEATS = F_BOSS + N_SLOTS  # following: the seat's cards that would take the trick now
-N_FEATURES = F_BEATS + N_SLOTS
-SUIT_CLASS_OF_SLOT = np.repeat(np.arange(4), SUIT_SIZES)
+
+class NetLayout(NamedTuple):
+    """Where a net's features lie (`layout_of`): card sets of n_slots each, then one-hot
+    groups, then the derived sets (boss, beats); class_of_slot[slot] is the slot's suit class
+    (0 the trumps, then the plain suits). The logged features are the first n_logged."""
+
+    general: bool
+    n_slots: int
+    n_classes: int
+    class_of_slot: np.ndarray
+    hand: int
+    played: int  # + n_slots * relative seat
+    trick: int  # + n_slots * (relative seat - 1): the current trick's
+    out: int
+    up: int
+    unseen: int
+    void: int  # + n_classes * (relative seat - 1) + suit class
+    dealer: int
+    maker: int
+    alone: int  # maker alone, defender alone
+    active: int
+    trick_no: int
+    place: int
+    ours: int
+    theirs: int
+    winner: int
+    led: int
+    call_turn: int
+    discard: int
+    flags: int  # the general layout's rule flags (FLAG_*); none in the standard one
+    n_logged: int
+    boss: int  # the seat's cards no card it cannot place beats
+    beats: int  # following: the seat's cards that would take the trick now
+    n_features: int
+
+
+def layout_of(general: bool, class_sizes: tuple[int, ...], n_flags: int) -> NetLayout:
+    """The offsets of every feature group for suit classes of `class_sizes` slots."""
+    n_slots, n_classes = sum(class_sizes), len(class_sizes)
+    widths = {"hand": n_slots, "played": 4 * n_slots, "trick": 3 * n_slots, "out": n_slots,
+              "up": n_slots, "unseen": n_slots, "void": 3 * n_classes, "dealer": 4, "maker": 4,
+              "alone": 2, "active": 4, "trick_no": 5, "place": 4, "ours": 5, "theirs": 5,
+              "winner": 4, "led": n_classes, "call_turn": 8, "discard": 1, "flags": n_flags,
+              "n_logged": 0, "boss": n_slots, "beats": n_slots, "n_features": 0}
+    offsets, at = {}, 0
+    for name, width in widths.items():
+        offsets[name] = at
+        at += width
+    return NetLayout(general, n_slots, n_classes,
+                     np.repeat(np.arange(n_classes), class_sizes).astype(np.int64), **offsets)
+
+
+# The standard net's layout: 24 slots, the same whatever the trump: 0-6 the trumps high to low
+# (right bower first), 7-11 the suit of the trump's colour (its jack is the left bower), 12-17
+# and 18-23 the two other suits (the lower suit id first), each high to low.
+STANDARD_LAYOUT = layout_of(False, (7, 5, 6, 6), 0)
+# The general net's layout: every deck, Benny, Yooker and no-trump. Class 0 the trumps (no-trump:
+# Benny alone), ten slots high to low (Benny, the power card or the bowers, then the trump suit
+# by rank); classes 1-4 the plain suits, eight slots each, high to low (a smaller deck leaves
+# the lowest slots empty): under a suit trump the suit of its colour first where there are
+# bowers, then the others by suit id, class 4 empty; under no-trump the four suits by id.
+GENERAL_CLASS_SIZES = (10, 8, 8, 8, 8)
+FLAG_DECK_28, FLAG_DECK_32, FLAG_JOKER, FLAG_YOOKER, FLAG_NO_TRUMP = range(5)
+GENERAL_LAYOUT = layout_of(True, GENERAL_CLASS_SIZES, 5)
+LAYOUTS = {"standard": STANDARD_LAYOUT, "general": GENERAL_LAYOUT}
+MAX_SLOTS = GENERAL_LAYOUT.n_slots
 MAX_ACTIVE = 128
-LOG_WIDTH = N_LOGGED + N_SLOTS + 1  # a logged decision: features, candidates, PIMC's card
+
+
+def log_width(nl: NetLayout) -> int:
+    """A logged decision's columns: the logged features, the candidates by slot, PIMC's card."""
+    return nl.n_logged + nl.n_slots + 1
+
+
+def feature_layout(nl: NetLayout) -> dict:
+    """What a logged decision's columns mean (training data name it)."""
+    return {name: value for name, value in nl._asdict().items()
+            if name not in ("general", "class_of_slot")}
+
+
+# the standard layout's names, as its tests and tools read them
+N_SLOTS = STANDARD_LAYOUT.n_slots
+N_LOGGED = STANDARD_LAYOUT.n_logged
+N_FEATURES = STANDARD_LAYOUT.n_features
+LOG_WIDTH = log_width(STANDARD_LAYOUT)
 LOG_LABEL = N_LOGGED + N_SLOTS
 
-NET_FILE = "card_net.npz"
-PROVENANCE_FILE = "card_net.json"
+NET_FILES = {"standard": ("card_net.npz", "card_net.json"),
+             "general": ("card_net_general.npz", "card_net_general.json")}
 
 
 class CardNet(NamedTuple):
@@ -112,6 +164,17 @@ class CardNet(NamedTuple):
     b3: np.ndarray
 
 
+class CardNets(NamedTuple):
+    """A player's nets, as the kernels read them: the standard net (24 French cards, a suit
+    for trump) and the general one (every other deal), each with its layout. An empty net
+    plays nothing (its deals fall to PIMC)."""
+
+    standard: CardNet
+    general: CardNet
+    standard_layout: NetLayout
+    general_layout: NetLayout
+
+
 class NetWork(NamedTuple):
     """The buffers of one evaluation: each power bit's slot, the active features, the layers."""
 
@@ -122,53 +185,70 @@ class NetWork(NamedTuple):
     out: np.ndarray
 
 
-def derived_features(logged: np.ndarray) -> np.ndarray:
-    """The derived features (uint8[n, N_FEATURES - N_LOGGED]) of logged decisions (their
-    first N_LOGGED columns): what `encode` writes at F_BOSS and F_BEATS, from the slots."""
-    def block(base, k=0):
-        return logged[:, base + N_SLOTS * k:base + N_SLOTS * (k + 1)] > 0
+def derived_features(logged: np.ndarray, nl: NetLayout = STANDARD_LAYOUT) -> np.ndarray:
+    """The derived features (uint8[n, n_features - n_logged]) of logged decisions (their
+    first n_logged columns): what `encode` writes at boss and beats, from the slots."""
+    n_slots, classes = nl.n_slots, nl.class_of_slot
 
-    hand = block(F_HAND)
-    placed = hand | block(F_OUT)
+    def block(base, k=0):
+        return logged[:, base + n_slots * k:base + n_slots * (k + 1)] > 0
+
+    hand = block(nl.hand)
+    placed = hand | block(nl.out)
     trick = np.zeros_like(hand)
     for k in range(4):
-        placed |= block(F_PLAYED, k)
+        placed |= block(nl.played, k)
     for k in range(3):
-        trick |= block(F_TRICK, k)
+        trick |= block(nl.trick, k)
     boss, beats = np.zeros_like(hand), np.zeros_like(hand)
-    for start, size in zip(np.cumsum((0,) + SUIT_SIZES[:-1]), SUIT_SIZES, strict=True):
+    for cls in range(nl.n_classes):
         clear = np.ones(len(logged), dtype=bool)  # no unplaced card above (slots run high to low)
-        for slot in range(start, start + size):
+        for slot in np.flatnonzero(classes == cls):
             boss[:, slot] = hand[:, slot] & clear
             clear &= placed[:, slot]
-    led = logged[:, F_LED:F_LED + 4] > 0
+    led = logged[:, nl.led:nl.led + nl.n_classes] > 0
     following, led_class = led.any(axis=1), led.argmax(axis=1)
-    trumped = trick[:, :SUIT_SIZES[0]].any(axis=1)
+    trumps = classes == 0
+    trumped = trick[:, trumps].any(axis=1)
     # the winning card's slot: the best trump played, else the best card of the led suit
-    best = np.where(trumped, trick[:, :SUIT_SIZES[0]].argmax(axis=1),
-                    (trick & (SUIT_CLASS_OF_SLOT == led_class[:, None])).argmax(axis=1))
-    for slot in range(N_SLOTS):
-        cls = SUIT_CLASS_OF_SLOT[slot]
+    best = np.where(trumped, trick[:, trumps].argmax(axis=1),
+                    (trick & (classes == led_class[:, None])).argmax(axis=1))
+    for slot in range(n_slots):
         above = slot < best
-        wins = (~trumped | above) if cls == 0 else (~trumped & (led_class == cls) & above)
+        if classes[slot] == 0:
+            wins = ~trumped | above
+        else:
+            wins = ~trumped & (led_class == classes[slot]) & above
         beats[:, slot] = hand[:, slot] & following & wins
     return np.hstack([boss, beats]).astype(np.uint8)
 
 
 def no_card_net() -> CardNet:
-    """A player without a net (every model but the learned ones)."""
+    """No net: the player plays by none (every model but the learned ones)."""
     m = np.zeros((0, 0), dtype=np.float32)
     v = np.zeros(0, dtype=np.float32)
     return CardNet(m, v, m, v, m, v)
 
 
-def net_of(layers: list[tuple[np.ndarray, np.ndarray]]) -> CardNet:
+def nets_of(standard: CardNet | None = None, general: CardNet | None = None) -> CardNets:
+    """A player's nets (None: none of that kind)."""
+    return CardNets(standard or no_card_net(), general or no_card_net(), STANDARD_LAYOUT,
+                    GENERAL_LAYOUT)
+
+
+def no_card_nets() -> CardNets:
+    """A player without a net."""
+    return nets_of()
+
+
+def net_of(layers: list[tuple[np.ndarray, np.ndarray]],
+           nl: NetLayout = STANDARD_LAYOUT) -> CardNet:
     """A CardNet from three (weights[in, out], bias[out]) layers, as a trainer writes them."""
     (w1, b1), (w2, b2), (w3, b3) = layers
-    if w1.shape[0] != N_FEATURES or w3.shape[1] != N_SLOTS or w2.shape[0] != w1.shape[1] \
-            or w3.shape[0] != w2.shape[1]:
+    if w1.shape[0] != nl.n_features or w3.shape[1] != nl.n_slots \
+            or w2.shape[0] != w1.shape[1] or w3.shape[0] != w2.shape[1]:
         raise ValueError(f"card net layers of shapes {[w.shape for w, _ in layers]} do not "
-                         f"fit {N_FEATURES} features and {N_SLOTS} cards")
+                         f"fit {nl.n_features} features and {nl.n_slots} cards")
 
     def f32(a):
         return np.ascontiguousarray(a, dtype=np.float32)
@@ -180,65 +260,73 @@ def save_card_net(path, net: CardNet) -> None:
     np.savez_compressed(path, **net._asdict())
 
 
-def read_card_net(path, features: tuple[int, ...] = (N_FEATURES,)) -> CardNet:
-    """The net saved at `path` (ValueError when its inputs are not one of `features`)."""
+def read_card_net(path, nl: NetLayout = STANDARD_LAYOUT) -> CardNet:
+    """The net saved at `path` (ValueError when its inputs are not the layout's)."""
     with np.load(path) as z:
         net = CardNet(*(np.ascontiguousarray(z[k], dtype=np.float32) for k in CardNet._fields))
-    if net.w1.shape[0] not in features:
-        raise ValueError(f"{path}: a card net of {net.w1.shape[0]} features, not {N_FEATURES}")
+    if net.w1.shape[0] != nl.n_features:
+        raise ValueError(f"{path}: a card net of {net.w1.shape[0]} features, not "
+                         f"{nl.n_features}")
     return net
 
 
-def net_knows(rules) -> bool:
-    """Does the net know these rules' deck (24 French cards, no Benny)? Then only no-trump
-    contracts fall back to PIMC."""
-    return rules.deck == 24 and not rules.yooker and not rules.joker
+def plays_as_pimc(play: str) -> bool:
+    """Does the model sample worlds at (nearly) every decision? PIMC alone: the learned
+    players' nets know every deal."""
+    return play == "pimc"
 
 
-def plays_as_pimc(play: str, rules) -> bool:
-    """Does the model sample worlds at (nearly) every decision under these rules: PIMC, and
-    the learned players where their net does not know the deck?"""
-    return play == "pimc" or (play in LEARNED_MODELS and not net_knows(rules))
-
-
-@lru_cache(maxsize=1)
-def card_net() -> CardNet:
-    """The shipped net (package data)."""
-    with resources.as_file(resources.files(__package__) / NET_FILE) as path:
-        return read_card_net(path)
-
-
-def net_for(play: str) -> CardNet:
-    """The net a play model plays by: the shipped net for the learned players, else none."""
-    return card_net() if play in LEARNED_MODELS else no_card_net()
+def _package_file(family: str, which: int):
+    return resources.files(__package__) / NET_FILES[family][which]
 
 
 @lru_cache(maxsize=1)
-def card_net_digest() -> str:
-    """The sha256 of the shipped weights: a run played by the learned player names it, so
-    that a resume under other weights is refused."""
-    data = (resources.files(__package__) / NET_FILE).read_bytes()
-    return hashlib.sha256(data).hexdigest()
+def card_nets() -> CardNets:
+    """The shipped nets (package data)."""
+    def read(family):
+        with resources.as_file(_package_file(family, 0)) as path:
+            return read_card_net(path, LAYOUTS[family])
+
+    return nets_of(read("standard"), read("general"))
 
 
-def card_net_provenance() -> dict:
-    """How the shipped net was made (data, seeds, PIMC settings, commit, held-out accuracy)."""
-    return json.loads((resources.files(__package__) / PROVENANCE_FILE).read_text())
+def nets_for(play: str) -> CardNets:
+    """The nets a play model plays by: the shipped nets for the learned players, else none."""
+    return card_nets() if play in LEARNED_MODELS else no_card_nets()
+
+
+@lru_cache(maxsize=2)
+def card_net_digest(family: str = "standard") -> str:
+    """The sha256 of a shipped net's weights: a run played by the learned player names them,
+    so that a resume under other weights is refused."""
+    return hashlib.sha256(_package_file(family, 0).read_bytes()).hexdigest()
+
+
+def card_net_digests() -> dict:
+    """Every shipped net's sha256, by the name a manifest gives it."""
+    return {"card_net": card_net_digest("standard"),
+            "card_net_general": card_net_digest("general")}
+
+
+def card_net_provenance(family: str = "standard") -> dict:
+    """How a shipped net was made (data, seeds, PIMC settings, commit, held-out accuracy)."""
+    return json.loads(_package_file(family, 1).read_text())
 
 
 @njit
-def new_net_work(net):
-    """Buffers for evaluating `net` (any size; an empty net gets empty layers)."""
+def new_net_work(nets):
+    """Buffers for evaluating either of `nets` (any size; empty nets get empty layers)."""
+    h1 = max(nets.standard.b1.shape[0], nets.general.b1.shape[0])
+    h2 = max(nets.standard.b2.shape[0], nets.general.b2.shape[0])
     return NetWork(np.full(64, -1, dtype=np.int64), np.zeros(MAX_ACTIVE, dtype=np.int64),
-                   np.zeros(net.b1.shape[0], dtype=np.float32),
-                   np.zeros(net.b2.shape[0], dtype=np.float32),
-                   np.zeros(net.b3.shape[0], dtype=np.float32))
+                   np.zeros(h1, dtype=np.float32), np.zeros(h2, dtype=np.float32),
+                   np.zeros(MAX_SLOTS, dtype=np.float32))
 
 
 @njit(_nrt=False)
 def canonical_slots(tb, trump, slots):
-    """slots[power bit] = the card's canonical slot under `trump` (-1: none); False when the
-    deck is not the one the net knows (24 cards, bowers, a suit for trump)."""
+    """slots[power bit] = the card's slot in the standard layout under `trump` (-1: none);
+    False when the deck is not the one it knows (24 cards, bowers, a suit for trump)."""
     slots[:] = -1
     if trump >= 4 or tb.power_range[trump, 4] != 0:
         return False
@@ -257,18 +345,45 @@ def canonical_slots(tb, trump, slots):
         r = tb.power_range[trump, s]
         if popcount(r) != size:
             return False
-        k = base + size - 1
-        while r:
-            slots[low_index(r)] = k
-            r &= r - np.uint64(1)
-            k -= 1
+        _put_slots(r, base, slots)
     return True
 
 
-@njit(inline="always")
-def suit_class(slot):
-    """0 trump, 1 the trump's colour, 2 and 3 the others."""
-    return 0 if slot < 7 else (1 if slot < 12 else (2 if slot < 18 else 3))
+@njit(_nrt=False)
+def _put_slots(suit, base, slots):
+    """The cards of one effective suit (power bits) into slots base, base + 1, ... high to
+    low."""
+    k = base + popcount(suit) - 1
+    while suit:
+        slots[low_index(suit)] = k
+        suit &= suit - np.uint64(1)
+        k -= 1
+
+
+@njit(_nrt=False)
+def general_slots(tb, trump, slots):
+    """slots[power bit] = the card's slot in the general layout under `trump` (-1: none)."""
+    slots[:] = -1
+    top = trump if trump < 4 else 4  # no-trump: Benny's own class
+    _put_slots(tb.power_range[trump, top], 0, slots)
+    nxt = tb.next_suit[trump]
+    cls = 1
+    if nxt >= 0:
+        _put_slots(tb.power_range[trump, nxt], 10, slots)
+        cls = 2
+    for s in range(4):
+        if s != trump and s != nxt:
+            _put_slots(tb.power_range[trump, s], 10 + 8 * (cls - 1), slots)
+            cls += 1
+
+
+@njit(_nrt=False)
+def net_slots(tb, trump, slots):
+    """The deal's layout (0 standard, 1 general) with its slots written into `slots`."""
+    if canonical_slots(tb, trump, slots):
+        return 0
+    general_slots(tb, trump, slots)
+    return 1
 
 
 @njit(_nrt=False)
@@ -281,20 +396,20 @@ def _put_cards(mask, base, slots, active, n):
 
 
 @njit(_nrt=False)
-def _suit_classes(mask, slots):
-    """The suit classes (a 4-bit mask) of the cards in `mask`."""
-    classes = 0
+def _suit_classes(mask, slots, classes):
+    """The suit classes (a bit mask) of the cards in `mask`."""
+    found = 0
     while mask:
-        classes |= 1 << suit_class(slots[low_index(mask)])
+        found |= 1 << classes[slots[low_index(mask)]]
         mask &= mask - np.uint64(1)
-    return classes
+    return found
 
 
 @njit(_nrt=False)
 def _boss_cards(tb, trump, hand, placed):
     """The cards of `hand` that no card outside `placed` of their suit beats."""
     boss = np.uint64(0)
-    for s in range(4):
+    for s in range(5):
         suit = tb.power_range[trump, s]
         mine = hand & suit
         unplaced = suit & ~placed
@@ -306,70 +421,88 @@ def _boss_cards(tb, trump, hand, placed):
 def _winning_cards(tb, trump, hand, led, wbit):
     """The cards of `hand` that would take the trick from its winning card (power bit
     `wbit`; `led` the led suit's bits): a card of the led suit or a trump above it, as
-    `state.play_card` decides."""
-    return hand & (led | tb.power_range[trump, trump]) & bits_above(wbit)
+    `state.play_card` decides (no-trump: Benny is the trumps' range)."""
+    top = trump if trump < 4 else 4
+    return hand & (led | tb.power_range[trump, top]) & bits_above(wbit)
 
 
 @njit(_nrt=False)
-def encode(tb, hands, st, pm, seat, discard, slots, active):
-    """The indices of `seat`'s active features into `active` (slots from `canonical_slots`);
-    returns their count, -1 when the net does not know the deck."""
-    if not canonical_slots(tb, st[S_TRUMP], slots):
-        return -1
-    n = _put_cards(hands[seat], F_HAND, slots, active, 0)
-    n = _put_cards(pm[P_BY + seat], F_PLAYED, slots, active, n)
+def _rule_flags(tb, trump, nl, active, n):
+    """The general layout's flags: the deck's size, Benny, Yooker, a no-trump contract."""
+    joker = (tb.deck_mask[0] >> np.uint64(32)) & np.uint64(1)
+    size = popcount(tb.deck_mask[0]) - np.int64(joker)
+    for flag, on in ((FLAG_DECK_28, size == 28), (FLAG_DECK_32, size == 32),
+                     (FLAG_JOKER, joker != 0), (FLAG_YOOKER, tb.next_suit[0] < 0),
+                     (FLAG_NO_TRUMP, trump == 4)):
+        if on:
+            active[n] = nl.flags + flag
+            n += 1
+    return n
+
+
+@njit(_nrt=False)
+def encode(tb, nl, hands, st, pm, seat, discard, slots, active):
+    """The indices of `seat`'s active features in layout `nl` into `active` (slots from
+    `net_slots` for that layout); returns their count."""
+    n_slots, classes = nl.n_slots, nl.class_of_slot
+    n = _put_cards(hands[seat], nl.hand, slots, active, 0)
+    n = _put_cards(pm[P_BY + seat], nl.played, slots, active, n)
     for r in range(1, 4):
         s = (seat + r) & 3
-        n = _put_cards(pm[P_BY + s], F_PLAYED + N_SLOTS * r, slots, active, n)
-        n = _put_cards(pm[P_BY + s] & pm[P_TRICK], F_TRICK + N_SLOTS * (r - 1), slots, active, n)
-        voids = _suit_classes(pm[P_VOID + s], slots)
-        for c in range(4):
+        n = _put_cards(pm[P_BY + s], nl.played + n_slots * r, slots, active, n)
+        n = _put_cards(pm[P_BY + s] & pm[P_TRICK], nl.trick + n_slots * (r - 1), slots, active,
+                       n)
+        voids = _suit_classes(pm[P_VOID + s], slots, classes)
+        for c in range(nl.n_classes):
             if (voids >> c) & 1:
-                active[n] = F_VOID + 4 * (r - 1) + c
+                active[n] = nl.void + nl.n_classes * (r - 1) + c
                 n += 1
     out = pm[P_KNOWN_OUT]
     if seat == st[S_DEALER] and st[S_DISCARD] >= 0:
         out |= np.uint64(1) << np.uint64(st[S_DISCARD])
-    n = _put_cards(out, F_OUT, slots, active, n)
+    n = _put_cards(out, nl.out, slots, active, n)
     placed = hands[seat] | pm[P_PLAYED] | out
     if st[S_UP] >= 0:
-        active[n] = F_UP + slots[st[S_UP]]
+        active[n] = nl.up + slots[st[S_UP]]
         n += 1
         placed |= np.uint64(1) << np.uint64(st[S_UP])
-    deck = (tb.power_range[st[S_TRUMP], 0] | tb.power_range[st[S_TRUMP], 1]
-            | tb.power_range[st[S_TRUMP], 2] | tb.power_range[st[S_TRUMP], 3])
-    n = _put_cards(deck & ~placed, F_UNSEEN, slots, active, n)
     trump = st[S_TRUMP]
+    deck = np.uint64(0)
+    for s in range(5):
+        deck |= tb.power_range[trump, s]
+    n = _put_cards(deck & ~placed, nl.unseen, slots, active, n)
     n = _put_cards(_boss_cards(tb, trump, hands[seat], hands[seat] | pm[P_PLAYED] | out),
-                   F_BOSS, slots, active, n)
+                   nl.boss, slots, active, n)
     if st[S_POS] > 0:
-        n = _put_cards(_winning_cards(tb, trump, hands[seat], pm[P_LED], st[S_WBIT]), F_BEATS,
+        n = _put_cards(_winning_cards(tb, trump, hands[seat], pm[P_LED], st[S_WBIT]), nl.beats,
                        slots, active, n)
-    for base, s in ((F_DEALER, st[S_DEALER]), (F_MAKER, st[S_MAKER])):
+    for base, s in ((nl.dealer, st[S_DEALER]), (nl.maker, st[S_MAKER])):
         active[n] = base + ((s - seat) & 3)
         n += 1
     for j, flag in enumerate((st[S_MAKER_ALONE], st[S_DEFENDER_ALONE])):
         if flag:
-            active[n] = F_ALONE + j
+            active[n] = nl.alone + j
             n += 1
     for r in range(4):
         if (st[S_ACTIVE] >> ((seat + r) & 3)) & 1:
-            active[n] = F_ACTIVE + r
+            active[n] = nl.active + r
             n += 1
     ours = st[S_MAKER_TRICKS]
     if (seat & 1) != (st[S_MAKER] & 1):
         ours = st[S_TRICKS] - ours
-    for base, k in ((F_TRICK_NO, st[S_TRICKS]), (F_PLACE, st[S_POS]), (F_OURS, ours),
-                    (F_THEIRS, st[S_TRICKS] - ours), (F_CALL_TURN, st[S_MAKER_TURN])):
+    for base, k in ((nl.trick_no, st[S_TRICKS]), (nl.place, st[S_POS]), (nl.ours, ours),
+                    (nl.theirs, st[S_TRICKS] - ours), (nl.call_turn, st[S_MAKER_TURN])):
         active[n] = base + k
         n += 1
     if st[S_POS] > 0:
-        active[n] = F_WINNER + ((st[S_WSEAT] - seat) & 3)
-        active[n + 1] = F_LED + suit_class(slots[low_index(pm[P_LED])])
+        active[n] = nl.winner + ((st[S_WSEAT] - seat) & 3)
+        active[n + 1] = nl.led + classes[slots[low_index(pm[P_LED])]]
         n += 2
     if discard:
-        active[n] = F_DISCARD
+        active[n] = nl.discard
         n += 1
+    if nl.general:
+        n = _rule_flags(tb, trump, nl, active, n)
     return n
 
 
@@ -379,21 +512,22 @@ def net_hidden(net, active, n, nw):
     a sum of weight rows (a feature's, or a hidden unit's times its value; units at zero
     after the ReLU add nothing)."""
     h1, h2 = nw.h1, nw.h2
-    for j in range(h1.shape[0]):
+    n1, n2 = net.b1.shape[0], net.b2.shape[0]
+    for j in range(n1):
         h1[j] = net.b1[j]
     for i in range(n):
         row = net.w1[active[i]]
-        for j in range(h1.shape[0]):
+        for j in range(n1):
             h1[j] += row[j]
-    for j in range(h2.shape[0]):
+    for j in range(n2):
         h2[j] = net.b2[j]
-    for i in range(h1.shape[0]):
+    for i in range(n1):
         value = h1[i]
         if value > 0:
             row = net.w2[i]
-            for j in range(h2.shape[0]):
+            for j in range(n2):
                 h2[j] += value * row[j]
-    for j in range(h2.shape[0]):
+    for j in range(n2):
         h2[j] = max(h2[j], np.float32(0.0))
 
 
@@ -402,7 +536,7 @@ def slot_score(net, nw, slot):
     """The net's score of one slot, after `net_hidden`."""
     row = net.w3t[slot]
     acc = net.b3[slot]
-    for i in range(nw.h2.shape[0]):
+    for i in range(net.b2.shape[0]):
         acc += row[i] * nw.h2[i]
     return acc
 
@@ -411,20 +545,22 @@ def slot_score(net, nw, slot):
 def net_scores(net, active, n, nw):
     """The net's score of every slot into nw.out, from n active features."""
     net_hidden(net, active, n, nw)
-    for slot in range(nw.out.shape[0]):
+    for slot in range(net.b3.shape[0]):
         nw.out[slot] = slot_score(net, nw, slot)
 
 
 @njit(_nrt=False)
-def net_choice(tb, hands, st, pm, seat, discard, cands, n_cands, net, nw):
-    """The candidate (power bit, of cands[:n_cands]) the net scores highest for `seat`'s
-    decision, the candidates' scores left in nw.out by slot; -1 when the player has no net or
-    the net does not know the deck."""
+def net_choice(tb, hands, st, pm, seat, discard, cands, n_cands, nets, nw):
+    """The candidate (power bit, of cands[:n_cands]) the deal's net scores highest for
+    `seat`'s decision, the candidates' scores left in nw.out by slot; -1 when the player has
+    no net for the deal."""
+    if net_slots(tb, st[S_TRUMP], nw.slots) == 0:
+        net, nl = nets.standard, nets.standard_layout
+    else:
+        net, nl = nets.general, nets.general_layout
     if net.b1.shape[0] == 0:
         return -1
-    n = encode(tb, hands, st, pm, seat, discard, nw.slots, nw.active)
-    if n < 0:
-        return -1
+    n = encode(tb, nl, hands, st, pm, seat, discard, nw.slots, nw.active)
     net_hidden(net, nw.active, n, nw)
     best = -1
     best_score = np.float32(0.0)
@@ -457,23 +593,28 @@ def close_calls(nw, cands, n_cands, best, margin):
 
 
 @njit(_nrt=False)
-def log_decision(tb, hands, st, pm, seat, discard, cands, n_cands, card, log, log_n, nw):
-    """Append `seat`'s decision (its features, candidates and the card chosen) to the log;
-    nothing when the log is full or the net does not know the deck."""
+def log_decision(tb, hands, st, pm, seat, discard, cands, n_cands, card, log, log_n, nets,
+                 nw):
+    """Append `seat`'s decision (its features, candidates and the card chosen) to the log, a
+    log of one layout (its width says which); nothing when the log is full or the deal is the
+    other layout's."""
     k = log_n[0]
     if k >= log.shape[0]:
         return
-    n = encode(tb, hands, st, pm, seat, discard, nw.slots, nw.active)
-    if n < 0:
+    nl = nets.general_layout
+    if net_slots(tb, st[S_TRUMP], nw.slots) == 0:
+        nl = nets.standard_layout
+    if log.shape[1] != nl.n_logged + nl.n_slots + 1:
         return
+    n = encode(tb, nl, hands, st, pm, seat, discard, nw.slots, nw.active)
     row = log[k]
     row[:] = 0
     for i in range(n):
-        if nw.active[i] < N_LOGGED:
+        if nw.active[i] < nl.n_logged:
             row[nw.active[i]] = 1
     for i in range(n_cands):
-        row[N_LOGGED + nw.slots[cands[i]]] = 1
-    row[LOG_LABEL] = nw.slots[card]
+        row[nl.n_logged + nw.slots[cands[i]]] = 1
+    row[nl.n_logged + nl.n_slots] = nw.slots[card]
     log_n[0] = k + 1
 
 

@@ -57,7 +57,7 @@ def _net_card(tb, lay, hands, st, pm, seat, pw):
     if settled(st):
         return option_of(lay, hands, st, pm, seat,
                          conventional_card(lay, hands, st, pm, seat)), 1
-    return net_choice(tb, hands, st, pm, seat, False, cands, n, pw.net, pw.net_work), n
+    return net_choice(tb, hands, st, pm, seat, False, cands, n, pw.nets, pw.net_work), n
 
 
 @njit(_nrt=False)
@@ -67,7 +67,7 @@ def _net_discard(tb, lay, hands, st, pm, pw):
     n = discard_candidates(lay, hands, st, pm, False, cands)
     if n == 1:
         return cands[0], 1
-    return net_choice(tb, hands, st, pm, st[S_DEALER], True, cands, n, pw.net,
+    return net_choice(tb, hands, st, pm, st[S_DEALER], True, cands, n, pw.nets,
                       pw.net_work), n
 
 
@@ -100,7 +100,8 @@ def log_pimc_decision(tb, lay, hands, st, pm, seat, discard, card, n_worlds, pw)
     if n == 1:
         return
     k = pw.log_n[0]
-    log_decision(tb, hands, st, pm, seat, discard, cands, n, card, pw.log, pw.log_n, pw.net_work)
+    log_decision(tb, hands, st, pm, seat, discard, cands, n, card, pw.log, pw.log_n, pw.nets,
+                 pw.net_work)
     if pw.log_values.shape[0] and pw.log_n[0] > k:
         side = 1.0 if team_of(seat) == team_of(st[S_MAKER]) else -1.0
         log_values(pw.log_values[k], pw.net_work.slots, cands, n, pw.sums, side / n_worlds)

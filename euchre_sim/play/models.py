@@ -3,8 +3,8 @@
 PLAY_MODELS = ("dd", "rules", "pimc", "learned", "learned-search")
 MODEL_DD, MODEL_CONVENTIONAL, MODEL_PIMC, MODEL_LEARNED, MODEL_LEARNED_SEARCH = range(5)
 LEARNED_MODELS = ("learned", "learned-search")  # the models that play by the net
-SAMPLING_MODELS = ("pimc",) + LEARNED_MODELS  # models that sample worlds (learned: where its
-# net does not know the deal, it plays as PIMC; learned-search at its close calls too)
+SAMPLING_MODELS = ("pimc",) + LEARNED_MODELS  # models that may sample worlds (learned-search
+# at its close calls; learned where a player has no net for the deal)
 SEARCH_MARGIN = 0.5  # learned-search: candidates the net scores within this of its best are
 # PIMC's to decide among (benchmarks/study_learned.py measured 0.1 to 1.0)
 DEFAULT_WORLDS = 50
@@ -12,7 +12,7 @@ DESCRIPTIONS = {
     "dd": "double dummy: every seat sees every hand and plays perfectly",
     "rules": "conventional player: own hand and cards played only",
     "pimc": "perfect-information Monte Carlo over sampled worlds",
-    "learned": "a small network trained on PIMC's decisions (PIMC where it does not apply)",
+    "learned": "a small network trained on PIMC's decisions",
     "learned-search": "the learned network, its close calls settled by PIMC's worlds",
 }
 

@@ -92,7 +92,7 @@ class PimcWork(NamedTuple):
     cross: np.ndarray  # the sums' cross products
     clear_z: np.ndarray  # when a decision stops early (race_survivors; 0: never)
     values: np.ndarray  # one world's points by candidate
-    net: tuple  # the learned player's net (card_net.CardNet; empty: none)
+    nets: tuple  # the learned player's nets (card_net.CardNets; empty: none)
     net_work: tuple  # its buffers (card_net.NetWork)
     log: np.ndarray  # decisions logged for training (card_net.log_decision; none: no log)
     log_values: np.ndarray  # each logged decision's candidates valued (none: not kept)
@@ -100,7 +100,7 @@ class PimcWork(NamedTuple):
 
 
 @njit
-def teaching_work(inference, net, log, log_values, log_n, clear_z=CLEAR_Z):
+def teaching_work(inference, nets, log, log_values, log_n, clear_z=CLEAR_Z):
     """Buffers of one card player that logs each of its PIMC decisions into `log` (rows of
     card_net.LOG_WIDTH; log_n[0] counts them) and, where log_values has rows, each
     candidate's mean points for the deciding side over the worlds, by slot (clear_z 0: every
@@ -110,16 +110,16 @@ def teaching_work(inference, net, log, log_values, log_n, clear_z=CLEAR_Z):
                     np.zeros(MAX_CANDIDATES, dtype=np.int64), inference,
                     np.zeros((MAX_CANDIDATES, MAX_CANDIDATES), dtype=np.int64),
                     np.array([clear_z], dtype=np.float64),
-                    np.zeros(MAX_CANDIDATES, dtype=np.int64), net, new_net_work(net), log,
+                    np.zeros(MAX_CANDIDATES, dtype=np.int64), nets, new_net_work(nets), log,
                     log_values, log_n)
 
 
 @njit
-def new_pimc_work(inference, net, clear_z=CLEAR_Z):
+def new_pimc_work(inference, nets, clear_z=CLEAR_Z):
     """Buffers of one card player inferring from `inference` (`inference_of`), its learned
     net `net` (card_net; an empty one for every other model); clear_z: when a PIMC decision
     stops early (see `race_survivors`; 0: never, every decision takes all its worlds)."""
-    return teaching_work(inference, net, np.zeros((0, LOG_WIDTH), dtype=np.uint8),
+    return teaching_work(inference, nets, np.zeros((0, LOG_WIDTH), dtype=np.uint8),
                          np.zeros((0, N_SLOTS), dtype=np.float32), np.zeros(1, dtype=np.int64),
                          clear_z)
 

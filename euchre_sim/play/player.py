@@ -24,7 +24,7 @@ from ..bidding.params import (
 from ..bidding.table import DecisionTable, empty_table, file_source, load_decision_table
 from ..core.errors import FieldError
 from ..core.limits import MAX_WORLDS, at_most
-from .card_net import CardNet, card_net_digest, net_for
+from .card_net import CardNets, card_net_digests, nets_for
 from .models import DEFAULT_WORLDS, LEARNED_MODELS, PLAY_MODELS, SAMPLING_MODELS, model_id
 
 NO_BIDDER = -1  # a record's bidder when the player bids by no kernel (no auction, or random)
@@ -34,15 +34,15 @@ TABLE_BIDDERS = ("table", "game")  # the bidders that read a decision table
 class PlayerRecord(NamedTuple):
     """A player as the kernels read it: its bidder (bidding.params BIDDER_*, NO_BIDDER: none),
     that bidder's weights (float64, PARAMS order) and decision table, its card-play model
-    (play.models MODEL_*), worlds per PIMC decision and the learned player's net (card_net;
-    empty for every other model)."""
+    (play.models MODEL_*), worlds per PIMC decision and the learned player's nets
+    (card_net.CardNets; empty for every other model)."""
 
     bidder: int
     weights: np.ndarray
     table: DecisionTable
     play: int
     worlds: int
-    net: CardNet
+    nets: CardNets
 
 
 @dataclass(frozen=True)
@@ -93,8 +93,8 @@ class Player:
 
     @property
     def pimc_worlds(self) -> int | None:
-        """Worlds per decision, where the model samples any (PIMC; the learned player where
-        its net does not know the deal); else None."""
+        """Worlds per decision, where the model samples any (PIMC; learned-search at its
+        close calls); else None."""
         return self.worlds if self.play in SAMPLING_MODELS else None
 
     @property
@@ -105,7 +105,7 @@ class Player:
     def net_source(self) -> dict:
         """The learned player's weights as a manifest names them (their sha256); empty for
         every other model."""
-        return {"card_net": card_net_digest()} if self.play in LEARNED_MODELS else {}
+        return card_net_digests() if self.play in LEARNED_MODELS else {}
 
     def identity(self) -> dict:
         """What a run's manifest says of the player."""
@@ -121,7 +121,7 @@ class Player:
         return PlayerRecord(np.int64(bidder), weights,
                             self.table if self.table is not None else empty_table(),
                             np.int64(model_id(self.play)), np.int64(self.worlds),
-                            net_for(self.play))
+                            nets_for(self.play))
 
     def label(self) -> str:
         return f"{self.bidder} bidder, {self.play} play"

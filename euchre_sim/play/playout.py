@@ -239,8 +239,8 @@ def play_deals(rules, playout: Playout, hands: np.ndarray, upcards: np.ndarray, 
     if playout.reached_only and player.bidder not in (BIDDER_RULES, BIDDER_TABLE, BIDDER_GAME):
         raise ValueError("reached_only needs a rules or table bidder")
     inference = inference_of(player if playout.infer else None)
-    pw = (new_pimc_work(inference, player.net) if log is None
-          else teaching_work(inference, player.net, *log))
+    pw = (new_pimc_work(inference, player.nets) if log is None
+          else teaching_work(inference, player.nets, *log))
     _play_batch(player, compile_rules(rules), hands, upcards, dealer, seed_to_u64(seed),
                 np.uint64(start), BOTH_ROUNDS | (WITH_DEFENCE if playout.defence else 0),
                 playout.reached_only, pw, shared_tt(), out)

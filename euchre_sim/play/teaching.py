@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.dealing import deal_batch
-from .card_net import LOG_WIDTH, N_SLOTS
+from .card_net import STANDARD_LAYOUT, NetLayout, log_width
 from .player import Player
 from .playout import Playout, play_deals
 
@@ -20,16 +20,17 @@ TEACHING_CLEAR_Z = 0.0  # PIMC without its race (pimc.CLEAR_Z): every candidate 
 DECISIONS_PER_DEAL = 640  # room in a chunk's log: up to ~32 reached rows of ~20 decisions a deal
 
 
-def teaching_log(rules, player: Player, seed: int, start: int,
-                 count: int) -> tuple[np.ndarray, np.ndarray]:
-    """The logged decisions (uint8[n, card_net.LOG_WIDTH]) of deals start..start+count-1
-    played by `player` (a rules or human bidder; play "pimc", or "learned" for DAgger) and
-    each decision's candidates valued by PIMC (float32[n, N_SLOTS]: the deciding side's mean
+def teaching_log(rules, player: Player, seed: int, start: int, count: int,
+                 nl: NetLayout = STANDARD_LAYOUT) -> tuple[np.ndarray, np.ndarray]:
+    """The logged decisions (uint8[n, card_net.log_width(nl)]) of deals start..start+count-1
+    played by `player` (a rules or human bidder; play "pimc", or "learned" for DAgger), those
+    of layout `nl` (the decisions of contracts in the other layout are not logged), and
+    each decision's candidates valued by PIMC (float32[n, nl.n_slots]: the deciding side's mean
     points over the worlds, NaN where no candidate; every candidate over all its worlds, no
     race, so PIMC's card is the best mean)."""
     hands, ups = deal_batch(rules, seed, start, count, 0)
-    log = np.zeros((count * DECISIONS_PER_DEAL, LOG_WIDTH), dtype=np.uint8)
-    valued = np.zeros((log.shape[0], N_SLOTS), dtype=np.float32)
+    log = np.zeros((count * DECISIONS_PER_DEAL, log_width(nl)), dtype=np.uint8)
+    valued = np.zeros((log.shape[0], nl.n_slots), dtype=np.float32)
     logged = np.zeros(1, dtype=np.int64)
     play_deals(rules, Playout(player.loaded(rules), reached_only=True), hands, ups, seed, start,
                0, log=(log, valued, logged, TEACHING_CLEAR_Z))

@@ -29,10 +29,10 @@ _TYPE_NAMES = {str: "a string", int: "a whole number", bool: "true or false",
                (str, int): "a seat"}
 
 
-def max_deals(play: str, rules) -> int:
+def max_deals(play: str) -> int:
     """A query's most deals under a play model: PIMC's cap where it samples worlds at every
     decision (`card_net.plays_as_pimc`)."""
-    return MAX_PIMC_DEALS if plays_as_pimc(play, rules) else MAX_DEALS
+    return MAX_PIMC_DEALS if plays_as_pimc(play) else MAX_DEALS
 
 
 def fields_of(body, allowed: dict, what: str) -> dict:
@@ -79,7 +79,7 @@ def advise_question(body, place: Callable[[str], str] | None = None
             raise UserError(f"advise needs {needed!r}")
     rules = rules_of(fields.pop("rules", "standard"), fields.pop("set", None))
     play = models_of(fields.get("play"), fields.get("bidding"))[0]  # the page's caps first
-    cap = max_deals(play, rules)
+    cap = max_deals(play)
     if "deals" in fields and not 2 <= fields["deals"] <= cap:
         raise UserError(f"deals must be 2 to {cap:,} with play {play}, got {fields['deals']:,}")
     worlds_cap = MAX_PLAY_WORLDS if "trump" in fields else MAX_WORLDS

@@ -23,7 +23,7 @@ def rules_catalog() -> dict:
     return {"presets": {name: {"description": text, "options": preset(name).options()}
                         for name, (text, _) in PRESETS.items()},
             "options": options, "play": PLAY_DESCRIPTIONS, "bidding": BIDDER_DESCRIPTIONS,
-            "max_deals": {play: max_deals(play, preset("standard")) for play in PLAY_MODELS},
+            "max_deals": {play: max_deals(play) for play in PLAY_MODELS},
             "z95": Z95}
 
 
