@@ -2,7 +2,8 @@
 strength study, not timed). Prints JSON; each part can run alone:
 
     python benchmarks/study_learned.py duplicate [--deals 20000] [--tested learned]
-        [--yardstick pimc] [--bidder human] [--alone-only]
+        [--yardstick pimc] [--bidder human] [--rules PRESET] [--set KEY=VALUE ...]
+        [--alone-only] [--no-trump-only]
     python benchmarks/study_learned.py review [--hands 1000] [--model learned]
     python benchmarks/study_learned.py people [--models learned,pimc]
     python benchmarks/study_learned.py pinned [--deals 2000] [--models learned,pimc]
@@ -49,7 +50,7 @@ from euchre_sim.bidding.auction import NO_WINS
 from euchre_sim.core.calls import row_call
 from euchre_sim.core.dealing import deal_batch, deal_key, seed_to_u64
 from euchre_sim.core.rules import build_rules
-from euchre_sim.core.ruletables import compile_rules
+from euchre_sim.core.ruletables import NO_TRUMP, compile_rules
 from euchre_sim.core.stats import interval95, mean_se
 from euchre_sim.game.history import HandState
 from euchre_sim.game.match import auction_row
@@ -89,12 +90,14 @@ def lone_calls(hands, ups):
 
 
 def duplicate(rules, tested: str, yardstick: str, bidder: str, deals: int, seed: int,
-              alone_only: bool = False, every_lone_call: bool = False) -> dict:
+              alone_only: bool = False, every_lone_call: bool = False,
+              no_trump_only: bool = False) -> dict:
     """The duplicate (module docstring); alone_only: only the lone contracts, each played a
     third time with the yardstick on both sides, so that the tested player's gain splits by
     role: making alone (against the yardstick's defence) and defending (against its lone
     player), each the makers' points against the yardstick's own game; every_lone_call: each
-    deal's round-1 lone calls, all four seats, whatever the bidder would call."""
+    deal's round-1 lone calls, all four seats, whatever the bidder would call; no_trump_only:
+    only the no-trump contracts."""
     alone_only = alone_only or every_lone_call
     tb = compile_rules(rules)
     a, b = Player(bidder, tested).record(), Player(bidder, yardstick).record()
@@ -108,7 +111,7 @@ def duplicate(rules, tested: str, yardstick: str, bidder: str, deals: int, seed:
         pairings.append(((b.play, b.play), (work_b, work_b)))
     played = lone_calls(hands, ups) if every_lone_call else contracts(tb, a, hands, ups)
     for i, round_no, pos, trump, alone, def_pos in played:
-        if alone_only and not alone:
+        if (alone_only and not alone) or (no_trump_only and trump != NO_TRUMP):
             continue
         key = np.uint64(deal_key(seed_to_u64(seed), np.uint64(i)))
         makers = []  # the makers' points, pairing by pairing
@@ -126,7 +129,8 @@ def duplicate(rules, tested: str, yardstick: str, bidder: str, deals: int, seed:
     gains = np.array(gains)
     mean, se = mean_se(gains)
     out = {"tested": tested, "yardstick": yardstick, "bidder": bidder, "deals": deals,
-           "seed": seed, "alone_only": alone_only, "every_lone_call": every_lone_call,
+           "seed": seed, "rules": rules.options(), "alone_only": alone_only,
+           "every_lone_call": every_lone_call, "no_trump_only": no_trump_only,
            "contracts_played": len(gains),
            "tested_points_per_deal": round(mean, 4),
            "interval_95": [round(x, 4) for x in interval95(mean, se)],
@@ -248,6 +252,10 @@ def main() -> None:
     d.add_argument("--yardstick", default="pimc")
     d.add_argument("--bidder", default="human")
     d.add_argument("--rules", default="standard")
+    d.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                   help="a table option on top of --rules (repeatable)")
+    d.add_argument("--no-trump-only", action="store_true",
+                   help="only the no-trump contracts (the general net's in a 24-card deck)")
     d.add_argument("--alone-only", action="store_true",
                    help="only the lone contracts, the gain split by role")
     d.add_argument("--every-lone-call", action="store_true",
@@ -265,8 +273,9 @@ def main() -> None:
     p.add_argument("--models", default="learned,pimc", help="pimc among them")
     args = parser.parse_args()
     if args.part == "duplicate":
-        report = duplicate(build_rules(args.rules), args.tested, args.yardstick, args.bidder,
-                           args.deals, args.seed, args.alone_only, args.every_lone_call)
+        report = duplicate(build_rules(args.rules, args.set), args.tested, args.yardstick,
+                           args.bidder, args.deals, args.seed, args.alone_only,
+                           args.every_lone_call, args.no_trump_only)
     elif args.part == "review":
         report = review(args.hands, args.model)
     elif args.part == "tables":

@@ -224,8 +224,29 @@ def test_asking_for_deals_or_other_models_is_simulated_not_looked_up():
 @pytest.mark.parametrize("preset_name", ATLAS_PRESETS)
 def test_a_shipped_atlas_was_built_by_the_shipped_card_net(preset_name, level):
     """The atlas answers for `--play learned`: its runs must have played by the weights the
-    package ships (the sha256 of card_net.npz, read here from the file itself). A new net
-    ships with atlases rebuilt by `tools/make_atlas.py`."""
-    shipped = (resources.files("euchre_sim.play") / "card_net.npz").read_bytes()
+    package ships (the sha256 of card_net.npz, and of card_net_general.npz where the preset's
+    deals are the general net's, read here from the files themselves). A new net ships with
+    atlases rebuilt by `tools/make_atlas.py`."""
     atlas = shipped_atlas(preset_name, level)
-    assert atlas.provenance["card_net"] == hashlib.sha256(shipped).hexdigest()
+    rules = build_rules(preset_name)
+    names = {"card_net": "card_net.npz"}
+    if rules.yooker or rules.joker or rules.deck != 24 or rules.no_trump:
+        names["card_net_general"] = "card_net_general.npz"
+    for key, name in names.items():
+        shipped = (resources.files("euchre_sim.play") / name).read_bytes()
+        assert atlas.provenance[key] == hashlib.sha256(shipped).hexdigest(), key
+
+
+def test_the_drinking_game_is_answered_by_the_standard_atlas_and_nothing_else_changed_is():
+    """The drinking game's rules are standard's but for a renege's price and the drinks
+    counted (rules text 002: same deck and play): no simulated deal plays or scores otherwise,
+    so standard's atlas answers it; any other change is not covered."""
+    hand = "JS AS 9H 9D TC"
+    drinking = build_rules("drinking")
+    assert drinking != RULES and drinking.renege_penalty == 4 and drinking.drinks
+    assert atlas_module.atlas_preset(drinking) == "standard"
+    assert atlas_module.atlas_for(AdviceQuestion(drinking, hand, 1, up="9S")) is not None
+    for change in ("target=11", "defend_alone=true", "euchre_points=3"):
+        changed = build_rules("drinking", [change])
+        assert atlas_module.atlas_preset(changed) is None
+        assert atlas_module.atlas_for(AdviceQuestion(changed, hand, 1, up="9S")) is None

@@ -1039,9 +1039,12 @@ def test_a_valued_teaching_decision_logs_each_candidates_mean_points_for_the_sea
 # --- the teaching log -------------------------------------------------------------------------
 
 TEACHING = dict(rules=STANDARD, seed=11, start=0, count=3)
-ONE_HOT_GROUPS = {"dealer": (F_DEALER, 4), "maker": (F_MAKER, 4),
-                  "trick number": (F_TRICK_NO, 5), "place": (F_PLACE, 4),
-                  "ours": (F_OURS, 5), "theirs": (F_THEIRS, 5), "call turn": (F_CALL_TURN, 8)}
+
+
+def one_hot_groups(nl):
+    return {"dealer": (nl.dealer, 4), "maker": (nl.maker, 4), "trick number": (nl.trick_no, 5),
+            "place": (nl.place, 4), "ours": (nl.ours, 5), "theirs": (nl.theirs, 5),
+            "call turn": (nl.call_turn, 8)}
 
 
 @pytest.fixture(scope="module")
@@ -1049,44 +1052,69 @@ def pimc_log():
     return teaching_log(player=Player("rules", play="pimc", worlds=6), **TEACHING)
 
 
-def _row_parts(row):
-    feats = row[:N_LOGGED]
-    hand = set(np.flatnonzero(feats[F_HAND:F_HAND + N_SLOTS]))
-    cands = set(np.flatnonzero(row[N_LOGGED:N_LOGGED + N_SLOTS]))
-    return feats, hand, cands, int(row[LOG_LABEL])
+def _row_parts(row, nl=STANDARD_LAYOUT):
+    feats = row[:nl.n_logged]
+    hand = set(np.flatnonzero(feats[nl.hand:nl.hand + nl.n_slots]))
+    cands = set(np.flatnonzero(row[nl.n_logged:nl.n_logged + nl.n_slots]))
+    return feats, hand, cands, int(row[nl.n_logged + nl.n_slots])
 
 
-def _check_rows(log):
-    assert len(log) > 0
-    assert ((log[:, :LOG_LABEL] == 0) | (log[:, :LOG_LABEL] == 1)).all()
+def _check_rows(log, nl=STANDARD_LAYOUT):
+    label_column = nl.n_logged + nl.n_slots
+    assert len(log) > 0 and log.shape[1] == log_width(nl)
+    assert ((log[:, :label_column] == 0) | (log[:, :label_column] == 1)).all()
     for row in log:
-        feats, hand, cands, label = _row_parts(row)
+        feats, hand, cands, label = _row_parts(row, nl)
         assert label in cands, "PIMC's card is one of the candidates"
         assert len(cands) >= 2, "a forced decision is not logged"
         assert cands <= hand, "a candidate is a card of the hand"
-        discard = bool(feats[F_DISCARD])
+        discard = bool(feats[nl.discard])
         assert 1 <= len(hand) <= 6 and (len(hand) == 6) == discard
-        for name, (base, size) in ONE_HOT_GROUPS.items():
+        for name, (base, size) in one_hot_groups(nl).items():
             assert feats[base:base + size].sum() == 1, name
-        tricks = int(np.argmax(feats[F_TRICK_NO:F_TRICK_NO + 5]))
-        ours = int(np.argmax(feats[F_OURS:F_OURS + 5]))
-        theirs = int(np.argmax(feats[F_THEIRS:F_THEIRS + 5]))
+        tricks = int(np.argmax(feats[nl.trick_no:nl.trick_no + 5]))
+        ours = int(np.argmax(feats[nl.ours:nl.ours + 5]))
+        theirs = int(np.argmax(feats[nl.theirs:nl.theirs + 5]))
         assert ours + theirs == tricks
-        place = int(np.argmax(feats[F_PLACE:F_PLACE + 4]))
-        assert feats[F_WINNER:F_WINNER + 4].sum() == feats[F_LED:F_LED + 4].sum() == (place > 0)
-        assert feats[F_ACTIVE], "the deciding seat is in play"
+        place = int(np.argmax(feats[nl.place:nl.place + 4]))
+        assert feats[nl.winner:nl.winner + 4].sum() == \
+            feats[nl.led:nl.led + nl.n_classes].sum() == (place > 0)
+        assert feats[nl.active], "the deciding seat is in play"
         assert len(hand) == 5 - tricks + discard, "one card a trick, six to discard from"
         if discard:
-            assert tricks == 0 and place == 0 and feats[F_DEALER]
-        makers_here = feats[F_MAKER] or feats[F_MAKER + 2]
+            assert tricks == 0 and place == 0 and feats[nl.dealer]
+        makers_here = feats[nl.maker] or feats[nl.maker + 2]
         made, lost = (ours, theirs) if makers_here else (theirs, ours)
         assert not (lost >= 3 or (made >= 3 and lost >= 1)), "a settled hand is not logged"
-        seen = [set(np.flatnonzero(feats[F_PLAYED + CARD_SETS * k:
-                                         F_PLAYED + CARD_SETS * (k + 1)])) for k in range(4)]
-        seen.append(set(np.flatnonzero(feats[F_UNSEEN:F_UNSEEN + N_SLOTS])))
-        seen.append(set(np.flatnonzero(feats[F_OUT:F_OUT + N_SLOTS])))
+        seen = [set(np.flatnonzero(feats[nl.played + nl.n_slots * k:
+                                         nl.played + nl.n_slots * (k + 1)])) for k in range(4)]
+        seen.append(set(np.flatnonzero(feats[nl.unseen:nl.unseen + nl.n_slots])))
+        seen.append(set(np.flatnonzero(feats[nl.out:nl.out + nl.n_slots])))
         for cards in seen:
             assert not cards & hand, "a card held is neither played nor out"
+
+
+@pytest.mark.parametrize("preset,settings_,flags", [
+    ("yooker", [], {"yooker"}),
+    ("standard", ["deck=32", "joker=true"], {"deck_32", "joker"}),
+    ("online", ["no_trump=true"], {"no_trump"}),
+])
+def test_a_general_teaching_log_holds_the_general_nets_decisions_with_their_flags(
+        preset, settings_, flags):
+    """Deals the standard net does not know, logged in the general layout: real decisions,
+    each valued, the rules' flags on every row (no-trump: on the no-trump contracts' rows
+    only, the suit contracts' decisions being the standard net's, left out)."""
+    rules = build_rules(preset, settings_)
+    log, values = teaching_log(rules, Player("rules", play="pimc", worlds=6), 11, 0, 3,
+                               GENERAL_LAYOUT)
+    _check_rows(log, GENERAL_LAYOUT)
+    names = ["deck_28", "deck_32", "joker", "yooker", "no_trump"]
+    on = log[:, GENERAL_LAYOUT.flags:GENERAL_LAYOUT.flags + len(names)]
+    for k, name in enumerate(names):
+        assert (on[:, k] == (name in flags)).all(), name
+    for row, valued in zip(log, values, strict=True):
+        _check_valued_row(row[None], valued[None], _row_parts(row, GENERAL_LAYOUT)[2],
+                          GENERAL_LAYOUT)
 
 
 def test_teaching_log_rows_are_real_decisions_of_a_seats_view(pimc_log):

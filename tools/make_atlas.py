@@ -149,6 +149,7 @@ def main() -> None:
     provenance = {
         "preset": args.preset, "rules": rules.options(), "deals": args.deals, "seed": args.seed,
         "min_n": args.min_n, "card_net": info.get("card_net"),
+        "card_net_general": info.get("card_net_general"),
         "bidder_params": info.get("bidder_params"), "version": __version__,
         "command": spread["command"],
         "runs": {play: "euchre-sim " + " ".join(c) for play, c in commands.items()},
@@ -157,7 +158,7 @@ def main() -> None:
         "decisions_covered": covered, "spread": spread}
     os.makedirs(OUT_DIR, exist_ok=True)
     facts = {key: info[key] for key in ("bidding", "play", "deals", "seed", "rules")}
-    cells = pooled_cells(chart_rows(learned, rules.max_hand_points))
+    cells = pooled_cells(chart_rows(learned, rules.max_hand_points, not rules.yooker))
     files = {LEVEL_FILES[level]: (rows, provenance) for level, rows in levels.items()}
     files |= {"chart": (cells, provenance | facts),
              "odds": (pd.read_parquet(os.path.join(odds_out, "odds.parquet")),

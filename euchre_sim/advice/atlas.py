@@ -43,7 +43,7 @@ from ..core.ruletables import compile_rules
 from ..core.stats import Z95, interval95
 from .question import PEOPLE, AdviceQuestion
 
-ATLAS_PRESETS = ("standard", "online")
+ATLAS_PRESETS = ("standard", "online", "yooker")
 ATLAS_PACKAGE = "euchre_sim.data"
 MIN_N = 100  # a class (or its pool) reached fewer times is not in the atlas
 LEVEL_FILES = {"class": "atlas", "pooled": "pooled"}  # levels, tried in order, and their files
@@ -282,8 +282,9 @@ def shipped_chart(preset_name: str) -> tuple[pd.DataFrame, dict, np.ndarray]:
     same bidder and play (p[us, them, we_deal])."""
     from ..game.odds import ODDS_COLUMNS, odds_array
 
-    files = {kind: _shipped(preset_name, kind) for kind in ("chart", "odds")}
-    if preset_name not in ATLAS_PRESETS or None in files.values():
+    found = atlas_preset(preset(preset_name)) if preset_name in PRESETS else None
+    files = {kind: _shipped(found, kind) for kind in ("chart", "odds")} if found else {}
+    if not files or None in files.values():
         shipped = [p for p in ATLAS_PRESETS if _shipped(p, "chart") is not None]
         raise UserError(f"no realistic atlas shipped for {preset_name!r} (shipped: "
                         f"{', '.join(shipped) or 'none'})")
@@ -306,6 +307,12 @@ def write_table(frame: pd.DataFrame, path: str, provenance: dict) -> None:
                    row_group_size=ROW_GROUP, **keyed)
 
 
+def atlas_preset(rules: RuleSet) -> str | None:
+    """The preset whose atlas answers under these rules: one whose rules they are as played
+    (the drinking game's: standard's), unchanged otherwise; None when there is none."""
+    return next((p for p in ATLAS_PRESETS if preset(p) == rules.as_played), None)
+
+
 def atlas_for(question: AdviceQuestion) -> dict[str, Atlas] | None:
     """The shipped atlas's levels that may answer the question: a table of people (the human
     bidder's own parameters, the learned player), no score, deals not asked for, and the rules
@@ -314,8 +321,7 @@ def atlas_for(question: AdviceQuestion) -> dict[str, Atlas] | None:
         return None
     if question.bidder_params or question.score is not None:
         return None
-    name = next((p for p in ATLAS_PRESETS if p in PRESETS and preset(p) == question.rules),
-                None)
+    name = atlas_preset(question.rules)
     if name is None:
         return None
     levels = {level: shipped_atlas(name, level) for level in LEVEL_FILES}

@@ -84,6 +84,13 @@ class RuleSet:
         """Trump ids open in this rule set: suits 0-3, and 4 for no-trump."""
         return (0, 1, 2, 3, 4) if self.no_trump else (0, 1, 2, 3)
 
+    @property
+    def as_played(self) -> RuleSet:
+        """The rules as far as a simulated deal's play and points go: a renege's price and
+        the drinks counted aside (the tool's players never renege), as the drinking game's
+        rules are standard's."""
+        return self.replace(renege_penalty=0, drinks=False)
+
     def options(self) -> dict[str, object]:
         return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
 

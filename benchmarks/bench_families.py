@@ -1,0 +1,78 @@
+"""The learned player in every family of rules (issue 54; not a timed test): for each family,
+`simulate --play learned --bidding human` against `--play dd --bidding human` on the same
+deals in the same sitting (the yardstick: goal 0.4 of it), and the default `advise` of the
+family's question as a user asks it (no --deals: the learned player's 20,000 deals or the
+atlas), the whole command's wall seconds on 2 workers, warm (goal 3 s).
+
+Each `simulate` runs the CLI in a fresh process (one worker, warm Numba cache) and reads the
+run's own elapsed_seconds; the two models alternate, median of BENCH_RUNS. Prints JSON.
+
+    .venv/bin/python benchmarks/bench_families.py [--only NAME ...]
+"""
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import time
+
+from bench_realistic import run
+from checkouts import cli_command
+
+RUNS = int(os.environ.get("BENCH_RUNS", "3"))
+DEALS = {"learned": 20_000, "dd": 20_000}
+FAMILIES = {  # name: (rules options, the question's options)
+    "standard": (["--rules", "standard"],
+                 ["--hand", "JS AS 9H 9D TC", "--up", "9S"]),
+    "drinking": (["--rules", "drinking"],
+                 ["--hand", "JS AS 9H 9D TC", "--up", "9S"]),
+    "yooker": (["--rules", "yooker"],
+               ["--hand", "3Q 6Q 5S 1T 2O", "--up", "4Q"]),
+    "deck28": (["--set", "deck=28"],
+               ["--hand", "JS AS 8H 8D TC", "--up", "9S"]),
+    "deck32": (["--set", "deck=32"],
+               ["--hand", "JS AS 7H 8D TC", "--up", "9S"]),
+    "benny": (["--set", "joker=true"],
+              ["--hand", "JS AS 9H 9D TC", "--up", "9S"]),
+    "no_trump": (["--set", "no_trump=true"],
+                 ["--hand", "JS AS 9H 9D TC", "--turned-down", "9S"]),
+}
+
+
+def advise_seconds(rules: list[str], question: list[str]) -> float:
+    """Wall seconds of the default `advise` (start-up included), 2 workers."""
+    started = time.perf_counter()
+    subprocess.run(cli_command(None) + ["advise", *rules, *question, "--seat", "1",
+                                        "--workers", "2", "--json"],
+                   check=True, capture_output=True)
+    return time.perf_counter() - started
+
+
+def family(rules: list[str], question: list[str]) -> dict:
+    rates = {model: [] for model in DEALS}
+    options = {model: [*rules, "--play", model, "--bidding", "human"] for model in DEALS}
+    for model in DEALS:
+        run(options[model], 20)  # compile or load once
+    for _ in range(RUNS):
+        for model, deals in DEALS.items():
+            rates[model].append(run(options[model], deals))
+    learned, dd = (statistics.median(rates[m]) for m in ("learned", "dd"))
+    advise_seconds(rules, question)
+    seconds = [advise_seconds(rules, question) for _ in range(RUNS)]
+    return {"learned_deals_per_s_per_core": round(learned, 1),
+            "dd_deals_per_s_per_core": round(dd, 1),
+            "learned_over_dd": round(learned / dd, 3),
+            "advise_seconds_2_workers": round(statistics.median(seconds), 2)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--only", nargs="*", choices=list(FAMILIES))
+    args = parser.parse_args()
+    names = args.only or list(FAMILIES)
+    print(json.dumps({name: family(*FAMILIES[name]) for name in names}, indent=1))
+
+
+if __name__ == "__main__":
+    main()
