@@ -81,33 +81,41 @@ def test_settled_keeps_only_what_the_player_uses():
     assert Player(None, weights=(1.0,) * len(PARAMS)).settled().weights == ()
 
 
-def test_only_the_learned_players_carry_the_shipped_net():
-    """The record's net is the package's card_net.npz read here directly for "learned" and
-    "learned-search" (the same net, search on top), and empty for every other model (their
-    kernels never read it)."""
+NET_FILES = {"standard": "card_net.npz", "general": "card_net_general.npz"}
+
+
+def test_only_the_learned_players_carry_the_shipped_nets():
+    """The record's nets are the package's card_net.npz and card_net_general.npz read here
+    directly for "learned" and "learned-search" (the same nets, search on top), and empty for
+    every other model (their kernels never read them)."""
     from importlib import resources
 
     for play, model in (("learned", MODEL_LEARNED), ("learned-search", MODEL_LEARNED_SEARCH)):
         learned = Player("human", play).record()
-        with resources.as_file(resources.files("euchre_sim.play") / "card_net.npz") as path, \
-                np.load(path) as shipped:
-            assert np.array_equal(learned.net.w1, shipped["w1"])
-            assert np.array_equal(learned.net.w3t, shipped["w3t"])
+        for family, name in NET_FILES.items():
+            net = getattr(learned.nets, family)
+            with resources.as_file(resources.files("euchre_sim.play") / name) as path, \
+                    np.load(path) as shipped:
+                assert np.array_equal(net.w1, shipped["w1"])
+                assert np.array_equal(net.w3t, shipped["w3t"])
         assert int(learned.play) == model
     for play in ("dd", "rules", "pimc"):
-        assert Player("human", play).record().net.w1.size == 0
+        nets = Player("human", play).record().nets
+        assert nets.standard.w1.size == nets.general.w1.size == 0
 
 
 def test_a_runs_identity_names_the_learned_players_weights_by_their_digest():
     """A run played by the learned player must not be resumed under other weights: its
-    identity holds the sha256 of the shipped file, computed here from the bytes; no other
-    model's identity names a net, and the learned player keeps its PIMC fallback's worlds."""
+    identity holds the sha256 of each shipped file, computed here from the bytes; no other
+    model's identity names a net, and the learned player keeps its search's worlds."""
     import hashlib
     from importlib import resources
 
-    data = (resources.files("euchre_sim.play") / "card_net.npz").read_bytes()
-    for play in ("learned", "learned-search"):
-        identity = Player("human", play, 20).settled().identity()
-        assert identity["card_net"] == hashlib.sha256(data).hexdigest()
-        assert identity["worlds"] == 20 and identity["play"] == play
-    assert "card_net" not in Player("human", "pimc").identity()
+    keys = {"standard": "card_net", "general": "card_net_general"}
+    for family, name in NET_FILES.items():
+        data = (resources.files("euchre_sim.play") / name).read_bytes()
+        for play in ("learned", "learned-search"):
+            identity = Player("human", play, 20).settled().identity()
+            assert identity[keys[family]] == hashlib.sha256(data).hexdigest()
+            assert identity["worlds"] == 20 and identity["play"] == play
+    assert not set(keys.values()) & set(Player("human", "pimc").identity())
