@@ -3,7 +3,7 @@ strength study, not timed). Prints JSON; each part can run alone:
 
     python benchmarks/study_learned.py duplicate [--deals 20000] [--tested learned]
         [--yardstick pimc] [--bidder human] [--rules PRESET] [--set KEY=VALUE ...]
-        [--alone-only] [--no-trump-only]
+        [--alone-only] [--no-trump-only] [--every-no-trump-call]
     python benchmarks/study_learned.py review [--hands 1000] [--model learned]
     python benchmarks/study_learned.py people [--models learned,pimc]
     python benchmarks/study_learned.py pinned [--deals 2000] [--models learned,pimc]
@@ -89,15 +89,22 @@ def lone_calls(hands, ups):
             for pos in range(1, 5)]
 
 
+def no_trump_calls(hands, ups):
+    """Every round-2 no-trump call of each deal (each seat calls it with its partner, nobody
+    defends alone), as `contracts` lists them."""
+    return [(i, 2, pos, NO_TRUMP, 0, 0) for i in range(hands.shape[0]) for pos in range(1, 5)]
+
+
 def duplicate(rules, tested: str, yardstick: str, bidder: str, deals: int, seed: int,
               alone_only: bool = False, every_lone_call: bool = False,
-              no_trump_only: bool = False) -> dict:
+              no_trump_only: bool = False, every_no_trump_call: bool = False) -> dict:
     """The duplicate (module docstring); alone_only: only the lone contracts, each played a
     third time with the yardstick on both sides, so that the tested player's gain splits by
     role: making alone (against the yardstick's defence) and defending (against its lone
     player), each the makers' points against the yardstick's own game; every_lone_call: each
     deal's round-1 lone calls, all four seats, whatever the bidder would call; no_trump_only:
-    only the no-trump contracts."""
+    only the no-trump contracts; every_no_trump_call: each deal's round-2 no-trump calls, all
+    four seats, whatever the bidder would call."""
     alone_only = alone_only or every_lone_call
     tb = compile_rules(rules)
     a, b = Player(bidder, tested).record(), Player(bidder, yardstick).record()
@@ -109,7 +116,8 @@ def duplicate(rules, tested: str, yardstick: str, bidder: str, deals: int, seed:
     pairings = [((a.play, b.play), (work_a, work_b)), ((b.play, a.play), (work_b, work_a))]
     if alone_only:
         pairings.append(((b.play, b.play), (work_b, work_b)))
-    played = lone_calls(hands, ups) if every_lone_call else contracts(tb, a, hands, ups)
+    played = (lone_calls(hands, ups) if every_lone_call else no_trump_calls(hands, ups)
+              if every_no_trump_call else contracts(tb, a, hands, ups))
     for i, round_no, pos, trump, alone, def_pos in played:
         if (alone_only and not alone) or (no_trump_only and trump != NO_TRUMP):
             continue
@@ -131,6 +139,7 @@ def duplicate(rules, tested: str, yardstick: str, bidder: str, deals: int, seed:
     out = {"tested": tested, "yardstick": yardstick, "bidder": bidder, "deals": deals,
            "seed": seed, "rules": rules.options(), "alone_only": alone_only,
            "every_lone_call": every_lone_call, "no_trump_only": no_trump_only,
+           "every_no_trump_call": every_no_trump_call,
            "contracts_played": len(gains),
            "tested_points_per_deal": round(mean, 4),
            "interval_95": [round(x, 4) for x in interval95(mean, se)],
@@ -256,6 +265,8 @@ def main() -> None:
                    help="a table option on top of --rules (repeatable)")
     d.add_argument("--no-trump-only", action="store_true",
                    help="only the no-trump contracts (the general net's in a 24-card deck)")
+    d.add_argument("--every-no-trump-call", action="store_true",
+                   help="every round-2 no-trump call of each deal, not the bidder's contracts")
     d.add_argument("--alone-only", action="store_true",
                    help="only the lone contracts, the gain split by role")
     d.add_argument("--every-lone-call", action="store_true",
@@ -275,7 +286,8 @@ def main() -> None:
     if args.part == "duplicate":
         report = duplicate(build_rules(args.rules, args.set), args.tested, args.yardstick,
                            args.bidder, args.deals, args.seed, args.alone_only,
-                           args.every_lone_call, args.no_trump_only)
+                           args.every_lone_call, args.no_trump_only,
+                           args.every_no_trump_call)
     elif args.part == "review":
         report = review(args.hands, args.model)
     elif args.part == "tables":

@@ -161,3 +161,21 @@ def test_at_a_score_a_cells_gain_is_its_pooled_results_weighed_by_the_odds(human
     result = run_cli(["chart", str(human_run), "--output", str(human_run / "at.html"),
                       "--score", "8-9"])
     assert "at 8-9" in (human_run / "at.html").read_text() and "wrote" in result.output
+
+
+def test_a_yooker_chart_names_its_columns_by_the_power_3_and_the_off_suit_sixes(tmp_path):
+    """Yooker (rules text 000): no bowers, the power 3 on top. Its chart's column groups are the
+    power 3 held or not and the off-suit 6s, round 1 only (round 2's class texts are French);
+    every cell drawn, none under a bower's name."""
+    run = tmp_path / "yooker"
+    run_cli(["simulate", "--rules", "yooker", "--deals", "400", "--seed", "3", "--bidding",
+             "rules", "--no-progress", "--out", str(run)])
+    path = tmp_path / "yooker.html"
+    run_cli(["chart", str(run), "--output", str(path)])
+    text = path.read_text()
+    cells = decide(*chart_source(str(run))[:1], build_rules("yooker").max_hand_points)
+    assert set(cells["round"]) == {1}
+    assert set(cells["bowers"]) <= {"none", "right"}
+    assert text.count("<td data-action=") == len(cells) > 0
+    assert "power 3<br>" in text and "no power 3<br>" in text and " 6s</th>" in text
+    assert "left" not in text and "both" not in text and "aces" not in text

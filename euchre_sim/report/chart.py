@@ -225,10 +225,21 @@ def _gain(gain: float, info: dict) -> str:
     return f"{100 * gain:+.1f}" if info.get("score") else f"{gain:+.2f}"
 
 
-def _grid(cells: pd.DataFrame, round_no: int, seat: int):
-    """(actions, gains, max trumps) of one panel: trumps (rows) x bowers-and-aces (columns)."""
+def column_words(info: dict) -> dict:
+    """How the chart names its column groups, by the deck of the run's rules: the French
+    deck's bowers held and off-suit aces; Yooker's power 3 (the top trump, where the French
+    deck has its right bower; Yooker has no left) and off-suit 6s (each plain shape's top)."""
+    if _is_french(info.get("rules", {})):
+        return {"groups": {b: b for b in BOWERS}, "held": "bowers held", "tops": "aces"}
+    return {"groups": {"none": "no power 3", "right": "power 3"}, "held": "power 3 held",
+            "tops": "6s"}
+
+
+def _grid(cells: pd.DataFrame, round_no: int, seat: int, groups):
+    """(actions, gains, columns) of one panel: trumps (rows) x top-trump groups and aces
+    (columns: `groups` of BOWERS by ACE_BUCKETS)."""
     part = cells[(cells["round"] == round_no) & (cells["seat"] == seat)]
-    columns = [(b, a) for b in BOWERS for a in ACE_BUCKETS]
+    columns = [(b, a) for b in groups for a in ACE_BUCKETS]
     actions = np.full((6, len(columns)), "", dtype=object)
     gains = np.full((6, len(columns)), np.nan)
     for r in part.itertuples():
@@ -244,10 +255,12 @@ def write_html(cells: pd.DataFrame, info: dict, path: str) -> None:
              "<style>body{font:12px sans-serif}table{border-collapse:collapse;margin:6px}"
              "td,th{border:1px solid #999;padding:2px 4px;text-align:center}</style>",
              f"<h1>{html.escape(_title(info))}</h1>", _legend_html(info)]
+    words = column_words(info)
     for round_no in sorted(set(cells["round"])):
         for seat in range(1, 5):
-            actions, gains, columns = _grid(cells, round_no, seat)
-            head = "".join(f"<th>{b}<br>{a} aces</th>" for b, a in columns)
+            actions, gains, columns = _grid(cells, round_no, seat, words["groups"])
+            head = "".join(f"<th>{words['groups'][b]}<br>{a} {words['tops']}</th>"
+                           for b, a in columns)
             parts.append(f"<h2>Round {round_no}, seat {seat}</h2><table data-round='{round_no}'"
                          f" data-seat='{seat}'><tr><th>trumps</th>{head}</tr>")
             for trumps in range(6):
@@ -282,20 +295,22 @@ def write_figure(cells: pd.DataFrame, info: dict, path: str, kind: str) -> None:
     fig, axes = plt.subplots(len(rounds), 4, figsize=(22, 4.2 * len(rounds)),
                              constrained_layout=True, squeeze=False)
     cmap = ListedColormap([_COLOURS[a] for a in ACTIONS])
+    words = column_words(info)
     for i, round_no in enumerate(rounds):
         for seat in range(1, 5):
             ax = axes[i, seat - 1]
-            actions, gains, columns = _grid(cells, round_no, seat)
+            actions, gains, columns = _grid(cells, round_no, seat, words["groups"])
             codes = np.array([[ACTIONS.index(a) if a else np.nan for a in row]
                               for row in actions], dtype=float)
             ax.imshow(codes, origin="lower", cmap=cmap, vmin=0, vmax=2, aspect="auto")
             for (y, x), gain in np.ndenumerate(gains):
                 if not np.isnan(gain):
                     ax.text(x, y, _gain(gain, info), ha="center", va="center", fontsize=6)
-            ax.set_xticks(range(len(columns)), [f"{b}\n{a}" for b, a in columns], fontsize=6)
+            ax.set_xticks(range(len(columns)),
+                          [f"{words['groups'][b]}\n{a}" for b, a in columns], fontsize=6)
             ax.set_yticks(range(6), [str(t) for t in range(6)])
             ax.set_title(f"round {round_no}, seat {seat}", fontsize=9)
-            ax.set_xlabel("bowers held / off-suit aces", fontsize=7)
+            ax.set_xlabel(f"{words['held']} / off-suit {words['tops']}", fontsize=7)
             ax.set_ylabel("trumps", fontsize=7)
     fig.legend([Patch(color=_COLOURS[a]) for a in ACTIONS], ["pass", "call with partner",
                                                              "call alone"],
