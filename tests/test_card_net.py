@@ -1150,3 +1150,37 @@ def test_teaching_log_under_a_learned_driver_logs_pimcs_decisions_where_the_net_
     _check_rows(log)
     assert np.array_equal(log, teaching_log(player=driver, **TEACHING)[0])
     assert not np.array_equal(log, pimc_log[0])
+
+
+@pytest.mark.parametrize("damage", ["rows", "bias", "nan", "missing", "truncated"])
+def test_a_damaged_net_file_is_one_line_naming_it_before_any_kernel_reads_it(tmp_path,
+                                                                             damage):
+    """The weights are checked against the layout (every array's shape, finite numbers) as
+    they are read: a short last layer would have the kernels read past it."""
+    from euchre_sim.core.errors import UserError
+    from euchre_sim.play.card_net import read_card_net, save_card_net
+
+    layers = random_layers(1, 8, 4, nl=GENERAL_LAYOUT)
+    net = net_of(layers, GENERAL_LAYOUT)
+    path = tmp_path / "net.npz"
+    save_card_net(path, net)
+    assert np.array_equal(read_card_net(path, GENERAL_LAYOUT).w3t, net.w3t)
+    broken = net._asdict()
+    if damage == "rows":
+        broken["w3t"] = broken["w3t"][:5]
+    elif damage == "bias":
+        broken["b1"] = broken["b1"][:-1]
+    elif damage == "nan":
+        broken["w2"] = broken["w2"].copy()
+        broken["w2"][0, 0] = np.nan
+    elif damage == "missing":
+        del broken["b3"]
+    if damage == "truncated":
+        path.write_bytes(path.read_bytes()[:100])
+    else:
+        np.savez_compressed(path, **broken)
+    with pytest.raises(UserError, match="net.npz.*reinstall"):
+        read_card_net(path, GENERAL_LAYOUT)
+    with pytest.raises(UserError):  # a general net is no standard net
+        save_card_net(path, net)
+        read_card_net(path, STANDARD_LAYOUT)

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import zipfile
 from functools import lru_cache
 from importlib import resources
 from typing import NamedTuple
@@ -35,6 +36,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..core.bits import above_highest, bits_above, low_index, popcount
+from ..core.errors import UserError
 from ..core.jit import njit
 from .models import LEARNED_MODELS
 from .state import (
@@ -261,12 +263,23 @@ def save_card_net(path, net: CardNet) -> None:
 
 
 def read_card_net(path, nl: NetLayout = STANDARD_LAYOUT) -> CardNet:
-    """The net saved at `path` (ValueError when its inputs are not the layout's)."""
-    with np.load(path) as z:
-        net = CardNet(*(np.ascontiguousarray(z[k], dtype=np.float32) for k in CardNet._fields))
-    if net.w1.shape[0] != nl.n_features:
-        raise ValueError(f"{path}: a card net of {net.w1.shape[0]} features, not "
-                         f"{nl.n_features}")
+    """The net saved at `path`, every array checked against the layout (its inputs and
+    outputs, the hidden widths agreeing layer to layer) and finite before any kernel reads it:
+    a UserError naming the file otherwise."""
+    try:
+        with np.load(path) as z:
+            net = CardNet(*(np.ascontiguousarray(z[k], dtype=np.float32)
+                            for k in CardNet._fields))
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as error:
+        raise UserError(f"{path}: not a card net ({error}); reinstall euchre-sim") from None
+    h1, h2 = net.b1.shape[:1], net.b2.shape[:1]
+    want = {"w1": (nl.n_features, *h1), "b1": h1, "w2": (*h1, *h2), "b2": h2,
+            "w3t": (nl.n_slots, *h2), "b3": (nl.n_slots,)}
+    for name, shape in want.items():
+        array = getattr(net, name)
+        if array.shape != shape or not np.isfinite(array).all():
+            raise UserError(f"{path}: the card net's {name} is not {shape} finite numbers "
+                            f"(got {array.shape}); reinstall euchre-sim")
     return net
 
 
