@@ -168,13 +168,12 @@ class CardNet(NamedTuple):
 
 class CardNets(NamedTuple):
     """A player's nets, as the kernels read them: the standard net (24 French cards, a suit
-    for trump) and the general one (every other deal), each with its layout. An empty net
-    plays nothing (its deals fall to PIMC)."""
+    for trump, STANDARD_LAYOUT) and the general one (every other deal, GENERAL_LAYOUT; the
+    layouts are the kernels' constants, not carried in every work record). An empty net plays
+    nothing (its deals fall to PIMC)."""
 
     standard: CardNet
     general: CardNet
-    standard_layout: NetLayout
-    general_layout: NetLayout
 
 
 class NetWork(NamedTuple):
@@ -234,8 +233,7 @@ def no_card_net() -> CardNet:
 
 def nets_of(standard: CardNet | None = None, general: CardNet | None = None) -> CardNets:
     """A player's nets (None: none of that kind)."""
-    return CardNets(standard or no_card_net(), general or no_card_net(), STANDARD_LAYOUT,
-                    GENERAL_LAYOUT)
+    return CardNets(standard or no_card_net(), general or no_card_net())
 
 
 def no_card_nets() -> CardNets:
@@ -453,7 +451,7 @@ def _rule_flags(tb, trump, nl, active, n):
     return n
 
 
-@njit(_nrt=False)
+@njit(_nrt=False, inline="always")
 def encode(tb, nl, hands, st, pm, seat, discard, slots, active):
     """The indices of `seat`'s active features in layout `nl` into `active` (slots from
     `net_slots` for that layout); returns their count."""
@@ -567,13 +565,16 @@ def net_choice(tb, hands, st, pm, seat, discard, cands, n_cands, nets, nw):
     """The candidate (power bit, of cands[:n_cands]) the deal's net scores highest for
     `seat`'s decision, the candidates' scores left in nw.out by slot; -1 when the player has
     no net for the deal."""
-    if net_slots(tb, st[S_TRUMP], nw.slots) == 0:
-        net, nl = nets.standard, nets.standard_layout
+    if net_slots(tb, st[S_TRUMP], nw.slots) == 0:  # each layout a constant to its encoding
+        net = nets.standard
+        if net.b1.shape[0] == 0:
+            return -1
+        n = encode(tb, STANDARD_LAYOUT, hands, st, pm, seat, discard, nw.slots, nw.active)
     else:
-        net, nl = nets.general, nets.general_layout
-    if net.b1.shape[0] == 0:
-        return -1
-    n = encode(tb, nl, hands, st, pm, seat, discard, nw.slots, nw.active)
+        net = nets.general
+        if net.b1.shape[0] == 0:
+            return -1
+        n = encode(tb, GENERAL_LAYOUT, hands, st, pm, seat, discard, nw.slots, nw.active)
     net_hidden(net, nw.active, n, nw)
     best = -1
     best_score = np.float32(0.0)
@@ -614,9 +615,9 @@ def log_decision(tb, hands, st, pm, seat, discard, cands, n_cands, card, log, lo
     k = log_n[0]
     if k >= log.shape[0]:
         return
-    nl = nets.general_layout
+    nl = GENERAL_LAYOUT
     if net_slots(tb, st[S_TRUMP], nw.slots) == 0:
-        nl = nets.standard_layout
+        nl = STANDARD_LAYOUT
     if log.shape[1] != nl.n_logged + nl.n_slots + 1:
         return
     n = encode(tb, nl, hands, st, pm, seat, discard, nw.slots, nw.active)
