@@ -607,8 +607,7 @@ def close_calls(nw, cands, n_cands, best, margin):
 
 
 @njit(_nrt=False)
-def log_decision(tb, hands, st, pm, seat, discard, cands, n_cands, card, log, log_n, nets,
-                 nw):
+def log_decision(tb, hands, st, pm, seat, discard, cands, n_cands, card, log, log_n, nw):
     """Append `seat`'s decision (its features, candidates and the card chosen) to the log, a
     log of one layout (its width says which); nothing when the log is full or the deal is the
     other layout's."""

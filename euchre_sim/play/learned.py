@@ -100,7 +100,7 @@ def log_pimc_decision(tb, lay, hands, st, pm, seat, discard, card, n_worlds, pw)
     if n == 1:
         return
     k = pw.log_n[0]
-    log_decision(tb, hands, st, pm, seat, discard, cands, n, card, pw.log, pw.log_n, pw.nets,
+    log_decision(tb, hands, st, pm, seat, discard, cands, n, card, pw.log, pw.log_n,
                  pw.net_work)
     if pw.log_values.shape[0] and pw.log_n[0] > k:
         side = 1.0 if team_of(seat) == team_of(st[S_MAKER]) else -1.0
