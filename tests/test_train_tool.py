@@ -25,9 +25,9 @@ def tool():
     return module
 
 
-def _generate(tool, data, chunks=2, seed=5):
+def _generate(tool, data, chunks=2, seed=5, family="standard"):
     tool.generate(type("Args", (), {"data": str(data), "chunks": chunks, "seed": seed,
-                                    "jobs": 1, "driver": "pimc"})())
+                                    "jobs": 1, "driver": "pimc", "family": family})())
 
 
 def test_chunks_are_pimc_decisions_with_every_candidates_value_named_by_their_spec(tool,
@@ -37,7 +37,7 @@ def test_chunks_are_pimc_decisions_with_every_candidates_value_named_by_their_sp
     assert names == ["pimc-s5-00000.npz", "pimc-s5-00001.npz"]
     with np.load(tmp_path / names[1]) as z:
         log, values, spec = z["log"], z["values"], json.loads(str(z["spec"]))
-    assert spec == tool.chunk_spec(5, 1, "pimc")
+    assert spec == tool.chunk_spec("standard", 5, 1, "pimc")
     assert spec["preset"] == "online" and spec["deals"] == 2  # chunk 1: the second variant
     assert spec["values"] and spec["clear_z"] == 0  # every candidate over every world
     assert log.shape[1] == LOG_WIDTH and log.shape[0] > 0
@@ -60,13 +60,13 @@ def test_a_rerun_remakes_only_the_chunks_it_cannot_prove_are_its_own(tool, tmp_p
     with np.load(first) as z:
         log = z["log"]
     np.savez_compressed(first, log=log[:1], values=np.zeros((1, 24), np.float32),
-                        spec=json.dumps(tool.chunk_spec(6, 0, "pimc")))
+                        spec=json.dumps(tool.chunk_spec("standard", 6, 0, "pimc")))
     capsys.readouterr()
     _generate(tool, tmp_path)
     assert "1 chunks done, 1 to make" in capsys.readouterr().out
     assert second.stat().st_mtime_ns == kept
     with np.load(first) as z:
-        assert json.loads(str(z["spec"])) == tool.chunk_spec(5, 0, "pimc")
+        assert json.loads(str(z["spec"])) == tool.chunk_spec("standard", 5, 0, "pimc")
         assert np.array_equal(z["log"], log), "the same seed makes the same chunk"
     first.write_bytes(b"not a chunk")
     _generate(tool, tmp_path)
@@ -76,20 +76,39 @@ def test_a_rerun_remakes_only_the_chunks_it_cannot_prove_are_its_own(tool, tmp_p
 
 def test_the_training_set_holds_out_every_tenth_chunk_and_refuses_other_chunks(tool, tmp_path):
     _generate(tool, tmp_path, chunks=10)
-    rows, held, summary, values = tool.read_chunks(str(tmp_path))
+    rows, held, summary, values = tool.read_chunks(str(tmp_path), "standard")
     with np.load(tmp_path / "pimc-s5-00009.npz") as z:
         held_rows, held_values = z["log"], z["values"]
     assert np.array_equal(rows[held], held_rows)
     assert np.array_equal(values[held], held_values, equal_nan=True)
     assert summary["chunks"] == 10 and summary["deals"] == 20 and summary["seeds"] == [5]
     chunk = tmp_path / "pimc-s5-00003.npz"
-    np.savez_compressed(chunk, log=held_rows, spec=json.dumps(tool.chunk_spec(5, 3, "pimc")))
+    np.savez_compressed(chunk, log=held_rows, spec=json.dumps(tool.chunk_spec("standard", 5, 3, "pimc")))
     with pytest.raises(SystemExit, match="no candidate values"):
-        tool.read_chunks(str(tmp_path))
-    spec = tool.chunk_spec(5, 3, "pimc") | {"features": {"F_HAND": 0}}
+        tool.read_chunks(str(tmp_path), "standard")
+    spec = tool.chunk_spec("standard", 5, 3, "pimc") | {"features": {"F_HAND": 0}}
     np.savez_compressed(chunk, log=held_rows, values=held_values, spec=json.dumps(spec))
     with pytest.raises(SystemExit, match="another feature layout"):
-        tool.read_chunks(str(tmp_path))
+        tool.read_chunks(str(tmp_path), "standard")
+
+
+def test_a_general_chunk_logs_the_general_nets_decisions_in_its_layout(tool, tmp_path):
+    """--family general: chunk 0 plays Yooker (its first variant), logged in the general
+    layout (its width and slots), and named so by its spec; the standard family's reader
+    refuses it."""
+    from euchre_sim.play.card_net import GENERAL_LAYOUT, log_width
+
+    _generate(tool, tmp_path, chunks=1, family="general")
+    with np.load(tmp_path / "pimc-s5-00000.npz") as z:
+        log, values, spec = z["log"], z["values"], json.loads(str(z["spec"]))
+    assert spec == tool.chunk_spec("general", 5, 0, "pimc") and spec["preset"] == "yooker"
+    assert log.shape[1] == log_width(GENERAL_LAYOUT) and log.shape[0] > 0
+    assert values.shape == (len(log), GENERAL_LAYOUT.n_slots)
+    assert log[:, GENERAL_LAYOUT.flags + 3].all(), "the Yooker flag on every row"
+    rows, _, summary, _ = tool.read_chunks(str(tmp_path), "general")
+    assert summary["family"] == "general" and len(rows) == len(log)
+    with pytest.raises(SystemExit, match="another feature layout"):
+        tool.read_chunks(str(tmp_path), "standard")
 
 
 def test_value_targets_are_the_values_softmax_with_a_share_on_pimcs_card(tool):
