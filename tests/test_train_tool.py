@@ -83,10 +83,11 @@ def test_the_training_set_holds_out_every_tenth_chunk_and_refuses_other_chunks(t
     assert np.array_equal(values[held], held_values, equal_nan=True)
     assert summary["chunks"] == 10 and summary["deals"] == 20 and summary["seeds"] == [5]
     chunk = tmp_path / "pimc-s5-00003.npz"
-    np.savez_compressed(chunk, log=held_rows, spec=json.dumps(tool.chunk_spec("standard", 5, 3, "pimc")))
+    spec = tool.chunk_spec("standard", 5, 3, "pimc")
+    np.savez_compressed(chunk, log=held_rows, spec=json.dumps(spec))
     with pytest.raises(SystemExit, match="no candidate values"):
         tool.read_chunks(str(tmp_path), "standard")
-    spec = tool.chunk_spec("standard", 5, 3, "pimc") | {"features": {"F_HAND": 0}}
+    spec = spec | {"features": {"F_HAND": 0}}
     np.savez_compressed(chunk, log=held_rows, values=held_values, spec=json.dumps(spec))
     with pytest.raises(SystemExit, match="another feature layout"):
         tool.read_chunks(str(tmp_path), "standard")
