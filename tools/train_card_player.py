@@ -2,10 +2,14 @@
 small multilayer perceptron trained on them, the weights and their provenance as package data.
 
     python tools/train_card_player.py generate DATA [--chunks N] [--seed S] [--jobs J]
-        [--driver pimc|learned]
+        [--driver pimc|learned] [--family standard|general]
     python tools/train_card_player.py train DATA [--temperature 0.1] [--card-weight 0.3]
         [--epochs 8] [--seed 41] [--out euchre_sim/play] ...
-    python tools/train_card_player.py remake DATA [--jobs J]
+    python tools/train_card_player.py remake DATA [--jobs J] [--family standard|general]
+
+Each command takes --family: the standard net (24 French cards, a suit for trump) or the
+general one (every other deal: Yooker, Benny, 28 and 32 cards, no-trump), each with its
+rule sets (VARIANTS), its layout, its recipe (REMAKE) and its files (card_net.NET_FILES).
 
 `generate` deals chunk after chunk (CHUNK_DEALS deals each, `simulate`'s deals of seed S) and
 logs every decision PIMC (K = 50, with inference) makes by its worlds (`play.teaching`), with
