@@ -3,7 +3,8 @@ place of the worlds (see `card_net`). A forced card is played, a settled hand ta
 conventional player's card, as PIMC does; elsewhere the candidate the net scores highest.
 With search on top (`searched_card`, `--play learned-search`), where other candidates score
 within SEARCH_MARGIN of it (a close call), PIMC decides among those candidates only. Where
-the net does not know the deal, the answer is -1 and the caller asks PIMC."""
+the player has no net for the deal (the standard or the general one), the answer is -1 and the
+caller asks PIMC."""
 
 from __future__ import annotations
 
@@ -20,13 +21,13 @@ from .state import S_DEALER, S_MAKER, next_decision_key, settled
 
 @njit(_nrt=False)
 def learned_card(tb, lay, hands, st, pm, seat, pw):
-    """The card (power bit) `seat` plays by the net of pw (-1: the net does not apply)."""
+    """The card (power bit) `seat` plays by the net of pw (-1: pw has no net for the deal)."""
     return _net_card(tb, lay, hands, st, pm, seat, pw)[0]
 
 
 @njit(_nrt=False)
 def learned_discard(tb, lay, hands, st, pm, pw):
-    """The dealer's discard by the net of pw (-1: the net does not apply)."""
+    """The dealer's discard by the net of pw (-1: pw has no net for the deal)."""
     return _net_discard(tb, lay, hands, st, pm, pw)[0]
 
 
