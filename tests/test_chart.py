@@ -179,3 +179,23 @@ def test_a_yooker_chart_names_its_columns_by_the_power_3_and_the_off_suit_sixes(
     assert text.count("<td data-action=") == len(cells) > 0
     assert "power 3<br>" in text and "no power 3<br>" in text and " 6s</th>" in text
     assert "left" not in text and "both" not in text and "aces" not in text
+
+
+@pytest.mark.parametrize("options", [
+    ["--set", "joker=true"], ["--set", "deck=28"], ["--set", "deck=32", "--set", "joker=true"],
+    ["--set", "no_trump=true", "--set", "joker=true"]], ids=" ".join)
+def test_a_chart_draws_benny_no_trump_and_every_deck(tmp_path, options):
+    """Benny turned up reads the auction's hands against no-trump ('NT T=- O=…'): those
+    classes are left out, like no-trump calls; every other hand class of the run is charted,
+    whatever the deck."""
+    run = tmp_path / "run"
+    run_cli(["simulate", *options, "--deals", "300", "--seed", "1", "--bidding", "rules",
+             "--no-progress", "--workers", "1", "--out", str(run)])
+    decisions = pd.read_parquet(run / "decisions.parquet")
+    if "joker=true" in options:
+        assert decisions["hand"].str.startswith("NT T=").any()
+    path = tmp_path / "chart.html"
+    run_cli(["chart", str(run), "--output", str(path)])
+    cells = _cells(run)
+    assert set(cells["round"]) == {1, 2}
+    assert path.read_text().count("<td data-action=") == len(cells) > 0

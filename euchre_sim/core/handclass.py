@@ -113,6 +113,12 @@ def class_features(tb, trump, masks, out):
     out[4] = voids
 
 
+def read_against_no_trump(keys: np.ndarray) -> np.ndarray:
+    """Which class keys were read against no-trump ('NT T=…': Benny was turned up, so the
+    hand has no suit to be read against)."""
+    return (np.asarray(keys, dtype=np.uint64) >> np.uint64(_BIT_NT) & np.uint64(1)).astype(bool)
+
+
 def _slot_names(rules) -> dict[str, list[str]]:
     """Rank names by position in each kind of slot, for reading keys."""
     from .ruletables import suit_order

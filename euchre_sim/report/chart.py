@@ -9,7 +9,9 @@ and the off-suit aces (0, 1, 2+); its gains are the decisions' paired gains over
 over the hands in it, weighted by how often each was reached (`n`), and its action is the best
 of pass, the call with a partner and the call alone. Where the seat may not pass (the stuck
 dealer) the gains are against the partnership call and the action is the better of the two.
-No-trump calls are left out of the chart (their hands are charted by their best suit).
+No-trump calls are left out of the chart (their hands are charted by their best suit), and so
+are the auctions after Benny was turned up: their classes are read against no-trump, without
+the suits' colours, so a suit named has no bowers to read.
 
 With a score, an action's value is its chance of winning the game instead of its points: the
 pooled shares of the hand's results (`core.results`) weighted by the chance of winning from
@@ -26,6 +28,7 @@ import numpy as np
 import pandas as pd
 
 from ..core.errors import UserError
+from ..core.handclass import read_against_no_trump
 from ..core.output import written
 from ..core.results import result_points, share_names
 from ..game.odds import chance_after
@@ -93,7 +96,8 @@ def chart_rows(decisions: pd.DataFrame, top: int, french: bool = True) -> pd.Dat
     shares (`share_names(top)`, prefixed by the action; NaN where the action is not open).
     Round 2 needs a French deck's class texts (`french`); without one only round 1 is
     charted."""
-    frame = decisions[(decisions["suit"] != "NT") & ((decisions["round"] == 1) | french)]
+    frame = decisions[(decisions["suit"] != "NT") & ((decisions["round"] == 1) | french)
+                      & ~read_against_no_trump(decisions["hand_key"].to_numpy())]
     keys = ["round", "seat", "hand_key"]
     round_2 = frame["round"] == 2
     best = {hand: _best_suit(hand) for hand in frame.loc[round_2, "hand"].unique()}
