@@ -88,6 +88,57 @@ def test_every_question_and_plan_refuses_a_huge_count_where_it_is_built(build, f
     assert caught.value.named(str).startswith(f"{field} must be at most")
 
 
+SEED_LINE = "--seed must be 0 to 2^63 - 1 (9,223,372,036,854,775,807), got {}"
+PLAY_ADVISE = ["advise", "--hand", "KS QH 9C TH 9D", "--up", "9S", "--seat", "3", "--trump",
+               "S", "--maker", "4", "--played", "AD KD", "--worlds", "20"]
+SEEDED = {"simulate": ["simulate", "--deals", "100", "--out", "{out}"],
+          "odds": ["odds", "--out", "{out}"],
+          "tournament": ["tournament", "--games", "10", "--out", "{out}"], "play": ["play"],
+          "review": ["review", "{out}.jsonl"], "advise": ADVISE,
+          "advise during the play": PLAY_ADVISE}
+
+
+def test_every_command_with_a_seed_is_checked_below():
+    from euchre_sim.cli.main import cli
+
+    seeded = {name for name, command in cli.commands.items()
+              if any("--seed" in p.opts for p in command.params)}
+    assert seeded == {args[0] for args in SEEDED.values()}
+
+
+@pytest.mark.parametrize("seed,shown", [(-1, "-1"), (2**63, "9,223,372,036,854,775,808"),
+                                        (10**20, "100,000,000,000,000,000,000"),
+                                        (-(10**40), "less than -10^30")])
+@pytest.mark.parametrize("command", sorted(SEEDED))
+def test_a_seed_outside_0_to_2_63_is_one_line_exit_2_before_any_work(no_work, tmp_path, command,
+                                                                      seed, shown):
+    """Seeds key 64-bit generators: a negative or huge one was an OverflowError traceback
+    (review, advise during the play) or silently taken modulo 2^64 (the others)."""
+    out = tmp_path / "run"
+    args = [a.replace("{out}", str(out)) for a in SEEDED[command]]
+    result = run_cli([*args, "--seed", str(seed)], code=2)
+    assert result.output.splitlines() == [f"euchre-sim: error: {SEED_LINE.format(shown)}"]
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("build", [
+    lambda s: AdviceQuestion(RULES, "JS AS 9H 9D TC", 1, up="9S", seed=s),
+    lambda s: PlayQuestion(RULES, seat=1, trump="S", maker=1, up="9S", hand="JS AS 9H 9D TC",
+                           seed=s),
+    lambda s: ReviewSettings(seed=s),
+    lambda s: RunPlan("unused", RULES, s, 100),
+    lambda s: TournamentPlan("unused", RULES, s, 10, PLAYERS),
+])
+def test_every_question_and_plan_takes_seeds_0_to_2_63_only(build):
+    """What the page's JSON bodies build too: the same FieldError, naming the seed."""
+    for seed in (0, limits.MAX_SEED):
+        assert build(seed).seed == seed
+    for seed in (-1, limits.MAX_SEED + 1):
+        with pytest.raises(FieldError) as caught:
+            build(seed)
+        assert caught.value.named(str).startswith("seed must be 0 to 2^63 - 1")
+
+
 def test_a_run_of_too_many_chunks_is_refused_even_at_the_default_chunk_size():
     """PIMC's default chunks are small: 10**10 deals would be 5 x 10**7 of them."""
     with pytest.raises(FieldError, match="chunks, more than 1,000,000"):

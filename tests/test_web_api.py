@@ -134,6 +134,8 @@ def test_solve_answers_what_solve_json_prints(client):
     ("/api/advise", {"up": "9S", "seat": 1}, "advise needs 'hand'"),
     ("/api/advise", HAND | {"play": "dd", "score": "8-9"}, "'score' needs 'bidding'"),
     ("/api/advise", HAND | {"bidding": "rules", "score": "8 to 9"}, "'score' must look like"),
+    ("/api/advise", HAND | {"seed": -1}, "'seed' must be 0 to 2^63 - 1"),
+    ("/api/advise", HAND | {"bidding": "rules", "seed": 2**63}, "'seed' must be 0 to 2^63 - 1"),
     ("/api/advise", [1, 2], "body must be a JSON object"),
     ("/api/estimate", HAND | {"hand": "JS"}, "has 1 cards"),
     ("/api/solve", {"deal": DEAL.replace("9C/", "JS/")}, "duplicate card 'JS'"),
@@ -282,6 +284,7 @@ def test_advise_answers_a_play_decision_as_the_library_does(client, body):
     (HAND | {"trump": "S", "maker": 1, "worlds": 2_001},
      "worlds must be 1 to 2,000 for a decision during the play"),
     (HAND | {"trump": "S", "maker": 1, "alone": "yes"}, "field 'alone' must be true or false"),
+    (HAND | {"trump": "S", "maker": 1, "seed": 10**20}, "'seed' must be 0 to 2^63 - 1"),
     (HAND | {"trump": "S", "maker": 1, "deals": 500}, "'deals' is for the bid"),
     (HAND | {"played": "AD KD"}, "'played' is for a decision during the play"),
     (HAND | {"trump": "S"}, "needs 'maker'"),
@@ -374,6 +377,7 @@ def test_review_of_an_entered_record_is_what_the_library_computes(client, histor
     ({"records": [ENTRY | {"bids": [1]}]}, "hand e: 'bids', 'tricks'"),
     ({"records": "x"}, "field 'records' must be a list"),
     ({"file": "hist/games.jsonl", "colour": 1}, "unknown field 'colour' for review"),
+    ({"file": "hist/games.jsonl", "seed": -1}, "'seed' must be 0 to 2^63 - 1"),
 ])
 def test_a_bad_review_is_a_400(client, history, body, culprit):
     response = client.post("/api/review", json=body)

@@ -16,7 +16,7 @@ from functools import cached_property
 
 from ..core.cards import bit, cards_of
 from ..core.errors import FieldError, UserError
-from ..core.limits import MAX_WORLDS, at_most
+from ..core.limits import MAX_WORLDS, at_most, check_seed
 from ..core.rules import RuleSet
 from ..core.seats import seat_at
 from ..core.stats import interval95, mean_se
@@ -55,6 +55,7 @@ class PlayQuestion:
         if self.worlds < 2:
             raise FieldError("{worlds} must be at least 2, got {got}", got=self.worlds)
         at_most("worlds", self.worlds, MAX_WORLDS)
+        check_seed(self.seed)
         if (self.up is None) == (self.turned_down is None):
             raise FieldError("give exactly one of {up} (the dealer took it: round 1) or "
                              "{turned_down} (round 2)")

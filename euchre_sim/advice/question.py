@@ -18,7 +18,7 @@ import numpy as np
 from ..bidding.params import BIDDERS
 from ..core.cards import JOKER, bit, cards_of
 from ..core.errors import FieldError, UserError
-from ..core.limits import MAX_ADVISE_DEALS, at_most
+from ..core.limits import MAX_ADVISE_DEALS, at_most, check_seed
 from ..core.rules import RuleSet
 from ..core.seats import seat_at
 from ..game.odds import read_odds
@@ -114,6 +114,7 @@ class AdviceQuestion:
         if self.deals < 2:
             raise FieldError("{deals} must be at least 2, got {got}", got=self.deals)
         at_most("deals", self.deals, MAX_ADVISE_DEALS)
+        check_seed(self.seed)
         self.player  # noqa: B018 (checks the play model, the bidder and their files)
         if self.bidding is None and self.score is not None:
             raise FieldError("{score} needs {bidding} (the game goes on after a pass)")

@@ -16,7 +16,7 @@ import numpy as np
 
 from ..core.cards import cards_of
 from ..core.errors import FieldError, UserError
-from ..core.limits import MAX_WORLDS, at_most
+from ..core.limits import MAX_SEED, MAX_WORLDS, at_most, check_seed
 from ..core.rules import RuleSet
 from ..core.seats import SEAT_NAMES
 from ..core.stats import mean_se
@@ -49,6 +49,7 @@ class ReviewSettings:
         if self.worlds < 2:
             raise FieldError("{worlds} must be at least 2, got {got}", got=self.worlds)
         at_most("worlds", self.worlds, MAX_WORLDS)
+        check_seed(self.seed)
         unknown = sorted(set(self.kinds) - set(KINDS))
         if unknown:
             raise UserError(f"unknown decision kind {unknown[0]!r} (kinds: {', '.join(KINDS)})")
@@ -132,8 +133,8 @@ def review_hand(hand: ReplayedHand, record_id, index: int, settings: ReviewSetti
 
     for number, bid in enumerate(final.bids):
         if "bid" in settings.kinds:
-            question = bid_question(state, settings.bid_settings(), settings.worlds,
-                                    settings.seed + key(number))
+            seed = (settings.seed + key(number)) % (MAX_SEED + 1)  # a seed a question takes
+            question = bid_question(state, settings.bid_settings(), settings.worlds, seed)
             options = bid_options(state, question, deals, advised=not filled[state.turn])
             row = _decision(record_id, "bid", state.turn, None, _bid_label(state, bid), options)
             yield row | ({"sampled": True} if len(deals) > 1 else {})

@@ -67,7 +67,7 @@ def play(games: int, seed: int, ruleset, out_path: str | None, players: tuple,
     import contextlib
     import itertools
 
-    from ..core.limits import MAX_PLAY_GAMES, at_most
+    from ..core.limits import MAX_PLAY_GAMES, at_most, check_seed
     from ..core.output import check_writable, written
     from ..game.bidders import Sides
     from ..game.egn import game_path
@@ -75,6 +75,7 @@ def play(games: int, seed: int, ruleset, out_path: str | None, players: tuple,
     from ..game.selfplay import play_games
 
     at_most("games", games, MAX_PLAY_GAMES)
+    check_seed(seed)
     sides = Sides.of(ruleset, players, bidder_table)
     egn = out_path is not None and out_path.lower().endswith(".egn")
     if out_path:

@@ -25,7 +25,7 @@ from ..bidding.table import DecisionTable, file_source, load_decision_table
 from ..core.cards import JOKER
 from ..core.dealing import deck_array, seed_to_u64
 from ..core.errors import FieldError, UserError
-from ..core.limits import MAX_GAMES
+from ..core.limits import MAX_GAMES, check_seed
 from ..core.results import n_results
 from ..core.rules import RuleSet, rules_from_dict
 from ..core.ruletables import compile_rules
@@ -93,6 +93,7 @@ class TournamentPlan(ChunkedPlan):
             object.__setattr__(self, name, value)
 
         self.check_size("games", MAX_GAMES)
+        check_seed(self.seed)
         rules, start = self.rules, tuple(self.start)
         if max(start) >= rules.target or min(start) < 0:
             raise FieldError("{from_score} {us}-{them}: each side's score must be from 0 to "

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..core.errors import FieldError, UserError
-from ..core.limits import MAX_DEALS
+from ..core.limits import MAX_DEALS, check_seed
 from ..core.rules import RuleSet
 from ..play.player import Player
 from ..runs.parallel import worker_pool
@@ -59,6 +59,7 @@ class RunPlan(ChunkedPlan):
         if self.keep_deals and "calls" not in self.tables:
             raise FieldError("{keep_deals} keeps each call's outcome: add calls to {tables}")
         self.check_size("deals", MAX_DEALS)
+        check_seed(self.seed)
 
     @property
     def per_call(self) -> bool:
