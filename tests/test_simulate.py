@@ -25,6 +25,7 @@ from euchre_sim.play.player import Player
 from . import naive
 from .helpers import class_text_parts
 from .helpers import run_cli as run
+from .interrupts import interrupted_twice, start_run, wait_for_chunks
 from .kernels import sampled_deals, solve
 from .naive import hand_class_parts
 
@@ -237,16 +238,6 @@ def test_resume_refuses_a_different_seed(tmp_path):
     assert len(result.output.strip().splitlines()) == 1
 
 
-def _wait_for_chunks(proc, chunks, count: int) -> None:
-    """Until `count` chunks are stored, the process ends, or two minutes pass."""
-    deadline = time.time() + 120
-    while time.time() < deadline and proc.poll() is None:
-        stored = [c for c in os.listdir(chunks) if not c.startswith(".")] if chunks.exists() else []
-        if len(stored) >= count:
-            break
-        time.sleep(0.05)
-
-
 def test_resume_after_kill_gives_identical_tables(base_run, tmp_path):
     out = tmp_path / "killed"
     args = [sys.executable, "-m", "euchre_sim.cli", "simulate", "--deals", str(DEALS), "--seed",
@@ -254,7 +245,7 @@ def test_resume_after_kill_gives_identical_tables(base_run, tmp_path):
             "--no-progress"]
     proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     chunks = out / "chunks"
-    _wait_for_chunks(proc, chunks, 2)
+    wait_for_chunks(proc, chunks, 2)
     proc.send_signal(signal.SIGKILL)
     proc.wait()
     assert not (out / "calls.parquet").exists()
@@ -292,7 +283,7 @@ def test_workers_exit_when_the_parent_is_killed(tmp_path):
 
     proc = subprocess.Popen([sys.executable, "-m", "euchre_sim.cli", *args(out)],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    _wait_for_chunks(proc, out / "chunks", 1)
+    wait_for_chunks(proc, out / "chunks", 1)
     workers = psutil.Process(proc.pid).children(recursive=True)
     proc.send_signal(signal.SIGKILL)
     proc.wait()
@@ -395,15 +386,11 @@ def test_plot_into_a_missing_folder_is_one_line_exit_2(base_run, tmp_path):
 
 def test_ctrl_c_reports_one_line_and_resume_finishes(tmp_path):
     out = tmp_path / "interrupted"
-    args = [sys.executable, "-m", "euchre_sim.cli", "simulate", "--deals", "3000", "--seed", "3",
-            "--out", str(out), "--workers", "2", "--chunk-size", "100", "--no-progress"]
-    # Ctrl-C's default action restored in the run, which would inherit an ignored SIGINT from a
-    # test session started in the background of a shell
-    proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True,
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    args = ["simulate", "--deals", "3000", "--seed", "3", "--out", str(out), "--workers", "2",
+            "--chunk-size", "100", "--no-progress"]
+    proc = start_run(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     chunks = out / "chunks"
-    _wait_for_chunks(proc, chunks, 2)
+    wait_for_chunks(proc, chunks, 2)
     os.killpg(proc.pid, signal.SIGINT)  # as a terminal's Ctrl-C: the whole process group
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err
@@ -411,6 +398,18 @@ def test_ctrl_c_reports_one_line_and_resume_finishes(tmp_path):
     run(["simulate", "--deals", "3000", "--seed", "3", "--out", str(out), "--workers", "2",
          "--resume", "--no-progress"])
     assert (out / "calls.parquet").exists() and not chunks.exists()
+
+
+def test_two_quick_ctrl_c_stop_the_workers_and_keep_the_chunks_stored(tmp_path):
+    """A second Ctrl-C 0.1 s after the first used to break off the wait for the running
+    chunks and leave the run waiting on its workers forever: now the first stops the workers
+    at once and the second is ignored; every chunk stored is whole (a resume trusts it)."""
+    out = tmp_path / "twice"
+    err = interrupted_twice(["simulate", "--deals", "200000", "--seed", "3", "--out", str(out),
+                             "--workers", "2", "--chunk-size", "1000", "--no-progress"], out)
+    assert "Traceback" not in err and "--resume" in err.splitlines()[-1]
+    stored = [c for c in (out / "chunks").iterdir() if not c.name.startswith(".")]
+    assert stored and all((c / "commit.json").is_file() for c in stored)
 
 
 def test_round_one_outcomes_take_the_dealers_best_discard(base_run):

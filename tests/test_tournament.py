@@ -25,6 +25,7 @@ from euchre_sim.play.player import Player
 
 from . import naive
 from .helpers import run_cli
+from .interrupts import interrupted_twice
 from .kernels import solve
 
 PARAMS_BY_NAME = {key: default for key, default, _ in PARAMS}
@@ -402,3 +403,12 @@ def test_each_player_plays_its_cards_by_its_own_model(tmp_path):
     assert (first["action"].fillna("") == plain_first["action"].fillna("")).all()
     assert (first["maker"].fillna("") == plain_first["maker"].fillna("")).all()
     assert (first["tricks"] != plain_first["tricks"]).any()
+
+
+def test_two_quick_ctrl_c_stop_a_tournament(tmp_path):
+    """As `simulate`'s (test_simulate): the first Ctrl-C stops the workers at once, the
+    second 0.1 s later is ignored, and the run ends with 130 and its chunks kept."""
+    out = tmp_path / "twice"
+    err = interrupted_twice(["tournament", "--games", "200000", "--seed", "3", "--out", str(out),
+                             "--workers", "2", "--chunk-size", "100", "--no-progress"], out)
+    assert "Traceback" not in err and "--resume" in err.splitlines()[-1]

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import _thread
+import contextlib
 import errno
 import os
+import signal
 import sys
+import threading
+from collections.abc import Iterator
 
 import click
 
@@ -17,12 +22,17 @@ _NO_ROOM = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)
 class OneLineErrors(click.Group):
     """Every user mistake -> one line on standard error and exit status 2, no traceback; so is
     a standard output that cannot be written (a full disk). One whose reader has gone (`|
-    head`) ends the command quietly with exit status 1 (Click's own handling)."""
+    head`) ends the command quietly with exit status 1 (Click's own handling). Ctrl-C is one
+    line and exit status 130, however many are pressed (`one_interrupt`)."""
 
     def main(self, args=None, prog_name=None, **extra):
         extra.pop("standalone_mode", None)
+        with one_interrupt():  # around the exit too: it leaves by SystemExit, from its cause
+            self._exit_by_status(args, prog_name or "euchre-sim", extra)
+
+    def _exit_by_status(self, args, prog_name: str, extra: dict) -> None:
         try:
-            result = super().main(args, prog_name or "euchre-sim", standalone_mode=False, **extra)
+            result = super().main(args, prog_name, standalone_mode=False, **extra)
             sys.stdout.flush()
         except OSError as err:
             if not _stdout_failed(err):
@@ -41,6 +51,56 @@ class OneLineErrors(click.Group):
             click.echo(f"euchre-sim: error: {err}", err=True)
             sys.exit(2)
         sys.exit(result if isinstance(result, int) else 0)
+
+
+@contextlib.contextmanager
+def one_interrupt() -> Iterator[None]:
+    """Ctrl-C inside the block raises KeyboardInterrupt, unless one before is being acted on
+    (`_acting_on_interrupt`): then it is ignored, so that none breaks off the stop the first
+    starts (a run's workers killed, its line written) and leaves the process waiting on what
+    that stop did not end. A KeyboardInterrupt dropped where it was raised (in a callback from
+    C, as Numba's compiler makes, or a finaliser: Python reports those as unraisable) is
+    raised again at once, until it lands where it is acted on. The handlers before are back
+    when the block ends without a Ctrl-C; after one, Ctrl-C stays ignored, as the command is
+    on its way out (else one during the exit would end it by the signal, not exit status
+    130). Ctrl-C ignored from the start (a background job) and a command run outside the
+    main thread (which cannot set handlers) keep their handling."""
+    before, unraisable = signal.getsignal(signal.SIGINT), sys.unraisablehook
+    if before is signal.SIG_IGN or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    raised = []
+
+    def interrupt(*_) -> None:
+        if not _acting_on_interrupt():
+            raised.append(True)
+            raise KeyboardInterrupt
+
+    def dropped(report) -> None:
+        if isinstance(report.exc_value, KeyboardInterrupt):
+            _thread.interrupt_main()  # this handler again, at the next line of Python
+        else:
+            unraisable(report)
+
+    signal.signal(signal.SIGINT, interrupt)
+    sys.unraisablehook = dropped
+    try:
+        yield
+    finally:
+        sys.unraisablehook = unraisable
+        signal.signal(signal.SIGINT, signal.SIG_IGN if raised else before)
+
+
+def _acting_on_interrupt() -> bool:
+    """Whether the exception being handled here (in an except clause, a finally clause or a
+    context's exit), or one it came from, is a KeyboardInterrupt."""
+    error, seen = sys.exc_info()[1], set()
+    while error is not None and id(error) not in seen:
+        if isinstance(error, KeyboardInterrupt):
+            return True
+        seen.add(id(error))
+        error = error.__cause__ or error.__context__
+    return False
 
 
 def _stdout_failed(err: OSError) -> bool:

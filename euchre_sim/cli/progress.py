@@ -42,7 +42,9 @@ def run_chunks(title: str, unit: str, total: int, pending, out_dir: str, show: b
     """run(advance) under a progress bar of `total` units (pending(): those not yet saved),
     after warm_up() (the kernels compiled once, here, before any worker starts: the line says
     so while Numba compiles). Returns the seconds run took, the compile left out. Ctrl-C says
-    what is saved in out_dir and exits 130 (a --resume finishes the run)."""
+    what is saved in out_dir and exits 130 (a --resume finishes the run): the workers are
+    stopped at once (`runs.parallel.worker_pool`), and later Ctrl-C are ignored
+    (`app.one_interrupt`)."""
     import sys
     import time
 

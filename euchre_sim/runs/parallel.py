@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import itertools
 import os
@@ -17,11 +18,38 @@ _PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 _POLL_SECONDS = 0.5
 
 
-def worker_pool(workers: int) -> ProcessPoolExecutor:
-    """Worker processes that leave Ctrl-C to the parent (which reports it in one line) and
-    exit when the parent dies, even by kill -9."""
-    return ProcessPoolExecutor(max_workers=workers, initializer=_init_worker,
+@contextlib.contextmanager
+def worker_pool(workers: int) -> Iterator[ProcessPoolExecutor]:
+    """Worker processes for the block, that leave Ctrl-C to the parent (which reports it in
+    one line) and exit when the parent dies, even by kill -9. Leaving the block waits for
+    the jobs running; leaving it by an exception (Ctrl-C, a failed job, a consumer that
+    stops early) stops the workers at once instead (`stop_pool`)."""
+    pool = ProcessPoolExecutor(max_workers=workers, initializer=_init_worker,
                                initargs=(os.getpid(),))
+    try:
+        yield pool
+    except BaseException:
+        stop_pool(pool)
+        raise
+    pool.shutdown(wait=True)
+
+
+def stop_pool(pool: ProcessPoolExecutor) -> None:
+    """Kill the pool's workers now and drop the jobs not started; nothing is left waiting on
+    them (jobs are pure: what was running is computed again by whoever needs it). Waiting
+    for the running jobs instead could wait forever: a worker stuck writing a result nobody
+    reads, or a second Ctrl-C that breaks off the wait. The executor has no public way to
+    end running jobs, so its processes and the parent's end of its results pipe are reached
+    by name (CPython 3.11 to 3.13): with that end closed, a result cut short by the kill
+    reads as the end of the pipe, not a wait for the rest."""
+    processes = list((pool._processes or {}).values())
+    for process in processes:
+        process.kill()
+    for process in processes:
+        process.join()
+    if pool._result_queue is not None:
+        pool._result_queue._writer.close()
+    pool.shutdown(wait=False, cancel_futures=True)
 
 
 def _init_worker(creator: int) -> None:
@@ -66,21 +94,17 @@ def default_workers() -> int:
 def ordered_map(fn: Callable, items: Iterable, workers: int, ahead: int = 2) -> Iterator:
     """fn over items in `workers` processes (in this process when workers <= 1), results in
     input order. Items are drawn as results are taken, at most workers x ahead in flight, so
-    a consumer that stops early leaves little computed for nothing; the rest is cancelled."""
+    a consumer that stops early leaves little computed for nothing; the rest is stopped."""
     if workers <= 1:
         yield from map(fn, items)
         return
     pending: deque = deque()
     source = iter(items)
     with worker_pool(workers) as pool:
-        try:
-            for item in itertools.islice(source, workers * ahead):
+        for item in itertools.islice(source, workers * ahead):
+            pending.append(pool.submit(fn, item))
+        while pending:
+            result = pending.popleft().result()
+            for item in itertools.islice(source, 1):
                 pending.append(pool.submit(fn, item))
-            while pending:
-                result = pending.popleft().result()
-                for item in itertools.islice(source, 1):
-                    pending.append(pool.submit(fn, item))
-                yield result
-        finally:
-            for future in pending:
-                future.cancel()
+            yield result

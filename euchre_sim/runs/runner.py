@@ -403,21 +403,16 @@ def run_jobs_local(jobs: Iterable, compute: Callable, store: Callable, workers: 
         for job in itertools.chain(first, source):
             store(compute(job))
         return
-    pool = worker_pool(workers)
-    pending = {pool.submit(compute, job)
-               for job in itertools.chain(first, itertools.islice(source, 2 * workers - 2))}
-    try:
+    # Ctrl-C or a failed chunk stops the workers at once (`worker_pool`): the chunks stored
+    # are kept, the others computed by a resume
+    with worker_pool(workers) as pool:
+        pending = {pool.submit(compute, job)
+                   for job in itertools.chain(first, itertools.islice(source, 2 * workers - 2))}
         while pending:  # finished futures are dropped at once, and their results with them
             done, pending = wait(pending, return_when=FIRST_COMPLETED)
             for future in done:
                 store(future.result())
                 pending |= {pool.submit(compute, job) for job in itertools.islice(source, 1)}
-    finally:
-        # After Ctrl-C or a failed chunk, chunks not started are dropped and running ones end
-        # on their own (workers ignore Ctrl-C; a second one leaves at once, and the workers
-        # follow their parent): a worker killed while writing its result to the executor's
-        # queue could leave the executor reading it forever. Finished chunks are kept.
-        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def run_jobs_dask(jobs: Iterable, compute: Callable, store: Callable, scheduler: str,
