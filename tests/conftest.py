@@ -24,3 +24,25 @@ RULE_SETS = {
 @pytest.fixture(params=sorted(RULE_SETS))
 def ruleset(request):
     return RULE_SETS[request.param]
+
+
+@pytest.fixture(params=("empty", "truncated", "missing"))
+def damaged_net(request, monkeypatch, tmp_path):
+    """The learned player's standard net as the package ships it replaced by a damaged file
+    (an empty one, one cut short, none): its path. The nets read before are forgotten, and
+    again after the test."""
+    from euchre_sim.play import card_net
+
+    shipped = card_net._package_file
+    path = tmp_path / "card_net.npz"
+    if request.param != "missing":
+        path.write_bytes(shipped("standard", 0).read_bytes()[:100_000]
+                         if request.param == "truncated" else b"")
+    monkeypatch.setattr(card_net, "_package_file", lambda family, which: (
+        path if (family, which) == ("standard", 0) else shipped(family, which)))
+    cached = (card_net.card_nets, card_net.card_net_digest)
+    for function in cached:
+        function.cache_clear()
+    yield path
+    for function in cached:
+        function.cache_clear()

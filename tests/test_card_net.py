@@ -62,6 +62,7 @@ from euchre_sim.solver.search import new_tt
 
 from . import naive
 from .conftest import RULE_SETS
+from .helpers import run_cli
 
 STANDARD = build_rules("standard", ["defend_alone=true"])
 TB = compile_rules(STANDARD)
@@ -1184,3 +1185,20 @@ def test_a_damaged_net_file_is_one_line_naming_it_before_any_kernel_reads_it(tmp
     with pytest.raises(UserError):  # a general net is no standard net
         save_card_net(path, net)
         read_card_net(path, STANDARD_LAYOUT)
+
+
+@pytest.mark.parametrize("args", [
+    ["advise", "--hand", "JS AS 9H 9D TC", "--up", "9S", "--seat", "1", "--deals", "50"],
+    ["simulate", "--play", "learned", "--deals", "50", "--no-progress", "--out", "{out}"],
+    ["tournament", "--play", "learned", "--games", "2", "--no-progress", "--out", "{out}"]],
+    ids=lambda args: args[0])
+def test_a_damaged_shipped_net_is_one_line_exit_2_in_every_learned_command(damaged_net,
+                                                                           tmp_path, args):
+    """Missing, empty or cut short: the line names the file and says to reinstall (a missing
+    net was a traceback where a run's manifest names its sha256; an empty one read as
+    Ctrl-C)."""
+    out = str(tmp_path / "run")
+    lines = run_cli([a.replace("{out}", out) for a in args], code=2).output.splitlines()
+    assert len(lines) == 1, lines
+    assert lines[0].startswith(f"euchre-sim: error: {damaged_net}: not a card net (")
+    assert lines[0].endswith("; reinstall euchre-sim")

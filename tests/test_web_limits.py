@@ -237,7 +237,7 @@ def test_a_cancel_reaches_the_odds_dp_in_the_worker():
 
 
 def test_one_slow_run_does_not_skew_the_wait_estimate():
-    worker = Worker(lambda: {"dd": 1_000.0})
+    worker = Worker(lambda measured: measured("dd", 1_000.0))
     worker.start()
     try:
         job = worker.submit("advise", lambda progress: time.sleep(0.05) or {}, 1, "dd")

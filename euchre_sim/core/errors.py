@@ -13,6 +13,12 @@ class UserError(ValueError):
         return str(self)
 
 
+class DamagedInstall(UserError):
+    """A file the package ships that cannot be read (the learned player's net: missing, empty,
+    cut short, of the wrong shape): one line naming it and saying to reinstall. The server
+    answers every query that does not need it, and 503 with the line to one that does."""
+
+
 class FieldError(UserError):
     """A mistake in a question's fields. The library writes each field as `{name}`; the front
     end that asked renders the line with its own names (`named`: `option_name` on the command

@@ -36,7 +36,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..core.bits import above_highest, bits_above, low_index, popcount
-from ..core.errors import UserError
+from ..core.errors import DamagedInstall
 from ..core.jit import njit
 from .models import LEARNED_MODELS
 from .state import (
@@ -263,22 +263,26 @@ def save_card_net(path, net: CardNet) -> None:
 def read_card_net(path, nl: NetLayout = STANDARD_LAYOUT) -> CardNet:
     """The net saved at `path`, every array checked against the layout (its inputs and
     outputs, the hidden widths agreeing layer to layer) and finite before any kernel reads it:
-    a UserError naming the file otherwise."""
+    a DamagedInstall naming the file otherwise (missing, empty or cut short too)."""
     try:
         with np.load(path) as z:
             net = CardNet(*(np.ascontiguousarray(z[k], dtype=np.float32)
                             for k in CardNet._fields))
     except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as error:
-        raise UserError(f"{path}: not a card net ({error}); reinstall euchre-sim") from None
+        raise _damaged(path, f"not a card net ({error})") from None
     h1, h2 = net.b1.shape[:1], net.b2.shape[:1]
     want = {"w1": (nl.n_features, *h1), "b1": h1, "w2": (*h1, *h2), "b2": h2,
             "w3t": (nl.n_slots, *h2), "b3": (nl.n_slots,)}
     for name, shape in want.items():
         array = getattr(net, name)
         if array.shape != shape or not np.isfinite(array).all():
-            raise UserError(f"{path}: the card net's {name} is not {shape} finite numbers "
-                            f"(got {array.shape}); reinstall euchre-sim")
+            raise _damaged(path, f"the card net's {name} is not {shape} finite numbers (got "
+                           f"{array.shape})")
     return net
+
+
+def _damaged(path, why: str) -> DamagedInstall:
+    return DamagedInstall(f"{path}: {why}; reinstall euchre-sim")
 
 
 def plays_as_pimc(play: str) -> bool:
@@ -309,8 +313,12 @@ def nets_for(play: str) -> CardNets:
 @lru_cache(maxsize=2)
 def card_net_digest(family: str = "standard") -> str:
     """The sha256 of a shipped net's weights: a run played by the learned player names them,
-    so that a resume under other weights is refused."""
-    return hashlib.sha256(_package_file(family, 0).read_bytes()).hexdigest()
+    so that a resume under other weights is refused. A DamagedInstall when it is missing."""
+    path = _package_file(family, 0)
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError as error:
+        raise _damaged(path, f"not a card net ({error})") from None
 
 
 def card_net_digests() -> dict:

@@ -22,7 +22,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ..advice.atlas import atlas_covers
-from ..core.errors import UserError, json_name
+from ..core.errors import UserError
 from ..core.files import parse_json
 from ..report.query import RowFilter
 from .bodies import advise_question, fields_of, rate_key, rules_of, solve_args
@@ -34,7 +34,7 @@ from .queries import advise_query, solve_query, warm_up
 from .reviews import HISTORY_EXTENSIONS, review_query
 from .runs import plot_png, run_overview, table_page
 from .runs_root import OutsideRoot, RunsRoot
-from .worker import Busy, Job, Worker
+from .worker import Busy, Job, Worker, failure
 
 STATIC = files("euchre_sim.web") / "static"
 JOB_KINDS = ("advise", "solve", "review")
@@ -80,7 +80,7 @@ async def _answer(job: Job, worker: Worker, request: Request) -> JSONResponse:
         return JSONResponse(job.result)
     if job.state == "cancelled":
         return _error(409, "the query was cancelled")
-    return _error(400 if job.user_error else 500, job.error)
+    return _error(job.status, job.error)
 
 
 def _job_or_404(worker: Worker, job_id: str) -> Job:
@@ -141,6 +141,7 @@ def create_app(worker: Worker | None = None, runs_root: str | None = None,
     async def health(request: Request) -> JSONResponse:
         return JSONResponse({"ready": worker.ready.is_set(), "rates": dict(worker.rates),
                              "warm_up_seconds": worker.warm_up_seconds,
+                             "warm_up_error": worker.warm_up_error,
                              "waiting": worker.waiting()})
 
     async def rules(request: Request) -> JSONResponse:
@@ -217,7 +218,7 @@ def create_app(worker: Worker | None = None, runs_root: str | None = None,
         return Response(png, media_type="image/png")
 
     async def user_error(request: Request, err: UserError) -> JSONResponse:
-        return _error(400, err.named(json_name))
+        return _error(*failure(err))
 
     async def outside_root(request: Request, err: OutsideRoot) -> JSONResponse:
         return _error(403, str(err))

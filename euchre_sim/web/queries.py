@@ -8,11 +8,12 @@ import time
 
 from ..advice.advice_request import answer
 from ..advice.question import AdviceQuestion
+from ..core.errors import DamagedInstall
 from ..core.rules import RuleSet
 from ..core.seats import seat_name
 from ..solver.calltable import solve_table
 from .bodies import advise_question, rate_key, rules_of
-from .worker import Query
+from .worker import Measured, Query
 
 # The warm-up's questions: every kernel an advise or a solve calls, with the speed of each
 # kind of query measured on the way (work units a second, as the worker measures jobs).
@@ -35,15 +36,21 @@ def solve_query(rules: RuleSet, hands: list[int], dealer: int) -> Query:
                              "table": solve_table(rules, hands, dealer)}
 
 
-def warm_up() -> dict[str, float]:
-    """Run a small query of every kind (the kernels load from Numba's cache, or compile);
-    the work units a second of each kind."""
-    rates = {}
+def warm_up(measured: Measured) -> None:
+    """Run a small query of every kind (the kernels load from Numba's cache, or compile),
+    measured(kind, work units a second) for each. A kind that needs a damaged file of the
+    install is left cold and the others warmed; then its DamagedInstall is raised."""
+    damaged = None
     solve_table(rules_of(), rules_of().card_deck.parse_deal(WARM_DEAL), 3)
     for extra in WARM_QUERIES:
         question = advise_question(WARM_HAND | extra)
-        answer(dataclasses.replace(question, deals=2))  # loads (or compiles) first, untimed
+        try:
+            answer(dataclasses.replace(question, deals=2))  # loads (or compiles), untimed
+        except DamagedInstall as err:
+            damaged = err
+            continue
         start = time.perf_counter()
         answer(question)
-        rates[rate_key(question)] = question.work_units / (time.perf_counter() - start)
-    return rates
+        measured(rate_key(question), question.work_units / (time.perf_counter() - start))
+    if damaged is not None:
+        raise damaged

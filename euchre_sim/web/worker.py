@@ -18,9 +18,10 @@ from collections import OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ..core.errors import UserError, json_name
+from ..core.errors import DamagedInstall, UserError, json_name
 
 Query = Callable[[Callable[[int, int], None]], dict]
+Measured = Callable[[str, float], None]  # a kind of query's speed: (rate key, units a second)
 FINISHED = ("done", "failed", "cancelled")
 KEEP_JOBS = 200  # finished jobs kept for polling, oldest dropped first
 MAX_WAITING = 16  # jobs queued or running at once; one more is refused (Busy)
@@ -39,7 +40,8 @@ class Busy(Exception):
 @dataclass
 class Job:
     """A query in the queue: its state (queued, running, done, failed, cancelled), progress
-    (done of total work units), and result or one-line error."""
+    (done of total work units), and result or one-line error (with its HTTP status:
+    `failure`)."""
 
     id: str
     kind: str
@@ -50,7 +52,7 @@ class Job:
     done: int = 0
     result: dict | None = None
     error: str | None = None
-    user_error: bool = False
+    status: int | None = None
     started: float | None = None
     elapsed: float | None = None
     cancel_requested: bool = False
@@ -63,11 +65,23 @@ class Job:
                 "result": self.result, "error": self.error}
 
 
-class Worker:
-    """The queue and its thread. `warm_up` runs first (loading the compiled kernels) and
-    returns measured rates; `ready` turns true after it."""
+def failure(err: Exception) -> tuple[int, str]:
+    """The HTTP status and line of a query that raised `err`: 503 where the install is
+    damaged (the query needs a file it ships), 400 for the user's mistake, 500 for a bug (its
+    traceback printed: the server outlives it)."""
+    if isinstance(err, UserError):
+        return 503 if isinstance(err, DamagedInstall) else 400, err.named(json_name)
+    traceback.print_exception(err)
+    return 500, f"internal error: {type(err).__name__}: {err}"
 
-    def __init__(self, warm_up: Callable[[], dict[str, float]] | None = None,
+
+class Worker:
+    """The queue and its thread. `warm_up(measured)` runs first (loading the compiled
+    kernels), reporting each kind's speed as it is measured; `ready` turns true after it,
+    and if it fails (a damaged install) `warm_up_error` says why and the queries that do not
+    need what failed are answered all the same."""
+
+    def __init__(self, warm_up: Callable[[Measured], None] | None = None,
                  max_waiting: int = MAX_WAITING):
         self._warm_up, self.max_waiting = warm_up, max_waiting
         self._queue: queue.Queue[Job | None] = queue.Queue()
@@ -79,6 +93,7 @@ class Worker:
         self.ready = threading.Event()
         self._speeds: dict[str, deque[float]] = {}  # work units a second, by kind of query
         self.warm_up_seconds: float | None = None
+        self.warm_up_error: str | None = None
 
     def start(self) -> None:
         self._thread.start()
@@ -146,11 +161,11 @@ class Worker:
             runs.append(rate)
 
     def _finish(self, job: Job, state: str, result: dict | None = None,
-                error: str | None = None, user_error: bool = False) -> None:
+                failed: tuple[int | None, str | None] = (None, None)) -> None:
         with self._lock:
             if job.state in FINISHED:
                 return
-            job.state, job.result, job.error, job.user_error = state, result, error, user_error
+            job.state, job.result, (job.status, job.error) = state, result, failed
             job.elapsed = time.perf_counter() - job.started if job.started else 0.0
         job.finished.set()
 
@@ -165,8 +180,10 @@ class Worker:
     def _run(self) -> None:
         if self._warm_up is not None:
             start = time.perf_counter()
-            for key, rate in self._warm_up().items():
-                self._measured(key, rate)
+            try:
+                self._warm_up(self._measured)
+            except Exception as err:  # said in /api/health: the queue runs all the same
+                self.warm_up_error = failure(err)[1]
             self.warm_up_seconds = time.perf_counter() - start
         self.ready.set()
         while (job := self._queue.get()) is not None:
@@ -178,11 +195,8 @@ class Worker:
                 result = job.query(self._progress(job))
             except Cancelled:
                 self._finish(job, "cancelled")
-            except UserError as err:
-                self._finish(job, "failed", error=err.named(json_name), user_error=True)
             except Exception as err:  # the server outlives a bug in one query
-                traceback.print_exc()
-                self._finish(job, "failed", error=f"internal error: {type(err).__name__}: {err}")
+                self._finish(job, "failed", failed=failure(err))
             else:
                 self._finish(job, "done", result)
                 if job.rate_key and job.elapsed:

@@ -48,7 +48,9 @@ for (const button of document.querySelectorAll(".tab")) {
 async function watchHealth() {
   try {
     const health = await api("/api/health");
-    $("status").textContent = health.ready ? "ready" : "warming up…";
+    // a damaged install: the server answers what does not need the damaged file
+    $("status").textContent = !health.ready ? "warming up…"
+      : health.warm_up_error ? "ready, but " + health.warm_up_error : "ready";
     $("status").className = "status " + (health.ready ? "ready" : "warming");
     if (health.ready) { updateEstimate(); return; }
   } catch (err) {
