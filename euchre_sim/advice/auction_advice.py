@@ -13,6 +13,7 @@ auction under the bidder (0 when the deal is passed out).
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from functools import partial
 
 import numpy as np
@@ -53,6 +54,11 @@ from .advise import (
 from .question import ADVISE_DEALER, AdviceQuestion
 
 MAX_TRIES_PER_DEAL = 100  # rejection sampling gives up after deals x this many tries
+# where a question may stop early (`AdviceQuestion.stop_early`): the numbers of kept deals at
+# which the best action is tested against the runner-up, and the paired z its lead must reach
+# (three looks at most: 3.0 keeps a wrong stop below 0.4 %, Bonferroni over the looks)
+CHECKPOINTS = (2_000, 5_000, 10_000)
+SEPARATED_Z = 3.0
 FIRST_BATCH = 100  # tried here before the workers start: it loads the kernels they inherit
 PARTS = BOTH_ROUNDS | WITH_DEFENCE  # a pass is valued by the auction of both rounds
 
@@ -141,13 +147,22 @@ def turn_of(question: AdviceQuestion) -> int:
     return (question.cards.round_no - 1) * 4 + question.cards.position - 1
 
 
+def _first(parts: list[dict], part: dict, count: int) -> dict[str, np.ndarray]:
+    """The first `count` kept deals of `parts` (every one of them kept) and then `part`."""
+    return {key: np.concatenate([p[key] for p in parts] + [part[key][:count]])
+            for key in _KEPT}
+
+
 def reached_deals(question: AdviceQuestion, progress: Progress | None = None,
-                  batch: int | None = None, workers: int = 1) -> dict[str, np.ndarray]:
+                  batch: int | None = None, workers: int = 1,
+                  enough: Callable[[dict], bool] | None = None) -> dict[str, np.ndarray]:
     """The kept deals' call tables, choices, values and indices, and the number tried; with
     `infer` PIMC's worlds agree with the auction under the bidder and with the discard.
     Deals are tried in batches (`batch_size`), in `workers` processes (the first batch here,
     which loads the kernels the workers then inherit), `progress(kept, deals)` after each;
-    the answer does not depend on the batches or the workers."""
+    the answer does not depend on the batches or the workers. `enough(kept)` is asked at each
+    of CHECKPOINTS below the deals asked, of the first that many kept deals: True keeps those
+    and stops."""
     deals = question.deals
     size = batch or batch_size(question.play)
     max_tries = deals * MAX_TRIES_PER_DEAL
@@ -156,13 +171,18 @@ def reached_deals(question: AdviceQuestion, progress: Progress | None = None,
     ranges, later = itertools.tee(itertools.chain(
         [(0, first)], ((start, min(start + size, max_tries))
                        for start in range(first, max_tries, size))))
-    parts, kept, tried = [], 0, 0
+    parts, kept, tried, stopped = [], 0, 0, "tries"
     worlds = np.zeros(3, dtype=np.int64)
     head = [_reached_range(question, next(later))]
     rest = ordered_map(partial(_reached_range, question), later, workers)
     try:
         for (_, stop), part in zip(ranges, itertools.chain(head, rest), strict=True):
             take = min(len(part["indices"]), deals - kept)
+            for checkpoint in CHECKPOINTS:
+                if (enough is not None and kept < checkpoint <= kept + take
+                        and checkpoint < deals and enough(_first(parts, part, checkpoint - kept))):
+                    deals, take, stopped = checkpoint, checkpoint - kept, "separated"
+                    break
             parts.append(part)
             kept += take
             if kept < deals:
@@ -175,11 +195,37 @@ def reached_deals(question: AdviceQuestion, progress: Progress | None = None,
             if progress is not None:
                 progress(kept, deals)
             if kept == deals:
+                stopped = "deals" if stopped == "tries" else stopped
                 break
     finally:
         rest.close()
-    return {key: np.concatenate([part[key] for part in parts]) for key in _KEPT} | {
-        "tried": tried, "turn": turn_of(question), "worlds": worlds}
+    return _first(parts[:-1], parts[-1], len(parts[-1]["indices"])) | {
+        "tried": tried, "turn": turn_of(question), "worlds": worlds, "stopped": stopped}
+
+
+def side_sign(question: AdviceQuestion) -> int:
+    """NS points times this are the seat's side's."""
+    return 1 if question.cards.seat % 2 == 0 else -1
+
+
+def _action_points(question: AdviceQuestion, kept: dict, pass_open: bool
+                   ) -> list[np.ndarray]:
+    """Each action's points to the seat's side deal by deal: pass first where it is open,
+    then the calls in `call_actions` order."""
+    q, turn = question.cards, turn_of(question)
+    points = [side_sign(question) * kept["values"][:, turn + 1]] if pass_open else []
+    return points + [kept["contracts"][:, row, 0] for *_, row in
+                     call_actions(question.rules, q.round_no, q.position, q.ref_card)]
+
+
+def separated(per_deal: list[np.ndarray], z: float = SEPARATED_Z) -> bool:
+    """Is the best action's paired lead over the runner-up at least z standard errors?"""
+    if len(per_deal) < 2:
+        return True
+    means = [float(np.mean(points)) for points in per_deal]
+    first, second = sorted(range(len(means)), key=lambda i: -means[i])[:2]
+    lead, se = mean_se(per_deal[first] - per_deal[second])
+    return bool(lead > 0 and (se == 0 or lead >= z * se))
 
 
 def _best(actions: list[dict], per_deal: list[np.ndarray]) -> dict | None:
@@ -238,7 +284,7 @@ def _inference_facts(counters: np.ndarray) -> dict:
     return {"worlds_asked": asked, "found_by_inference": found, "fell_back": fallen}
 
 
-def _after_pass(question: AdviceQuestion, kept: dict, sign: int) -> list[dict]:
+def _after_pass(question: AdviceQuestion, kept: dict) -> list[dict]:
     """Who called what after the seat passed, how often, and what it was worth to the seat."""
     deck, q = question.rules.card_deck, question.cards
     turn, choices, values = kept["turn"], kept["choices"], kept["values"]
@@ -252,7 +298,7 @@ def _after_pass(question: AdviceQuestion, kept: dict, sign: int) -> list[dict]:
             trump = q.ref_card >> 3 if round_no == 1 else trump
             key = ("order_up" if round_no == 1 else "call", round_no, pos,
                    deck.suit_name(trump), bool(alone))
-        groups.setdefault(key, []).append(sign * int(values[d, turn + 1]))
+        groups.setdefault(key, []).append(side_sign(question) * int(values[d, turn + 1]))
     n = len(choices)
     out = [{"action": action, "round": round_no, "seat": pos, "suit": suit, "alone": alone,
             "share": len(points) / n, "mean_points": float(np.mean(points))}
@@ -268,34 +314,36 @@ def advise_in_auction(question: AdviceQuestion, progress: Progress | None = None
     (`odds_deals`). `progress(done, total)` counts kept deals, then the odds' deals."""
     rules, deals, q = question.rules, question.deals, question.cards
     extra = question.work_units - deals
-    kept = reached_deals(question, part_of(progress, 0, deals + extra), workers=workers)
+    tables = compile_rules(rules)
+    pass_open = bool(may_pass(tables.flags, q.round_no, q.position))
+    enough = None
+    if question.stop_early and question.score is None:
+        def enough(first):
+            return separated(_action_points(question, first, pass_open))
+    kept = reached_deals(question, part_of(progress, 0, deals + extra), workers=workers,
+                         enough=enough)
     n = len(kept["calls"])
     if n < 2:
         raise UserError(f"the auction under the {question.bidding} bidder reached this seat "
                         f"on {n} of {kept['tried']:,} deals: too few to advise")
-    tables = compile_rules(rules)
-    sign = 1 if q.seat % 2 == 0 else -1  # NS points -> the seat's side
     turn = kept["turn"]
     chosen = kept["choices"][:, turn]
-    actions, per_deal = [], []
-    pass_open = bool(may_pass(tables.flags, q.round_no, q.position))
+    per_deal = _action_points(question, kept, pass_open)
+    actions = []
     if pass_open:
-        points = sign * kept["values"][:, turn + 1]
         actions.append({"action": "pass", "suit": None, "alone": False,
                         "chosen_rate": float((chosen < 0).mean()), "make_rate": None,
-                        "march_rate": None, "euchred_rate": None} | mean_figures(points))
-        per_deal.append(points)
+                        "march_rate": None, "euchred_rate": None} | mean_figures(per_deal[0]))
     for action, trump, alone, row in call_actions(rules, q.round_no, q.position, q.ref_card):
-        points, tricks, defender = (kept["contracts"][:, row, i] for i in range(3))
+        tricks, defender = kept["contracts"][:, row, 1], kept["contracts"][:, row, 2]
         actions.append({"action": action, "suit": rules.card_deck.suit_name(trump),
                         "alone": alone, "chosen_rate": float((chosen == row).mean())}
-                       | rates(tricks) | mean_figures(points))
+                       | rates(tricks) | mean_figures(per_deal[len(actions)]))
         if tables.flags[FLAG_DEFEND_ALONE]:
             actions[-1]["defended_alone_rate"] = float((defender > 0).mean())
         if question.play != "dd":  # the same deals, every hand seen
             actions[-1]["dd_mean_points"], actions[-1]["dd_points_se"] = mean_se(
                 kept["exact"][:, row, 0])
-        per_deal.append(points)
     best = _best(actions, per_deal)
     order = sorted(range(len(actions)), key=lambda i: -actions[i]["mean_points"])
     game = {}
@@ -308,9 +356,10 @@ def advise_in_auction(question: AdviceQuestion, progress: Progress | None = None
         game = _game_figures(question, actions, per_deal, odds)
     play = question.play
     return describe_question(question) | game | {
-        "deals": n, "tried": kept["tried"], "reached": n / kept["tried"],
+        "deals": n, "stopped": kept["stopped"],
+        "tried": kept["tried"], "reached": n / kept["tried"],
         "bidding": question.bidding, "play": play, "source": "simulation",
         "worlds": question.worlds if play == "pimc" else None, "best": best,
         "inference": _inference_facts(kept["worlds"]) if play == "pimc" else None,
         "actions": [actions[i] for i in order],
-        "after_pass": _after_pass(question, kept, sign) if pass_open else []}
+        "after_pass": _after_pass(question, kept) if pass_open else []}

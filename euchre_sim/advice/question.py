@@ -75,7 +75,9 @@ class AdviceQuestion:
     (a folder with odds.parquet) or solved afresh. `infer`: PIMC's worlds agree with the
     auction. Naming neither `play` nor `bidding` asks at a table of people (`models_of`);
     `atlas`: answer from the shipped atlas where it covers the question (default: unless
-    `deals` are asked for; `advice.atlas`)."""
+    `deals` are asked for; `advice.atlas`); `stop_early`: in the auction, without a score,
+    stop sampling once the best action is separated from the runner-up (default: unless
+    `deals` are asked for; `auction_advice.CHECKPOINTS`)."""
 
     rules: RuleSet
     hand: str
@@ -93,6 +95,7 @@ class AdviceQuestion:
     odds: str | None = None
     infer: bool = True
     atlas: bool | None = None  # None: from the shipped atlas when it covers the question
+    stop_early: bool | None = None  # None: unless `deals` are asked for
 
     def __post_init__(self):
         if isinstance(self.score, str):
@@ -102,6 +105,8 @@ class AdviceQuestion:
         object.__setattr__(self, "bidding", bidding)
         if self.atlas is None:  # asking for deals asks for a simulation
             object.__setattr__(self, "atlas", self.deals is None)
+        if self.stop_early is None:  # ... of that many deals
+            object.__setattr__(self, "stop_early", self.deals is None)
         if self.deals is None:
             object.__setattr__(self, "deals", default_deals(self.play))
         self.check()

@@ -231,8 +231,10 @@ def _print_advice(result: dict, rules, seat: int, play: str, worlds: int) -> Non
         what = "class" if result["atlas"]["level"] == "class" else "pool of classes"
         reached = (f" of this hand's {what} in the realistic atlas "
                    f"({result['atlas']['deals']:,} deals){reached}")
+    stopped = (" (stopped early: the best action separated from the next)"
+               if result.get("stopped") == "separated" else "")
     table = Table(title=f"{result['hand']}, seat {seat}, {ref}: {result['deals']:,} deals"
-                  f"{reached}, {model}")
+                  f"{stopped}{reached}, {model}")
     columns = ["action", "alone", "make", "march", "euchred", "mean points", "95% interval"]
     exact = play != "dd"  # the same deals solved double dummy, beside
     columns += (["bidder's choice"] + (["dd mean points"] if exact else [])) if bidding else (

@@ -177,13 +177,15 @@ class CardNets(NamedTuple):
 
 
 class NetWork(NamedTuple):
-    """The buffers of one evaluation: each power bit's slot, the active features, the layers."""
+    """The buffers of one evaluation: each power bit's slot, the active features, the layers
+    (and the first's units above zero)."""
 
     slots: np.ndarray
     active: np.ndarray
     h1: np.ndarray
     h2: np.ndarray
     out: np.ndarray
+    nonzero: np.ndarray
 
 
 def derived_features(logged: np.ndarray, nl: NetLayout = STANDARD_LAYOUT) -> np.ndarray:
@@ -339,7 +341,7 @@ def new_net_work(nets):
     h2 = max(nets.standard.b2.shape[0], nets.general.b2.shape[0])
     return NetWork(np.full(64, -1, dtype=np.int64), np.zeros(MAX_ACTIVE, dtype=np.int64),
                    np.zeros(h1, dtype=np.float32), np.zeros(h2, dtype=np.float32),
-                   np.zeros(MAX_SLOTS, dtype=np.float32))
+                   np.zeros(MAX_SLOTS, dtype=np.float32), np.zeros(h1, dtype=np.int64))
 
 
 @njit(_nrt=False)
@@ -527,25 +529,46 @@ def encode(tb, nl, hands, st, pm, seat, discard, slots, active):
 
 @njit(_nrt=False, fastmath=True)
 def net_hidden(net, active, n, nw):
-    """The hidden layers of the net into nw.h1 and nw.h2, from n active features: each layer
-    a sum of weight rows (a feature's, or a hidden unit's times its value; units at zero
-    after the ReLU add nothing)."""
-    h1, h2 = nw.h1, nw.h2
+    """The hidden layers of the net into nw.h1 and nw.h2, from n active features: the first a
+    sum of the active features' weight rows, the second a sum of the rows of the hidden units
+    above zero after the ReLU (nw.nonzero lists them), each times its value. Rows are added
+    two and four at a time, so that each pass over a layer's units loads and stores them
+    once for several rows."""
+    h1, h2, nonzero = nw.h1, nw.h2, nw.nonzero
+    w1, w2 = net.w1, net.w2
     n1, n2 = net.b1.shape[0], net.b2.shape[0]
     for j in range(n1):
         h1[j] = net.b1[j]
-    for i in range(n):
-        row = net.w1[active[i]]
+    i = 0
+    while i + 1 < n:
+        a, b = active[i], active[i + 1]
         for j in range(n1):
-            h1[j] += row[j]
+            h1[j] += w1[a, j] + w1[b, j]
+        i += 2
+    if i < n:
+        a = active[i]
+        for j in range(n1):
+            h1[j] += w1[a, j]
+    m = 0
+    for i in range(n1):
+        if h1[i] > 0:
+            nonzero[m] = i
+            m += 1
     for j in range(n2):
         h2[j] = net.b2[j]
-    for i in range(n1):
-        value = h1[i]
-        if value > 0:
-            row = net.w2[i]
-            for j in range(n2):
-                h2[j] += value * row[j]
+    k = 0
+    while k + 3 < m:
+        i0, i1, i2, i3 = nonzero[k], nonzero[k + 1], nonzero[k + 2], nonzero[k + 3]
+        v0, v1, v2, v3 = h1[i0], h1[i1], h1[i2], h1[i3]
+        for j in range(n2):
+            h2[j] += v0 * w2[i0, j] + v1 * w2[i1, j] + v2 * w2[i2, j] + v3 * w2[i3, j]
+        k += 4
+    while k < m:
+        i0 = nonzero[k]
+        v0 = h1[i0]
+        for j in range(n2):
+            h2[j] += v0 * w2[i0, j]
+        k += 1
     for j in range(n2):
         h2[j] = max(h2[j], np.float32(0.0))
 

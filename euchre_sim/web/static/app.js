@@ -277,8 +277,10 @@ function renderAdvice(result) {
     : `, reaching you on ${fmtRate(result.reached)} of deals (bidding ${result.bidding})`;
   const source = result.source === "atlas"
     ? ` (the realistic atlas: this hand's class, of ${result.atlas.deals.toLocaleString()} deals)` : "";
+  const stopped = result.stopped === "separated"
+    ? " (stopped early: the best action separated from the next)" : "";
   $("advise-title").textContent = `${result.hand}, seat ${result.seat}, ${ref}: ` +
-    `${result.deals.toLocaleString()} deals${source}${reached}, play ${result.play}`;
+    `${result.deals.toLocaleString()} deals${stopped}${source}${reached}, play ${result.play}`;
   $("advise-refine").hidden = result.source !== "atlas";
   $("advise-best").textContent = bestLine(result, actions);
   $("advise-columns").textContent = exact

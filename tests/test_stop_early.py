@@ -1,0 +1,98 @@
+"""Advice in the auction stops sampling once the best action is separated from the runner-up
+(`auction_advice.CHECKPOINTS`, `SEPARATED_Z`): the rule checked against a hand calculation,
+the stop the same whatever the batches and workers, and only where no deals were asked for."""
+
+import math
+import statistics
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from euchre_sim.advice.auction_advice import (
+    CHECKPOINTS,
+    SEPARATED_Z,
+    advise_in_auction,
+    reached_deals,
+    separated,
+)
+from euchre_sim.advice.question import AdviceQuestion
+from euchre_sim.cli.main import cli
+from euchre_sim.core.rules import build_rules
+
+
+def paired_z(a, b):
+    """The lead of a over b in standard errors of the paired difference, by the textbook."""
+    d = [x - y for x, y in zip(a, b, strict=True)]
+    return statistics.mean(d) / (statistics.stdev(d) / math.sqrt(len(d)))
+
+
+@pytest.mark.parametrize("lead", [0.1, 0.2, 0.3])
+def test_separated_is_a_paired_lead_of_at_least_z_standard_errors(lead):
+    rng = np.random.default_rng(7)
+    base = rng.integers(-2, 3, 400).astype(float)
+    noise = rng.normal(0, 1, 400)
+    noise -= noise.mean()  # the lead is exactly `lead`
+    best, runner_up, last = base + lead + noise, base, base - 5
+    z = paired_z(best, runner_up)
+    assert separated([runner_up, best, last]) == (z >= SEPARATED_Z)
+    assert separated([runner_up, best, last], z=z - 1e-9)
+    assert not separated([runner_up, best, last], z=z + 1e-9)
+
+
+def test_one_action_is_always_separated_and_a_tie_never():
+    assert separated([np.array([1.0, 2.0])])
+    assert not separated([np.array([1.0, 2.0]), np.array([1.0, 2.0])])
+
+
+def _question(**fields):
+    return AdviceQuestion(build_rules(), "JS AS 9H 9D TC", 3, "9S", seed=3, bidding="rules",
+                          play="rules", **fields)
+
+
+def _odd_sum(kept):
+    """A test's stopping rule that reads the kept deals' contents."""
+    return int(kept["values"][:, 2].sum()) % 2 == 1
+
+
+@pytest.mark.parametrize("batch, workers", [(10**6, 1), (777, 1), (1500, 2)])
+def test_the_stop_is_the_same_whatever_the_batches_and_workers(batch, workers):
+    q = _question(deals=CHECKPOINTS[-1] + 1)
+    one = reached_deals(q, batch=10**6, enough=_odd_sum)
+    other = reached_deals(q, batch=batch, workers=workers, enough=_odd_sum)
+    n = len(one["indices"])
+    assert other["tried"] == one["tried"] == one["indices"][-1] + 1
+    assert other["stopped"] == one["stopped"]
+    assert (n in CHECKPOINTS) == (one["stopped"] == "separated")
+    for key in ("calls", "contracts", "choices", "values", "indices"):
+        assert (other[key] == one[key]).all(), key
+
+
+def test_the_stop_comes_at_the_first_checkpoint_whose_deals_are_enough():
+    asked = []
+
+    def third(kept):
+        asked.append(len(kept["indices"]))
+        return len(asked) == 3
+
+    kept = reached_deals(_question(deals=50_000), batch=3_000, enough=third)
+    assert asked == list(CHECKPOINTS)
+    assert len(kept["indices"]) == CHECKPOINTS[2] and kept["stopped"] == "separated"
+
+
+def test_advice_without_deals_asked_stops_once_separated_with_its_lead_shown():
+    result = advise_in_auction(_question())
+    assert result["stopped"] == "separated" and result["deals"] == CHECKPOINTS[0]
+    assert result["best"]["lead"] >= SEPARATED_Z * result["best"]["lead_se"]
+
+
+def test_advice_with_deals_asked_takes_them_all():
+    result = advise_in_auction(_question(deals=CHECKPOINTS[0] + 500))
+    assert result["stopped"] == "deals" and result["deals"] == CHECKPOINTS[0] + 500
+
+
+def test_the_command_says_it_stopped_early():
+    out = CliRunner().invoke(cli, ["advise", "--hand", "JS AS 9H 9D TC", "--up", "9S",
+                                   "--seat", "3", "--bidding", "rules", "--play", "rules"])
+    assert out.exit_code == 0, out.output
+    assert "stopped early" in out.output and "2,000 deals" in out.output
