@@ -35,6 +35,7 @@ from ..bidding.decision_keys import (
 )
 from ..core.calls import may_pass
 from ..core.handclass import KeyReader
+from ..core.package_data import shipped
 from ..core.rules import RuleSet, preset
 from ..core.ruletables import compile_rules
 from ..core.run_tables import share_names
@@ -43,7 +44,7 @@ from ..core.stats import Z95, interval95
 from .question import PEOPLE, AdviceQuestion
 
 ATLAS_PRESETS = ("standard", "online", "yooker")
-ATLAS_PACKAGE = "euchre_sim.data"
+ATLAS_FOLDER = "data"  # of the package (`core.package_data`)
 MIN_N = 100  # a class (or its pool) reached fewer times is not in the atlas
 LEVEL_FILES = {"class": "atlas", "pooled": "pooled"}  # levels, tried in order, and their files
 # the atlas's columns: the decision key, then the action's figures over the class's deals (a
@@ -261,13 +262,10 @@ class Atlas:
 
 
 def shipped_file(preset_name: str, kind: str):
-    """The path of a preset's shipped data file (`atlas_file`), in a context (None when the
-    package has none)."""
-    try:
-        source = resources.files(ATLAS_PACKAGE) / atlas_file(preset_name, kind)
-    except ModuleNotFoundError:  # a package built without any atlas
-        return None
-    return resources.as_file(source) if source.is_file() else None
+    """The path of a preset's shipped data file (`atlas_file`), in a context, once it is
+    found to be the file this version ships (None when the package has none)."""
+    source = shipped(f"{ATLAS_FOLDER}/{atlas_file(preset_name, kind)}")
+    return None if source is None else resources.as_file(source)
 
 
 @lru_cache(maxsize=2 * len(ATLAS_PRESETS))
