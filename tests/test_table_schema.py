@@ -17,6 +17,8 @@ from starlette.testclient import TestClient
 from euchre_sim.advice.atlas import Atlas, write_table
 from euchre_sim.core.errors import UserError
 from euchre_sim.core.rules import build_rules
+from euchre_sim.core.run_tables import SEAT_LETTERS, SIDES
+from euchre_sim.core.seats import SEAT_NAMES, TEAM_NAMES
 from euchre_sim.game.odds import read_odds
 from euchre_sim.web.app import create_app
 from euchre_sim.web.worker import Worker
@@ -190,3 +192,8 @@ def test_an_atlas_that_is_not_one_is_one_line(small_atlas, damage):
         rows.astype({"key": str}).to_parquet(path)
     with pytest.raises(UserError, match=f"cannot read the atlas {str(path)!r}"):
         Atlas(path)
+
+
+def test_the_tables_name_seats_and_sides_as_core_seats_does():
+    """`core.run_tables` spells them itself (core.seats loads Numba, reading a table must not)."""
+    assert "".join(SEAT_LETTERS) == SEAT_NAMES and SIDES == TEAM_NAMES

@@ -39,7 +39,7 @@ from ..core.package_data import shipped
 from ..core.rules import RuleSet, preset
 from ..core.ruletables import compile_rules
 from ..core.run_tables import share_names
-from ..core.schema import Column, Schema, errors, file_schema, rates, read_table
+from ..core.schema import Column, Schema, file_schema, rates, read_table, standard_errors
 from ..core.stats import Z95, interval95
 from .question import PEOPLE, AdviceQuestion
 
@@ -52,10 +52,11 @@ LEVEL_FILES = {"class": "atlas", "pooled": "pooled"}  # levels, tried in order, 
 # errors); the pooled level's spreads
 ATLAS_SCHEMA = Schema((
     Column("key", "int", 0), Column("n", "int", 1), *rates("chosen_rate", missing=False),
-    Column("mean_points", "float"), *errors("points_se"), Column("gain", "float"),
-    *errors("gain_se"), *rates("make_rate", "march_rate"),
-    Column("dd_mean_points", "float", missing=True), *errors("dd_points_se"),
-    *errors("points_spread", "gain_spread", "dd_points_spread", required=False)), keys=("key",))
+    Column("mean_points", "float"), *standard_errors("points_se"), Column("gain", "float"),
+    *standard_errors("gain_se"), *rates("make_rate", "march_rate"),
+    Column("dd_mean_points", "float", missing=True), *standard_errors("dd_points_se"),
+    *standard_errors("points_spread", "gain_spread", "dd_points_spread", required=False)),
+    keys=("key",))
 ATLAS_COLUMNS = [column.name for column in ATLAS_SCHEMA.columns if column.required]
 # kept to 3 significant digits (float16: standard errors and rates), the means to 7 (float32)
 HALF = ["chosen_rate", "points_se", "gain_se", "make_rate", "march_rate", "dd_points_se"]

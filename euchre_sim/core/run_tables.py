@@ -6,7 +6,7 @@ No Numba here: reading finished tables must not load the kernels.
 """
 
 from .limits import MAX_POINTS
-from .schema import Column, Schema, counts, errors, rates
+from .schema import Column, Schema, counts, rates, standard_errors
 
 OUTPUT_TABLES = ("calls", "summary", "decisions", "auction")
 # what `tournament` writes, after the players' standings `report` derives from them
@@ -42,15 +42,16 @@ _TURN = (Column("round", "int", 1, 2), Column("seat", "int", 1, 4))
 _HAND = (Column("hand", "str"), Column("hand_key", "int", 0))
 _FEATURES = counts("trumps", "right", "left", "aces", "voids")
 _RESULTS = (*rates("make_rate", "march_rate", "euchred_rate"),
-            *errors("make_se", "march_se", "euchred_se"), Column("mean_points", "float"),
-            *errors("points_se"))
+            *standard_errors("make_se", "march_se", "euchred_se"), Column("mean_points", "float"),
+            *standard_errors("points_se"))
 _CONTRACT_SCHEMAS = {
     "calls": (*_TURN, Column("alone", "bool"), *_HAND, *counts("trumps", "n"), *_RESULTS),
     "summary": (*_TURN, Column("alone", "bool"), *_FEATURES, *counts("n"), *_RESULTS),
     "decisions": (*_TURN, *_HAND, Column("action", "str", values=("pass", "order_up", "call")),
                   Column("suit", "str", missing=True), Column("alone", "bool"), *counts("n"),
                   *_FEATURES, *rates("chosen_rate", missing=False), Column("mean_points", "float"),
-                  *errors("points_se"), Column("gain", "float", missing=True), *errors("gain_se"),
+                  *standard_errors("points_se"), Column("gain", "float", missing=True),
+                  *standard_errors("gain_se"),
                   *rates(*share_names(MAX_POINTS), required=False)),
     "auction": (Column("round", "int", 0, 2), Column("seat", "int", 0, 4), Column("alone", "bool"),
                 Column("defended", "bool"), *rates("share", missing=False), *counts("n"),

@@ -49,7 +49,8 @@ def rates(*names: str, missing: bool = True, required: bool = True) -> tuple[Col
     return tuple(Column(name, "float", 0, 1, missing, required=required) for name in names)
 
 
-def errors(*names: str, missing: bool = True, required: bool = True) -> tuple[Column, ...]:
+def standard_errors(*names: str, missing: bool = True,
+                    required: bool = True) -> tuple[Column, ...]:
     """Standard errors: from 0 (NaN where there is none: one deal)."""
     return tuple(Column(name, "float", 0, missing=missing, required=required)
                  for name in names)

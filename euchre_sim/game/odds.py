@@ -30,7 +30,7 @@ from ..core.jit import njit
 from ..core.limits import MAX_TARGET
 from ..core.results import n_results, result_points
 from ..core.rules import RuleSet
-from ..core.schema import Column, Schema, errors, rates, read_table
+from ..core.schema import Column, Schema, rates, read_table, standard_errors
 
 if TYPE_CHECKING:  # pandas is imported where a table is made or read: `advise` needs none,
     import pandas as pd  # and importing it is a quarter of the command's start-up
@@ -39,7 +39,7 @@ if TYPE_CHECKING:  # pandas is imported where a table is made or read: `advise` 
 # odds.parquet: a game's scores (at most MAX_TARGET: an array is sized by them), who deals
 ODDS_SCHEMA = Schema((Column("us", "int", 0, MAX_TARGET), Column("them", "int", 0, MAX_TARGET),
                       Column("we_deal", "bool"), *rates("p_win", missing=False),
-                      *errors("p_win_se", missing=False)), keys=("us", "them", "we_deal"))
+                      *standard_errors("p_win_se", missing=False)), keys=("us", "them", "we_deal"))
 
 
 class HandResults(NamedTuple):
