@@ -46,3 +46,32 @@ def damaged_net(request, monkeypatch, tmp_path):
     yield path
     for function in cached:
         function.cache_clear()
+
+
+@pytest.fixture
+def package_copy(tmp_path_factory, monkeypatch):
+    """A copy of the package's data that the package reads instead (links to the shipped
+    nets and tables, the JSON files copied): a test replaces the file it damages. The files
+    read and checked before are forgotten, and again after the test."""
+    from importlib import resources
+
+    from euchre_sim.advice import atlas
+    from euchre_sim.core import package_data
+    from euchre_sim.play import card_net
+
+    root, copy = resources.files("euchre_sim"), tmp_path_factory.mktemp("package")
+    for folder in ("data", "play"):
+        (copy / folder).mkdir()
+        for path in (root / folder).iterdir():
+            if path.name.endswith((".npz", ".parquet")):
+                (copy / folder / path.name).symlink_to(path)
+            elif path.name.endswith(".json"):
+                (copy / folder / path.name).write_bytes(path.read_bytes())
+    monkeypatch.setattr(package_data, "package_root", lambda: copy)
+    cached = (package_data.manifest, package_data.shipped, card_net.card_nets,
+              card_net.card_net_digest, atlas.shipped_atlas)
+    for function in cached:
+        function.cache_clear()
+    yield copy
+    for function in cached:
+        function.cache_clear()

@@ -24,7 +24,6 @@ Prints the atlas's size and coverage as JSON.
 """
 
 import argparse
-import hashlib
 import json
 import os
 import subprocess
@@ -37,7 +36,9 @@ import pandas as pd  # noqa: E402
 
 from euchre_sim import __version__  # noqa: E402
 from euchre_sim.advice.atlas import (  # noqa: E402
+    ATLAS_FOLDER,
     ATLAS_PRESETS,
+    ATLAS_SCHEMA,
     LEVEL_FILES,
     MIN_N,
     Atlas,
@@ -47,10 +48,14 @@ from euchre_sim.advice.atlas import (  # noqa: E402
     pool_spread,
     write_table,
 )
+from euchre_sim.core.package_data import manifest, package_root, record  # noqa: E402
 from euchre_sim.core.rules import preset  # noqa: E402
+from euchre_sim.core.run_tables import table_schema  # noqa: E402
+from euchre_sim.core.schema import read_table  # noqa: E402
+from euchre_sim.game.odds import odds_frame  # noqa: E402
 from euchre_sim.report.chart import chart_rows, pooled_cells  # noqa: E402
 
-OUT_DIR = os.path.join(ROOT, "euchre_sim", "data")
+OUT_DIR = os.path.join(str(package_root()), ATLAS_FOLDER)
 ODDS_DEALS = 200_000
 
 
@@ -83,22 +88,22 @@ def run(args: list[str], extra: list[str]) -> None:
 
 
 def write_files(preset_name: str, files: dict) -> dict:
-    """Package data files ({kind: (frame, provenance)}): their sizes and digests."""
-    written = {}
-    for kind, (frame, facts_of) in files.items():
-        path = os.path.join(OUT_DIR, atlas_file(preset_name, kind))
-        write_table(frame, path, facts_of)
-        with open(path, "rb") as handle:
-            written[os.path.relpath(path, ROOT)] = {
-                "bytes": os.path.getsize(path), "sha256": hashlib.sha256(handle.read()).hexdigest()}
-    return written
+    """Package data files ({kind: (frame, provenance)}), recorded in the package data's
+    manifest: their sizes and digests."""
+    names = [atlas_file(preset_name, kind) for kind in files]
+    for name, (frame, facts_of) in zip(names, files.values(), strict=True):
+        write_table(frame, os.path.join(OUT_DIR, name), facts_of)
+    record([os.path.join(OUT_DIR, name) for name in names])
+    return {f"euchre_sim/{ATLAS_FOLDER}/{name}": {
+        "bytes": os.path.getsize(os.path.join(OUT_DIR, name)),
+        "sha256": manifest()[f"{ATLAS_FOLDER}/{name}"]} for name in names}
 
 
 def spread_only(preset_name: str, spread: dict, learned, exact) -> None:
     """New spread columns for the shipped pooled file, from the runs given."""
     path = os.path.join(OUT_DIR, atlas_file(preset_name, LEVEL_FILES["pooled"]))
     shipped = Atlas(path)
-    rows = pd.read_parquet(path)
+    rows = read_table(path, "the pooled atlas", ATLAS_SCHEMA)
     provenance = shipped.provenance | {"spread": spread}
     written = write_files(preset_name, {LEVEL_FILES["pooled"]: (
         pool_spread(rows, learned, exact, preset(preset_name)), provenance)})
@@ -127,8 +132,9 @@ def main() -> None:
         out = os.path.join(work, play)
         commands[play] = simulate_args(args.preset, play, args.deals, args.seed, out)
         run(commands[play], extra)
-    learned = pd.read_parquet(os.path.join(work, "learned", "decisions.parquet"))
-    exact = pd.read_parquet(os.path.join(work, "dd", "decisions.parquet"))
+    learned, exact = (read_table(os.path.join(work, play, "decisions.parquet"),
+                                 "the decisions table", table_schema("decisions"))
+                      for play in ("learned", "dd"))
     spread = {"deals": args.deals, "seed": args.seed,
               "command": "python tools/make_atlas.py " + " ".join(sys.argv[1:])}
     if args.spread_only:
@@ -161,7 +167,7 @@ def main() -> None:
     cells = pooled_cells(chart_rows(learned, rules.max_hand_points, not rules.yooker))
     files = {LEVEL_FILES[level]: (rows, provenance) for level, rows in levels.items()}
     files |= {"chart": (cells, provenance | facts),
-             "odds": (pd.read_parquet(os.path.join(odds_out, "odds.parquet")),
+             "odds": (odds_frame(os.path.join(odds_out, "odds.parquet")),
                       provenance | {"odds_deals": ODDS_DEALS})}
     print(json.dumps(provenance | {"files": write_files(args.preset, files)}, indent=1))
 

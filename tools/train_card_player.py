@@ -57,6 +57,7 @@ import numpy as np
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 sys.path.insert(0, ROOT)
 
+from euchre_sim.core.package_data import record  # noqa: E402
 from euchre_sim.core.rules import build_rules  # noqa: E402
 from euchre_sim.play.card_net import (  # noqa: E402
     LAYOUTS,
@@ -287,10 +288,14 @@ def by_chance(rows: np.ndarray, nl) -> float:
 
 def write_net(args, layers, model: dict, summary, sizes: dict, chance: float,
               accuracy: dict) -> None:
-    """The net (three (weights[in, out], bias) layers) and its provenance into --out."""
+    """The net (three (weights[in, out], bias) layers) and its provenance into --out (the
+    package's own: its sha256 into the package data's manifest)."""
     os.makedirs(args.out, exist_ok=True)
     net_file, provenance_file = NET_FILES[args.family]
-    save_card_net(os.path.join(args.out, net_file), net_of(layers, LAYOUTS[args.family]))
+    net_path = os.path.join(args.out, net_file)
+    save_card_net(net_path, net_of(layers, LAYOUTS[args.family]))
+    if os.path.samefile(args.out, PACKAGE):  # the shipped net: the package's manifest follows
+        record([net_path])
     commit = subprocess.run(["git", "-C", ROOT, "rev-parse", "HEAD"], capture_output=True,
                             text=True).stdout.strip() or None
     provenance = {

@@ -34,29 +34,36 @@ from ..bidding.decision_keys import (
     turn_class,
 )
 from ..core.calls import may_pass
-from ..core.errors import UserError
-from ..core.files import read_parquet
 from ..core.handclass import KeyReader
-from ..core.results import share_names
-from ..core.rules import PRESETS, RuleSet, preset
+from ..core.package_data import shipped
+from ..core.rules import RuleSet, preset
 from ..core.ruletables import compile_rules
+from ..core.run_tables import share_names
+from ..core.schema import Column, Schema, file_schema, rates, read_table, standard_errors
 from ..core.stats import Z95, interval95
 from .question import PEOPLE, AdviceQuestion
 
 ATLAS_PRESETS = ("standard", "online", "yooker")
-ATLAS_PACKAGE = "euchre_sim.data"
+ATLAS_FOLDER = "data"  # of the package (`core.package_data`)
 MIN_N = 100  # a class (or its pool) reached fewer times is not in the atlas
 LEVEL_FILES = {"class": "atlas", "pooled": "pooled"}  # levels, tried in order, and their files
-# the atlas's columns: the decision key, then each action's figures over the class's deals
-ATLAS_COLUMNS = ["key", "n", "chosen_rate", "mean_points", "points_se", "gain", "gain_se",
-                 "make_rate", "march_rate", "dd_mean_points", "dd_points_se"]
+# the atlas's columns: the decision key, then the action's figures over the class's deals (a
+# pass has no make or march rate and no double-dummy points, a class of one deal no standard
+# errors); the pooled level's spreads
+ATLAS_SCHEMA = Schema((
+    Column("key", "int", 0), Column("n", "int", 1), *rates("chosen_rate", missing=False),
+    Column("mean_points", "float"), *standard_errors("points_se"), Column("gain", "float"),
+    *standard_errors("gain_se"), *rates("make_rate", "march_rate"),
+    Column("dd_mean_points", "float", missing=True), *standard_errors("dd_points_se"),
+    *standard_errors("points_spread", "gain_spread", "dd_points_spread", required=False)),
+    keys=("key",))
+ATLAS_COLUMNS = [column.name for column in ATLAS_SCHEMA.columns if column.required]
 # kept to 3 significant digits (float16: standard errors and rates), the means to 7 (float32)
 HALF = ["chosen_rate", "points_se", "gain_se", "make_rate", "march_rate", "dd_points_se"]
 _FLOAT = [c for c in ATLAS_COLUMNS[2:] if c not in HALF]
 # the pooled level's standard errors widen by the spread of class means within a pool
 SPREADS = {"points_se": ("mean_points", "points_spread"), "gain_se": ("gain", "gain_spread"),
            "dd_points_se": ("dd_mean_points", "dd_points_spread")}
-POOLED_COLUMNS = ATLAS_COLUMNS + [spread for _, spread in SPREADS.values()]
 _TOP_BITS = ~np.uint64((1 << 57) - 1)  # round, seat and action of a key: the rest is the hand
 
 
@@ -243,57 +250,33 @@ class Atlas:
 
     def __init__(self, path) -> None:
         self.path = str(path)
-        schema = pq.read_schema(self.path)
-        if schema.names not in (ATLAS_COLUMNS, POOLED_COLUMNS):
-            raise UserError(f"the atlas {self.path!r} is damaged: columns {schema.names}")
+        schema = file_schema(self.path, "the atlas", ATLAS_SCHEMA)
         self.provenance = json.loads((schema.metadata or {}).get(b"euchre_sim", b"{}"))
 
     def rows(self, keys: list[int]) -> list[dict | None]:
-        """Each key's row (None where the atlas has none)."""
-        table = pq.read_table(self.path, filters=[("key", "in", [np.uint64(k) for k in keys])])
-        found = {int(row["key"]): {c: int(v) if c == "n" else float("nan") if v is None
-                                   else float(v) for c, v in row.items()}
-                 for row in table.to_pylist()}
+        """Each key's row (None where the atlas has none), read through its schema."""
+        table = read_table(self.path, "the atlas", ATLAS_SCHEMA,
+                           filters=[("key", "in", [np.uint64(k) for k in keys])])
+        found = {int(row["key"]): {c: int(v) if c == "n" else float(v) for c, v in row.items()}
+                 for row in table.to_dict("records")}
         return [found.get(key) for key in keys]
 
 
-def _shipped(preset_name: str, kind: str):
-    """The path of a shipped data file, in a context (None when the package has none)."""
-    try:
-        source = resources.files(ATLAS_PACKAGE) / atlas_file(preset_name, kind)
-    except ModuleNotFoundError:  # a package built without any atlas
-        return None
-    return resources.as_file(source) if source.is_file() else None
+def shipped_file(preset_name: str, kind: str):
+    """The path of a preset's shipped data file (`atlas_file`), in a context, once it is
+    found to be the file this version ships (None when the package has none)."""
+    source = shipped(f"{ATLAS_FOLDER}/{atlas_file(preset_name, kind)}")
+    return None if source is None else resources.as_file(source)
 
 
 @lru_cache(maxsize=2 * len(ATLAS_PRESETS))
 def shipped_atlas(preset_name: str, level: str = "class") -> Atlas | None:
     """The atlas shipped for a preset at a level (None when the package has none)."""
-    found = _shipped(preset_name, LEVEL_FILES[level])
+    found = shipped_file(preset_name, LEVEL_FILES[level])
     if found is None:
         return None
     with found as path:
         return Atlas(path)
-
-
-def shipped_chart(preset_name: str) -> tuple[pd.DataFrame, dict, np.ndarray]:
-    """The chart's pooled cells of the atlas's run (`report.chart.pooled_cells` over every
-    class, not only those kept), its facts (run.json's) and the odds of the game under the
-    same bidder and play (p[us, them, we_deal])."""
-    from ..game.odds import ODDS_COLUMNS, odds_array
-
-    found = atlas_preset(preset(preset_name)) if preset_name in PRESETS else None
-    files = {kind: _shipped(found, kind) for kind in ("chart", "odds")} if found else {}
-    if not files or None in files.values():
-        shipped = [p for p in ATLAS_PRESETS if _shipped(p, "chart") is not None]
-        raise UserError(f"no realistic atlas shipped for {preset_name!r} (shipped: "
-                        f"{', '.join(shipped) or 'none'})")
-    with files["chart"] as path:
-        cells = read_parquet(str(path), "the atlas's chart")
-        meta = pq.read_schema(str(path)).metadata or {}
-    with files["odds"] as path:
-        odds = odds_array(read_parquet(str(path), "the atlas's odds", ODDS_COLUMNS))
-    return cells, json.loads(meta.get(b"euchre_sim", b"{}")), odds
 
 
 def write_table(frame: pd.DataFrame, path: str, provenance: dict) -> None:

@@ -20,9 +20,10 @@ import numpy as np
 
 from ..core.calls import call_open, call_row, may_pass
 from ..core.errors import UserError
-from ..core.files import read_json, read_parquet
+from ..core.files import read_json
 from ..core.jit import njit
-from ..core.results import share_names
+from ..core.run_tables import share_names, table_schema
+from ..core.schema import file_schema, read_table
 from .conventional import conventional_choice
 from .decision_keys import (
     FEATURE_NAMES,
@@ -90,8 +91,9 @@ def file_source(out_dir: str | None, name: str = "decisions.parquet") -> dict | 
     return {"dir": os.path.abspath(out_dir), "sha256": table_digest(out_dir, name)}
 
 
-DECISION_COLUMNS = ("round", "seat", "suit", "alone", "hand_key", "gain", "mean_points", "n",
-                    *FEATURE_NAMES)  # what the table bidder reads of decisions.parquet
+# what the table bidder reads of decisions.parquet (the action: its class's keys are unique)
+DECISION_COLUMNS = ("round", "seat", "action", "suit", "alone", "hand_key", "gain",
+                    "mean_points", "n", *FEATURE_NAMES)
 
 
 def load_decision_table(out_dir: str, rules) -> DecisionTable:
@@ -107,10 +109,11 @@ def load_decision_table(out_dir: str, rules) -> DecisionTable:
     if not isinstance(info, dict) or info.get("rules") != rules.options():
         raise UserError(f"the decisions in {out_dir!r} were simulated under other rules: "
                         "their hand classes do not apply")
-    frame = read_parquet(path, "the decisions", DECISION_COLUMNS)
+    schema = table_schema("decisions")
     shares = share_names(rules.max_hand_points)
-    if not set(shares) <= set(frame.columns):
+    if not set(shares) <= set(file_schema(path, "the decisions table", schema).names):
         shares = []  # a table simulated before the results' shares were kept
+    frame = read_table(path, "the decisions table", schema, [*DECISION_COLUMNS, *shares])
     label = {name: i for i, name in enumerate(SUIT_LABELS)}
     if not set(frame["suit"].dropna()) <= set(label):
         raise UserError(f"the decisions in {out_dir!r} name a suit other than "

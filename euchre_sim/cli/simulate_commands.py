@@ -89,8 +89,8 @@ def run_simulation(plan, workers: int, resume: bool, progress: bool = True,
     """simulate's work: open the plan's folder (or resume it), run the chunks on `workers`
     local processes or a Dask `scheduler`, write the tables; Ctrl-C keeps what is
     finished."""
+    from ..core.run_tables import OUTPUT_TABLES
     from ..runs.runner import is_complete
-    from ..sim.schema import OUTPUT_TABLES
     from ..sim.simulate import finish_run, prepare_run, run_dask, run_local
 
     out_dir, deals = plan.out_dir, plan.deals

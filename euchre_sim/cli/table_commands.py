@@ -10,7 +10,7 @@ import click
 
 from ..core.errors import UserError
 from ..core.output import written
-from ..sim.schema import OUTPUT_TABLES, TOURNAMENT_TABLES
+from ..core.run_tables import OUTPUT_TABLES, TOURNAMENT_TABLES
 from .app import cli
 from .options import json_option, renamed_option
 

@@ -1,6 +1,6 @@
 """Reading the files a user names, bounded: only a regular file (a FIFO would block the reader,
-a device never end), at most a given size, JSON nested at most MAX_JSON_DEPTH deep, Parquet
-that pyarrow reads and that holds the columns wanted; every failure a one-line UserError."""
+a device never end), at most a given size, JSON nested at most MAX_JSON_DEPTH deep; every
+failure a one-line UserError (Parquet tables: `core.schema`)."""
 
 from __future__ import annotations
 
@@ -8,20 +8,16 @@ import json
 import os
 import stat
 import sys
-from collections.abc import Iterable
-from typing import TYPE_CHECKING
 
 from .errors import UserError
-
-if TYPE_CHECKING:  # pandas is imported where a table is read (see game.odds)
-    import pandas as pd
 
 MAX_JSON_DEPTH = 32  # arrays and objects inside one another: deeper is refused, not recursed
 MAX_JSON_BYTES = 4 * 1024 * 1024  # a JSON file read whole (run.json, bidder parameters)
 _OPENERS = {"[": 1, "{": 1, "]": -1, "}": -1}
 
 
-def _refused(what: str, path: str, why: str) -> UserError:
+def refused(what: str, path: str, why: str) -> UserError:
+    """The one line of a file that cannot be read: what it is, where, and why."""
     return UserError(f"cannot read {what} {path!r}: {why}")
 
 
@@ -30,15 +26,15 @@ def regular_file(path: str, what: str, max_bytes: int | None = None) -> None:
     try:
         info = os.stat(path)
     except OSError as err:
-        raise _refused(what, path, err.strerror or str(err)) from None
+        raise refused(what, path, err.strerror or str(err)) from None
     _check_stat(info, what, path, max_bytes)
 
 
 def _check_stat(info: os.stat_result, what: str, path: str, max_bytes: int | None) -> None:
     if not stat.S_ISREG(info.st_mode):
-        raise _refused(what, path, "not a regular file")
+        raise refused(what, path, "not a regular file")
     if max_bytes is not None and info.st_size > max_bytes:
-        raise _refused(what, path, f"over {max_bytes:,} bytes")
+        raise refused(what, path, f"over {max_bytes:,} bytes")
 
 
 def read_text(path: str, what: str, max_bytes: int) -> str:
@@ -47,16 +43,16 @@ def read_text(path: str, what: str, max_bytes: int) -> str:
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     except OSError as err:
-        raise _refused(what, path, err.strerror or str(err)) from None
+        raise refused(what, path, err.strerror or str(err)) from None
     with os.fdopen(fd, "rb") as handle:
         _check_stat(os.fstat(fd), what, path, max_bytes)
         data = handle.read(max_bytes + 1)
     if len(data) > max_bytes:  # it grew since
-        raise _refused(what, path, f"over {max_bytes:,} bytes")
+        raise refused(what, path, f"over {max_bytes:,} bytes")
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as err:
-        raise _refused(what, path, f"not UTF-8 ({err.reason} at byte {err.start})") from None
+        raise refused(what, path, f"not UTF-8 ({err.reason} at byte {err.start})") from None
 
 
 def json_depth(text: str) -> int:
@@ -110,21 +106,3 @@ def read_json(path: str, what: str, max_bytes: int = MAX_JSON_BYTES):
     """A JSON file read whole: a regular file of at most `max_bytes`, nested at most
     MAX_JSON_DEPTH deep."""
     return parse_json(read_text(path, what, max_bytes), f"{path!r} ({what})")
-
-
-def read_parquet(path: str, what: str, needs: Iterable[str] = ()) -> pd.DataFrame:
-    """A Parquet file's table, holding at least the columns `needs`; a file pyarrow cannot
-    read (corrupt, or not Parquet) is a UserError."""
-    import pandas as pd
-    import pyarrow as pa
-
-    regular_file(path, what)
-    try:
-        frame = pd.read_parquet(path)
-    except (pa.ArrowException, OSError) as err:
-        raise _refused(what, path, str(err).splitlines()[0] if str(err) else
-                       type(err).__name__) from None
-    missing = [name for name in needs if name not in frame.columns]
-    if missing:
-        raise _refused(what, path, f"no column {missing[0]!r}")
-    return frame

@@ -1,19 +1,8 @@
 """A hand's result for one side, as a column of the result shares that the decision tables
 keep and the `game` bidder reads: us scoring 1..top, them scoring 1..top, nobody scoring (top:
-the rules' `max_hand_points`)."""
+the rules' `max_hand_points`; the columns' names: `core.run_tables.share_names`)."""
 
 from .jit import njit
-
-
-def result_names(top: int) -> list[str]:
-    """The results' names in column order: us_1..us_top, them_1..them_top, none."""
-    return ([f"us_{k}" for k in range(1, top + 1)] + [f"them_{k}" for k in range(1, top + 1)]
-            + ["none"])
-
-
-def share_names(top: int) -> list[str]:
-    """The decision tables' columns of the results' shares (p_us_1 ... p_none)."""
-    return [f"p_{name}" for name in result_names(top)]
 
 
 @njit(inline="always")

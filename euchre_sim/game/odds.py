@@ -25,16 +25,21 @@ from typing import TYPE_CHECKING, NamedTuple
 import numpy as np
 
 from ..core.errors import FieldError
-from ..core.files import read_parquet
+from ..core.files import refused
 from ..core.jit import njit
+from ..core.limits import MAX_TARGET
 from ..core.results import n_results, result_points
 from ..core.rules import RuleSet
+from ..core.schema import Column, Schema, rates, read_table, standard_errors
 
 if TYPE_CHECKING:  # pandas is imported where a table is made or read: `advise` needs none,
     import pandas as pd  # and importing it is a quarter of the command's start-up
 
 
-ODDS_COLUMNS = ("us", "them", "we_deal", "p_win", "p_win_se")  # odds.parquet's
+# odds.parquet: a game's scores (at most MAX_TARGET: an array is sized by them), who deals
+ODDS_SCHEMA = Schema((Column("us", "int", 0, MAX_TARGET), Column("them", "int", 0, MAX_TARGET),
+                      Column("we_deal", "bool"), *rates("p_win", missing=False),
+                      *standard_errors("p_win_se", missing=False)), keys=("us", "them", "we_deal"))
 
 
 class HandResults(NamedTuple):
@@ -147,7 +152,7 @@ def odds_table(results: HandResults, target: int) -> pd.DataFrame:
     rows = [(a, b, bool(d), p[a, b, d], se[a, b, d])
             for a in range(target + 1) for b in range(target + 1) for d in (1, 0)
             if not (a == target and b == target)]
-    frame = pd.DataFrame(rows, columns=list(ODDS_COLUMNS))
+    frame = pd.DataFrame(rows, columns=[column.name for column in ODDS_SCHEMA.columns])
     frame["us"] = frame["us"].astype(np.int16)
     frame["them"] = frame["them"].astype(np.int16)
     return frame
@@ -200,7 +205,7 @@ def read_odds(folder: str, rules: RuleSet) -> np.ndarray:
     if not os.path.isfile(path):
         raise FieldError("no odds.parquet in {odds} {where!r} (run 'euchre-sim odds' first)",
                          where=folder)
-    odds = odds_array(read_parquet(path, "the odds", ODDS_COLUMNS))
+    odds = odds_array(odds_frame(path))
     if odds.shape[0] != rules.target + 1:
         raise FieldError("the odds in {odds} {where!r} are for a game to {theirs}, these rules "
                          "play to {target}", where=folder, theirs=odds.shape[0] - 1,
@@ -208,8 +213,21 @@ def read_odds(folder: str, rules: RuleSet) -> np.ndarray:
     return odds
 
 
+def odds_frame(path: str, what: str = "the odds") -> pd.DataFrame:
+    """An odds.parquet table read through its schema, holding each score of one game once:
+    us and them 0 to the target (its largest score) and who deals, but the target against
+    itself (`odds_table`)."""
+    frame = read_table(path, what, ODDS_SCHEMA)
+    target = int(frame[["us", "them"]].to_numpy().max()) if len(frame) else 0
+    both = (frame["us"] == target) & (frame["them"] == target)
+    if not len(frame) or both.any() or len(frame) != 2 * (target + 1) ** 2 - 2:
+        raise refused(what, path, f"{len(frame)} rows: not each score of a game to "
+                      f"{target} once")
+    return frame
+
+
 def odds_array(odds: pd.DataFrame) -> np.ndarray:
-    """p[us, them, we_deal] from an odds.parquet table."""
+    """p[us, them, we_deal] from an odds.parquet table (`odds_frame`, or `odds_table`)."""
     size = int(odds["us"].max()) + 1
     p = np.full((size, size, 2), np.nan)
     p[odds["us"].to_numpy(), odds["them"].to_numpy(), odds["we_deal"].to_numpy(int)] = \

@@ -11,10 +11,10 @@ import random
 from collections.abc import Iterator
 from typing import NamedTuple
 
-import pandas as pd
-
 from ..core.dealing import deal_one
 from ..core.rules import RuleSet
+from ..core.run_tables import table_schema
+from ..core.schema import read_table
 from ..core.seats import SEAT_NAMES, team_of
 from .egn import write_egn
 from .engine import Bid, HandState
@@ -32,7 +32,8 @@ class EgnGame(NamedTuple):
 def tournament_games(out_dir: str, rules: RuleSet, seed: int, players: tuple,
                      duplicate: bool, worlds: int) -> Iterator[EgnGame]:
     """Every game of the tournament in `out_dir` (players: A and B, `Player` tuples)."""
-    hands = pd.read_parquet(os.path.join(out_dir, "hands.parquet"))
+    hands = read_table(os.path.join(out_dir, "hands.parquet"), "the hands table",
+                       table_schema("hands"))
     for (game, copy), rows in hands.groupby(["game", "copy"], sort=True):
         ns, ew = (players[0], players[1]) if copy == 0 else (players[1], players[0])
         rng = random.Random(f"{seed}:{game}:{copy}")

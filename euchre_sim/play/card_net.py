@@ -36,8 +36,8 @@ from typing import NamedTuple
 import numpy as np
 
 from ..core.bits import above_highest, bits_above, low_index, popcount
-from ..core.errors import DamagedInstall
 from ..core.jit import njit
+from ..core.package_data import damaged, package_root, shipped
 from .models import LEARNED_MODELS
 from .state import (
     P_BY,
@@ -271,20 +271,16 @@ def read_card_net(path, nl: NetLayout = STANDARD_LAYOUT) -> CardNet:
             net = CardNet(*(np.ascontiguousarray(z[k], dtype=np.float32)
                             for k in CardNet._fields))
     except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as error:
-        raise _damaged(path, f"not a card net ({error})") from None
+        raise damaged(path, f"not a card net ({error})") from None
     h1, h2 = net.b1.shape[:1], net.b2.shape[:1]
     want = {"w1": (nl.n_features, *h1), "b1": h1, "w2": (*h1, *h2), "b2": h2,
             "w3t": (nl.n_slots, *h2), "b3": (nl.n_slots,)}
     for name, shape in want.items():
         array = getattr(net, name)
         if array.shape != shape or not np.isfinite(array).all():
-            raise _damaged(path, f"the card net's {name} is not {shape} finite numbers (got "
-                           f"{array.shape})")
+            raise damaged(path, f"the card net's {name} is not {shape} finite numbers (got "
+                          f"{array.shape})")
     return net
-
-
-def _damaged(path, why: str) -> DamagedInstall:
-    return DamagedInstall(f"{path}: {why}; reinstall euchre-sim")
 
 
 def plays_as_pimc(play: str) -> bool:
@@ -294,7 +290,10 @@ def plays_as_pimc(play: str) -> bool:
 
 
 def _package_file(family: str, which: int):
-    return resources.files(__package__) / NET_FILES[family][which]
+    """A shipped net's file: 0 its weights (checked against the package data's manifest),
+    1 its provenance."""
+    name = f"play/{NET_FILES[family][which]}"
+    return shipped(name) if which == 0 else package_root() / name
 
 
 @lru_cache(maxsize=1)
@@ -315,12 +314,13 @@ def nets_for(play: str) -> CardNets:
 @lru_cache(maxsize=2)
 def card_net_digest(family: str = "standard") -> str:
     """The sha256 of a shipped net's weights: a run played by the learned player names them,
-    so that a resume under other weights is refused. A DamagedInstall when it is missing."""
+    so that a resume under other weights is refused. A DamagedInstall when it is missing or
+    not the file shipped."""
     path = _package_file(family, 0)
     try:
         return hashlib.sha256(path.read_bytes()).hexdigest()
     except OSError as error:
-        raise _damaged(path, f"not a card net ({error})") from None
+        raise damaged(path, f"not a card net ({error})") from None
 
 
 def card_net_digests() -> dict:

@@ -22,6 +22,7 @@ at positions 1 and 3.
 from __future__ import annotations
 
 import html
+import json
 import os
 
 import numpy as np
@@ -29,14 +30,28 @@ import pandas as pd
 
 from ..core.errors import UserError
 from ..core.handclass import read_against_no_trump
+from ..core.limits import MAX_POINTS
 from ..core.output import written
-from ..core.results import result_points, share_names
+from ..core.results import result_points
+from ..core.run_tables import share_names
+from ..core.schema import Column, Schema, counts, file_schema, rates, read_table
 from ..game.odds import chance_after
 from .query import load_run, load_table, run_odds
 
 BOWERS = ("none", "left", "right", "both")  # a cell's column groups: which bowers are held
 ACE_BUCKETS = ("0", "1", "2+")
 ACTIONS = ("pass", "call", "alone")  # a cell's action: pass, the call with partner, alone
+CELL_KEYS = ["round", "seat", "trumps", "bowers", "aces"]
+# pooled cells (`pooled_cells`, the shipped atlas's chart): each action's figures, NaN where it
+# is open in none of the cell's classes
+CELLS_SCHEMA = Schema((
+    Column("round", "int", 1, 2), Column("seat", "int", 1, 4), *counts("trumps"),
+    Column("bowers", "str", values=BOWERS), Column("aces", "str", values=ACE_BUCKETS),
+    *counts("n"), Column("may_pass", "bool"),
+    *(column for kind in ACTIONS for column in (
+        Column(f"{kind}_mean_points", "float", missing=True),
+        *rates(*(f"{kind}_{share}" for share in share_names(MAX_POINTS)), required=False)))),
+    keys=tuple(CELL_KEYS))
 CHART_COLUMNS = ["round", "seat", "trumps", "bowers", "aces", "n", "gain_call", "gain_alone",
                  "action", "gain", "may_pass"]
 _SUITS = ("next", "other1", "other2")  # the suits round 2 may name, as decisions label them
@@ -136,16 +151,15 @@ def pooled_cells(rows: pd.DataFrame) -> pd.DataFrame:
     """The chart's cells: each figure of `chart_rows` pooled over the classes in the cell,
     weighted by how often each was reached (a figure of an action not open in a class is
     pooled over the classes where it is)."""
-    keys = ["round", "seat", "trumps", "bowers", "aces"]
     figures = [c for c in rows.columns if c.split("_", 1)[0] in ACTIONS]
-    weighted = rows[keys + ["n", "may_pass"]].copy()
+    weighted = rows[[*CELL_KEYS, "n", "may_pass"]].copy()
     for column in figures:
         open_ = rows[column].notna()
         weighted[column] = rows[column].fillna(0) * rows["n"]
         weighted[f"{column}__n"] = rows["n"] * open_
-    sums = weighted.groupby(keys).agg(
+    sums = weighted.groupby(CELL_KEYS).agg(
         {"n": "sum", "may_pass": "all", **{c: "sum" for c in weighted.columns
-                                            if c not in keys + ["n", "may_pass"]}})
+                                            if c not in [*CELL_KEYS, "n", "may_pass"]}})
     for column in figures:
         sums[column] = (sums[column] / sums[f"{column}__n"]).where(sums[f"{column}__n"] > 0)
     return sums[["n", "may_pass", *figures]].reset_index()
@@ -169,7 +183,7 @@ def decide(cells: pd.DataFrame, top: int, score: tuple[int, int] | None = None,
                 wins += cells[f"{kind}_{name}"].to_numpy() * after
             values[kind] = np.where(cells[f"{kind}_{shares[0]}"].notna(), wins, np.nan)
     base = np.where(cells["may_pass"], values["pass"], values["call"])
-    out = cells[["round", "seat", "trumps", "bowers", "aces", "n", "may_pass"]].copy()
+    out = cells[[*CELL_KEYS, "n", "may_pass"]].copy()
     out["gain_call"] = values["call"] - base
     out["gain_alone"] = values["alone"] - base
     options = np.column_stack([np.where(cells["may_pass"], 0.0, -np.inf),
@@ -194,8 +208,6 @@ def chart_source(run: str, odds_dir: str | None = None, with_odds: bool = False)
     from ..game.odds import odds_array, read_odds
 
     if not os.path.isdir(run) and (run == "atlas" or run.startswith("atlas:")):
-        from ..advice.atlas import shipped_chart
-
         cells, info, odds = shipped_chart(run.partition(":")[2] or "standard")
     else:
         info = load_run(run)
@@ -214,6 +226,28 @@ def chart_source(run: str, odds_dir: str | None = None, with_odds: bool = False)
     if with_odds and odds_dir is not None:
         odds = read_odds(odds_dir, rules_from_dict(info["rules"]))
     return cells, info, odds
+
+
+def shipped_chart(preset_name: str) -> tuple[pd.DataFrame, dict, np.ndarray]:
+    """The pooled cells of the shipped atlas's run (over every class, not only those kept),
+    its facts (run.json's) and the odds of the game under the same bidder and play
+    (p[us, them, we_deal])."""
+    from ..advice.atlas import ATLAS_PRESETS, atlas_preset, shipped_file
+    from ..core.rules import PRESETS, preset
+    from ..game.odds import odds_array, odds_frame
+
+    found = atlas_preset(preset(preset_name)) if preset_name in PRESETS else None
+    files = {kind: shipped_file(found, kind) for kind in ("chart", "odds")} if found else {}
+    if not files or None in files.values():
+        shipped = [p for p in ATLAS_PRESETS if shipped_file(p, "chart") is not None]
+        raise UserError(f"no realistic atlas shipped for {preset_name!r} (shipped: "
+                        f"{', '.join(shipped) or 'none'})")
+    with files["chart"] as path:
+        meta = file_schema(str(path), "the atlas's chart", CELLS_SCHEMA).metadata or {}
+        cells = read_table(str(path), "the atlas's chart", CELLS_SCHEMA)
+    with files["odds"] as path:
+        odds = odds_array(odds_frame(str(path), "the atlas's odds"))
+    return cells, json.loads(meta.get(b"euchre_sim", b"{}")), odds
 
 
 _COLOURS = {"pass": "#d9d9d9", "call": "#6baed6", "alone": "#e6550d"}

@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from ..core.errors import UserError
-from ..sim.schema import class_keys
+from ..core.run_tables import class_keys
 from .query import load_run, load_table, pooled
 
 SORTS = ("points", "make_rate", "chosen_rate", "z")

@@ -134,8 +134,7 @@ def plot_odds(out_dir: str, path: str) -> None:
     """The odds of winning the game by score (odds.parquet), we deal next and they do."""
     import os
 
-    from ..core.files import read_parquet
-    from ..game.odds import ODDS_COLUMNS
+    from ..game.odds import odds_frame
 
     plt = pyplot()
     from matplotlib.colors import Normalize
@@ -143,7 +142,7 @@ def plot_odds(out_dir: str, path: str) -> None:
     odds_path = os.path.join(out_dir, "odds.parquet")
     if not os.path.isfile(odds_path):
         raise UserError(f"no odds.parquet in {out_dir!r} (run 'euchre-sim odds' first)")
-    odds = read_parquet(odds_path, "the odds", ODDS_COLUMNS)
+    odds = odds_frame(odds_path)
     target = int(odds["us"].max())
     fig, axes = plt.subplots(1, 2, figsize=(13, 6), constrained_layout=True)
     for ax, we_deal in zip(axes, (True, False), strict=True):

@@ -9,8 +9,9 @@ from dataclasses import dataclass
 import pandas as pd
 
 from ..core.errors import FieldError, UserError
-from ..core.files import read_json, read_parquet
-from ..sim.schema import OUTPUT_TABLES, class_keys
+from ..core.files import read_json
+from ..core.run_tables import OUTPUT_TABLES, table_schema
+from ..core.schema import read_table
 
 # the fields of run.json the reports read, with their types (the rules are checked whole)
 _RUN_FIELDS = {"kind": str, "play": str, "bidding": (str, type(None)),
@@ -54,7 +55,7 @@ def load_table(out_dir: str, name: str = "calls") -> pd.DataFrame:
     path = os.path.join(out_dir, f"{name}.parquet")
     if not os.path.isfile(path):
         raise UserError(f"no {name}.parquet in {out_dir!r} (run 'euchre-sim simulate' first)")
-    return read_parquet(path, f"the {name} table", class_keys(name))
+    return read_table(path, f"the {name} table", table_schema(name))
 
 
 @dataclass(frozen=True)

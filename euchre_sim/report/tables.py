@@ -6,7 +6,7 @@ from __future__ import annotations
 import pandas as pd
 
 from ..core.errors import UserError
-from ..sim.schema import OUTPUT_TABLES, TOURNAMENT_TABLES
+from ..core.run_tables import OUTPUT_TABLES, TOURNAMENT_TABLES
 from .query import load_run, load_table
 
 KINDS = {"simulation": OUTPUT_TABLES, "tournament": TOURNAMENT_TABLES}

@@ -15,6 +15,8 @@ import numpy as np
 import pandas as pd
 
 from ..core.errors import UserError
+from ..core.run_tables import table_schema
+from ..core.schema import read_table
 from .compare import check_same_rules
 from .query import load_run
 
@@ -36,7 +38,7 @@ def _read(out_dir: str, name: str, columns: list[str] | None = None) -> pd.DataF
     path = os.path.join(out_dir, f"{name}.parquet")
     if not os.path.isfile(path):
         raise UserError(f"no {name}.parquet in {out_dir!r} (run 'euchre-sim tournament' first)")
-    return pd.read_parquet(path, columns=columns)
+    return read_table(path, f"the {name} table", table_schema(name), columns)
 
 
 def _mean_se(x: np.ndarray) -> tuple[float, float]:

@@ -21,6 +21,7 @@ from ..core.handclass import class_features, class_key
 from ..core.jit import njit
 from ..core.rules import RuleSet, rules_from_dict
 from ..core.ruletables import compile_rules
+from ..core.run_tables import AUCTION_KEYS, SUMMARY_KEYS
 from ..core.seats import seat_at
 from ..play.player import Player, PlayerRecord
 from ..play.playout import Playout, play_deals
@@ -29,7 +30,6 @@ from ..solver.search import shared_tt
 from .callsums import SUMS, bucketed_sums, call_values, group_sums, record_sums
 from .decisions import BUCKET_SHIFT as DECISIONS_BUCKET_SHIFT
 from .decisions import auction_batch, contract_records, decision_sum_names, decision_sums
-from .schema import AUCTION_KEYS, SUMMARY_KEYS
 
 SIM_DEALER = 0  # every simulated deal is dealt by N; tables use positions relative to it
 RECORD_BATCH = 4096  # deals whose call records are built at once (bounded memory)

@@ -35,7 +35,8 @@ from ..bidding.decision_keys import (
 from ..core.calls import call_open, call_row, may_pass, row_call
 from ..core.cards import JOKER
 from ..core.jit import njit
-from ..core.results import result_index, result_names, share_names
+from ..core.results import result_index
+from ..core.run_tables import result_names, share_names
 from ..core.seats import seat_at, team_of
 from ..core.stats import mean_se_of_sums
 from .callsums import group_sums

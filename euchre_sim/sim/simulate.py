@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from ..core.errors import FieldError, UserError
 from ..core.limits import MAX_DEALS, check_seed
 from ..core.rules import RuleSet
+from ..core.run_tables import RUN_TABLES
 from ..play.player import Player
 from ..runs.parallel import worker_pool
 from ..runs.runner import (
@@ -25,7 +26,6 @@ from ..runs.runner import (
     writing_run,
 )
 from .chunk import ChunkJob
-from .schema import RUN_TABLES
 from .tables import Merge, compute_chunk, merge_tables, warm_up_chunk
 
 

@@ -17,6 +17,7 @@ import pandas as pd
 from ..core.calls import N_ROWS
 from ..core.dealing import deal_batch
 from ..core.rules import RuleSet
+from ..core.run_tables import AUCTION_KEYS, SUMMARY_KEYS
 from ..play.player import PlayerRecord
 from ..runs.runner import stream_parquet
 from ..solver.search import compile_search
@@ -34,7 +35,6 @@ from .chunk import (
     summary_sums,
 )
 from .decisions import auction_facts, auction_table, decision_tables
-from .schema import AUCTION_KEYS, SUMMARY_KEYS
 
 MERGE_ROWS = 300_000  # stored rows merged at once: the parent's memory at the end
 

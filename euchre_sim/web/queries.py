@@ -38,19 +38,24 @@ def solve_query(rules: RuleSet, hands: list[int], dealer: int) -> Query:
 
 def warm_up(measured: Measured) -> None:
     """Run a small query of every kind (the kernels load from Numba's cache, or compile),
-    measured(kind, work units a second) for each. A kind that needs a damaged file of the
-    install is left cold and the others warmed; then its DamagedInstall is raised."""
-    damaged = None
+    measured(kind, work units a second) for each, and the page's default question (the
+    atlas's files checked and opened). A kind that needs a damaged file of the install is
+    left cold and the others warmed; then the first DamagedInstall is raised."""
+    damaged = []
     solve_table(rules_of(), rules_of().card_deck.parse_deal(WARM_DEAL), 3)
     for extra in WARM_QUERIES:
         question = advise_question(WARM_HAND | extra)
         try:
             answer(dataclasses.replace(question, deals=2))  # loads (or compiles), untimed
         except DamagedInstall as err:
-            damaged = err
+            damaged.append(err)
             continue
         start = time.perf_counter()
         answer(question)
         measured(rate_key(question), question.work_units / (time.perf_counter() - start))
-    if damaged is not None:
-        raise damaged
+    try:
+        answer(advise_question(WARM_HAND))
+    except DamagedInstall as err:
+        damaged.append(err)
+    if damaged:
+        raise damaged[0]

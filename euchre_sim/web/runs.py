@@ -8,8 +8,8 @@ import os
 import tempfile
 
 from ..core.errors import UserError
+from ..core.run_tables import OUTPUT_TABLES
 from ..report.query import RowFilter, filter_table, load_run, load_table
-from ..sim.schema import OUTPUT_TABLES
 
 PLOTS = {"heatmaps": "summary", "decisions": "decisions", "odds": "odds"}  # kind: table drawn
 MAX_ROWS = 1_000

@@ -1,0 +1,80 @@
+"""The package's data files (the learned player's nets, the atlases, their charts' cells and
+odds) checked against the sha256 the manifest (`data/manifest.json`) gives each, once a
+process, before any is read: one missing, cut short or not the file this version ships is a
+DamagedInstall naming it. The tools that write the files record them in the manifest
+(`record`), so that it cannot drift from them."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from functools import cache, lru_cache
+from importlib import resources
+from importlib.resources.abc import Traversable
+from pathlib import Path
+
+from .errors import DamagedInstall
+
+MANIFEST = "data/manifest.json"  # under the package: each data file's path there -> sha256
+
+
+def package_root() -> Traversable:
+    """The package's folder (euchre_sim/)."""
+    return resources.files(__package__.rpartition(".")[0])
+
+
+def damaged(path, why: str) -> DamagedInstall:
+    """The line of a shipped file that cannot be used: it, why, and what to do."""
+    return DamagedInstall(f"{path}: {why}; reinstall euchre-sim")
+
+
+def sha256_of(source: Traversable) -> str:
+    digest = hashlib.sha256()
+    with source.open("rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+@lru_cache(maxsize=1)
+def manifest() -> dict[str, str]:
+    """The manifest: each data file's path under the package -> its sha256."""
+    source = package_root() / MANIFEST
+    try:
+        found = json.loads(source.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        raise damaged(source, f"not the package data's manifest ({error})") from None
+    if not isinstance(found, dict) or not all(isinstance(v, str) for v in found.values()):
+        raise damaged(source, "not the package data's manifest")
+    return found
+
+
+@cache
+def shipped(name: str) -> Traversable | None:
+    """Package data file `name` (its path under the package, e.g. 'play/card_net.npz') once
+    its sha256 is the manifest's (None: the manifest lists no such file)."""
+    if name not in manifest():
+        return None
+    source = package_root() / name
+    try:
+        digest = sha256_of(source)
+    except OSError as error:
+        raise damaged(source, f"cannot be read ({error.strerror or error})") from None
+    if digest != manifest()[name]:
+        raise damaged(source, f"not the file this version ships (its sha256 is not {MANIFEST}'s)")
+    return source
+
+
+def record(paths: list[str]) -> None:
+    """Write the sha256 of each of `paths` (files under the package, in a source tree) into
+    the manifest: the tools call it for the data files they write."""
+    root = Path(str(package_root()))
+    target = root / MANIFEST
+    entries = json.loads(target.read_text(encoding="utf-8")) if target.exists() else {}
+    for path in paths:
+        name = Path(path).resolve().relative_to(root.resolve()).as_posix()
+        entries[name] = sha256_of(Path(path))
+    target.write_text(json.dumps(dict(sorted(entries.items())), indent=1) + "\n",
+                      encoding="utf-8")
+    manifest.cache_clear()
+    shipped.cache_clear()

@@ -1,0 +1,158 @@
+"""Parquet tables read through their schema: every column a table may hold declared with its
+type and the values it may take, and the columns that key a row. A table is read by the
+columns wanted and each is checked before any value is used (its type from the file's own
+schema, then its values: within range, no infinities, empty only where it may be, keys
+unique); a file that is not such a table is one UserError naming it and the column."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, NamedTuple
+
+from .files import refused, regular_file
+
+if TYPE_CHECKING:  # pandas and pyarrow are imported where a table is read
+    import pandas as pd
+    import pyarrow as pa
+
+
+class Column(NamedTuple):
+    """One column: its kind (int, float, bool or str) and the values it may take."""
+
+    name: str
+    kind: str
+    low: float = -math.inf
+    high: float = math.inf
+    missing: bool = False  # may be empty (null; NaN in a float)
+    values: tuple[str, ...] = ()  # a str column's values (empty: any)
+    required: bool = True  # every table holds it (else only some do, e.g. the drinks)
+
+
+class Schema(NamedTuple):
+    """A table's columns and the columns that key a row (unique together)."""
+
+    columns: tuple[Column, ...]
+    keys: tuple[str, ...] = ()
+
+    def column(self, name: str) -> Column:
+        return next(c for c in self.columns if c.name == name)
+
+
+def counts(*names: str) -> tuple[Column, ...]:
+    """Counts: whole numbers from 0."""
+    return tuple(Column(name, "int", 0) for name in names)
+
+
+def rates(*names: str, missing: bool = True, required: bool = True) -> tuple[Column, ...]:
+    """Rates and shares: 0 to 1 (NaN where the table has none: a passed-out row's)."""
+    return tuple(Column(name, "float", 0, 1, missing, required=required) for name in names)
+
+
+def standard_errors(*names: str, missing: bool = True,
+                    required: bool = True) -> tuple[Column, ...]:
+    """Standard errors: from 0 (NaN where there is none: one deal)."""
+    return tuple(Column(name, "float", 0, missing=missing, required=required)
+                 for name in names)
+
+
+_WORDS = {"int": "whole numbers", "float": "numbers", "bool": "true or false", "str": "text",
+          "null": "nothing"}
+
+
+def _kind_of(arrow_type: pa.DataType) -> str | None:
+    import pyarrow as pa
+
+    for kind, test in (("bool", pa.types.is_boolean), ("int", pa.types.is_integer),
+                       ("float", pa.types.is_floating), ("str", pa.types.is_string),
+                       ("str", pa.types.is_large_string), ("null", pa.types.is_null)):
+        if test(arrow_type):
+            return kind
+    return None
+
+
+def _fits(column: Column, arrow_type: pa.DataType) -> bool:
+    kind = _kind_of(arrow_type)
+    return kind == column.kind or (kind, column.kind) == ("int", "float") or (
+        kind == "null" and column.missing)
+
+
+def file_schema(path: str, what: str, schema: Schema) -> pa.Schema:
+    """The file's own schema (its metadata with it), once the file is found to be Parquet
+    holding every required column, each declared column of its kind."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    regular_file(path, what)
+    try:
+        found = pq.read_schema(path)
+    except (pa.ArrowException, OSError) as err:
+        raise refused(what, path, _first_line(err)) from None
+    for column in schema.columns:
+        if column.name not in found.names:
+            if column.required:
+                raise refused(what, path, f"no column {column.name!r}")
+        elif not _fits(column, found.field(column.name).type):
+            held = found.field(column.name).type
+            raise refused(what, path, f"column {column.name!r} holds "
+                          f"{_WORDS.get(_kind_of(held), held)}, not {_WORDS[column.kind]}")
+    return found
+
+
+def read_table(path: str, what: str, schema: Schema, columns: Iterable[str] | None = None,
+               filters: list | None = None) -> pd.DataFrame:
+    """The table at `path` (`what` names it in a mistake): `columns` (default: every
+    declared column the file holds; a column it does not declare is never read), with
+    `filters` (pyarrow's) only the rows they keep, every value checked against its column."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    names = file_schema(path, what, schema).names
+    declared = [c.name for c in schema.columns if c.name in names]
+    wanted = declared if columns is None else list(columns)
+    absent = [name for name in wanted if name not in names]
+    if absent:
+        raise refused(what, path, f"no column {absent[0]!r}")
+    try:
+        frame = pq.read_table(path, columns=wanted, filters=filters).to_pandas()
+    except (pa.ArrowException, OSError) as err:
+        raise refused(what, path, _first_line(err)) from None
+    for name in wanted:
+        fault = _fault(frame[name], schema.column(name))
+        if fault:
+            raise refused(what, path, f"column {name!r} {fault}")
+    keys = list(schema.keys)
+    if keys and set(keys) <= set(wanted):
+        repeated = frame.duplicated(keys).to_numpy().nonzero()[0]
+        if len(repeated):
+            raise refused(what, path, f"row {repeated[0]} repeats the key of an earlier row "
+                          f"({', '.join(keys)})")
+    return frame
+
+
+def _fault(values: pd.Series, column: Column) -> str | None:
+    """What is wrong with a column's values (None: nothing)."""
+    import numpy as np
+
+    empty = values.isna().to_numpy()
+    if empty.any() and not column.missing:
+        return f"is empty in row {empty.nonzero()[0][0]}"
+    if column.kind == "bool":
+        return None
+    held = values[~empty]
+    if column.kind == "str":
+        other = ~held.isin(column.values).to_numpy() if column.values else []
+        return f"holds {held.iloc[other.nonzero()[0][0]]!r:.40}, not one of " \
+            f"{', '.join(column.values)}" if np.any(other) else None
+    numbers = held.to_numpy()
+    if column.kind == "float" and np.isinf(numbers.astype(np.float64)).any():
+        return "holds an infinity"
+    if len(numbers) and numbers.min() < column.low:
+        return f"holds {numbers.min()}, below {column.low}"
+    if len(numbers) and numbers.max() > column.high:
+        return f"holds {numbers.max()}, above {column.high}"
+    return None
+
+
+def _first_line(err: Exception) -> str:
+    return str(err).splitlines()[0] if str(err) else type(err).__name__
