@@ -250,3 +250,13 @@ def test_the_drinking_game_is_answered_by_the_standard_atlas_and_nothing_else_ch
         changed = build_rules("drinking", [change])
         assert atlas_module.atlas_preset(changed) is None
         assert atlas_module.atlas_for(AdviceQuestion(changed, hand, 1, up="9S")) is None
+
+
+def test_a_hopeless_lone_call_from_the_atlas_has_an_interval_not_a_point():
+    """Issue 55: every deal of this class euchred the lone caller (-2 points each); the
+    interval is the rule of three's over the class's deals, not -2.000 +/- 0.000."""
+    result = atlas_answer(AdviceQuestion(build_rules(), "TS QC JC KS JD", 1, up="JH"))
+    alone = next(a for a in result["actions"] if a["alone"])
+    assert result["source"] == "atlas" and alone["points_se"] == 0
+    n, bound = alone["n"], build_rules().max_hand_points
+    assert alone["ci95"] == pytest.approx([-2 - 3 / n * (bound - 2), -2 + 3 / n * (bound + 2)])

@@ -1,5 +1,6 @@
 """Rates, means and standard errors (core.stats) against hand calculations, and the result
-columns of the decision tables (core.results) against a written-out table."""
+columns of the decision tables (core.results, core.run_tables) against a written-out
+table."""
 
 import math
 
@@ -7,14 +8,16 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from euchre_sim.core.results import (
-    n_results,
-    result_index,
-    result_names,
-    result_points,
-    share_names,
+from euchre_sim.core.results import n_results, result_index, result_points
+from euchre_sim.core.run_tables import result_names, share_names
+from euchre_sim.core.stats import (
+    Z95,
+    interval95,
+    mean_se,
+    mean_se_of_sums,
+    points_interval95,
+    rate_se,
 )
-from euchre_sim.core.stats import Z95, interval95, mean_se, mean_se_of_sums, rate_se
 
 
 def test_mean_and_standard_error_by_hand():
@@ -60,3 +63,13 @@ def test_result_columns_match_a_written_table():
     for column, (_, points) in enumerate(COLUMNS_TOP_4):
         assert result_index(points, 4) == column
         assert result_points(column, 4) == points
+
+
+def test_a_sample_without_spread_gets_the_rule_of_three_not_a_zero_width_interval():
+    # 119 deals all at -2 points, points within -4..4: another value could come up in up to
+    # 3 / 119 of deals, moving the mean by at most 3 / 119 * 2 down and 3 / 119 * 6 up
+    lo, hi = points_interval95(-2.0, 0.0, 119, 4)
+    assert lo == pytest.approx(-2 - 3 / 119 * 2)
+    assert hi == pytest.approx(-2 + 3 / 119 * 6)
+    assert points_interval95(1.0, 0.0, 2, 4) == [-4.0, 4.0]  # 3 / n above 1: anything
+    assert points_interval95(0.5, 0.1, 50, 4) == interval95(0.5, 0.1)

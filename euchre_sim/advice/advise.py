@@ -16,7 +16,7 @@ from ..core.jit import njit
 from ..core.rules import RuleSet
 from ..core.ruletables import compile_rules
 from ..core.seats import seat_at
-from ..core.stats import interval95, mean_se
+from ..core.stats import mean_se, points_interval95
 from ..play.card_net import plays_as_pimc
 from ..play.pimc import inference_of, new_pimc_work
 from ..play.playout import ALL_ROWS, play_deal
@@ -78,10 +78,12 @@ def call_actions(rules: RuleSet, round_no: int, position: int, ref_card: int) ->
             for trump, alone in open_calls(flags, round_no, position, ref_card)]
 
 
-def mean_figures(points: np.ndarray) -> dict:
-    """n, mean points, its standard error and 95% interval."""
+def mean_figures(points: np.ndarray, bound: int) -> dict:
+    """n, mean points (each within -bound..bound), its standard error and 95% interval (never
+    of zero width: `points_interval95`)."""
     mean, se = mean_se(points)
-    return {"n": len(points), "mean_points": mean, "points_se": se, "ci95": interval95(mean, se)}
+    return {"n": len(points), "mean_points": mean, "points_se": se,
+            "ci95": points_interval95(mean, se, len(points), bound)}
 
 
 def rates(tricks: np.ndarray) -> dict:
@@ -94,7 +96,8 @@ def rates(tricks: np.ndarray) -> dict:
 def figures(tables, tricks: np.ndarray, alone: bool) -> dict:
     """Rates and mean points (with standard error and 95% interval) of makers' tricks, both
     defenders playing."""
-    return rates(tricks) | mean_figures(tables.score[int(alone), 0, tricks])
+    return rates(tricks) | mean_figures(tables.score[int(alone), 0, tricks],
+                                        int(np.abs(tables.score).max()))
 
 
 def batch_size(play: str) -> int:

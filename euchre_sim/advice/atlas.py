@@ -40,7 +40,7 @@ from ..core.rules import RuleSet, preset
 from ..core.ruletables import compile_rules
 from ..core.run_tables import share_names
 from ..core.schema import Column, Schema, file_schema, rates, read_table, standard_errors
-from ..core.stats import Z95, interval95
+from ..core.stats import Z95, points_interval95
 from .question import PEOPLE, AdviceQuestion
 
 ATLAS_PRESETS = ("standard", "online", "yooker")
@@ -383,7 +383,8 @@ def _answer(question: AdviceQuestion, atlas: Atlas, level: str, wanted: list[tup
         entry = {"action": action, "suit": suit, "alone": alone, "n": row["n"],
                  "chosen_rate": row["chosen_rate"], "mean_points": row["mean_points"],
                  "points_se": row["points_se"],
-                 "ci95": interval95(row["mean_points"], row["points_se"]),
+                 "ci95": points_interval95(row["mean_points"], row["points_se"], row["n"],
+                                           question.rules.max_hand_points),
                  "gain": row["gain"], "gain_se": row["gain_se"]}
         if action == "pass":
             entry |= {"make_rate": None, "march_rate": None, "euchred_rate": None}

@@ -333,12 +333,14 @@ def advise_in_auction(question: AdviceQuestion, progress: Progress | None = None
     if pass_open:
         actions.append({"action": "pass", "suit": None, "alone": False,
                         "chosen_rate": float((chosen < 0).mean()), "make_rate": None,
-                        "march_rate": None, "euchred_rate": None} | mean_figures(per_deal[0]))
+                        "march_rate": None, "euchred_rate": None}
+                       | mean_figures(per_deal[0], rules.max_hand_points))
     for action, trump, alone, row in call_actions(rules, q.round_no, q.position, q.ref_card):
         tricks, defender = kept["contracts"][:, row, 1], kept["contracts"][:, row, 2]
         actions.append({"action": action, "suit": rules.card_deck.suit_name(trump),
                         "alone": alone, "chosen_rate": float((chosen == row).mean())}
-                       | rates(tricks) | mean_figures(per_deal[len(actions)]))
+                       | rates(tricks)
+                       | mean_figures(per_deal[len(actions)], rules.max_hand_points))
         if tables.flags[FLAG_DEFEND_ALONE]:
             actions[-1]["defended_alone_rate"] = float((defender > 0).mean())
         if question.play != "dd":  # the same deals, every hand seen

@@ -34,3 +34,14 @@ def mean_se(values) -> tuple[float, float]:
 def interval95(mean: float, se: float) -> list[float]:
     """The normal 95 % interval of a mean with standard error `se`."""
     return [mean - Z95 * se, mean + Z95 * se]
+
+
+def points_interval95(mean: float, se: float, n: int, bound: float) -> list[float]:
+    """The 95 % interval of a mean of n values, each within -bound..bound: the normal one,
+    but where the sample shows no spread at all (se 0: every value alike) the rule of three
+    (a value other than the one seen in n draws has a chance below 3 / n at 95 %), as far
+    towards either bound as that share of the other values could move the mean."""
+    if not se == 0 or n < 1:
+        return interval95(mean, se)
+    share = min(1.0, 3.0 / n)
+    return [mean - share * (mean + bound), mean + share * (bound - mean)]
