@@ -185,3 +185,23 @@ def test_a_cached_kernel_of_another_version_is_compiled_afresh_not_a_crash(tmp_p
     assert run("fresh") == {"value": 42, "compiled": ["doubled"]}
     assert run("cached") == {"value": 42, "compiled": []}
     assert run("stale") == {"value": 42, "compiled": ["doubled"]}
+
+
+def test_a_kernel_without_reference_counting_compiles_so_behind_the_door_and_counts_without():
+    """core.jit's njit(nrt=False) passes Numba's private `_nrt=False` only through the door:
+    its compiled code then calls no NRT_incref; with the door shut the option is left out."""
+    from euchre_sim.core.jit import njit
+
+    def total(a):
+        s = 0
+        for x in a:
+            s += x
+        return s
+
+    kernel = njit(nrt=False, cache=False)(total)
+    assert kernel(np.arange(5)) == 10
+    assert kernel.targetoptions.get("_nrt") is (False if numba_internals.OPEN else None)
+    if numba_internals.OPEN:
+        assert "NRT_incref" not in kernel.inspect_llvm(kernel.signatures[0])
+    assert numba_internals.without_nrt({"cache": True}) == (
+        {"cache": True, "_nrt": False} if numba_internals.OPEN else {"cache": True})

@@ -64,28 +64,28 @@ def bid_tables(tb):
     return BidTables(tb.flags, tb.value_masks, tb.order_pos, tb.power_bit)
 
 
-@njit(_nrt=False)
+@njit(nrt=False)
 def counted(value):
     """A hand's value to 1e-9: sums equal but for the order of their rounding are equal, so a
     tie between suits (or with a threshold) does not hang on the order cards were added."""
     return np.floor(value * 1e9 + 0.5) / 1e9
 
 
-@njit(_nrt=False, inline="always")
+@njit(nrt=False, inline="always")
 def trump_value(tb, params, card, trump):
     """A trump's weight by its rank from the top of the trump suit."""
     rank = tb.order_pos[trump, card]
     return params[_TRUMP_1 + rank] if rank < 4 else params[_TRUMP_LOW]
 
 
-@njit(_nrt=False, inline="always")
+@njit(nrt=False, inline="always")
 def hand_value_in(tb, params, hand, layout, trump):
     """Points of a hand (a mask in `layout`: a trump's power layout or CARD_LAYOUT) for a
     trump (4: no-trump)."""
     return counted(_sum_in(tb, params, hand, layout, trump))
 
 
-@njit(_nrt=False, inline="always")
+@njit(nrt=False, inline="always")
 def _sum_in(tb, params, hand, layout, trump):
     """`hand_value_in` before it is counted to 1e-9."""
     masks = tb.value_masks[layout, trump]
@@ -106,19 +106,19 @@ def _sum_in(tb, params, hand, layout, trump):
     return value
 
 
-@njit(_nrt=False, inline="always")
+@njit(nrt=False, inline="always")
 def hand_value(tb, params, hand, trump):
     """Points of a hand (card-id mask) for a trump (4: no-trump)."""
     return hand_value_in(tb, params, hand, CARD_LAYOUT, trump)
 
 
-@njit(_nrt=False, inline="always")
+@njit(nrt=False, inline="always")
 def _layout_bit(tb, layout, card):
     """The bit of a card id in `layout`."""
     return one_bit(card if layout == CARD_LAYOUT else tb.power_bit[layout, card])
 
 
-@njit(_nrt=False, inline="always")
+@njit(nrt=False, inline="always")
 def dealer_value_in(tb, params, hand, layout, upcard, trump):
     """The dealer's points after taking the upcard and discarding the card that costs least
     (hand in `layout`, the upcard a card id)."""
@@ -132,7 +132,7 @@ def dealer_value_in(tb, params, hand, layout, upcard, trump):
     return counted(best)  # the most of the counted values: counting keeps the order
 
 
-@njit(_nrt=False, inline="always")
+@njit(nrt=False, inline="always")
 def dealer_value(tb, params, hand, upcard, trump):
     """`dealer_value_in` for a card-id hand."""
     return dealer_value_in(tb, params, hand, CARD_LAYOUT, upcard, trump)
@@ -144,7 +144,7 @@ def _round_2_threshold(params, trump, pos):
     return params[_NT_CALL] if trump == NO_TRUMP else params[_CALL_1 + 4 + pos - 1]
 
 
-@njit(_nrt=False)
+@njit(nrt=False)
 def may_name(tb, params, hand, layout, trump, pos):
     """False when the bidder surely does not name `trump` in round 2 at position pos: the
     hand's value for it is under the call's threshold and the seat may pass. One suit's value,
@@ -154,13 +154,13 @@ def may_name(tb, params, hand, layout, trump, pos):
         hand_value_in(tb, params, hand, layout, trump) >= _round_2_threshold(params, trump, pos)
 
 
-@njit(_nrt=False, inline="always")
+@njit(nrt=False, inline="always")
 def conventional_choice(tb, params, hand, upcard, round_no, pos):
     """The call-table row the bidder calls at this turn with a card-id hand, or -1 to pass."""
     return conventional_choice_in(tb, params, hand, CARD_LAYOUT, upcard, round_no, pos)
 
 
-@njit(_nrt=False)
+@njit(nrt=False)
 def conventional_choice_in(tb, params, hand, layout, upcard, round_no, pos):
     """The call-table row the bidder calls at this turn, or -1 to pass; the hand is a mask in
     `layout` (see `hand_value_in`), the upcard a card id."""

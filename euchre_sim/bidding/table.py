@@ -178,7 +178,7 @@ def table_choice(tb, params, table, hand, upcard, round_no, pos, wins):
                              np.zeros(5, dtype=np.uint64), np.zeros(9, dtype=np.int64))
 
 
-@njit(_nrt=False)
+@njit(nrt=False)
 def table_choice_into(tb, params, table, hand, upcard, round_no, pos, wins, masks, ints):
     """table_choice with its work given (masks: uint64[5]; ints: int64[9]), so that it
     allocates nothing."""

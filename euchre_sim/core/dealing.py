@@ -41,13 +41,13 @@ def draw(key, j):
     return _mix(key + (np.uint64(j) + _ONE) * _G)
 
 
-@njit(_nrt=False)
+@njit(nrt=False)
 def shuffle(key, cards, n):
     """Fisher-Yates shuffle of cards[:n] in place, driven by draws of `key`."""
     shuffle_tail(key, cards, n, n)
 
 
-@njit(_nrt=False)
+@njit(nrt=False)
 def shuffle_tail(key, cards, n, m):
     """The first m steps of `shuffle`: cards[n - m:n] become a uniform random m of the cards
     of cards[:n], in random order (the rest in no set order)."""

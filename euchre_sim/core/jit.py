@@ -17,9 +17,13 @@ _CACHE = (os.environ.get("EUCHRE_SIM_NO_CACHE", "") not in ("1", "true", "yes")
           and not numba_internals.PLAIN_BY_REQUEST)
 
 
-def njit(*args, **kwargs):
+def njit(*args, nrt: bool = True, **kwargs):
+    """numba.njit with the project's defaults; nrt=False: a kernel that allocates nothing,
+    compiled without reference counting (`numba_internals.without_nrt`)."""
     kwargs.setdefault("cache", _CACHE)
     kwargs.setdefault("nogil", True)
+    if not nrt:
+        kwargs = numba_internals.without_nrt(kwargs)
     return numba.njit(*args, **kwargs)
 
 

@@ -1,6 +1,7 @@
 """Every use of Numba below its public API, behind one door: a call by a compiled symbol
 (`call_unlinked`) with its cache hooks (a stale entry of another version of this package is
-compiled afresh), the compile listener (`compiles`) and the bit instructions (`ctpop`,
+compiled afresh), the compile listener (`compiles`), compiling without reference counting
+(`without_nrt`) and the bit instructions (`ctpop`,
 `trailing_zeros`, `leading_zeros`, BMI2 `pext_instruction`).
 `core.jit` and `core.bits` take them from here and nothing else reaches below Numba's API.
 
@@ -33,7 +34,7 @@ from numba.extending import intrinsic
 
 __all__ = ["HAS_PEXT", "OPEN", "PLAIN_BY_REQUEST", "SHUT_BECAUSE", "TESTED", "bounds",
            "call_unlinked", "compiles", "ctpop", "leading_zeros", "pext_instruction",
-           "trailing_zeros", "untested", "version_tuple"]
+           "trailing_zeros", "untested", "version_tuple", "without_nrt"]
 # (lowest tested, first untested) (major, minor) of each; pyproject's bounds say the same
 TESTED = {"numba": ((0, 68), (0, 69)), "llvmlite": ((0, 50), (0, 51))}
 PLAIN_BY_REQUEST = os.environ.get("EUCHRE_SIM_PLAIN_NUMBA", "") in ("1", "true", "yes")
@@ -128,6 +129,14 @@ OPEN = SHUT_BECAUSE is None
 if not OPEN and not PLAIN_BY_REQUEST:
     logging.getLogger(__name__).warning(
         "euchre-sim: %s; using plain Numba (slower first compile, same results)", SHUT_BECAUSE)
+
+
+def without_nrt(options: dict) -> dict:
+    """Numba's options for a function compiled without reference counting (its private
+    `_nrt=False`: a kernel that allocates nothing then passes its arrays without an atomic
+    count at every call); with the door shut, the options unchanged (counted, the same
+    results)."""
+    return options | {"_nrt": False} if OPEN else options
 
 
 @contextlib.contextmanager

@@ -344,7 +344,7 @@ def new_net_work(nets):
                    np.zeros(MAX_SLOTS, dtype=np.float32), np.zeros(h1, dtype=np.int64))
 
 
-@njit(_nrt=False)
+@njit(nrt=False)
 def canonical_slots(tb, trump, slots):
     """slots[power bit] = the card's slot in the standard layout under `trump` (-1: none);
     False when the deck is not the one it knows (24 cards, bowers, a suit for trump)."""
@@ -370,7 +370,7 @@ def canonical_slots(tb, trump, slots):
     return True
 
 
-@njit(_nrt=False)
+@njit(nrt=False)
 def _put_slots(suit, base, slots):
     """The cards of one effective suit (power bits) into slots base, base + 1, ... high to
     low."""
@@ -381,7 +381,7 @@ def _put_slots(suit, base, slots):
         k -= 1
 
 
-@njit(_nrt=False)
+@njit(nrt=False)
 def general_slots(tb, trump, slots):
     """slots[power bit] = the card's slot in the general layout under `trump` (-1: none)."""
     slots[:] = -1
@@ -398,7 +398,7 @@ def general_slots(tb, trump, slots):
             cls += 1
 
 
-@njit(_nrt=False)
+@njit(nrt=False)
 def net_slots(tb, trump, slots):
     """The deal's layout (0 standard, 1 general) with its slots written into `slots`."""
     if canonical_slots(tb, trump, slots):
@@ -407,7 +407,7 @@ def net_slots(tb, trump, slots):
     return 1
 
 
-@njit(_nrt=False)
+@njit(nrt=False)
 def _put_cards(mask, base, slots, active, n):
     while mask:
         active[n] = base + slots[low_index(mask)]
@@ -416,7 +416,7 @@ def _put_cards(mask, base, slots, active, n):
     return n
 
 
-@njit(_nrt=False)
+@njit(nrt=False)
 def _suit_classes(mask, slots, classes):
     """The suit classes (a bit mask) of the cards in `mask`."""
     found = 0
@@ -426,7 +426,7 @@ def _suit_classes(mask, slots, classes):
     return found
 
 
-@njit(_nrt=False)
+@njit(nrt=False)
 def _boss_cards(tb, trump, hand, placed):
     """The cards of `hand` that no card outside `placed` of their suit beats."""
     boss = np.uint64(0)
@@ -438,7 +438,7 @@ def _boss_cards(tb, trump, hand, placed):
     return boss
 
 
-@njit(_nrt=False)
+@njit(nrt=False)
 def _winning_cards(tb, trump, hand, led, wbit):
     """The cards of `hand` that would take the trick from its winning card (power bit
     `wbit`; `led` the led suit's bits): a card of the led suit or a trump above it, as
@@ -447,7 +447,7 @@ def _winning_cards(tb, trump, hand, led, wbit):
     return hand & (led | tb.power_range[trump, top]) & bits_above(wbit)
 
 
-@njit(_nrt=False)
+@njit(nrt=False)
 def _rule_flags(tb, trump, nl, active, n):
     """The general layout's flags: the deck's size, Benny, Yooker, a no-trump contract."""
     joker = (tb.deck_mask[0] >> np.uint64(32)) & np.uint64(1)
@@ -461,7 +461,7 @@ def _rule_flags(tb, trump, nl, active, n):
     return n
 
 
-@njit(_nrt=False, inline="always")
+@njit(nrt=False, inline="always")
 def encode(tb, nl, hands, st, pm, seat, discard, slots, active):
     """The indices of `seat`'s active features in layout `nl` into `active` (slots from
     `net_slots` for that layout); returns their count."""
@@ -527,7 +527,7 @@ def encode(tb, nl, hands, st, pm, seat, discard, slots, active):
     return n
 
 
-@njit(_nrt=False, fastmath=True)
+@njit(nrt=False, fastmath=True)
 def net_hidden(net, active, n, nw):
     """The hidden layers of the net into nw.h1 and nw.h2, from n active features: the first a
     sum of the active features' weight rows, the second a sum of the rows of the hidden units
@@ -573,7 +573,7 @@ def net_hidden(net, active, n, nw):
         h2[j] = max(h2[j], np.float32(0.0))
 
 
-@njit(_nrt=False, fastmath=True)
+@njit(nrt=False, fastmath=True)
 def slot_score(net, nw, slot):
     """The net's score of one slot, after `net_hidden`."""
     row = net.w3t[slot]
@@ -583,7 +583,7 @@ def slot_score(net, nw, slot):
     return acc
 
 
-@njit(_nrt=False)
+@njit(nrt=False)
 def net_scores(net, active, n, nw):
     """The net's score of every slot into nw.out, from n active features."""
     net_hidden(net, active, n, nw)
@@ -591,7 +591,7 @@ def net_scores(net, active, n, nw):
         nw.out[slot] = slot_score(net, nw, slot)
 
 
-@njit(_nrt=False)
+@njit(nrt=False)
 def net_choice(tb, hands, st, pm, seat, discard, cands, n_cands, nets, nw):
     """The candidate (power bit, of cands[:n_cands]) the deal's net scores highest for
     `seat`'s decision, the candidates' scores left in nw.out by slot; -1 when the player has
@@ -619,7 +619,7 @@ def net_choice(tb, hands, st, pm, seat, discard, cands, n_cands, nets, nw):
     return best
 
 
-@njit(_nrt=False)
+@njit(nrt=False)
 def close_calls(nw, cands, n_cands, best, margin):
     """Keep in cands only the candidates `net_choice` scored within `margin` of its `best`
     (itself first); returns how many. One: the net's choice is clear."""
@@ -637,7 +637,7 @@ def close_calls(nw, cands, n_cands, best, margin):
     return kept
 
 
-@njit(_nrt=False)
+@njit(nrt=False)
 def log_decision(tb, hands, st, pm, seat, discard, cands, n_cands, card, log, log_n, nw):
     """Append `seat`'s decision (its features, candidates and the card chosen) to the log, a
     log of one layout (its width says which); nothing when the log is full or the deal is the
@@ -662,7 +662,7 @@ def log_decision(tb, hands, st, pm, seat, discard, cands, n_cands, card, log, lo
     log_n[0] = k + 1
 
 
-@njit(_nrt=False)
+@njit(nrt=False)
 def log_values(row, slots, cands, n_cands, sums, scale):
     """A logged decision's candidates valued into row (by slot, NaN where no candidate):
     each candidate's points summed over the worlds (`sums`), times `scale`."""

@@ -77,7 +77,7 @@ _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
 
 
-@njit(_nrt=False)
+@njit(nrt=False)
 def _low_from_shortest(lay, cards, unseen, avoid):
     """The lowest card of the shortest suit of `cards` (bosses kept back when possible),
     skipping suits that meet `avoid` when another suit is left."""
@@ -104,7 +104,7 @@ def _low_from_shortest(lay, cards, unseen, avoid):
     return best
 
 
-@njit(_nrt=False)
+@njit(nrt=False)
 def _boss_lead(lay, cards, unseen, avoid):
     """A boss among `cards` (the top of its suit among cards unseen), from the suit with the
     most cards still out, avoiding suits that meet `avoid`; -1 when none."""
@@ -125,7 +125,7 @@ def _boss_lead(lay, cards, unseen, avoid):
     return best
 
 
-@njit(_nrt=False)
+@njit(nrt=False)
 def _discard_low(lay, legal, unseen):
     """Play low when not following suit: shortest off suit's lowest card; trump last."""
     off = legal & ~lay[LAYOUT_TRUMPS]
@@ -134,7 +134,7 @@ def _discard_low(lay, legal, unseen):
     return low_index(legal)
 
 
-@njit(_nrt=False)
+@njit(nrt=False)
 def _defence_discard(lay, legal, unseen, loner_voids, partner_voids):
     """Convention 13: a defender's throw-off against a loner (trump last)."""
     off = legal & ~lay[LAYOUT_TRUMPS]
@@ -159,7 +159,7 @@ def _defence_discard(lay, legal, unseen, loner_voids, partner_voids):
     return best
 
 
-@njit(_nrt=False)
+@njit(nrt=False)
 def _play_low(lay, legal, st, pm, seat, unseen):
     if legal & pm[P_LED]:
         return low_index(legal)
@@ -170,7 +170,7 @@ def _play_low(lay, legal, st, pm, seat, unseen):
     return _discard_low(lay, legal, unseen)
 
 
-@njit(_nrt=False)
+@njit(nrt=False)
 def _opponent_voids(st, pm, seat):
     voids = _ZERO
     for s in range(4):
@@ -179,7 +179,7 @@ def _opponent_voids(st, pm, seat):
     return voids
 
 
-@njit(_nrt=False)
+@njit(nrt=False)
 def _rules_lead(lay, legal, st, pm, seat, unseen):
     trumps = lay[LAYOUT_TRUMPS]
     my_trumps = legal & trumps
@@ -208,13 +208,13 @@ def _rules_lead(lay, legal, st, pm, seat, unseen):
     return low_index(legal)
 
 
-@njit(_nrt=False)
+@njit(nrt=False)
 def _loner(st):
     """The lone maker's seat, or -1."""
     return st[S_MAKER] if st[S_MAKER_ALONE] else -1
 
 
-@njit(_nrt=False)
+@njit(nrt=False)
 def _draws(mine, out):
     """Do trumps `mine`, led from the top, draw the trumps `out` even from one hand (each of
     mine, highest first, above the highest still out)?"""
@@ -226,7 +226,7 @@ def _draws(mine, out):
     return True
 
 
-@njit(_nrt=False)
+@njit(nrt=False)
 def _behind_may_trump(st, pm, seat, trumps):
     """May a seat still to play in this trick hold a trump (none shown void in trumps)?"""
     s = seat
@@ -237,7 +237,7 @@ def _behind_may_trump(st, pm, seat, trumps):
     return False
 
 
-@njit(_nrt=False)
+@njit(nrt=False)
 def _lone_trump(beats, mine, out, behind, ruffing, march):
     """Convention 11: the loner's trump among `beats`, ahead of a defender that may hold the
     trumps `behind`, keeping trumps `mine` that draw the trumps `out` while a march is on."""
@@ -263,7 +263,7 @@ def _lone_trump(beats, mine, out, behind, ruffing, march):
     return low_index(m)
 
 
-@njit(_nrt=False)
+@njit(nrt=False)
 def _lone_card(lay, legal, beats, st, pm, seat, unseen):
     """Conventions 10 and 11: the loner, not last, wins the trick if it can."""
     led = pm[P_LED]
@@ -282,7 +282,7 @@ def _lone_card(lay, legal, beats, st, pm, seat, unseen):
     return _lone_trump(beats, legal & trumps, out, behind, not led & trumps, march)
 
 
-@njit(_nrt=False)
+@njit(nrt=False)
 def _rules_follow(lay, legal, st, pm, seat, unseen):
     led = pm[P_LED]
     trumps = lay[LAYOUT_TRUMPS]
@@ -313,7 +313,7 @@ def _rules_follow(lay, legal, st, pm, seat, unseen):
     return low_index(beats)
 
 
-@njit(_nrt=False)
+@njit(nrt=False)
 def conventional_card(lay, hands, st, pm, seat):
     """The conventional player's card (a power bit) for the seat to play."""
     hand = hands[seat]
@@ -326,14 +326,14 @@ def conventional_card(lay, hands, st, pm, seat):
     return _rules_follow(lay, legal, st, pm, seat, unseen)
 
 
-@njit(_nrt=False)
+@njit(nrt=False)
 def conventional_discard(lay, hands, st, pm):
     """The dealer's discard from six cards (convention 9)."""
     dealer = st[S_DEALER]
     return discard_from(lay, hands[dealer], st[S_UP], unseen_by(lay, hands, st, pm, dealer))
 
 
-@njit(_nrt=False)
+@njit(nrt=False)
 def discard_from(lay, six, up, unseen):
     """Convention 9 for the dealer holding `six` (up: the upcard's power bit, -1: none;
     unseen: the cards the dealer cannot place)."""

@@ -19,19 +19,19 @@ from .pimc import discard_candidates, option_candidates, option_of, pimc_among
 from .state import S_DEALER, S_MAKER, next_decision_key, settled
 
 
-@njit(_nrt=False)
+@njit(nrt=False)
 def learned_card(tb, lay, hands, st, pm, seat, pw):
     """The card (power bit) `seat` plays by the net of pw (-1: pw has no net for the deal)."""
     return _net_card(tb, lay, hands, st, pm, seat, pw)[0]
 
 
-@njit(_nrt=False)
+@njit(nrt=False)
 def learned_discard(tb, lay, hands, st, pm, pw):
     """The dealer's discard by the net of pw (-1: pw has no net for the deal)."""
     return _net_discard(tb, lay, hands, st, pm, pw)[0]
 
 
-@njit(_nrt=False)
+@njit(nrt=False)
 def searched_card(tb, lay, hands, st, pm, seat, n_worlds, key, tt, pw):
     """`learned_card`, its close calls (candidates within SEARCH_MARGIN of the net's best)
     decided by PIMC among them over n_worlds worlds from the hand's `key`."""
@@ -40,7 +40,7 @@ def searched_card(tb, lay, hands, st, pm, seat, n_worlds, key, tt, pw):
                    pw)
 
 
-@njit(_nrt=False)
+@njit(nrt=False)
 def searched_discard(tb, lay, hands, st, pm, n_worlds, key, tt, pw):
     """`learned_discard`, its close calls decided as `searched_card`'s."""
     best, n = _net_discard(tb, lay, hands, st, pm, pw)
@@ -48,7 +48,7 @@ def searched_discard(tb, lay, hands, st, pm, n_worlds, key, tt, pw):
                    tt, pw)
 
 
-@njit(_nrt=False)
+@njit(nrt=False)
 def _net_card(tb, lay, hands, st, pm, seat, pw):
     """The net's card and how many candidates it chose from (1: forced or settled)."""
     cands = pw.candidates
@@ -61,7 +61,7 @@ def _net_card(tb, lay, hands, st, pm, seat, pw):
     return net_choice(tb, hands, st, pm, seat, False, cands, n, pw.nets, pw.net_work), n
 
 
-@njit(_nrt=False)
+@njit(nrt=False)
 def _net_discard(tb, lay, hands, st, pm, pw):
     """The net's discard and how many candidates it chose from."""
     cands = pw.candidates
@@ -72,7 +72,7 @@ def _net_discard(tb, lay, hands, st, pm, pw):
                       pw.net_work), n
 
 
-@njit(_nrt=False)
+@njit(nrt=False)
 def _settle(tb, lay, hands, st, pm, seat, discard, best, n, n_worlds, key, tt, pw):
     """The net's `best` of pw's n candidates, or PIMC's choice among those it scored within
     SEARCH_MARGIN of it."""
@@ -85,7 +85,7 @@ def _settle(tb, lay, hands, st, pm, seat, discard, best, n, n_worlds, key, tt, p
                       next_decision_key(key, st), best, tt, pw)
 
 
-@njit(_nrt=False)
+@njit(nrt=False)
 def log_pimc_decision(tb, lay, hands, st, pm, seat, discard, card, n_worlds, pw):
     """Log PIMC's `card` for `seat`'s decision into pw's log, unless the decision is forced
     or, for a card, the hand is settled (the cases PIMC does not decide by its worlds); where

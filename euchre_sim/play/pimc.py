@@ -124,7 +124,7 @@ def new_pimc_work(inference, nets, clear_z=CLEAR_Z):
                          clear_z)
 
 
-@njit(_nrt=False, inline="always")
+@njit(nrt=False, inline="always")
 def _ns_reach(lay, wh, st, nxt, pos, led, wbit, wseat, left, target, tt, work):
     """Do NS take at least `target` of the `left` tricks still open?"""
     if target <= 0:
@@ -136,7 +136,7 @@ def _ns_reach(lay, wh, st, nxt, pos, led, wbit, wseat, left, target, tt, work):
     return v >= target
 
 
-@njit(_nrt=False, inline="always")
+@njit(nrt=False, inline="always")
 def _makers_at_least(lay, wh, st, nxt, pos, led, wbit, wseat, left, k, tt, work):
     if team_of(st[S_MAKER]) == 0:
         return _ns_reach(lay, wh, st, nxt, pos, led, wbit, wseat, left, k, tt, work)
@@ -144,7 +144,7 @@ def _makers_at_least(lay, wh, st, nxt, pos, led, wbit, wseat, left, k, tt, work)
                             tt, work)
 
 
-@njit(_nrt=False)
+@njit(nrt=False)
 def _maker_points(score, lay, wh, st, made, done, nxt, pos, led, wbit, wseat, tt, work):
     """Points to the makers (`score`: the rules' points table) under perfect play of world
     `wh` from the given position (made/done: tricks the makers won / tricks complete so far).
@@ -163,7 +163,7 @@ def _maker_points(score, lay, wh, st, made, done, nxt, pos, led, wbit, wseat, tt
     return score[st[S_MAKER_ALONE], st[S_DEFENDER_ALONE], rep]
 
 
-@njit(_nrt=False, inline="always")
+@njit(nrt=False, inline="always")
 def _points_after(score, lay, wh, st, pm, seat, p, tt, work):
     """Makers' points in world `wh` after `seat` plays power bit p, all playing perfectly."""
     b = one_bit(p)
@@ -195,7 +195,7 @@ def _points_after(score, lay, wh, st, pm, seat, p, tt, work):
     return value
 
 
-@njit(_nrt=False)
+@njit(nrt=False)
 def _pick(sums, n, alive, maximize, cands, preferred):
     """Index of the best sum among the candidates in the mask `alive`; `preferred` (a
     candidate) wins ties for the best."""
@@ -210,7 +210,7 @@ def _pick(sums, n, alive, maximize, cands, preferred):
     return best
 
 
-@njit(_nrt=False, inline="always")
+@njit(nrt=False, inline="always")
 def _discard_points(score, lay, wh, st, dealer, p, tt, work):
     """Makers' points in world `wh` (the dealer holding six) when the dealer discards p."""
     hand = wh[dealer]
@@ -231,7 +231,7 @@ def _world(tb, lay, hands, st, pm, seat, key, w, true_world, cards, wh, inferenc
         sample_world(tb, lay, hands, st, pm, seat, key, w, cards, wh, inference)
 
 
-@njit(_nrt=False, inline="always")
+@njit(nrt=False, inline="always")
 def _world_values(score, lay, wh, st, pm, seat, discard, cands, n, alive, values, tt, work):
     """values[i] for each candidate i < n in the mask `alive`: the makers' points in world
     `wh` after `seat` plays (or, as the dealer, discards) it, all playing perfectly from
@@ -262,7 +262,7 @@ def _world_values(score, lay, wh, st, pm, seat, discard, cands, n, alive, values
             values[i] = _points_after(score, lay, wh, st, pm, seat, cands[i], tt, work)
 
 
-@njit(_nrt=False)
+@njit(nrt=False)
 def _best_over_worlds(tb, lay, hands, st, pm, seat, discard, n, n_worlds, key, true_world,
                       preferred, tt, pw):
     """The candidate (of pw's list, n long) with the best total points for `seat`'s side over
@@ -295,7 +295,7 @@ def _best_over_worlds(tb, lay, hands, st, pm, seat, discard, n, n_worlds, key, t
     return cands[_pick(sums, n, alive, maximize, cands, preferred)]
 
 
-@njit(_nrt=False)
+@njit(nrt=False)
 def race_survivors(sums, cross, n, alive, m, maximize, cands, preferred, z):
     """`alive` less the candidates clearly beaten after m worlds (sums and cross products
     of their points world by world): the leader's paired lead over them at least z standard
@@ -312,7 +312,7 @@ def race_survivors(sums, cross, n, alive, m, maximize, cands, preferred, z):
     return alive
 
 
-@njit(_nrt=False)
+@njit(nrt=False)
 def pimc_card(tb, lay, hands, st, pm, seat, n_worlds, key, true_world, tt, pw):
     """The card (power bit) `seat` plays: best mean points over sampled worlds (true_world:
     the one true deal, i.e. double-dummy play)."""
@@ -328,7 +328,7 @@ def pimc_card(tb, lay, hands, st, pm, seat, n_worlds, key, true_world, tt, pw):
                              true_world, preferred, tt, pw)
 
 
-@njit(_nrt=False)
+@njit(nrt=False)
 def pimc_among(tb, lay, hands, st, pm, seat, discard, n, n_worlds, key, preferred, tt, pw):
     """PIMC's choice among the first n of pw's candidates (`preferred` first among equals):
     the learned player's close calls."""
@@ -336,7 +336,7 @@ def pimc_among(tb, lay, hands, st, pm, seat, discard, n, n_worlds, key, preferre
                              preferred, tt, pw)
 
 
-@njit(_nrt=False)
+@njit(nrt=False)
 def pimc_discard(tb, lay, hands, st, pm, n_worlds, key, true_world, tt, pw):
     """The dealer's discard from six cards: best mean points for its side over worlds. Never
     the upcard (the others place it in the dealer's hand), except double dummy."""
@@ -351,7 +351,7 @@ def pimc_discard(tb, lay, hands, st, pm, n_worlds, key, true_world, tt, pw):
                              true_world, preferred, tt, pw)
 
 
-@njit(_nrt=False)
+@njit(nrt=False)
 def discard_candidates(lay, hands, st, pm, true_world, cands):
     """One card per run the dealer cannot tell apart among the discards it considers (never
     the upcard, but double dummy), into cands; returns the count."""
@@ -361,7 +361,7 @@ def discard_candidates(lay, hands, st, pm, true_world, cands):
     return candidates(lay, hand, choices, unseen_by(lay, hands, st, pm, dealer) | hand, cands)
 
 
-@njit(_nrt=False)
+@njit(nrt=False)
 def option_candidates(lay, hands, st, pm, seat, discard, cands):
     """One card per run of cards `seat` cannot tell apart among its legal plays (discard:
     among the dealer's six cards, the upcard included), into cands; returns the count."""
@@ -370,7 +370,7 @@ def option_candidates(lay, hands, st, pm, seat, discard, cands):
     return candidates(lay, hand, choices, _live_for(lay, hands, st, pm, seat), cands)
 
 
-@njit(_nrt=False)
+@njit(nrt=False)
 def option_of(lay, hands, st, pm, seat, p):
     """The candidate of `option_candidates` that stands for `seat`'s card p."""
     return run_top(lay, _live_for(lay, hands, st, pm, seat), hands[seat], p)
@@ -382,7 +382,7 @@ def _live_for(lay, hands, st, pm, seat):
     return unseen_by(lay, hands, st, pm, seat) | hands[seat] | pm[P_TRICK]
 
 
-@njit(_nrt=False)
+@njit(nrt=False)
 def option_values(tb, lay, hands, st, pm, seat, discard, first, n_worlds, key, true_world, tt,
                   pw, out):
     """Every option of `seat`'s decision valued world by world: out[w - first, i] is the
@@ -402,7 +402,7 @@ def option_values(tb, lay, hands, st, pm, seat, discard, first, n_worlds, key, t
     return n
 
 
-@njit(_nrt=False)
+@njit(nrt=False)
 def position_values(tb, lay, hands, st, pm, viewer, n_worlds, key, true_world, tt, pw, out):
     """The makers' points under perfect play from a position between tricks, in each of
     `viewer`'s worlds (the true deal alone when true_world) into out[:n_worlds]."""

@@ -63,7 +63,7 @@ from .state import (
 from .worlds import forget_hopeless
 
 
-@njit(_nrt=False)
+@njit(nrt=False)
 def choose_card(model, tb, lay, hands, st, pm, seat, n_worlds, key, tt, pws):
     """The model's card for `seat`; pws: the card players' work by team (NS, EW). A player
     whose work keeps a log logs PIMC's choice at every decision (the learned player, where
@@ -85,7 +85,7 @@ def choose_card(model, tb, lay, hands, st, pm, seat, n_worlds, key, tt, pws):
     return mine if mine >= 0 else p
 
 
-@njit(_nrt=False)
+@njit(nrt=False)
 def choose_discard(model, tb, lay, hands, st, pm, n_worlds, key, tt, pws):
     """The model's discard for the dealer; pws and the log as choose_card."""
     if model == MODEL_CONVENTIONAL:
@@ -105,7 +105,7 @@ def choose_discard(model, tb, lay, hands, st, pm, n_worlds, key, tt, pws):
     return mine if mine >= 0 else p
 
 
-@njit(_nrt=False)
+@njit(nrt=False)
 def _play_out(models, tb, lay, hands, st, pm, n_worlds, key, tt, pws):
     """Play the hand to its end from the state, each seat by its side's model."""
     while st[S_TRICKS] < TRICKS_PER_HAND:

@@ -69,7 +69,7 @@ def deck_bits(lay):
             | lay[LAYOUT_SUITS + 3] | lay[LAYOUT_SUITS + 4])
 
 
-@njit(_nrt=False)
+@njit(nrt=False)
 def next_decision_key(key, st):
     """The key of the hand's next decision by sampled worlds (from the hand's `key`), counted."""
     k = deal_key(key, np.uint64(st[S_DECISIONS]))
@@ -85,7 +85,7 @@ def settled(st):
     return lost >= 3 or (made >= 3 and lost >= 1)
 
 
-@njit(_nrt=False)
+@njit(nrt=False)
 def unseen_by(lay, hands, st, pm, seat):
     """Cards `seat` cannot place: not its own, not played, not known out (nor its discard)."""
     hidden = deck_bits(lay) & ~hands[seat] & ~pm[P_PLAYED] & ~pm[P_KNOWN_OUT]
@@ -94,7 +94,7 @@ def unseen_by(lay, hands, st, pm, seat):
     return hidden
 
 
-@njit(_nrt=False)
+@njit(nrt=False)
 def play_card(lay, hands, st, pm, p):
     """The seat to play plays power bit p: update the trick, voids, and tricks won."""
     seat = st[S_TURN]
@@ -143,7 +143,7 @@ def is_boss(lay, unseen, p):
     return (unseen & lay[p] & bits_above(p)) == 0
 
 
-@njit(_nrt=False)
+@njit(nrt=False)
 def lowest_card(lay, cards):
     """The lowest-ranked card (ties: the lower bit); cards non-empty."""
     best = -1

@@ -72,7 +72,7 @@ _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
 
 
-@njit(_nrt=False)
+@njit(nrt=False)
 def _room_fits(lay, room, voids, left):
     """Hall's condition: every set of places has at least as many cards it may take as room."""
     for subset in range(1, 32):
@@ -103,7 +103,7 @@ def _deal_buffers(ints, words):
     return room, voids, dealt
 
 
-@njit(_nrt=False)
+@njit(nrt=False)
 def guided_deal(lay, key, cards, n, room, voids, out, scratch):
     """Place cards[:n] into out[0:5] (room[b] each, no void broken); always succeeds when
     some placement exists. scratch: int64 work of at least 10 + n."""
@@ -143,7 +143,7 @@ def guided_deal(lay, key, cards, n, room, voids, out, scratch):
         room[b] -= 1
 
 
-@njit(_nrt=False, inline="always")  # a branch and a call: each caller holds its own copy
+@njit(nrt=False, inline="always")  # a branch and a call: each caller holds its own copy
 def sample_world(tb, lay, hands, st, pm, seat, key, w, cards, out, inference):
     """Fill out[0:4] (power layout, by seat) with world w of the decision keyed `key`: a deal
     consistent with what `seat` knows and, when the player infers (a bidder in `inference`),
@@ -161,7 +161,7 @@ def sample_world(tb, lay, hands, st, pm, seat, key, w, cards, out, inference):
                      inference.ints, inference.words)
 
 
-@njit(_nrt=False)
+@njit(nrt=False)
 def seat_may_infer(st, seat):
     """Is there anything to infer: a seat other than `seat` in play that bid before or at
     the call, or the discard of a dealer who took the upcard?"""
@@ -175,13 +175,13 @@ def seat_may_infer(st, seat):
     return False
 
 
-@njit(_nrt=False)
+@njit(nrt=False)
 def _start_discard(lay, st, pm, six):
     """The dealer's discard from `six` as the conventional rule makes it before any play."""
     return discard_from(lay, six, st[S_UP], deck_bits(lay) & ~six & ~pm[P_KNOWN_OUT])
 
 
-@njit(_nrt=False)
+@njit(nrt=False)
 def _to_cards(tb, trump, power):
     """A power-layout mask as a card-id mask."""
     mask = _ZERO
@@ -193,14 +193,14 @@ def _to_cards(tb, trump, power):
     return mask
 
 
-@njit(_nrt=False)
+@njit(nrt=False)
 def _holds_discard(st, seat, s):
     """Does place s hold the dealer's six cards (the dealer took the upcard and `seat`, not
     the dealer, infers the discard)?"""
     return s == st[S_DEALER] and st[S_UP] >= 0 and s != seat and (st[S_ACTIVE] >> s) & 1
 
 
-@njit(_nrt=False)
+@njit(nrt=False)
 def world_hand(lay, st, pm, seat, s, place, fixed):
     """The hand of seat s in a world whose place s holds `place` (the dealer's six less the
     conventional rule's discard, where the discard is inferred; in a world that could not
@@ -249,7 +249,7 @@ def _place_state(tb, lay, st, pm, seat, s, place, fixed, inference):
     return _DISAGREES
 
 
-@njit(inline="always", _nrt=False)
+@njit(inline="always", nrt=False)
 def place_agrees(tb, lay, st, pm, seat, s, place, fixed, inference):
     """Does place s agree with what `seat` knows (`_place_state`)?"""
     return _place_state(tb, lay, st, pm, seat, s, place, fixed, inference) == _AGREES
@@ -287,7 +287,7 @@ def _bids_agree(tb, st, s, hand, inference):
     return True
 
 
-@njit(_nrt=False)
+@njit(nrt=False)
 def inferred_world(tb, lay, hands, st, pm, seat, key, w, cards, out, inference):
     """World w of `seat`'s decision consistent with what it knows, the auction and the
     discard (module docstring): by exact rejection sampling while that finds one within
@@ -321,7 +321,7 @@ def inferred_world(tb, lay, hands, st, pm, seat, key, w, cards, out, inference):
         out[s] = world_hand(lay, st, pm, seat, s, placed[s], placed[5 + s])
 
 
-@njit(_nrt=False, inline="always")  # one caller: no copy of the tables' structs per world
+@njit(nrt=False, inline="always")  # one caller: no copy of the tables' structs per world
 def _exact_world(tb, lay, hands, st, pm, seat, key, cards, out, inference):
     """Exact rejection sampling, the maker's hand first: up to MAKER_TRIES draws of the
     maker's cards from the unseen ones until its call agrees (`_place_state`), then the
@@ -385,7 +385,7 @@ BURN_IN_SWEEPS = 4  # swaps (in units of the unseen cards) before the first worl
 THIN_DIVISOR = 4  # a world every n // THIN_DIVISOR swaps after that
 
 
-@njit(_nrt=False)
+@njit(nrt=False)
 def _walk(tb, lay, st, pm, seat, key, steps, limit, cards, inference):
     """`steps` proposals of the chain, each a swap of two unseen cards between places; a
     swap is taken when the disagreements after it are at most `limit`. With limit -1 it is
@@ -447,7 +447,7 @@ def _walk(tb, lay, st, pm, seat, key, steps, limit, cards, inference):
     return total
 
 
-@njit(_nrt=False)
+@njit(nrt=False)
 def _strength(bt, st, pm, maker, place, params):
     """The rules bidder's count of the maker's hand (its played cards put back) for the
     trump (bt: `bidding.conventional.BidTables`): what the search climbs while the call is
@@ -456,13 +456,13 @@ def _strength(bt, st, pm, maker, place, params):
     return hand_value_in(bt, params, place | pm[P_BY + maker], trump, trump)
 
 
-@njit(_nrt=False)
+@njit(nrt=False)
 def forget_hopeless(inference):
     """A new hand: no seat is known to find no agreeing world."""
     inference.hopeless[:] = False
 
 
-@njit(_nrt=False)
+@njit(nrt=False)
 def _start_chain(tb, lay, hands, st, pm, seat, key, cards, search, inference):
     """A random deal of the unseen cards (the dealer's six where its discard is inferred),
     then up to `search` swaps that never add a disagreement, until none is left: the chain
@@ -493,7 +493,7 @@ def _start_chain(tb, lay, hands, st, pm, seat, key, cards, search, inference):
     chain[_STEP] = 0
 
 
-@njit(_nrt=False)
+@njit(nrt=False)
 def _known(lay, hands, st, pm, seat, cards, fixed, room):
     """What every world keeps: fixed[s] (the seat's own hand, the upcard in the dealer's hand
     while unplayed) and room[s] (cards still to deal to each seat in play); the unseen cards
@@ -528,7 +528,7 @@ def _deal_in_order(cards, k, room, fixed, dealt, skip):
             k += room[s]
 
 
-@njit(_nrt=False)
+@njit(nrt=False)
 def _inferred_room(lay, hands, st, pm, seat, cards, fixed, room):
     """`_known` for an inferred world: the dealer's place holds six cards where its discard
     is inferred, the out-of-play place the rest. Returns the count of unseen cards."""
@@ -539,7 +539,7 @@ def _inferred_room(lay, hands, st, pm, seat, cards, fixed, room):
     return n
 
 
-@njit(_nrt=False)
+@njit(nrt=False)
 def _plain_world(lay, hands, st, pm, seat, key, cards, out, ints, words):
     """A world from what `seat` has seen (hands, voids, the upcard), nothing else (ints,
     words: the samplers' work)."""

@@ -13,7 +13,7 @@ from ..core.jit import njit
 _ONE = np.uint64(1)
 
 
-@njit(_nrt=False)
+@njit(nrt=False)
 def run_top(lay, live, hand, p):
     """The highest card of p's run: cards of `hand` adjacent in power among `live` cards."""
     while True:
@@ -26,7 +26,7 @@ def run_top(lay, live, hand, p):
         p = low_index(nxt)
 
 
-@njit(_nrt=False)
+@njit(nrt=False)
 def candidates(lay, hand, choices, live, cands):
     """One card per run of equivalent cards among `choices` (the run's top); returns count."""
     n = 0

@@ -170,14 +170,14 @@ def _pop_lowest(cards):
     return b, low_index(b), cards ^ b
 
 
-@njit(_nrt=False, forceinline=True)
+@njit(nrt=False, forceinline=True)
 def _takes(b, p, eligible, wbit):
     """Does card b (index p) take the trick from the winning card wbit? (`eligible`: the led
     suit's bits and the trumps.)"""
     return (b & eligible) != 0 and p > wbit
 
 
-@njit(_nrt=False)
+@njit(nrt=False)
 def _two_tricks(lay, hands, leader, active, n_active):
     """NS tricks of the last two tricks, each of the 2-4 seats in play holding two cards:
     plain minimax over the first of them (at most 16 lines), the last resolved directly."""
@@ -227,7 +227,7 @@ def _two_tricks(lay, hands, leader, active, n_active):
     return best0
 
 
-@njit(_nrt=False)
+@njit(nrt=False)
 def quick_tricks(lay, hands, leader):
     """Tricks the leader's side surely takes when the leader cashes its top cards: first its
     trumps above all others, which draw the opponents' trumps when they outnumber each
@@ -263,7 +263,7 @@ def quick_tricks(lay, hands, leader):
     return sure
 
 
-@njit(_nrt=False)
+@njit(nrt=False)
 def sure_trump_tricks(lay, hands):
     """(NS, EW): tricks each side surely takes with the trumps of one of its seats. Each of a
     seat's trumps wins the trick it is played in unless an opposing trump above it is played
@@ -299,7 +299,7 @@ def _replies(hand, runs, suit):
     return max(popcount(choices), 1)
 
 
-@njit(_nrt=False, forceinline=True)
+@njit(nrt=False, forceinline=True)
 def _gen_moves(lay, hands, seat, led, wbit, wseat):
     """Candidate cards as (first, rest): `first` is tried before `rest`, lowest first (both).
     `led` is the led suit's bits (0 when leading), (`wbit`, `wseat`) the trick's winning card
@@ -341,7 +341,7 @@ def _gen_moves(lay, hands, seat, led, wbit, wseat):
     return first, reps & ~first
 
 
-@njit(_nrt=False, forceinline=True)
+@njit(nrt=False, forceinline=True)
 def _next_card(first, rest):
     """The next card to try, `first` before `rest`: (its bit, its index, first, rest left)."""
     if first:
@@ -351,7 +351,7 @@ def _next_card(first, rest):
     return b, p, first, rest
 
 
-@njit(_nrt=False, forceinline=True)
+@njit(nrt=False, forceinline=True)
 def _child_value(seat, best, alpha, beta, v):
     """A child's value v taken into `seat`'s best and window: (best, alpha, beta)."""
     if team_of(seat):
@@ -370,7 +370,7 @@ def _bounds_of(v, alpha, beta, lo, hi):
     return v, v
 
 
-@njit(_nrt=False, forceinline=True)
+@njit(nrt=False, forceinline=True)
 def _probe(lay, hands, seat, n, alpha, beta, table, stats):
     """A trick boundary (`seat` to lead, n >= 2 tricks left): (key, slot, lo, hi), bounds on NS
     tricks from the quick and sure-trump tricks and, unless they already decide the window
@@ -439,7 +439,7 @@ def _rest_value(lay, hands, seat, won, n, active, n_active, alpha, beta, table, 
 # no reference counts: it allocates nothing, and its arrays outlive it. It calls itself (through
 # `_rest_value`) for the tricks after the first: one function, as Numba's cache cannot load
 # functions that call each other.
-@njit(_nrt=False)
+@njit(nrt=False)
 def endgame(lay, hands, leader, active, n_active, alpha, beta, table, stats, n):
     """NS tricks of the last n tricks (3 to 5), each of the 3-4 seats in play holding n cards:
     alpha-beta (fail-soft in (alpha, beta)) over the plays of the first of them in nested
@@ -505,7 +505,7 @@ def endgame(lay, hands, leader, active, n_active, alpha, beta, table, stats, n):
 
 
 # as endgame: the counts Numba keeps for arrays handed to inlined helpers cost a few per cent
-@njit(_nrt=False)
+@njit(nrt=False)
 def search_at(lay, hands, seat, pos, led, wbit, wseat, active, n_active, alpha, beta,
               table, stats, work):
     """NS tricks from any point of a trick (the current one included): `seat` plays the
@@ -653,7 +653,7 @@ def search_at(lay, hands, seat, pos, led, wbit, wseat, active, n_active, alpha, 
 call_search_at = unlinked(search_at)
 
 
-@njit(_nrt=False)
+@njit(nrt=False)
 def _search(lay, hands, leader, active, alpha, beta, tt, work):
     """NS tricks from a trick boundary, `leader` to lead; fail-soft in (alpha, beta). The
     arguments search_at fixes here are int64s, not literals: a literal argument would
@@ -662,7 +662,7 @@ def _search(lay, hands, leader, active, alpha, beta, tt, work):
                           active, popcount(active), alpha, beta, tt.table, tt.stats, work)
 
 
-@njit(_nrt=False)
+@njit(nrt=False)
 def exact_tricks(lay, hands, leader, active, tt, work):
     """NS tricks under perfect play: one full-window search (`lay` the rule tables' layout of
     the trump, hands in power layout)."""
@@ -670,7 +670,7 @@ def exact_tricks(lay, hands, leader, active, tt, work):
     return _search(lay, hands, leader, active, np.int64(-1), n + 1, tt, work)
 
 
-@njit(_nrt=False)
+@njit(nrt=False)
 def at_least(lay, hands, leader, active, target, tt, work):
     """Does NS take at least `target` tricks? One zero-window search (as exact_tricks)."""
     return _search(lay, hands, leader, active, target - 1, target, tt, work) >= target
