@@ -96,3 +96,21 @@ def test_the_command_says_it_stopped_early():
                                    "--seat", "3", "--bidding", "rules", "--play", "rules"])
     assert out.exit_code == 0, out.output
     assert "stopped early" in out.output and "2,000 deals" in out.output
+
+
+def test_advise_says_on_standard_error_when_it_compiles(monkeypatch):
+    """Issue 55: the first question after install compiles for minutes; advise says so
+    before the wait (here an answer that compiles a fresh kernel stands for it)."""
+    import numba
+
+    from euchre_sim.advice import advice_request
+
+    def compiling_answer(question, workers=1):
+        numba.njit(cache=False)(lambda x: x + 1)(1)
+        return advise_in_auction(_question(deals=40))
+
+    monkeypatch.setattr(advice_request, "answer", compiling_answer)
+    out = CliRunner().invoke(cli, ["advise", "--hand", "JS AS 9H 9D TC", "--up", "9S",
+                                   "--seat", "3", "--json"])
+    assert out.exit_code == 0, out.output
+    assert "advise: compiling the kernels (first run only" in out.stderr

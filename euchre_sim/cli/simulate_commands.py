@@ -121,6 +121,10 @@ def run_simulation(plan, workers: int, resume: bool, progress: bool = True,
                f"{out_dir}/{written}, run.json", err=True)
 
 
+COMPILING = ("advise: compiling the kernels (first run only: a few minutes; later runs load "
+             "them from Numba's cache)")
+
+
 @cli.command()
 @click.option("--hand", default=None,
               help='Your cards, e.g. "JS AS 9H 9D TC" (during the play: those you still hold).')
@@ -129,8 +133,9 @@ def run_simulation(plan, workers: int, resume: bool, progress: bool = True,
 @click.option("--seat", type=int, required=True,
               help="Your position: 1 = dealer's left ... 4 = dealer.")
 @click.option("--deals", type=click.IntRange(min=2), default=None,
-              help="Deals to sample (default 20,000; 1,000 where play samples worlds: pimc, "
-                   "or learned outside its net's rules).")
+              help="Deals to simulate; then exactly this many, never the atlas (default: "
+                   "the atlas where it covers the question, else up to 20,000 deals, "
+                   "stopping once the best action is clear; 1,000 under --play pimc).")
 @seed_option
 @rules_options
 @player_fields(people_default=True)
@@ -157,8 +162,11 @@ def advise(ruleset, as_json: bool, workers: int, **fields) -> None:
     """Should this hand order up, call, go alone or pass? Figures over random deals of the
     unseen cards (with --bidding: the deals where the auction reaches you, pass included).
     With neither --play nor --bidding: at a table of people (--bidding human --play learned),
-    double dummy beside. With --trump and --maker: which card to discard or play now, over
-    worlds consistent with what you have seen.
+    double dummy beside: read at once from the shipped atlas where it covers the question
+    (the standard, online, yooker and drinking presets unchanged, no --score, no --deals),
+    else simulated (a few seconds; the first run compiles for a few minutes and says so).
+    With --trump and --maker: which card to discard or play now, over worlds consistent
+    with what you have seen.
 
     Example: euchre-sim advise --hand "JS AS 9H 9D TC" --up 9S --seat 1
 
@@ -169,8 +177,11 @@ def advise(ruleset, as_json: bool, workers: int, **fields) -> None:
 
     from ..advice.advice_request import answer, ask_any
 
+    from ..core.jit import on_first_compile
+
     question = ask_any(ruleset, fields)
-    result = answer(question, workers=workers)
+    with on_first_compile(lambda: warn(COMPILING)):
+        result = answer(question, workers=workers)
     if as_json:
         click.echo(json.dumps(result))
     elif "kind" in result:
