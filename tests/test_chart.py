@@ -199,3 +199,16 @@ def test_a_chart_draws_benny_no_trump_and_every_deck(tmp_path, options):
     cells = _cells(run)
     assert set(cells["round"]) == {1, 2}
     assert path.read_text().count("<td data-action=") == len(cells) > 0
+
+
+@pytest.mark.parametrize("suffix", [".svg", ".html"])
+def test_the_printed_chart_says_what_its_numbers_are_and_which_seat_is_which(human_run,
+                                                                             tmp_path, suffix):
+    """Issue 55: the legend names the unit (gain over passing, points a hand) and the seats
+    (1 the dealer's left ... 4 the dealer), in the figure and the page alike."""
+    path = tmp_path / f"chart{suffix}"
+    run_cli(["chart", str(human_run), "--output", str(path)])
+    text = path.read_text().replace("&#39;", "'").replace("&apos;", "'")
+    for words in ("gain over passing", "points a hand", "1 the dealer's left",
+                  "4 the dealer"):
+        assert words in text, words

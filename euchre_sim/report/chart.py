@@ -312,13 +312,19 @@ def write_html(cells: pd.DataFrame, info: dict, path: str) -> None:
         handle.write("\n".join(parts))
 
 
-def _legend_html(info: dict) -> str:
+def legend_text(info: dict) -> str:
+    """What a cell's number is and which seat is which (the printed chart's legend)."""
     unit = "percentage points of the chance of winning the game" if info.get("score") \
         else "points a hand"
+    return (f"A cell's colour is the best action on average; its number that action's gain "
+            f"over passing, in {unit} (over the call with partner where the seat may not "
+            f"pass). Seats in bidding order: 1 the dealer's left, 2 its left, 3 the dealer's "
+            f"partner, 4 the dealer.")
+
+
+def _legend_html(info: dict) -> str:
     return ("<p>" + " ".join(f"<span style='background:{c};padding:2px 6px'>{a}</span>"
-                             for a, c in _COLOURS.items())
-            + f" — a cell's number: its action's gain over passing, {unit} (over the "
-              "partnership call where the seat may not pass).</p>")
+                             for a, c in _COLOURS.items()) + f" — {legend_text(info)}</p>")
 
 
 def write_figure(cells: pd.DataFrame, info: dict, path: str, kind: str) -> None:
@@ -330,7 +336,7 @@ def write_figure(cells: pd.DataFrame, info: dict, path: str, kind: str) -> None:
 
     plt = pyplot()
     rounds = sorted(set(cells["round"]))
-    fig, axes = plt.subplots(len(rounds), 4, figsize=(22, 4.2 * len(rounds)),
+    fig, axes = plt.subplots(len(rounds), 4, figsize=(24, 5.2 * len(rounds) + 0.8),
                              constrained_layout=True, squeeze=False)
     cmap = ListedColormap([_COLOURS[a] for a in ACTIONS])
     words = column_words(info)
@@ -343,16 +349,17 @@ def write_figure(cells: pd.DataFrame, info: dict, path: str, kind: str) -> None:
             ax.imshow(codes, origin="lower", cmap=cmap, vmin=0, vmax=2, aspect="auto")
             for (y, x), gain in np.ndenumerate(gains):
                 if not np.isnan(gain):
-                    ax.text(x, y, _gain(gain, info), ha="center", va="center", fontsize=6)
+                    ax.text(x, y, _gain(gain, info), ha="center", va="center", fontsize=9)
             ax.set_xticks(range(len(columns)),
-                          [f"{words['groups'][b]}\n{a}" for b, a in columns], fontsize=6)
-            ax.set_yticks(range(6), [str(t) for t in range(6)])
-            ax.set_title(f"round {round_no}, seat {seat}", fontsize=9)
-            ax.set_xlabel(f"{words['held']} / off-suit {words['tops']}", fontsize=7)
-            ax.set_ylabel("trumps", fontsize=7)
+                          [f"{words['groups'][b]}\n{a}" for b, a in columns], fontsize=8)
+            ax.set_yticks(range(6), [str(t) for t in range(6)], fontsize=9)
+            ax.set_title(f"round {round_no}, seat {seat}", fontsize=12)
+            ax.set_xlabel(f"{words['held']} / off-suit {words['tops']}", fontsize=10)
+            ax.set_ylabel("trumps", fontsize=10)
     fig.legend([Patch(color=_COLOURS[a]) for a in ACTIONS], ["pass", "call with partner",
                                                              "call alone"],
-               loc="outside lower center", ncol=3)
+               loc="outside lower center", ncol=3, fontsize=11,
+               title=legend_text(info), title_fontsize=10)
     save_figure(fig, path, _title(info), kind)
 
 
