@@ -207,3 +207,43 @@ def test_the_presets_say_what_their_rules_are_not_where_they_came_from():
     for name, (text, _) in PRESETS.items():
         assert ".txt" not in text and text[0].isupper(), name
     assert "stick the dealer" in PRESETS["online"][0]
+
+
+def _one_line_exit_2(args, *words):
+    result = run_cli(args, code=2)
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in result.output, result.output
+    for word in words:
+        assert word in lines[0], lines[0]
+
+
+def test_a_score_of_thousands_of_digits_is_one_short_line():
+    """Issue 58 item 10: past Python's 4,300 digits int() raised a ValueError traceback."""
+    _one_line_exit_2(["advise", "--hand", "JS AS 9H 9D TC", "--up", "9S", "--seat", "1",
+                      "--bidding", "rules", "--play", "dd", "--score", "9" * 5000 + "-1"],
+                     "--score must look like US-THEM", "...")
+
+
+def test_a_scheduler_address_dask_cannot_read_is_one_line(tmp_path):
+    pytest.importorskip("distributed")
+    _one_line_exit_2(["simulate", "--deals", "100", "--out", str(tmp_path / "run"),
+                      "--scheduler", "nonsense://x"], "cannot reach the Dask scheduler")
+
+
+@pytest.mark.parametrize("command", ["table", "compare"])
+def test_the_rows_a_table_shows_are_capped(tmp_path, command):
+    """Issue 58 item 10: `table --limit` printed 62,000 rows for over 90 s."""
+    folders = [str(tmp_path)] * (2 if command == "compare" else 1)
+    _one_line_exit_2([command, *folders, "--limit", str(limits.MAX_ROWS_SHOWN + 1)],
+                     "--limit")
+
+
+def test_a_plot_into_a_file_of_another_kind_is_refused(tmp_path):
+    """Issue 58 item 10: `plot … --output x.txt` wrote a PNG into x.txt."""
+    pytest.importorskip("matplotlib")
+    run = tmp_path / "run"
+    run_cli(["simulate", "--deals", "200", "--seed", "1", "--out", str(run), "--no-progress",
+             "--workers", "1"])
+    _one_line_exit_2(["plot", str(run), "--output", str(tmp_path / "x.txt")],
+                     "png, svg, pdf", "x.txt")
+    assert not (tmp_path / "x.txt").exists()

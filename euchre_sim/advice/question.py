@@ -198,7 +198,7 @@ def parse_score(text: str | None, field: str = "score") -> tuple[int, int] | Non
     if text is None:
         return None
     parts = text.replace(":", "-").split("-")
-    if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
+    if len(parts) != 2 or not all(p.strip().isdigit() and len(p.strip()) <= 3 for p in parts):
         raise FieldError(f"{{{field}}} must look like US-THEM, e.g. 8-9, got {{got!r}}",
-                         got=text)
+                         got=text if len(text) <= 40 else f"{text[:37]}...")
     return int(parts[0]), int(parts[1])

@@ -9,6 +9,7 @@ import sys
 import click
 
 from ..core.errors import UserError
+from ..core.limits import MAX_ROWS_SHOWN
 from ..core.output import written
 from ..core.run_tables import OUTPUT_TABLES, TOURNAMENT_TABLES
 from .app import cli
@@ -38,7 +39,8 @@ def _dir_argument(command):
               help="Column to sort by, descending (default: n for a simulation's tables; a "
                    "tournament's stay in their order).")
 @click.option("--ascending", is_flag=True, help="Sort ascending.")
-@click.option("--limit", type=click.IntRange(min=1), default=30, show_default=True)
+@click.option("--limit", type=click.IntRange(min=1, max=MAX_ROWS_SHOWN), default=30,
+              show_default=True, help=f"Rows shown (at most {MAX_ROWS_SHOWN:,}; export writes all).")
 @json_option(rows=True)
 def table(out_dir: str, name: str | None, round_no, seat, trumps, alone, hand, action,
           min_n: int, sort: str | None, ascending: bool, limit: int, as_json: bool) -> None:
@@ -139,7 +141,8 @@ def _cell(value) -> str:
               type=click.Choice(["points", "make_rate", "chosen_rate", "z"]),
               help="Sort by the absolute difference of mean points, make rate or the bidder's "
                    "chosen rate (decisions), or by |z|.")
-@click.option("--limit", type=click.IntRange(min=1), default=20, show_default=True)
+@click.option("--limit", type=click.IntRange(min=1, max=MAX_ROWS_SHOWN), default=20,
+              show_default=True, help=f"Rows shown (at most {MAX_ROWS_SHOWN:,}).")
 @json_option(rows=True)  # the overall object (kind 'overall') first, then one per row
 @click.pass_context
 def compare(ctx: click.Context, dir_a: str, dir_b: str, name: str | None, min_n: int, by: str,

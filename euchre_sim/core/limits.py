@@ -12,6 +12,7 @@ MAX_ADVISE_DEALS = 500_000  # advise holds every deal's figures: ~1.5 KB a deal 
 MAX_WORLDS = 10_000  # worlds a PIMC decision samples (and review's deals a bid)
 MAX_TARGET = 100  # the rules' target: the odds of a score solve target² states per result
 MAX_POINTS = 10  # any one score of the rules (march, euchre, ..., renege penalty)
+MAX_ROWS_SHOWN = 10_000  # table, compare --limit: rows printed (export writes them all)
 MAX_SEED = 2**63 - 1  # a seed: the generators' 64-bit keys, with room for a seed plus a count
 
 

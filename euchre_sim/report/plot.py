@@ -14,6 +14,8 @@ from ..core.stats import Z95
 from ..play.models import describe_model
 from .query import load_run, load_table, rollup
 
+FIGURE_KINDS = ("png", "svg", "pdf")  # what a figure is written as, by the path's suffix
+
 
 def pyplot():
     import matplotlib
@@ -26,13 +28,16 @@ def pyplot():
 
 def save_figure(fig, path: str, title: str, kind: str | None = None) -> None:
     """Write the figure whole (`core.output.written`) with its title (also the PNG's Title
-    text), as `kind` or the path's suffix names (default PNG); one line when it cannot be
-    written."""
+    text), as `kind` or the path's suffix names (FIGURE_KINDS; none: PNG); one line when it
+    cannot be written or the suffix names another kind of file."""
     import matplotlib.pyplot as plt
 
     fig.suptitle(title)
-    suffix = kind or os.path.splitext(path)[1].lower().lstrip(".")
-    kind = suffix if suffix in fig.canvas.get_supported_filetypes() else "png"
+    kind = kind or os.path.splitext(path)[1].lower().lstrip(".") or "png"
+    if kind not in FIGURE_KINDS:
+        plt.close(fig)
+        raise UserError(f"a figure is written as {', '.join(FIGURE_KINDS)} (by the file's "
+                        f"suffix), got {path!r}")
     try:
         with written(path, binary=True) as handle:
             fig.savefig(handle, format=kind, dpi=90, metadata={"Title": title})

@@ -436,7 +436,7 @@ def run_jobs_dask(jobs: Iterable, compute: Callable, store: Callable, scheduler:
         else:
             try:
                 client = Client(scheduler, timeout="10s")
-            except OSError as err:
+            except (OSError, ValueError) as err:  # ValueError: an address Dask cannot read
                 raise UserError(f"cannot reach the Dask scheduler {scheduler!r}: {err}") \
                     from None
         with client:
