@@ -2,6 +2,9 @@
 line and exit 2 beyond it, before any work starts; --workers above the cores is capped with a
 note; the rules' numeric options are bounded and typed."""
 
+import re
+from pathlib import Path
+
 import pytest
 
 from euchre_sim.advice.play_question import PlayQuestion
@@ -247,3 +250,15 @@ def test_a_plot_into_a_file_of_another_kind_is_refused(tmp_path):
     _one_line_exit_2(["plot", str(run), "--output", str(tmp_path / "x.txt")],
                      "png, svg, pdf", "x.txt")
     assert not (tmp_path / "x.txt").exists()
+
+
+@pytest.mark.parametrize("command", ["replay", "review"])
+@pytest.mark.parametrize("bad_id", ["[1, 2]", "1e400", "2.5", "true"])
+def test_a_hand_whose_id_is_not_a_string_or_whole_number_is_named_not_a_traceback(
+        tmp_path, command, bad_id):
+    """Issue 58 item 10: a list id was a TypeError in review, 1e400 printed `Infinity`."""
+    record = Path(__file__).resolve().parent.parent.joinpath(
+        "data", "hand_records.jsonl").read_text().splitlines()[0]
+    path = tmp_path / "hands.jsonl"
+    path.write_text(re.sub(r'^\{"id": \d+', '{"id": ' + bad_id, record) + "\n")
+    _one_line_exit_2([command, str(path)], "line 1: the id must be a string or a whole number")

@@ -69,13 +69,23 @@ def read_json_lines(lines) -> list[HandEntry]:
         if not isinstance(record, dict):
             entries.append(HandEntry(None, None, f"line {number}: not an object"))
             continue
+        record_id = record.get("id", number)
+        if not _is_id(record_id):
+            entries.append(HandEntry(number, None, f"line {number}: the id must be a string "
+                                                   f"or a whole number, got {record_id!r:.40}"))
+            continue
         readable += 1
-        entries.append(HandEntry(record.get("id", number), record, None))
+        entries.append(HandEntry(record_id, record, None))
     if not readable:
         first = f": {entries[0].error}" if entries else ""
         raise UserError(f"no hand record could be read (expected JSON Lines, one hand a "
                         f"line){first}")
     return entries
+
+
+def _is_id(value) -> bool:
+    """A hand's id: a string or a whole number (a list, a float or infinity is none)."""
+    return isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool))
 
 
 def _json_document(text: str):
