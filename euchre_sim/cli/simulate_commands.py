@@ -176,7 +176,6 @@ def advise(ruleset, as_json: bool, workers: int, **fields) -> None:
     import json
 
     from ..advice.advice_request import answer, ask_any
-
     from ..core.jit import on_first_compile
 
     question = ask_any(ruleset, fields)

@@ -40,7 +40,8 @@ def _dir_argument(command):
                    "tournament's stay in their order).")
 @click.option("--ascending", is_flag=True, help="Sort ascending.")
 @click.option("--limit", type=click.IntRange(min=1, max=MAX_ROWS_SHOWN), default=30,
-              show_default=True, help=f"Rows shown (at most {MAX_ROWS_SHOWN:,}; export writes all).")
+              show_default=True,
+              help=f"Rows shown (at most {MAX_ROWS_SHOWN:,}; export writes all).")
 @json_option(rows=True)
 def table(out_dir: str, name: str | None, round_no, seat, trumps, alone, hand, action,
           min_n: int, sort: str | None, ascending: bool, limit: int, as_json: bool) -> None:
