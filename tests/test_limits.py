@@ -262,3 +262,15 @@ def test_a_hand_whose_id_is_not_a_string_or_whole_number_is_named_not_a_tracebac
     path = tmp_path / "hands.jsonl"
     path.write_text(re.sub(r'^\{"id": \d+', '{"id": ' + bad_id, record) + "\n")
     _one_line_exit_2([command, str(path)], "line 1: the id must be a string or a whole number")
+
+
+@pytest.mark.parametrize("args", [
+    ["tournament", "--ns", "rules", "--ew", "rules", "--games", "4", "--egn", "{bad}",
+     "--out", "{tmp}/t"],
+    ["odds", "--deals", "200", "--out", "{bad}"]])
+def test_a_folder_that_cannot_be_written_is_one_line_before_the_work(no_work, tmp_path, args):
+    """Issue 58 item 10: `odds --out` and `tournament --egn` where nothing can be written
+    were tracebacks, and --egn was found out only after the whole tournament."""
+    (tmp_path / "file").write_text("a file, not a folder")
+    bad = str(tmp_path / "file" / "sub")
+    _one_line_exit_2([a.format(bad=bad, tmp=tmp_path) for a in args], "cannot write", bad)

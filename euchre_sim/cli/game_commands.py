@@ -179,18 +179,18 @@ def odds(out_dir: str, from_dir: str | None, ruleset, player, workers: int,
     import dataclasses
     import os
 
-    from ..core.output import written
+    from ..core.output import writable_folder, written
     from ..report.query import run_odds
     from ..sim.simulate import RunPlan
     from .simulate_commands import run_simulation
 
+    writable_folder(out_dir)  # before the simulation, not after it
     if from_dir is None:
         if player.bidder is None:
             player = dataclasses.replace(player, bidder="rules")
         plan = RunPlan(out_dir, ruleset, player=player, **fields)
         run_simulation(plan, workers, resume, not no_progress)
     info, table = run_odds(from_dir or out_dir)
-    os.makedirs(out_dir, exist_ok=True)
     with written(os.path.join(out_dir, "odds.parquet"), binary=True) as handle:
         table.to_parquet(handle, index=False)
     if as_json:

@@ -67,6 +67,7 @@ def tournament(ruleset, players: tuple, from_score: str | None, dealer: str | No
     import json
 
     from ..advice.question import parse_score
+    from ..core.output import writable_folder
     from ..game.tournament import (
         TournamentPlan,
         finish_tournament,
@@ -75,6 +76,8 @@ def tournament(ruleset, players: tuple, from_score: str | None, dealer: str | No
     )
     from ..runs.runner import is_complete
 
+    if egn_dir is not None:
+        writable_folder(egn_dir)  # before the games, not after them
     plan = prepare_tournament(TournamentPlan(
         rules=ruleset, players=players, duplicate=not no_duplicate,
         start=parse_score(from_score, "from_score") or (0, 0),
@@ -106,7 +109,6 @@ def _write_egn(plan, egn_dir: str) -> None:
     from ..game.egn import save_egn
     from ..game.tournament_egn import tournament_games
 
-    os.makedirs(egn_dir, exist_ok=True)
     written = differing = 0
     for game in tournament_games(plan.out_dir, plan.rules, plan.seed, plan.players,
                                  plan.duplicate, plan.worlds):

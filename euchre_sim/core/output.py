@@ -51,6 +51,16 @@ def written(path: str, binary: bool = False) -> Iterator[IO]:
             os.remove(tmp)
 
 
+def writable_folder(path: str) -> None:
+    """Make the folder `path` if missing and check a file can be written in it, before any
+    work: one line (UserError) when not (a read-only disk, a file of that name)."""
+    try:
+        os.makedirs(path, exist_ok=True)
+    except OSError as err:
+        raise cannot_write(path, err) from None
+    check_writable(os.path.join(path, ".write-check"))
+
+
 def check_writable(path: str) -> None:
     """One line now, before any work, when a file could not be written at `path` (its folder
     missing, read-only or full of names); a device is left to the writing."""
