@@ -7,7 +7,9 @@ double-dummy play (the human bidder's auction does not depend on the play, so bo
 same decisions). Then the classes reached at least --min-n times are kept, with each call's
 double-dummy points beside, and written to euchre_sim/data/atlas_PRESET.parquet with their
 provenance (the commands, seed, deals, the net's and the bidder's digests, the rules) in the
-file's metadata. Beside it: chart_PRESET.parquet, the strategy chart's cells pooled over every
+file's metadata (built into WORK/atlas/; `--install` then copies the finished files into the
+package and its manifest, so that a trial run or a failed step never replaces the shipped
+ones). Beside it: chart_PRESET.parquet, the strategy chart's cells pooled over every
 class of the learned run (`euchre-sim chart atlas`), and odds_PRESET.parquet, the chance of
 winning the game from every score under the same bidder and play (`euchre-sim odds`, ODDS_DEALS
 deals of the same seed), for the chart at a score.
@@ -19,15 +21,17 @@ pooled file keeps its rows and gets new spread columns, its provenance saying so
 
 Usage: python tools/make_atlas.py --preset standard [--deals 10000000] [--seed 2026]
        [--work DIR] [--workers W] [--scheduler tcp://HOST:PORT|local] [--min-n 100]
-       [--spread-only]
+       [--spread-only] [--install]
 Prints the atlas's size and coverage as JSON.
 """
 
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 sys.path.insert(0, ROOT)
@@ -48,7 +52,7 @@ from euchre_sim.advice.atlas import (  # noqa: E402
     pool_spread,
     write_table,
 )
-from euchre_sim.core.package_data import manifest, package_root, record  # noqa: E402
+from euchre_sim.core.package_data import package_root, record, sha256_of  # noqa: E402
 from euchre_sim.core.rules import preset  # noqa: E402
 from euchre_sim.core.run_tables import table_schema  # noqa: E402
 from euchre_sim.core.schema import read_table  # noqa: E402
@@ -84,29 +88,40 @@ def coverage(learned: pd.DataFrame, min_n: int) -> dict:
 
 
 def run(args: list[str], extra: list[str]) -> None:
-    subprocess.run([sys.executable, "-m", "euchre_sim.cli", *args, *extra], check=True)
+    """One step (a euchre-sim command); a failed one ends the build with its status and one
+    line, nothing installed."""
+    step = [sys.executable, "-m", "euchre_sim.cli", *args, *extra]
+    status = subprocess.run(step).returncode
+    if status:
+        sys.exit(f"make_atlas: the step 'euchre-sim {' '.join(args)}' failed (exit status "
+                 f"{status}); nothing was installed; rerun the same command to resume")
 
 
-def write_files(preset_name: str, files: dict) -> dict:
-    """Package data files ({kind: (frame, provenance)}), recorded in the package data's
-    manifest: their sizes and digests."""
+def write_files(preset_name: str, files: dict, folder: str, install: bool) -> dict:
+    """Data files ({kind: (frame, provenance)}) written into `folder`, then with `install`
+    copied into the package and recorded in its manifest: their sizes and digests."""
+    os.makedirs(folder, exist_ok=True)
     names = [atlas_file(preset_name, kind) for kind in files]
     for name, (frame, facts_of) in zip(names, files.values(), strict=True):
-        write_table(frame, os.path.join(OUT_DIR, name), facts_of)
-    record([os.path.join(OUT_DIR, name) for name in names])
-    return {f"euchre_sim/{ATLAS_FOLDER}/{name}": {
-        "bytes": os.path.getsize(os.path.join(OUT_DIR, name)),
-        "sha256": manifest()[f"{ATLAS_FOLDER}/{name}"]} for name in names}
+        write_table(frame, os.path.join(folder, name), facts_of)
+    if install:
+        for name in names:
+            shutil.copyfile(os.path.join(folder, name), os.path.join(OUT_DIR, name))
+        record([os.path.join(OUT_DIR, name) for name in names])
+    where = f"euchre_sim/{ATLAS_FOLDER}" if install else folder
+    return {f"{where}/{name}": {"bytes": os.path.getsize(os.path.join(folder, name)),
+                                "sha256": sha256_of(Path(folder) / name)} for name in names}
 
 
-def spread_only(preset_name: str, spread: dict, learned, exact) -> None:
+def spread_only(preset_name: str, spread: dict, learned, exact, folder: str,
+                install: bool) -> None:
     """New spread columns for the shipped pooled file, from the runs given."""
     path = os.path.join(OUT_DIR, atlas_file(preset_name, LEVEL_FILES["pooled"]))
     shipped = Atlas(path)
     rows = read_table(path, "the pooled atlas", ATLAS_SCHEMA)
     provenance = shipped.provenance | {"spread": spread}
     written = write_files(preset_name, {LEVEL_FILES["pooled"]: (
-        pool_spread(rows, learned, exact, preset(preset_name)), provenance)})
+        pool_spread(rows, learned, exact, preset(preset_name)), provenance)}, folder, install)
     print(json.dumps(provenance | {"files": written}, indent=1))
 
 
@@ -122,10 +137,13 @@ def main() -> None:
     parser.add_argument("--scheduler", default=None)
     parser.add_argument("--spread-only", action="store_true",
                         help="only new spread columns for the shipped pooled level")
+    parser.add_argument("--install", action="store_true",
+                        help="copy the finished files into the package (default: only into "
+                             "WORK/atlas)")
     args = parser.parse_args()
     default_work = args.preset + ("-spread" if args.spread_only else "")
     work = args.work or os.path.join("atlas-runs", default_work)
-    extra = (["--workers", str(args.workers)] if args.workers else []) + (
+    extra = (["--workers", str(args.workers)] if args.workers is not None else []) + (
         ["--scheduler", args.scheduler] if args.scheduler else [])
     commands = {}
     for play in ("learned", "dd"):
@@ -137,8 +155,9 @@ def main() -> None:
                       for play in ("learned", "dd"))
     spread = {"deals": args.deals, "seed": args.seed,
               "command": "python tools/make_atlas.py " + " ".join(sys.argv[1:])}
+    built = os.path.join(work, "atlas")
     if args.spread_only:
-        spread_only(args.preset, spread, learned, exact)
+        spread_only(args.preset, spread, learned, exact, built, args.install)
         return
     odds_out = os.path.join(work, "odds")
     commands["odds"] = ["odds", "--rules", args.preset, "--bidding", "human", "--play",
@@ -162,14 +181,14 @@ def main() -> None:
         "rows_in_runs": int(len(learned)),
         "rows": {level: int(len(rows)) for level, rows in levels.items()},
         "decisions_covered": covered, "spread": spread}
-    os.makedirs(OUT_DIR, exist_ok=True)
     facts = {key: info[key] for key in ("bidding", "play", "deals", "seed", "rules")}
     cells = pooled_cells(chart_rows(learned, rules.max_hand_points, not rules.yooker))
     files = {LEVEL_FILES[level]: (rows, provenance) for level, rows in levels.items()}
     files |= {"chart": (cells, provenance | facts),
              "odds": (odds_frame(os.path.join(odds_out, "odds.parquet")),
                       provenance | {"odds_deals": ODDS_DEALS})}
-    print(json.dumps(provenance | {"files": write_files(args.preset, files)}, indent=1))
+    print(json.dumps(provenance | {"files": write_files(args.preset, files, built,
+                                                         args.install)}, indent=1))
 
 
 if __name__ == "__main__":
