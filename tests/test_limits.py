@@ -274,3 +274,26 @@ def test_a_folder_that_cannot_be_written_is_one_line_before_the_work(no_work, tm
     (tmp_path / "file").write_text("a file, not a folder")
     bad = str(tmp_path / "file" / "sub")
     _one_line_exit_2([a.format(bad=bad, tmp=tmp_path) for a in args], "cannot write", bad)
+
+
+def test_bidder_parameters_naming_a_folder_are_one_line(tmp_path):
+    """Issue 58 item 10: a folder as --bidder-params was an IsADirectoryError traceback."""
+    _one_line_exit_2(["advise", "--hand", "JS AS 9H 9D TC", "--up", "9S", "--seat", "1",
+                      "--bidding", "human", "--play", "dd", "--bidder-params", str(tmp_path)],
+                     "not a regular file")
+
+
+def test_a_command_started_with_standard_output_closed_is_one_line(tmp_path):
+    """Issue 58 item 10: `table DIR >&-` was an AttributeError traceback."""
+    import subprocess
+    import sys
+
+    run = tmp_path / "run"
+    run_cli(["simulate", "--deals", "100", "--seed", "1", "--out", str(run), "--no-progress",
+             "--workers", "1"])
+    command = f"'{sys.executable}' -m euchre_sim.cli table '{run}' >&-"
+    result = subprocess.run(["bash", "-c", command], capture_output=True, text=True,
+                            timeout=120)
+    assert result.returncode == 2
+    assert result.stderr.strip().splitlines() == [
+        "euchre-sim: error: cannot write to standard output: standard output is closed"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import _thread
 import contextlib
 import errno
+import io
 import os
 import signal
 import sys
@@ -16,7 +17,18 @@ import click
 from .. import __version__
 from ..core.errors import UserError
 
-_NO_ROOM = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)
+_NO_ROOM = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EBADF)  # EBADF: it was closed
+
+
+class _ClosedOutput(io.TextIOBase):
+    """Standard output when the command started with it closed (`>&-`): a command that
+    writes there fails as on a full disk (one line, exit status 2); one that does not runs."""
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        raise OSError(errno.EBADF, "standard output is closed")
 
 
 class OneLineErrors(click.Group):
@@ -27,6 +39,8 @@ class OneLineErrors(click.Group):
 
     def main(self, args=None, prog_name=None, **extra):
         extra.pop("standalone_mode", None)
+        if sys.stdout is None:
+            sys.stdout = _ClosedOutput()
         with one_interrupt():  # around the exit too: it leaves by SystemExit, from its cause
             self._exit_by_status(args, prog_name or "euchre-sim", extra)
 

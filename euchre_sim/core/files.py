@@ -44,8 +44,12 @@ def read_text(path: str, what: str, max_bytes: int) -> str:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     except OSError as err:
         raise refused(what, path, err.strerror or str(err)) from None
+    try:
+        _check_stat(os.fstat(fd), what, path, max_bytes)  # before fdopen: a folder fails there
+    except UserError:
+        os.close(fd)
+        raise
     with os.fdopen(fd, "rb") as handle:
-        _check_stat(os.fstat(fd), what, path, max_bytes)
         data = handle.read(max_bytes + 1)
     if len(data) > max_bytes:  # it grew since
         raise refused(what, path, f"over {max_bytes:,} bytes")
