@@ -297,3 +297,20 @@ def test_a_command_started_with_standard_output_closed_is_one_line(tmp_path):
     assert result.returncode == 2
     assert result.stderr.strip().splitlines() == [
         "euchre-sim: error: cannot write to standard output: standard output is closed"]
+
+
+@pytest.mark.parametrize("args", [["solve", "--input", "/dev/zero"], ["replay", "/dev/zero"],
+                                  ["review", "/dev/zero"]])
+def test_a_device_as_input_is_refused_not_read_without_end(args):
+    """Issue 58 item 10: `solve --input /dev/zero` read 4 GB and was killed."""
+    _one_line_exit_2(args, "/dev/zero", "not a regular file")
+
+
+def test_standard_input_is_read_up_to_its_cap(monkeypatch):
+    import io
+
+    from euchre_sim.core import files
+
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"x" * 101)))
+    with pytest.raises(UserError, match="over 100 bytes"):
+        files.read_input("-", "the deals", max_bytes=100)

@@ -7,7 +7,7 @@ import sys
 import click
 
 from ..core.errors import UserError
-from ..core.files import loads
+from ..core.files import loads, read_input
 from .app import cli
 from .options import compass_seat, json_option, renamed_option, rules_options, workers_option
 
@@ -78,14 +78,8 @@ def solve(deal: str | None, dealer: str, input_file: str | None, ruleset, as_jso
         raise UserError("give one DEAL or --input FILE")
     if deal is not None:
         lines = [deal]
-    elif input_file == "-":
-        lines = sys.stdin.read().splitlines()
     else:
-        try:
-            with open(input_file, encoding="utf-8") as handle:
-                lines = handle.read().splitlines()
-        except OSError as err:
-            raise UserError(f"cannot read {input_file!r}: {err.strerror}") from None
+        lines = read_input(input_file, "the deals").splitlines()
     import numpy as np
 
     from ..solver.calltable import solve_json_lines, table_rows

@@ -13,6 +13,7 @@ from .errors import UserError
 
 MAX_JSON_DEPTH = 32  # arrays and objects inside one another: deeper is refused, not recursed
 MAX_JSON_BYTES = 4 * 1024 * 1024  # a JSON file read whole (run.json, bidder parameters)
+MAX_INPUT_BYTES = 512 * 1024 * 1024  # a file of deals or hands read whole (solve, replay, review)
 _OPENERS = {"[": 1, "{": 1, "]": -1, "}": -1}
 
 
@@ -57,6 +58,20 @@ def read_text(path: str, what: str, max_bytes: int) -> str:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as err:
         raise refused(what, path, f"not UTF-8 ({err.reason} at byte {err.start})") from None
+
+
+def read_input(path: str, what: str, max_bytes: int = MAX_INPUT_BYTES) -> str:
+    """A command's input text: `path` a regular file ("-": standard input), at most
+    `max_bytes` either way (a device such as /dev/zero is refused, never read without end)."""
+    if path != "-":
+        return read_text(path, what, max_bytes)
+    data = sys.stdin.buffer.read(max_bytes + 1)
+    if len(data) > max_bytes:
+        raise refused(what, "-", f"over {max_bytes:,} bytes")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        raise refused(what, "-", f"not UTF-8 ({err.reason} at byte {err.start})") from None
 
 
 def json_depth(text: str) -> int:

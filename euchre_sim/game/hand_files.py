@@ -3,11 +3,10 @@ told apart by content or suffix; `-` is standard input."""
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass
 
 from ..core.errors import UserError
-from ..core.files import loads
+from ..core.files import loads, read_input
 from ..core.rules import RuleSet
 from .egn import is_egn, read_egn
 from .ptn import is_ptn, read_ptn
@@ -99,12 +98,4 @@ def _json_document(text: str):
 
 
 def _read_text(path: str) -> str:
-    if path == "-":
-        return sys.stdin.read()
-    try:
-        with open(path, encoding="utf-8-sig") as handle:
-            return handle.read()
-    except OSError as err:
-        raise UserError(f"cannot read {path!r}: {err.strerror}") from None
-    except UnicodeDecodeError:
-        raise UserError(f"cannot read {path!r}: not UTF-8 text") from None
+    return read_input(path, "the hand file")
