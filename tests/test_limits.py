@@ -314,3 +314,22 @@ def test_standard_input_is_read_up_to_its_cap(monkeypatch):
     monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"x" * 101)))
     with pytest.raises(UserError, match="over 100 bytes"):
         files.read_input("-", "the deals", max_bytes=100)
+
+
+@pytest.mark.parametrize("resume", [False, True])
+def test_a_second_run_into_a_folder_another_is_writing_is_one_line(tmp_path, resume):
+    """Issue 58 item 10: two runs given the same --out clashed, the loser's line a
+    misleading 'No such file'. The writer holds the folder's lock (here this test)."""
+    import fcntl
+
+    out = tmp_path / "run"
+    out.mkdir()
+    if resume:
+        run_cli(["simulate", "--deals", "100", "--seed", "1", "--out", str(out),
+                 "--no-progress", "--workers", "1"])
+        assert not (out / ".lock").exists()  # a finished run lets go of its folder
+    with open(out / ".lock", "w") as held:
+        fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        _one_line_exit_2(["simulate", "--deals", "100", "--seed", "1", "--out", str(out),
+                          "--no-progress", "--workers", "1"] + (["--resume"] if resume else []),
+                         "another run is writing")

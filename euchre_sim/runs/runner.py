@@ -23,6 +23,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import errno
+import fcntl
 import hashlib
 import itertools
 import json
@@ -96,13 +97,44 @@ def write_json(path: str, data: dict) -> None:
     _sync_folder(os.path.dirname(path) or ".")
 
 
+LOCK = ".lock"  # held (flock) by the process writing a run folder, released by its end
+_HELD: dict[str, int] = {}  # run folder -> the open lock's descriptor, for the process's life
+
+
+def _hold_folder(out_dir: str) -> None:
+    """Lock the run folder for this process (made if missing): a second run given the same
+    --out while this one writes is one line, not a clash of their chunks. The kernel lets go
+    when the process ends, killed or not."""
+    key = os.path.realpath(out_dir)
+    if key in _HELD:
+        return
+    with writing_run(out_dir):
+        os.makedirs(out_dir, exist_ok=True)
+        fd = os.open(os.path.join(out_dir, LOCK), os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        raise UserError(f"another run is writing {out_dir!r} (the same --out): wait for it, "
+                        "or choose another folder") from None
+    _HELD[key] = fd
+
+
+def run_files(out_dir: str) -> list[str]:
+    """The names in a run folder, its lock left out."""
+    return [name for name in os.listdir(out_dir) if name != LOCK]
+
+
 def open_run(out_dir: str, identity: dict, chunk_size: int | None, resume: bool,
              manifest: dict) -> int | None:
-    """Check the output folder: a new run writes its manifest; a resumed one must be the same
-    run (identity) with a sound manifest. Returns the resumed run's chunk size (None for a new
-    run)."""
+    """Check the output folder (held by this process: `_hold_folder`): a new run writes its
+    manifest; a resumed one must be the same run (identity) with a sound manifest. Returns the
+    resumed run's chunk size (None for a new run)."""
     manifest_path = os.path.join(out_dir, MANIFEST)
-    exists = os.path.isdir(out_dir) and os.listdir(out_dir)
+    exists = os.path.isdir(out_dir) and run_files(out_dir)
+    if not exists or resume:  # a folder of other things is refused below, left as it was
+        _hold_folder(out_dir)
+        exists = run_files(out_dir)  # another run may have started there meanwhile
     if exists and not resume:
         raise UserError(f"output folder {out_dir!r} is not empty (use --resume to continue "
                         "a run there, or choose another folder)")
@@ -153,11 +185,20 @@ def close_run(out_dir: str, manifest: dict, info: dict) -> None:
     with writing_run(out_dir):
         write_json(os.path.join(out_dir, "run.json"), info)
         digests = {name: _file_digest(os.path.join(out_dir, name))
-                   for name in sorted(os.listdir(out_dir))
+                   for name in sorted(run_files(out_dir))
                    if name != MANIFEST and os.path.isfile(os.path.join(out_dir, name))}
         write_json(os.path.join(out_dir, MANIFEST),
                    manifest | {"complete": True, "sha256": digests})
     shutil.rmtree(os.path.join(out_dir, "chunks"), ignore_errors=True)
+    _let_go(out_dir)
+
+
+def _let_go(out_dir: str) -> None:
+    """A finished run's folder: its lock removed and released."""
+    fd = _HELD.pop(os.path.realpath(out_dir), None)
+    if fd is not None:
+        _discard(os.path.join(out_dir, LOCK))
+        os.close(fd)
 
 
 def is_complete(out_dir: str) -> bool:
