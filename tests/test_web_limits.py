@@ -245,3 +245,41 @@ def test_one_slow_run_does_not_skew_the_wait_estimate():
         assert worker.rates["dd"] >= 1_000.0 / RATE_STEP  # the run itself: 20 a second
     finally:
         worker.stop()
+
+
+def test_plots_beyond_the_bound_are_a_429_and_none_is_drawn_for_a_client_that_left(
+        root, monkeypatch):
+    """Issue 58 item 9: 20 plots whose clients left after a second kept a core busy 50 s.
+    At most MAX_PLOTS are drawn or wait at once; a waiting one whose client left is never
+    drawn (the stand-in draws until released)."""
+    import threading
+
+    from euchre_sim.web import app as app_module
+
+    release, drawn = threading.Event(), []
+
+    def slow_plot(out_dir, kind, round_no):
+        drawn.append(kind)
+        release.wait(30)
+        return b"\x89PNG"
+
+    monkeypatch.setattr(app_module, "plot_png", slow_plot)
+    (root / "plotted").mkdir(exist_ok=True)
+    (root / "plotted" / "run.json").write_text(json.dumps(RUN_JSON))
+    path = "/api/run/plot?dir=plotted&kind=heatmaps"
+    with serving(create_app(SlowWorker(), runs_root=str(root))) as port:
+        held = []
+        for _ in range(app_module.MAX_PLOTS):
+            raw = socket.create_connection(("127.0.0.1", port), timeout=30)
+            raw.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
+            held.append(raw)
+        _until(lambda: len(drawn) == 1)
+        time.sleep(0.3)  # the others wait their turn
+        assert "plots" in _one_line_error(_ask(port, "GET", path), 429)
+        for raw in held[1:]:  # their clients leave while the first is drawn
+            raw.close()
+        time.sleep(0.3)
+        release.set()
+        _until(lambda: _ask(port, "GET", path)[0] == 200)
+        held[0].close()
+    assert len(drawn) == 2  # the first, and the one asked after; none for those who left

@@ -10,6 +10,8 @@ import math
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, NamedTuple
 
+import numpy as np
+
 from .files import refused, regular_file
 
 if TYPE_CHECKING:  # pandas and pyarrow are imported where a table is read
@@ -100,10 +102,12 @@ def file_schema(path: str, what: str, schema: Schema) -> pa.Schema:
 
 
 def read_table(path: str, what: str, schema: Schema, columns: Iterable[str] | None = None,
-               filters: list | None = None) -> pd.DataFrame:
+               filters: list | None = None, rows: np.ndarray | None = None) -> pd.DataFrame:
     """The table at `path` (`what` names it in a mistake): `columns` (default: every
     declared column the file holds; a column it does not declare is never read), with
-    `filters` (pyarrow's) only the rows they keep, every value checked against its column."""
+    `filters` (pyarrow's) only the rows they keep, with `rows` only those rows by position,
+    in that order (only the row groups holding them are read); every value read checked
+    against its column."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
@@ -114,7 +118,10 @@ def read_table(path: str, what: str, schema: Schema, columns: Iterable[str] | No
     if absent:
         raise refused(what, path, f"no column {absent[0]!r}")
     try:
-        frame = pq.read_table(path, columns=wanted, filters=filters).to_pandas()
+        if rows is None:
+            frame = pq.read_table(path, columns=wanted, filters=filters).to_pandas()
+        else:
+            frame = _read_rows(pq.ParquetFile(path), wanted, np.asarray(rows, dtype=np.int64))
     except (pa.ArrowException, OSError) as err:
         raise refused(what, path, _first_line(err)) from None
     for name in wanted:
@@ -130,10 +137,22 @@ def read_table(path: str, what: str, schema: Schema, columns: Iterable[str] | No
     return frame
 
 
+def _read_rows(parquet, columns: list[str], rows: np.ndarray) -> pd.DataFrame:
+    """Rows of a Parquet file by position: the row groups holding them read, then taken."""
+    if not len(rows):
+        return parquet.schema_arrow.empty_table().select(columns).to_pandas()
+    sizes = [parquet.metadata.row_group(g).num_rows for g in range(parquet.num_row_groups)]
+    starts = np.concatenate([[0], np.cumsum(sizes)])
+    groups = sorted(set(np.searchsorted(starts, rows, side="right") - 1))
+    part = parquet.read_row_groups(groups, columns=columns).to_pandas()
+    offset = np.zeros(len(sizes), dtype=np.int64)
+    offset[groups] = np.cumsum([0] + [sizes[g] for g in groups[:-1]])
+    group_of = np.searchsorted(starts, rows, side="right") - 1
+    return part.iloc[offset[group_of] + rows - starts[group_of]].reset_index(drop=True)
+
+
 def _fault(values: pd.Series, column: Column) -> str | None:
     """What is wrong with a column's values (None: nothing)."""
-    import numpy as np
-
     empty = values.isna().to_numpy()
     if empty.any() and not column.missing:
         return f"is empty in row {empty.nonzero()[0][0]}"

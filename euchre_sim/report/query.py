@@ -11,7 +11,7 @@ import pandas as pd
 from ..core.errors import FieldError, UserError
 from ..core.files import read_json
 from ..core.run_tables import OUTPUT_TABLES, table_schema
-from ..core.schema import read_table
+from ..core.schema import file_schema, read_table
 
 # the fields of run.json the reports read, with their types (the rules are checked whole)
 _RUN_FIELDS = {"kind": str, "play": str, "bidding": (str, type(None)),
@@ -49,13 +49,40 @@ def load_run(out_dir: str) -> dict:
     return info
 
 
-def load_table(out_dir: str, name: str = "calls") -> pd.DataFrame:
+def _table_path(out_dir: str, name: str) -> str:
     if name not in OUTPUT_TABLES:
         raise UserError(f"unknown table {name!r} (tables: {', '.join(OUTPUT_TABLES)})")
     path = os.path.join(out_dir, f"{name}.parquet")
     if not os.path.isfile(path):
         raise UserError(f"no {name}.parquet in {out_dir!r} (run 'euchre-sim simulate' first)")
-    return read_table(path, f"the {name} table", table_schema(name))
+    return path
+
+
+def load_table(out_dir: str, name: str = "calls") -> pd.DataFrame:
+    return read_table(_table_path(out_dir, name), f"the {name} table", table_schema(name))
+
+
+def table_rows(out_dir: str, name: str, rows: RowFilter, limit: int
+               ) -> tuple[pd.DataFrame, int]:
+    """The first `limit` rows of a table that `rows` keeps (filter_table), and how many it
+    keeps, reading only the columns the filter asks about and then the row groups that hold
+    the rows shown: never the whole table for a page of it."""
+    path, what, schema = _table_path(out_dir, name), f"the {name} table", table_schema(name)
+    held = set(file_schema(path, what, schema).names)
+    asked = [column for column in ("round", "seat", "trumps", "alone", "action")
+             if getattr(rows, column) is not None]
+    asked += ["n"] + ["hand"] * (rows.hand is not None) + [rows.sort] * (rows.sort is not None)
+    narrow = read_table(path, what, schema, columns=dict.fromkeys(c for c in asked
+                                                                  if c in held))
+    kept = filter_table(narrow if len(narrow.columns) else _positions(path), rows)
+    return read_table(path, what, schema, rows=kept.index[:limit].to_numpy()), len(kept)
+
+
+def _positions(path: str) -> pd.DataFrame:
+    """A frame of no columns, one row a row of the Parquet file (its index the position)."""
+    import pyarrow.parquet as pq
+
+    return pd.DataFrame(index=pd.RangeIndex(pq.ParquetFile(path).metadata.num_rows))
 
 
 @dataclass(frozen=True)

@@ -40,6 +40,7 @@ STATIC = files("euchre_sim.web") / "static"
 JOB_KINDS = ("advise", "solve", "review")
 READ_THREADS = 2  # threads that read files and parse bodies and tables at once
 POLL_SECONDS = 0.05  # how often a waiting query looks for its end and for its client leaving
+MAX_PLOTS = 4  # plot requests drawing or waiting at once; one more is refused (429)
 _ENTRY_FIELDS = {"record": dict, "rules": str, "set": (dict, list)}
 
 
@@ -130,7 +131,8 @@ def create_app(worker: Worker | None = None, runs_root: str | None = None,
     worker = worker or Worker(warm_up)
     root = RunsRoot(runs_root or os.getcwd())
     read = _off_loop(anyio.CapacityLimiter(READ_THREADS))
-    draw = _off_loop(anyio.CapacityLimiter(1))  # pyplot draws one figure at a time
+    drawing = anyio.CapacityLimiter(1)  # pyplot draws one figure at a time
+    plots = [0]  # plot requests drawing or waiting
 
     async def body(request: Request):
         return await read(parse_json, await request.body(), "the body")
@@ -209,12 +211,23 @@ def create_app(worker: Worker | None = None, runs_root: str | None = None,
             _table_filters(request), _int_param(request, "limit", 100)))
 
     async def run_plot(request: Request) -> Response:
+        """A figure drawn in turn, at most MAX_PLOTS asked at once, none drawn for a client
+        that left while it waited."""
+        if plots[0] >= MAX_PLOTS:
+            raise Busy(f"{MAX_PLOTS} plots are being drawn or waiting; ask again soon")
+        plots[0] += 1
         try:
-            png = await draw(plot_png, _run_dir(request, root),
-                             request.query_params.get("kind", "heatmaps"),
-                             _int_param(request, "round", 1))
+            async with drawing:
+                if await request.is_disconnected():
+                    return Response(status_code=204)
+                png = await anyio.to_thread.run_sync(functools.partial(
+                    plot_png, _run_dir(request, root),
+                    request.query_params.get("kind", "heatmaps"),
+                    _int_param(request, "round", 1)))
         except ImportError:
             raise UserError("plots need matplotlib: pip install 'euchre-sim[plot]'") from None
+        finally:
+            plots[0] -= 1
         return Response(png, media_type="image/png")
 
     async def user_error(request: Request, err: UserError) -> JSONResponse:

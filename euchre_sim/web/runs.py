@@ -9,7 +9,7 @@ import tempfile
 
 from ..core.errors import UserError
 from ..core.run_tables import OUTPUT_TABLES
-from ..report.query import RowFilter, filter_table, load_run, load_table
+from ..report.query import RowFilter, load_run, table_rows
 
 PLOTS = {"heatmaps": "summary", "decisions": "decisions", "odds": "odds"}  # kind: table drawn
 MAX_ROWS = 1_000
@@ -30,9 +30,9 @@ def table_page(out_dir: str, name: str, rows: RowFilter, limit: int = 100) -> di
     matched."""
     if not 1 <= limit <= MAX_ROWS:
         raise UserError(f"limit must be 1 to {MAX_ROWS:,}")
-    frame = filter_table(load_table(out_dir, name), rows)
-    shown = frame.head(limit).drop(columns=["hand_key"], errors="ignore")
-    return {"table": name, "matched": len(frame), "columns": list(shown.columns),
+    frame, matched = table_rows(out_dir, name, rows, limit)
+    shown = frame.drop(columns=["hand_key"], errors="ignore")
+    return {"table": name, "matched": matched, "columns": list(shown.columns),
             "rows": json.loads(shown.to_json(orient="values"))}
 
 
