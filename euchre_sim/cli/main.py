@@ -4,6 +4,7 @@ Heavy modules (numpy, numba, pandas) are imported inside commands so `--help` st
 """
 
 from . import (  # noqa: F401  (register the commands)
+    advise_commands,
     game_commands,
     review_commands,
     serve_commands,

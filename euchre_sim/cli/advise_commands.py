@@ -1,0 +1,194 @@
+"""`euchre-sim advise`: should this hand order up, call, go alone or pass (and during the
+play: which card), and the tables that answer it."""
+
+from __future__ import annotations
+
+import click
+
+from .app import cli
+from .options import json_option, player_fields, rules_options, seed_option, workers_option
+from .progress import warn
+
+COMPILING = ("advise: compiling the kernels (first run only: a few minutes; later runs load "
+             "them from Numba's cache)")
+
+
+@cli.command()
+@click.option("--hand", default=None,
+              help='Your cards, e.g. "JS AS 9H 9D TC" (during the play: those you still hold).')
+@click.option("--up", default=None, help="Round 1: the upcard.")
+@click.option("--turned-down", default=None, help="Round 2: the card turned down.")
+@click.option("--seat", type=int, required=True,
+              help="Your position: 1 = dealer's left ... 4 = dealer.")
+@click.option("--deals", type=click.IntRange(min=2), default=None,
+              help="Deals to simulate; then exactly this many, never the atlas (default: "
+                   "the atlas where it covers the question, else up to 20,000 deals, "
+                   "stopping once the best action is clear; 1,000 under --play pimc).")
+@seed_option
+@rules_options
+@player_fields(people_default=True)
+@click.option("--score", default=None, metavar="US-THEM",
+              help="With --bidding: the game's score, e.g. 8-9; adds each action's chance "
+                   "of winning the game.")
+@click.option("--odds", type=click.Path(file_okay=False), default=None,
+              help="With --score: a folder with odds.parquet (euchre-sim odds); default: "
+                   "solve the odds from fresh deals bid the same way.")
+@click.option("--trump", default=None, metavar="SUIT",
+              help="During the play: trump (with --maker); asks your next card.")
+@click.option("--maker", type=int, default=None, help="During the play: the maker's position.")
+@click.option("--alone", is_flag=True, default=None, help="During the play: the maker is alone.")
+@click.option("--played", default=None, metavar="TRICKS",
+              help='During the play: the cards played so far in playing order, tricks '
+                   'separated by "/", e.g. "AD KD 9D 9S / QC".')
+@click.option("--discard-from", "discard_from", default=None, metavar="6 CARDS",
+              help="The dealer's discard: your five cards and the upcard (with --trump).")
+@click.option("--discard", default=None, metavar="CARD",
+              help="During the play, as the dealer who took the upcard: what you threw.")
+@workers_option
+@json_option()
+def advise(ruleset, as_json: bool, workers: int, **fields) -> None:
+    """Should this hand order up, call, go alone or pass? Figures over random deals of the
+    unseen cards (with --bidding: the deals where the auction reaches you, pass included).
+    With neither --play nor --bidding: at a table of people (--bidding human --play learned),
+    double dummy beside: read at once from the shipped atlas where it covers the question
+    (the standard, online, yooker and drinking presets unchanged, no --score, no --deals),
+    else simulated (a few seconds; the first run compiles for a few minutes and says so).
+    With --trump and --maker: which card to discard or play now, over worlds consistent
+    with what you have seen.
+
+    Example: euchre-sim advise --hand "JS AS 9H 9D TC" --up 9S --seat 1
+
+    Example during the play: euchre-sim advise --hand "KS QH 9C TH 9D" --up 9S --seat 3
+    --trump S --maker 4 --played "AD KD" --worlds 200
+    """
+    import json
+
+    from ..advice.advice_request import answer, ask_any
+    from ..core.jit import on_first_compile
+
+    question = ask_any(ruleset, fields)
+    with on_first_compile(lambda: warn(COMPILING)):
+        result = answer(question, workers=workers)
+    if as_json:
+        click.echo(json.dumps(result))
+    elif "kind" in result:
+        _print_play_advice(result)
+    else:
+        _print_advice(result, ruleset, question.seat, question.play, question.worlds)
+
+
+def _print_play_advice(result: dict) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    from ..core.stats import Z95
+
+    what = "discard" if result["kind"] == "discard" else f"card to play, trick {result['trick']}"
+    table = Table(title=f"Seat {result['seat']}, trump {result['trump']}, maker "
+                  f"{result['maker']}{' alone' if result['alone'] else ''}: your {what}, "
+                  f"{result['worlds']} worlds")
+    for name in ("card", "mean points", "95% interval", "dd best in"):
+        table.add_column(name, justify="left" if name == "card" else "right")
+    for o in result["options"]:
+        se = o["pimc_se"] or 0.0
+        table.add_row(o["option"], f"{o['pimc']:+.3f}",
+                      f"{o['pimc'] - Z95 * se:+.3f} .. {o['pimc'] + Z95 * se:+.3f}",
+                      f"{o['best_share']:.0%} of worlds")
+    Console(width=140).print(table)
+    best = result["best"]
+    if best is None:
+        click.echo("Best: too close to call (the top two cards are within each other's 95 % "
+                   "noise on these worlds).")
+    elif best["lead"] is None:
+        click.echo(f"Only one card: {best['option']}.")
+    else:
+        click.echo(f"Best: {best['option']} (ahead of the runner-up by {best['lead']:+.3f} ± "
+                   f"{Z95 * best['lead_se']:.3f} points, paired on the same worlds).")
+    click.echo("Mean points go to your side; each world is solved double dummy from here.")
+
+
+def _action_label(a: dict) -> str:
+    if a["action"] == "pass":
+        return "pass"
+    return f"call {a['suit']}" if a["action"] == "call" else "order up"
+
+
+def _print_advice(result: dict, rules, seat: int, play: str, worlds: int) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    from ..core.stats import Z95
+    from ..play.models import DESCRIPTIONS
+
+    bidding = result.get("bidding")
+    ref = f"upcard {result['up']}" if "up" in result else f"turned down {result['turned_down']}"
+    model = play + (f", {worlds} worlds" if play == "pimc" else "")
+    reached = "" if not bidding else f", bidding {bidding}" if result.get("reached") is None \
+        else f" reaching you ({result['reached']:.0%} of deals), bidding {bidding}"
+    if result.get("source") == "atlas":
+        what = "class" if result["atlas"]["level"] == "class" else "pool of classes"
+        reached = (f" of this hand's {what} in the realistic atlas "
+                   f"({result['atlas']['deals']:,} deals){reached}")
+    stopped = (" (stopped early: the best action separated from the next)"
+               if result.get("stopped") == "separated" else "")
+    table = Table(title=f"{result['hand']}, seat {seat}, {ref}: {result['deals']:,} deals"
+                  f"{stopped}{reached}, {model}")
+    columns = ["action", "alone", "make", "march", "euchred", "mean points", "95% interval"]
+    exact = play != "dd"  # the same deals solved double dummy, beside
+    columns += (["bidder's choice"] + (["dd mean points"] if exact else [])) if bidding else (
+        ["dd make", "dd mean points"] if exact else [])
+    if "score" in result:
+        columns.append("P(win game)")
+    for name in columns:
+        table.add_column(name, justify="left" if name == "action" else "right")
+    for a in result["actions"]:
+        lo, hi = a["ci95"]
+        rates = ["-"] * 3 if a["make_rate"] is None else [
+            f"{a[key]:.1%}" for key in ("make_rate", "march_rate", "euchred_rate")]
+        cells = [_action_label(a), "yes" if a["alone"] else "no", *rates,
+                 f"{a['mean_points']:+.3f}", f"{lo:+.3f} .. {hi:+.3f}"]
+        if bidding:
+            cells.append(f"{a['chosen_rate']:.1%}")
+            if exact:
+                cells.append("-" if a["action"] == "pass" else f"{a['dd_mean_points']:+.3f}")
+        elif exact:
+            cells += [f"{a['dd']['make_rate']:.1%}", f"{a['dd']['mean_points']:+.3f}"]
+        if "score" in result:
+            cells.append(f"{a['p_win']:.1%} ± {Z95 * a['p_win_se']:.1%}")
+        table.add_row(*cells)
+    console = Console(width=140)
+    console.print(table)
+    if bidding:
+        best = result["best"]
+        if best is None:
+            click.echo("Best: too close to call (the top two actions are within each other's "
+                       "95 % noise on these deals).")
+        else:
+            click.echo(f"Best: {_action_label(best)}{' alone' if best['alone'] else ''} "
+                       f"(ahead of the runner-up by {best['lead']:+.3f} ± "
+                       f"{Z95 * best['lead_se']:.3f} points, paired on the same deals).")
+        if "score" in result:
+            game = result["best_for_game"]
+            label = _action_label(game) + (" alone" if game["alone"] else "")
+            score = f"{result['score']['us']}-{result['score']['them']}"
+            click.echo(f"At {score}, best for the game: {label}"
+                       + (" — not the best for points." if result["game_differs"] else
+                          " (also the best for points)."))
+        if result["after_pass"]:
+            after = Table(title="After you pass")
+            for name in ("then", "share", "mean points to you"):
+                after.add_column(name, justify="left" if name == "then" else "right")
+            for e in result["after_pass"]:
+                then = "passed out (redeal)" if e["action"] == "passed_out" else (
+                    f"round {e['round']}, seat {e['seat']}: {e['action'].replace('_', ' ')} "
+                    f"{e['suit']}{' alone' if e['alone'] else ''}")
+                after.add_row(then, f"{e['share']:.1%}", f"{e['mean_points']:+.3f}")
+            console.print(after)
+    click.echo(f"Mean points go to your side ({rules.euchre_text}); play: {DESCRIPTIONS[play]}.")
+    if result.get("source") == "atlas":
+        click.echo("Read from the realistic atlas shipped with the package (docs: A table of "
+                   "people); --deals N simulates this hand afresh.")
+    if exact:
+        click.echo("mean points: played out by that model from what each seat sees; dd mean "
+                   "points: the same deals with every hand seen and perfect play (a bound, "
+                   "not a table of people).")
