@@ -18,7 +18,8 @@ from ..core.rules import RuleSet
 from ..core.seats import SEAT_NAMES, TEAM_NAMES, seat_at
 from ..play.player import Player
 from .bidders import Sides
-from .engine import Bid, HandState
+from .engine import HandState
+from .history import bid_label
 
 PLAYER_SEAT = 2  # the player sits S, at the bottom of the page's table
 PEOPLE = Player("human", "learned")  # the other three seats: a table of people
@@ -31,15 +32,6 @@ def first_dealer(position: int) -> int:
         raise UserError(f"seat must be 1-4 (your position from the dealer's left), "
                         f"got {position!r}")
     return seat_at(PLAYER_SEAT, -position)
-
-
-def bid_choice(state: HandState, bid: Bid) -> dict:
-    """A bid as `advise` names an action: `{"action", "suit", "alone"}` (suit null on a pass)."""
-    if bid.action == "pass":
-        return {"action": "pass", "suit": None, "alone": False}
-    trump = bid.suit if bid.action == "call" else state.upcard >> 3
-    return {"action": bid.action, "suit": state.rules.card_deck.suit_name(trump),
-            "alone": bool(bid.alone)}
 
 
 class PracticeHand:
@@ -77,7 +69,7 @@ class PracticeHand:
         state, kind = self.state, self.deciding()
         name = state.rules.card_deck.card_name
         if kind == "bid":
-            return [bid_choice(state, bid) for bid in state.legal_bids()]
+            return [bid_label(state, bid) for bid in state.legal_bids()]
         if kind == "discard":
             return [name(c) for c in state.rules.card_deck.sorted_cards(state.hands[PLAYER_SEAT])]
         if kind == "defend_alone":
@@ -87,19 +79,23 @@ class PracticeHand:
                 state.legal_cards(PLAYER_SEAT))]
         return []
 
-    def act(self, action) -> None:
-        """The player's action (one of `legal`, as given), then the others' up to its next
-        decision or the end of the hand; UserError naming the choices otherwise."""
+    def check(self, action) -> None:
+        """UserError naming the legal choices unless `action` is one of them, as given."""
         legal = self.legal()
         if action not in legal:
             choices = ", ".join(_text(choice) for choice in legal) or "none: the hand is over"
             raise UserError(f"action {_text(action)[:80]} is not one of the legal choices "
                             f"({choices})")
+
+    def act(self, action) -> None:
+        """The player's action (one of `legal`, as given: `check`), then the others' up to
+        its next decision or the end of the hand."""
+        self.check(action)
         state, kind = self.state, self.deciding()
         deck = state.rules.card_deck
         self.events = []
         if kind == "bid":
-            state.bid(next(b for b in state.legal_bids() if bid_choice(state, b) == action))
+            state.bid(next(b for b in state.legal_bids() if bid_label(state, b) == action))
         elif kind == "discard":
             state.discard(deck.parse_card(action))
         elif kind == "defend_alone":
@@ -117,7 +113,7 @@ class PracticeHand:
                 seat = state.turn
                 bid = self.players[seat].bid(state, state.legal_bids())
                 state.bid(bid)
-                self._said(seat, "bid", bid_choice(state, bid))
+                self._said(seat, "bid", bid_label(state, bid))
             elif state.phase == "discard":
                 state.discard(self.players[state.dealer].discard(state))
                 self._said(state.dealer, "discard", None)  # the card stays hidden
@@ -155,7 +151,7 @@ class PracticeHand:
             "phase": state.phase, "round": state.round if state.phase == "bid" else None,
             "decision": self.deciding(), "hand": names(state.hands[PLAYER_SEAT]),
             "upcard": deck.card_name(state.upcard),
-            "bids": [{"seat": SEAT_NAMES[b.seat], "round": b.round} | bid_choice(state, b)
+            "bids": [{"seat": SEAT_NAMES[b.seat], "round": b.round} | bid_label(state, b)
                      for b in state.bids],
             "trump": deck.suit_name(state.trump) if fixed else None,
             "maker": SEAT_NAMES[state.maker] if fixed else None,
