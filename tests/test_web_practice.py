@@ -211,3 +211,22 @@ def test_live_games_are_capped_and_expire():
         clock.now += 300  # the first game, untouched for 700 s, is forgotten
         assert client.get(f"/api/practice/{first}/egn").status_code == 404
         assert client.post("/api/practice", json=START).status_code == 200
+
+
+def test_a_defender_is_asked_to_defend_alone_where_the_rules_allow_it(client):
+    """Passing every bid, the player defends a contract in about half the hands."""
+    for deal in range(8):
+        state = client.post("/api/practice", json=START | {"set": {"defend_alone": True},
+                                                          "deal": deal}).json()
+        game = state["id"]
+        while state["decision"] == "bid":  # the first choice: pass where it is open
+            state = client.post(f"/api/practice/{game}/act",
+                                json={"action": state["legal"][0]}).json()
+        if state["decision"] == "defend_alone":
+            break
+    assert state["decision"] == "defend_alone" and state["legal"] == ["partner", "alone"]
+    after = client.post(f"/api/practice/{game}/act", json={"action": "partner"}).json()
+    feedback = after["feedback"]
+    assert feedback["kind"] == "defend_alone" and feedback["chosen"] == "partner"
+    assert [o["option"] for o in feedback["options"]] == ["partner", "alone"]
+    assert after["phase"] in ("defend", "play", "done") and after["decision"] != "defend_alone"

@@ -27,7 +27,8 @@ DEFENCE_CHOICES = ("partner", "alone")
 
 
 def first_dealer(position: int) -> int:
-    """The seat that deals hand 0 when the player sits at `position` (1-4 from its left)."""
+    """The seat that deals hand 0 when the player sits at `position` (1-4 from the dealer's
+    left); UserError for another position."""
     if position not in (1, 2, 3, 4):
         raise UserError(f"seat must be 1-4 (your position from the dealer's left), "
                         f"got {position!r}")

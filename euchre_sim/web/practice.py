@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from ..core.errors import UserError
 from ..core.limits import check_seed
+from ..game.practice import first_dealer
 from ..report.practice import PracticeSession
 from .bodies import fields_of, rules_of
 from .reviews import finite
@@ -50,9 +51,7 @@ class PracticeGames:
         fields = fields_of(body, _NEW_FIELDS, "practice")
         rules = rules_of(fields.get("rules", "standard"), fields.get("set"))
         position, seed, deal = fields.get("seat", 1), fields.get("seed", 0), fields.get("deal", 0)
-        if position not in (1, 2, 3, 4):
-            raise UserError(f"seat must be 1-4 (your position from the dealer's left), "
-                            f"got {position}")
+        first_dealer(position)  # the seat checked before the game takes a place
         check_seed(seed)
         if not 0 <= deal <= MAX_DEAL:
             raise UserError(f"deal must be 0 to {MAX_DEAL:,}, got {deal:,}")
