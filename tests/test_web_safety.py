@@ -18,7 +18,7 @@ from .web_helpers import runs_tree
 
 HAND = {"hand": "JS AS 9H 9D TC", "up": "9S", "seat": 1}
 JSON_PATHS = ("/api/advise", "/api/solve", "/api/estimate", "/api/jobs", "/api/review",
-              "/api/entry")
+              "/api/entry", "/api/practice", "/api/practice/0/act")
 TOKEN = "s3cret-token"
 
 

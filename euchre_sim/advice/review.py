@@ -20,9 +20,9 @@ from ..core.limits import MAX_SEED, MAX_WORLDS, at_most, check_seed
 from ..core.rules import RuleSet
 from ..core.seats import SEAT_NAMES
 from ..core.stats import mean_se
-from ..game.engine import Bid, HandState
+from ..game.engine import HandState
 from ..game.hand_files import read_hand_file
-from ..game.history import RecordError, ReplayedHand, replay_hand
+from ..game.history import RecordError, ReplayedHand, bid_label, replay_hand
 from ..solver.search import new_tt
 from .bid_options import bid_options, bid_question
 from .position import Valuer, bidder_inference, card_options, defence_options
@@ -67,14 +67,6 @@ class ReviewSettings:
         return bidder_inference(rules, self.bidding, self.bidder_params, self.bidder_table)
 
 
-def _bid_label(state: HandState, bid: Bid) -> dict:
-    if bid.action == "pass":
-        return {"action": "pass", "suit": None, "alone": False}
-    trump = bid.suit if bid.action == "call" else state.upcard >> 3
-    return {"action": bid.action, "suit": state.rules.card_deck.suit_name(trump),
-            "alone": bool(bid.alone)}
-
-
 def _losses(options: list[dict], chosen) -> dict:
     """dd_loss, pimc_loss and its standard error (paired over the same worlds where the
     values are known world by world, else from the two standard errors)."""
@@ -98,7 +90,7 @@ def _losses(options: list[dict], chosen) -> dict:
     return out
 
 
-def _decision(record_id, kind: str, seat: int, trick, chosen, options: list[dict],
+def decision_row(record_id, kind: str, seat: int, trick, chosen, options: list[dict],
               category: str | None = None) -> dict:
     """A review row (SPEC); `category` splits cards into leads and follows."""
     row = {"id": record_id, "kind": kind, "category": category or kind,
@@ -136,7 +128,7 @@ def review_hand(hand: ReplayedHand, record_id, index: int, settings: ReviewSetti
             seed = (settings.seed + key(number)) % (MAX_SEED + 1)  # a seed a question takes
             question = bid_question(state, settings.bid_settings(), settings.worlds, seed)
             options = bid_options(state, question, deals, advised=not filled[state.turn])
-            row = _decision(record_id, "bid", state.turn, None, _bid_label(state, bid), options)
+            row = decision_row(record_id, "bid", state.turn, None, bid_label(state, bid), options)
             yield row | ({"sampled": True} if len(deals) > 1 else {})
         state.bid(bid)
     if final.passed_out:
@@ -148,7 +140,7 @@ def review_hand(hand: ReplayedHand, record_id, index: int, settings: ReviewSetti
     if state.phase == "discard":
         if "discard" in settings.kinds and not discard_hidden:
             options = card_options(state, valuer, key(8), tt)
-            yield _decision(record_id, "discard", state.dealer, None, name(final.discarded),
+            yield decision_row(record_id, "discard", state.dealer, None, name(final.discarded),
                             options)
         state.discard(final.discarded)
     if state.phase == "defend":
@@ -156,7 +148,7 @@ def review_hand(hand: ReplayedHand, record_id, index: int, settings: ReviewSetti
                                       else []):
             options = defence_options(state, seat, valuer, key(9 + number), tt)
             chosen = "alone" if final.defender_alone == seat else "partner"
-            yield _decision(record_id, "defend_alone", seat, None, chosen, options)
+            yield decision_row(record_id, "defend_alone", seat, None, chosen, options)
             if chosen == "alone":
                 break
         state.defend(final.defender_alone if final.defender_alone >= 0 else None)
@@ -165,7 +157,7 @@ def review_hand(hand: ReplayedHand, record_id, index: int, settings: ReviewSetti
         if "card" in settings.kinds:
             category = "follow" if state.tricks[-1].plays else "lead"
             options = card_options(state, valuer, key(11 + number), tt)
-            yield _decision(record_id, "card", seat, len(state.tricks), name(card), options,
+            yield decision_row(record_id, "card", seat, len(state.tricks), name(card), options,
                             category)
         state.play(seat, card)
 

@@ -20,6 +20,15 @@ def _teams(values: list[int]) -> dict[str, int]:
     return {TEAM_NAMES[0]: values[0], TEAM_NAMES[1]: values[1]}
 
 
+def bid_label(state: HandState, bid: Bid) -> dict:
+    """A bid as `advise` names an action: `{"action", "suit", "alone"}` (suit null on a pass)."""
+    if bid.action == "pass":
+        return {"action": "pass", "suit": None, "alone": False}
+    trump = bid.suit if bid.action == "call" else state.upcard >> 3
+    return {"action": bid.action, "suit": state.rules.card_deck.suit_name(trump),
+            "alone": bool(bid.alone)}
+
+
 def state_to_record(state: HandState, record_id: int, **extra) -> dict:
     """The SPEC record of a finished hand."""
     deck = state.rules.card_deck

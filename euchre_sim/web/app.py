@@ -30,6 +30,7 @@ from .catalog import deck_catalog, rules_catalog
 from .guard import Guard
 from .hand_entry import check_entry
 from .hosts import AllowedHosts
+from .practice import NoGame, PracticeGames
 from .queries import advise_query, solve_query, warm_up
 from .reviews import HISTORY_EXTENSIONS, review_query
 from .runs import plot_png, run_overview, table_page
@@ -123,12 +124,14 @@ def _run_dir(request: Request, root: RunsRoot) -> str:
 
 
 def create_app(worker: Worker | None = None, runs_root: str | None = None,
-               host: str = "127.0.0.1", token: str | None = None) -> Starlette:
+               host: str = "127.0.0.1", token: str | None = None,
+               games: PracticeGames | None = None) -> Starlette:
     """The app, with its worker (by default one that warms up on the library's kernels),
     reading paths only under `runs_root` (default: the current folder), answering to the
-    loopback's names and `host`, and requiring `token` on the API when one is given. The
-    worker starts and stops with the app."""
+    loopback's names and `host`, and requiring `token` on the API when one is given; its
+    practice games kept in `games`. The worker starts and stops with the app."""
     worker = worker or Worker(warm_up)
+    games = games or PracticeGames()
     root = RunsRoot(runs_root or os.getcwd())
     read = _off_loop(anyio.CapacityLimiter(READ_THREADS))
     drawing = anyio.CapacityLimiter(1)  # pyplot draws one figure at a time
@@ -199,6 +202,30 @@ def create_app(worker: Worker | None = None, runs_root: str | None = None,
             worker.cancel(found.id)
         return JSONResponse(found.snapshot())
 
+    async def practice(request: Request) -> JSONResponse:
+        game_id, deal_first = await read(games.new, await body(request))
+        try:
+            answered = await _answer(worker.submit("practice", deal_first), worker, request)
+        except Busy:
+            games.drop(game_id)
+            raise
+        if answered.status_code != 200:
+            games.drop(game_id)
+        return answered
+
+    async def practice_act(request: Request) -> JSONResponse:
+        act = await read(games.act, request.path_params["game_id"], await body(request))
+        return await _answer(worker.submit("practice", act), worker, request)
+
+    async def practice_next(request: Request) -> JSONResponse:
+        deal = await read(games.next_hand, request.path_params["game_id"], await body(request))
+        return await _answer(worker.submit("practice", deal), worker, request)
+
+    async def practice_egn(request: Request) -> JSONResponse:
+        document = await read(games.egn, request.path_params["game_id"])
+        return JSONResponse(document, headers={
+            "Content-Disposition": 'attachment; filename="practice.egn"'})
+
     async def runs(request: Request) -> JSONResponse:
         return JSONResponse(await read(root.runs))
 
@@ -239,6 +266,9 @@ def create_app(worker: Worker | None = None, runs_root: str | None = None,
     async def busy(request: Request, err: Busy) -> JSONResponse:
         return _error(429, str(err))
 
+    async def no_game(request: Request, err: NoGame) -> JSONResponse:
+        return _error(404, str(err))
+
     async def http_error(request: Request, err: HTTPException) -> JSONResponse:
         return _error(err.status_code, str(err.detail))
 
@@ -260,6 +290,10 @@ def create_app(worker: Worker | None = None, runs_root: str | None = None,
         Route("/api/entry", entry, methods=["POST"]), Route("/api/histories", histories),
         Route("/api/jobs", new_job, methods=["POST"]),
         Route("/api/jobs/{job_id}", job, methods=["GET", "DELETE"]),
+        Route("/api/practice", practice, methods=["POST"]),
+        Route("/api/practice/{game_id}/act", practice_act, methods=["POST"]),
+        Route("/api/practice/{game_id}/next", practice_next, methods=["POST"]),
+        Route("/api/practice/{game_id}/egn", practice_egn),
         Route("/api/runs", runs), Route("/api/run", run), Route("/api/run/table", run_table),
         Route("/api/run/plot", run_plot),
         Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
@@ -267,5 +301,6 @@ def create_app(worker: Worker | None = None, runs_root: str | None = None,
     guard = Middleware(Guard, hosts=AllowedHosts.serving(host), token=token)
     return Starlette(routes=routes, lifespan=lifespan, middleware=[guard],
                      exception_handlers={UserError: user_error, OutsideRoot: outside_root,
-                                         Busy: busy, HTTPException: http_error,
+                                         Busy: busy, NoGame: no_game,
+                                         HTTPException: http_error,
                                          Exception: internal_error})

@@ -26,7 +26,7 @@ _ADVISE_FIELDS = {"hand": str, "up": str, "turned_down": str, "seat": int, "deal
 _SOLVE_FIELDS = {"deal": str, "dealer": (str, int), "rules": str, "set": (dict, list)}
 _TYPE_NAMES = {str: "a string", int: "a whole number", bool: "true or false",
                list: "a list", dict: "an object", (dict, list): "an object of options",
-               (str, int): "a seat"}
+               (str, int): "a seat", (str, dict): "a card's name or a bid object"}
 
 
 def max_deals(play: str) -> int:

@@ -45,7 +45,7 @@ def review_query(body, place: Callable[[str], str]) -> Query:
         hands, errors = _file_hands(place(fields["file"]), rules)
     else:
         hands, errors = _entered_hands(fields["records"], rules), []
-    return lambda progress: _finite(_review(hands, errors, settings, progress))
+    return lambda progress: finite(_review(hands, errors, settings, progress))
 
 
 def _file_hands(path: str, rules) -> tuple[list, list]:
@@ -80,12 +80,12 @@ def _review(hands: list, errors: list, settings: ReviewSettings, progress) -> di
             "bidding": settings.bidding}
 
 
-def _finite(value):
+def finite(value):
     """The result with NaN (an undefined standard error) as null: JSON has no NaN."""
     if isinstance(value, float) and math.isnan(value):
         return None
     if isinstance(value, dict):
-        return {key: _finite(v) for key, v in value.items()}
+        return {key: finite(v) for key, v in value.items()}
     if isinstance(value, list | tuple):
-        return [_finite(v) for v in value]
+        return [finite(v) for v in value]
     return value

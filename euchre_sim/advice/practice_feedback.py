@@ -1,0 +1,72 @@
+"""What a practice player's decision cost: every option valued at the table of people and double
+dummy, and the chosen one's loss against the best of each (a `review` row).
+
+At the table of people: a bid by `advise` at the seat's point of the auction, with neither model
+named (the human bidder, the learned player: the shipped atlas where it covers the hand, else its
+early-stopping simulation); a card, a discard or defending alone by K worlds from the seat's view
+that agree with the auction under the human bidder (`position`, as `review` values them).
+Double dummy: the true deal solved, the rest of the auction after a pass bid by the human bidder.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..core.errors import UserError
+from ..core.limits import MAX_SEED
+from ..game.engine import HandState
+from ..game.practice import PEOPLE, PLAYER_SEAT
+from .advice_request import answer
+from .bid_options import bid_options, bid_question
+from .position import Valuer, bidder_inference, card_options, defence_options
+from .question import AdviceQuestion
+from .review import DECISIONS_PER_HAND, decision_row
+
+WORLDS = 50  # worlds a card, discard or defence is valued over (review's default)
+
+
+def decision_cost(state: HandState, kind: str, chosen, seed: int, deal: int, slot: int,
+                  tt=None) -> dict:
+    """The review row of the player's decision `kind` (review's kinds) about to be taken in
+    `state`, with `points_lost` (against the best at the table of people; None when `advise`
+    could not value the bid), `dd_points_lost` and `source` (atlas, simulation or worlds).
+    Deal `deal`'s decision `slot` has a seed of its own, as `review` keys its decisions."""
+    key = (seed + deal * DECISIONS_PER_HAND + slot) % (MAX_SEED + 1)
+    valuer = Valuer(WORLDS, key, bidder_inference(state.rules, PEOPLE.bidder))
+    trick, category, source = None, kind, "worlds"
+    if kind == "bid":
+        options, source = _bid_options(state, key)
+    elif kind == "defend_alone":
+        options = defence_options(state, PLAYER_SEAT, valuer, slot, tt)
+    else:
+        options = card_options(state, valuer, slot, tt)
+        if kind == "card":
+            trick = len(state.tricks)
+            category = "follow" if state.tricks[-1].plays else "lead"
+    row = decision_row(deal, kind, PLAYER_SEAT, trick, chosen, options, category)
+    return row | {"points_lost": row["pimc_loss"], "dd_points_lost": row["dd_loss"],
+                  "source": source}
+
+
+def _bid_options(state: HandState, seed: int) -> tuple[list[dict], str | None]:
+    """The seat's bid options: `dd` on the true deal, `pimc` and `pimc_se` as `advise` answers
+    at a table of people (None where it cannot: the auction too rarely reaches the seat), and
+    where that answer came from."""
+    deck = state.rules.card_deck
+    card = deck.card_name(state.upcard)
+    ref = {"up": card} if state.round == 1 else {"turned_down": card}
+    question = AdviceQuestion(state.rules, deck.format_hand(state.hands[state.turn]),
+                              state.position(state.turn), seed=seed, **ref)
+    try:
+        advice = answer(question)
+    except UserError:
+        advice = {"actions": [], "source": None}
+    people = {(a["action"], a["suit"], a["alone"]): a for a in advice["actions"]}
+    exact = bid_question(state, {"bidding": PEOPLE.bidder}, 2, seed)
+    options = bid_options(state, exact, [state.dealt], advised=False)
+    for option in options:
+        valued = people.get(tuple(option["option"].values()))
+        option["pimc"] = valued["mean_points"] if valued else None
+        se = valued.get("points_se") if valued else None
+        option["pimc_se"] = se if se is not None and np.isfinite(se) else None
+    return options, advice["source"]

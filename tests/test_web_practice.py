@@ -1,0 +1,232 @@
+"""The Practice API through Starlette's test client: a whole hand played by its `legal` choices,
+checked independently: the exported EGN replayed and reviewed by the command line, one bid's
+feedback against `advise` for the same position, no state showing a card the player could not
+have seen; bad actions, the cap on live games and their expiry."""
+
+import json
+import re
+
+import pytest
+from starlette.testclient import TestClient
+
+from euchre_sim.advice.advice_request import answer
+from euchre_sim.advice.question import AdviceQuestion
+from euchre_sim.core.rules import build_rules
+from euchre_sim.web.app import create_app
+from euchre_sim.web.practice import PracticeGames
+from euchre_sim.web.worker import Worker
+
+from .helpers import run_cli
+
+START = {"rules": "standard", "set": {}, "seat": 1, "seed": 11}
+CARD = re.compile(r"^(?:[9TJQKA][CDHS])$")
+
+
+class Clock:
+    """Seconds that a test moves on."""
+
+    def __init__(self):
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def _serving(games: PracticeGames | None = None) -> TestClient:
+    """A server without warm-up (the practice queries load what they need)."""
+    return TestClient(create_app(Worker(), games=games), base_url="http://127.0.0.1")
+
+
+@pytest.fixture(scope="module")
+def client():
+    with _serving() as test_client:
+        yield test_client
+
+
+def _choose(state: dict):
+    """A partnership order or call where one is open (so that the hand is played), else the
+    first choice."""
+    legal = state["legal"]
+    calls = [c for c in legal if isinstance(c, dict) and c["action"] != "pass" and not c["alone"]]
+    return (calls or legal)[0]
+
+
+def _cards_in(value) -> set[str]:
+    """Every card name anywhere in a JSON value."""
+    if isinstance(value, str):
+        return {value} if CARD.match(value) else set()
+    if isinstance(value, dict):
+        return set().union(*(_cards_in(v) for v in value.values())) if value else set()
+    if isinstance(value, list):
+        return set().union(*(_cards_in(v) for v in value)) if value else set()
+    return set()
+
+
+@pytest.fixture(scope="module")
+def played(client):
+    """A whole hand: the states answered, in order, and the game's id."""
+    response = client.post("/api/practice", json=START)
+    assert response.status_code == 200, response.text
+    states = [response.json()]
+    while states[-1]["legal"]:
+        response = client.post(f"/api/practice/{states[0]['id']}/act",
+                               json={"action": _choose(states[-1])})
+        assert response.status_code == 200, response.text
+        states.append(response.json())
+    return states
+
+
+def test_a_hand_starts_at_the_players_first_decision(played):
+    first = played[0]
+    assert first["seat"] == "S" and first["position"] == 1 and first["dealer"] == "E"
+    assert (first["seed"], first["deal"]) == (11, 0)
+    assert first["phase"] == "bid" and first["decision"] == "bid" and first["bids"] == []
+    assert {"action": "pass", "suit": None, "alone": False} in first["legal"]
+    assert len(first["hand"]) == 5 and first["hands"] is None and first["feedback"] is None
+
+
+def test_every_state_shows_only_cards_the_player_could_see(played):
+    final = played[-1]
+    assert final["phase"] == "done" and final["legal"] == [] and final["points"] is not None
+    dealt = final["hands"]
+    assert sorted(map(len, dealt.values())) == [5, 5, 5, 5]
+    own = set(dealt["S"]) | {final["upcard"]}
+    if final["dealer"] == "S":
+        own |= {final["discard"]}
+    for state in played[:-1]:
+        assert state["hands"] is None
+        played_cards = {p["card"] for t in state["tricks"] for p in t["plays"]}
+        assert _cards_in(state) <= own | played_cards, state
+
+
+def test_every_decision_has_feedback_with_losses_at_least_zero(played):
+    for before, after in zip(played, played[1:], strict=False):
+        feedback = after["feedback"]
+        assert feedback["kind"] == before["decision"] and feedback["seat"] == "S"
+        assert feedback["points_lost"] >= 0 and feedback["dd_points_lost"] >= 0
+        options = [o["option"] for o in feedback["options"]]
+        assert sorted(map(json.dumps, options)) == sorted(map(json.dumps, before["legal"]))
+
+
+def test_a_bids_feedback_is_what_advise_answers_for_the_position(played):
+    first, feedback = played[0], played[1]["feedback"]
+    # the deal's first decision is asked with the game's seed (deal d's decision k: seed + 32d + k)
+    question = AdviceQuestion(build_rules("standard"), " ".join(first["hand"]), 1,
+                              up=first["upcard"], seed=START["seed"])
+    advice = answer(question)
+    assert feedback["source"] == advice["source"]
+    values = {(a["action"], a["suit"], a["alone"]): a["mean_points"] for a in advice["actions"]}
+    got = {tuple(o["option"].values()): o["pimc"] for o in feedback["options"]}
+    assert got == pytest.approx(values)
+    chosen = values[tuple(feedback["chosen"].values())]
+    assert feedback["points_lost"] == pytest.approx(max(values.values()) - chosen)
+
+
+def test_the_summary_adds_up_the_hands_losses(played):
+    final = played[-1]
+    summary, tally = final["summary"], final["tally"]
+    losses = [s["feedback"] for s in played[1:]]
+    assert summary["lost"]["total"]["people"] == pytest.approx(
+        sum(f["points_lost"] for f in losses))
+    assert summary["lost"]["total"]["dd"] == pytest.approx(
+        sum(f["dd_points_lost"] for f in losses))
+    assert tally["hands"] == 1 and tally["per_hand"] == summary["lost"]
+    assert set(summary["yardsticks"]) == {"people", "pimc"}
+
+
+def test_the_hand_exported_as_egn_replays_and_reviews(client, played, tmp_path):
+    response = client.get(f"/api/practice/{played[0]['id']}/egn")
+    assert response.status_code == 200
+    path = tmp_path / "practice.egn"
+    path.write_text(response.text)
+    replay = run_cli(["replay", str(path), "--json"])
+    result = json.loads(replay.output.splitlines()[0])
+    assert result["ok"] and result["points"] == played[-1]["points"]
+    review = run_cli(["review", str(path), "--json", "--worlds", "2", "--kinds", "card"])
+    rows = [json.loads(line) for line in review.output.splitlines()]
+    cards = sum(len(t["plays"]) for t in played[-1]["tricks"])
+    assert len(rows) == cards
+    notes = json.loads(response.text)["deals"][0]["phases"]
+    lost = [f for f in (s["feedback"] for s in played[1:]) if f["points_lost"] > 1e-9]
+    annotated = sum(len(p.get("callAnnotations", {})) + len(p.get("playAnnotations", {}))
+                    for p in notes)
+    assert annotated == len([f for f in lost if f["kind"] in ("bid", "card")])
+
+
+def test_the_next_hand_is_dealt_by_the_seat_to_the_left(client, played):
+    game = played[0]["id"]
+    state = client.post(f"/api/practice/{game}/next", json={}).json()
+    assert (state["deal"], state["dealer"], state["position"]) == (1, "S", 4)
+    assert state["tally"]["hands"] == 1 and state["summary"] is None
+
+
+@pytest.mark.parametrize("body, culprit", [
+    ({"action": "XX"}, "is not one of the legal choices"),
+    ({"action": {"action": "pass"}}, "is not one of the legal choices"),
+    ({"action": 3}, "field 'action' must be"),
+    ({}, "needs 'action'"),
+    ({"action": "9S", "card": "9S"}, "unknown field 'card'"),
+])
+def test_a_bad_action_is_a_400_with_one_line(client, played, body, culprit):
+    game = played[0]["id"]  # its second hand in play
+    response = client.post(f"/api/practice/{game}/act", json=body)
+    assert response.status_code == 400, response.text
+    error = response.json()["error"]
+    assert culprit in error and "\n" not in error
+
+
+@pytest.mark.parametrize("body, culprit", [
+    (START | {"seat": 5}, "seat must be 1-4"),
+    (START | {"rules": "nope"}, "nope"),
+    (START | {"seed": -1}, "'seed' must be 0"),
+    (START | {"deal": -1}, "deal must be 0"),
+    (START | {"hand": "JS"}, "unknown field 'hand'"),
+])
+def test_a_bad_new_game_is_a_400(client, body, culprit):
+    response = client.post("/api/practice", json=body)
+    assert response.status_code == 400, response.text
+    assert culprit in response.json()["error"]
+
+
+def test_unknown_games_and_unfinished_hands_are_refused(client):
+    assert client.get("/api/practice/nothing/egn").status_code == 404
+    assert client.post("/api/practice/nothing/act", json={"action": "9S"}).status_code == 404
+    game = client.post("/api/practice", json=START).json()["id"]
+    response = client.post(f"/api/practice/{game}/next", json={})
+    assert response.status_code == 400 and "not over" in response.json()["error"]
+    response = client.post(f"/api/practice/{game}/act", content=b"action=9S",
+                           headers={"content-type": "application/x-www-form-urlencoded"})
+    assert response.status_code == 415
+
+
+def test_live_games_are_capped_and_expire():
+    clock = Clock()
+    with _serving(PracticeGames(max_games=2, expire_seconds=600, clock=clock)) as client:
+        first = client.post("/api/practice", json=START).json()["id"]
+        clock.now += 400
+        client.post("/api/practice", json=START)
+        response = client.post("/api/practice", json=START)
+        assert response.status_code == 429 and "2 practice games" in response.json()["error"]
+        assert "\n" not in response.json()["error"]
+        clock.now += 300  # the first game, untouched for 700 s, is forgotten
+        assert client.get(f"/api/practice/{first}/egn").status_code == 404
+        assert client.post("/api/practice", json=START).status_code == 200
+
+
+def test_a_defender_is_asked_to_defend_alone_where_the_rules_allow_it(client):
+    """Passing every bid, the player defends a contract in about half the hands."""
+    for deal in range(8):
+        state = client.post("/api/practice", json=START | {"set": {"defend_alone": True},
+                                                          "deal": deal}).json()
+        game = state["id"]
+        while state["decision"] == "bid":  # the first choice: pass where it is open
+            state = client.post(f"/api/practice/{game}/act",
+                                json={"action": state["legal"][0]}).json()
+        if state["decision"] == "defend_alone":
+            break
+    assert state["decision"] == "defend_alone" and state["legal"] == ["partner", "alone"]
+    after = client.post(f"/api/practice/{game}/act", json={"action": "partner"}).json()
+    feedback = after["feedback"]
+    assert feedback["kind"] == "defend_alone" and feedback["chosen"] == "partner"
+    assert [o["option"] for o in feedback["options"]] == ["partner", "alone"]
+    assert after["phase"] in ("defend", "play", "done") and after["decision"] != "defend_alone"
