@@ -333,3 +333,18 @@ def test_a_second_run_into_a_folder_another_is_writing_is_one_line(tmp_path, res
         _one_line_exit_2(["simulate", "--deals", "100", "--seed", "1", "--out", str(out),
                           "--no-progress", "--workers", "1"] + (["--resume"] if resume else []),
                          "another run is writing")
+
+
+def test_too_few_open_files_allowed_is_one_line(tmp_path):
+    """Issue 58 item 10: under `ulimit -n 12` simulate ended in an OSError traceback."""
+    import subprocess
+    import sys
+
+    command = (f"ulimit -n 12; '{sys.executable}' -m euchre_sim.cli simulate --deals 300 "
+               f"--seed 1 --out '{tmp_path / 'run'}' --no-progress")
+    result = subprocess.run(["bash", "-c", command], capture_output=True, text=True,
+                            timeout=300)
+    assert result.returncode == 2, result.stderr
+    assert result.stderr.strip().splitlines() == [
+        "euchre-sim: error: Too many open files (the limit of open files is 12; raise it, "
+        "e.g. ulimit -n 1024)"]

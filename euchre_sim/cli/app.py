@@ -49,6 +49,10 @@ class OneLineErrors(click.Group):
             result = super().main(args, prog_name, standalone_mode=False, **extra)
             sys.stdout.flush()
         except OSError as err:
+            if err.errno in (errno.EMFILE, errno.ENFILE):  # `ulimit -n` too low for the work
+                click.echo(f"euchre-sim: error: {err.strerror} (the limit of open files is "
+                           f"{_open_files_limit()}; raise it, e.g. ulimit -n 1024)", err=True)
+                sys.exit(2)
             if not _stdout_failed(err):
                 raise
             _drop_stdout()
@@ -115,6 +119,12 @@ def _acting_on_interrupt() -> bool:
         seen.add(id(error))
         error = error.__cause__ or error.__context__
     return False
+
+
+def _open_files_limit() -> int:
+    import resource
+
+    return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
 
 
 def _stdout_failed(err: OSError) -> bool:
