@@ -348,3 +348,20 @@ def test_too_few_open_files_allowed_is_one_line(tmp_path):
     assert result.stderr.strip().splitlines() == [
         "euchre-sim: error: Too many open files (the limit of open files is 12; raise it, "
         "e.g. ulimit -n 1024)"]
+
+
+@pytest.mark.parametrize("args", [["table", "{run}", "--limit", "3"], ["rules", "standard"]])
+def test_an_ascii_terminal_gets_question_marks_not_a_traceback(tmp_path, args):
+    """Issue 58 item 10: under PYTHONIOENCODING=ascii `table` printed a UnicodeEncodeError."""
+    import os
+    import subprocess
+    import sys
+
+    run = tmp_path / "run"
+    run_cli(["simulate", "--deals", "200", "--seed", "1", "--out", str(run), "--no-progress",
+             "--workers", "1"])
+    result = subprocess.run([sys.executable, "-m", "euchre_sim.cli",
+                             *[a.format(run=run) for a in args]], capture_output=True,
+                            env=os.environ | {"PYTHONIOENCODING": "ascii"}, timeout=120)
+    assert result.returncode == 0 and b"Traceback" not in result.stderr, result.stderr
+    result.stdout.decode("ascii")

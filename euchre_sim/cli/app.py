@@ -41,6 +41,9 @@ class OneLineErrors(click.Group):
         extra.pop("standalone_mode", None)
         if sys.stdout is None:
             sys.stdout = _ClosedOutput()
+        for stream in (sys.stdout, sys.stderr):  # an encoding without a character (ASCII):
+            if hasattr(stream, "reconfigure"):  # '?' in its place, not a traceback
+                stream.reconfigure(errors="replace")
         with one_interrupt():  # around the exit too: it leaves by SystemExit, from its cause
             self._exit_by_status(args, prog_name or "euchre-sim", extra)
 
