@@ -29,7 +29,7 @@ def test_help_does_not_import_numba():
     (["play", "--set", "deck=36"], "option 'deck' takes one of 24, 28, 32"),
     (["play", "--set", "joker=maybe"], "option 'joker' takes true or false"),
     (["play", "--rules", "yooker", "--set", "deck=32"], "'deck' must be 24 with yooker"),
-    (["replay", "/no/such/file.jsonl"], "cannot read '/no/such/file.jsonl'"),
+    (["replay", "/no/such/file.jsonl"], "cannot read the hand file '/no/such/file.jsonl'"),
     (["play", "--games", "zero"], "'zero' is not a valid integer"),
 ])
 def test_user_errors_are_one_line_exit_2(args, culprit):

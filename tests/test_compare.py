@@ -11,6 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from euchre_sim.cli.main import cli
+from euchre_sim.core.limits import MAX_ROWS_SHOWN
 
 from .helpers import run_cli as run
 
@@ -51,7 +52,8 @@ def expected_join(runs, name, min_n):
 
 @pytest.mark.parametrize("name,min_n", [("calls", 1), ("summary", 5)])
 def test_joined_rows_match_pandas_on_the_parquet_files(runs, name, min_n):
-    head, rows = compare_json(runs, "--table", name, "--min-n", str(min_n), "--limit", "100000")
+    head, rows = compare_json(runs, "--table", name, "--min-n", str(min_n), "--limit",
+                              str(MAX_ROWS_SHOWN))
     want, keys = expected_join(runs, name, min_n)
     assert len(want) > 20 and head["joined"] == len(rows) == len(want)
     got = rows.set_index(keys).sort_index()
@@ -89,7 +91,7 @@ def test_overall_pools_every_call_n_weighted(runs, name):
                                        ("make_rate", "make_rate_diff"), ("z", "z")])
 def test_sorted_by_absolute_difference_and_limited(runs, by, column):
     args = ["--table", "summary", "--min-n", "3", "--by", by]
-    _, everything = compare_json(runs, *args, "--limit", "100000")
+    _, everything = compare_json(runs, *args, "--limit", str(MAX_ROWS_SHOWN))
     size = everything[column].astype(float).abs()
     known = size.dropna().to_numpy()
     assert len(known) > 20 and (np.diff(known) <= 0).all()
@@ -112,7 +114,7 @@ def test_terminal_output_names_both_runs_and_notes_the_seeds(runs):
 
 def test_a_run_against_itself_differs_by_nothing(runs):
     result = run(["compare", str(runs / "a"), str(runs / "a"), "--json", "--min-n", "1",
-                  "--limit", "100000"])
+                  "--limit", str(MAX_ROWS_SHOWN)])
     assert result.stderr == ""
     lines = [json.loads(line) for line in result.stdout.splitlines()]
     assert lines[0]["mean_points_diff"] == 0 and len(lines) - 1 == lines[0]["joined"] > 1000
@@ -156,7 +158,7 @@ def bidding_runs(tmp_path_factory):
 def test_compare_decisions_joins_turn_class_and_action(bidding_runs):
     result = run(["compare", str(bidding_runs / "dd"), str(bidding_runs / "rules"), "--json",
                   "--table", "decisions", "--min-n", "1", "--by", "chosen_rate",
-                  "--limit", "100000"])
+                  "--limit", str(MAX_ROWS_SHOWN)])
     lines = [json.loads(line) for line in result.stdout.splitlines()]
     head, got = lines[0], pd.DataFrame(lines[1:])
     assert head["a"]["make_rate"] is None  # decisions hold no make rate

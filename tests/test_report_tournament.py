@@ -10,6 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from euchre_sim.cli.main import cli
+from euchre_sim.core.limits import MAX_ROWS_SHOWN
 
 from .helpers import run_cli as run
 
@@ -63,7 +64,7 @@ def expected_player(root, player: str, side: str) -> dict:
 
 
 def table_json(*args) -> pd.DataFrame:
-    result = run(["table", *map(str, args), "--json", "--limit", "100000"])
+    result = run(["table", *map(str, args), "--json", "--limit", str(MAX_ROWS_SHOWN)])
     return pd.DataFrame([json.loads(line) for line in result.stdout.splitlines()])
 
 

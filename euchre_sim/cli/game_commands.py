@@ -184,12 +184,14 @@ def odds(out_dir: str, from_dir: str | None, ruleset, player, workers: int,
     from ..sim.simulate import RunPlan
     from .simulate_commands import run_simulation
 
-    writable_folder(out_dir)  # before the simulation, not after it
     if from_dir is None:
         if player.bidder is None:
             player = dataclasses.replace(player, bidder="rules")
-        plan = RunPlan(out_dir, ruleset, player=player, **fields)
+        plan = RunPlan(out_dir, ruleset, player=player, **fields)  # checked, then the folder
+        writable_folder(out_dir)  # before the simulation, not after it
         run_simulation(plan, workers, resume, not no_progress)
+    else:
+        writable_folder(out_dir)
     info, table = run_odds(from_dir or out_dir)
     with written(os.path.join(out_dir, "odds.parquet"), binary=True) as handle:
         table.to_parquet(handle, index=False)
