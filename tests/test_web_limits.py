@@ -275,7 +275,7 @@ def test_plots_beyond_the_bound_are_a_429_and_none_is_drawn_for_a_client_that_le
             held.append(raw)
         _until(lambda: len(drawn) == 1)
         time.sleep(0.3)  # the others wait their turn
-        assert "plots" in _one_line_error(_ask(port, "GET", path), 429)
+        assert "plots are being made" in _one_line_error(_ask(port, "GET", path), 429)
         for raw in held[1:]:  # their clients leave while the first is drawn
             raw.close()
         time.sleep(0.3)
@@ -283,3 +283,41 @@ def test_plots_beyond_the_bound_are_a_429_and_none_is_drawn_for_a_client_that_le
         _until(lambda: _ask(port, "GET", path)[0] == 200)
         held[0].close()
     assert len(drawn) == 2  # the first, and the one asked after; none for those who left
+
+
+def test_table_pages_beyond_the_bound_are_a_429_and_none_is_read_for_a_client_that_left(
+        root, monkeypatch):
+    """Issue 58 item 9, as for plots: READ_THREADS pages read at a time, MAX_TABLES asked at
+    once, a waiting page whose client left never read (the stand-in reads until released)."""
+    import threading
+
+    from euchre_sim.web import app as app_module
+
+    release, read = threading.Event(), []
+
+    def slow_page(out_dir, name, rows, limit):
+        read.append(name)
+        release.wait(30)
+        return {"table": name, "matched": 0, "columns": [], "rows": []}
+
+    monkeypatch.setattr(app_module, "table_page", slow_page)
+    (root / "paged").mkdir(exist_ok=True)
+    (root / "paged" / "run.json").write_text(json.dumps(RUN_JSON))
+    path = "/api/run/table?dir=paged&table=calls"
+    with serving(create_app(SlowWorker(), runs_root=str(root))) as port:
+        held = []
+        for _ in range(app_module.MAX_TABLES):
+            raw = socket.create_connection(("127.0.0.1", port), timeout=30)
+            raw.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
+            held.append(raw)
+        _until(lambda: len(read) == app_module.READ_THREADS)
+        time.sleep(0.3)
+        assert "table pages" in _one_line_error(_ask(port, "GET", path), 429)
+        for raw in held[app_module.READ_THREADS:]:
+            raw.close()
+        time.sleep(0.3)
+        release.set()
+        _until(lambda: _ask(port, "GET", path)[0] == 200)
+        for raw in held[:app_module.READ_THREADS]:
+            raw.close()
+    assert len(read) == app_module.READ_THREADS + 1

@@ -42,6 +42,7 @@ JOB_KINDS = ("advise", "solve", "review")
 READ_THREADS = 2  # threads that read files and parse bodies and tables at once
 POLL_SECONDS = 0.05  # how often a waiting query looks for its end and for its client leaving
 MAX_PLOTS = 4  # plot requests drawing or waiting at once; one more is refused (429)
+MAX_TABLES = 8  # table pages read or waiting at once (READ_THREADS read at a time)
 _ENTRY_FIELDS = {"record": dict, "rules": str, "set": (dict, list)}
 
 
@@ -55,6 +56,29 @@ def _off_loop(limiter: anyio.CapacityLimiter) -> Callable:
         return await anyio.to_thread.run_sync(functools.partial(function, *args),
                                               limiter=limiter)
     return run
+
+
+class Turns:
+    """Heavy requests of one kind (a plot, a table page): `at_once` served at a time, at most
+    `bound` asked at once (Busy beyond), none served to a client that left while it
+    waited."""
+
+    def __init__(self, what: str, at_once: int, bound: int):
+        self.what, self.bound, self.asked = what, bound, 0
+        self.limiter = anyio.CapacityLimiter(at_once)
+
+    async def run(self, request: Request, function: Callable, *args):
+        """function(*args) in a thread when its turn comes; None when the client left."""
+        if self.asked >= self.bound:
+            raise Busy(f"{self.bound} {self.what} are being made or waiting; ask again soon")
+        self.asked += 1
+        try:
+            async with self.limiter:
+                if await request.is_disconnected():
+                    return None
+                return await anyio.to_thread.run_sync(functools.partial(function, *args))
+        finally:
+            self.asked -= 1
 
 
 def _submit(worker: Worker, root: RunsRoot, kind: str, body) -> Job:
@@ -134,8 +158,8 @@ def create_app(worker: Worker | None = None, runs_root: str | None = None,
     games = games or PracticeGames()
     root = RunsRoot(runs_root or os.getcwd())
     read = _off_loop(anyio.CapacityLimiter(READ_THREADS))
-    drawing = anyio.CapacityLimiter(1)  # pyplot draws one figure at a time
-    plots = [0]  # plot requests drawing or waiting
+    plots = Turns("plots", 1, MAX_PLOTS)  # pyplot draws one figure at a time
+    tables = Turns("table pages", READ_THREADS, MAX_TABLES)
 
     async def body(request: Request):
         return await read(parse_json, await request.body(), "the body")
@@ -232,29 +256,22 @@ def create_app(worker: Worker | None = None, runs_root: str | None = None,
     async def run(request: Request) -> JSONResponse:
         return JSONResponse(await read(run_overview, _run_dir(request, root)))
 
-    async def run_table(request: Request) -> JSONResponse:
-        return JSONResponse(await read(
-            table_page, _run_dir(request, root), request.query_params.get("table", "calls"),
-            _table_filters(request), _int_param(request, "limit", 100)))
+    async def run_table(request: Request) -> Response:
+        page = await tables.run(
+            request, table_page, _run_dir(request, root),
+            request.query_params.get("table", "calls"), _table_filters(request),
+            _int_param(request, "limit", 100))
+        return Response(status_code=204) if page is None else JSONResponse(page)
 
     async def run_plot(request: Request) -> Response:
-        """A figure drawn in turn, at most MAX_PLOTS asked at once, none drawn for a client
-        that left while it waited."""
-        if plots[0] >= MAX_PLOTS:
-            raise Busy(f"{MAX_PLOTS} plots are being drawn or waiting; ask again soon")
-        plots[0] += 1
         try:
-            async with drawing:
-                if await request.is_disconnected():
-                    return Response(status_code=204)
-                png = await anyio.to_thread.run_sync(functools.partial(
-                    plot_png, _run_dir(request, root),
-                    request.query_params.get("kind", "heatmaps"),
-                    _int_param(request, "round", 1)))
+            png = await plots.run(request, plot_png, _run_dir(request, root),
+                                  request.query_params.get("kind", "heatmaps"),
+                                  _int_param(request, "round", 1))
         except ImportError:
             raise UserError("plots need matplotlib: pip install 'euchre-sim[plot]'") from None
-        finally:
-            plots[0] -= 1
+        if png is None:
+            return Response(status_code=204)
         return Response(png, media_type="image/png")
 
     async def user_error(request: Request, err: UserError) -> JSONResponse:
