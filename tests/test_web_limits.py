@@ -71,6 +71,16 @@ def _send_and_hold(port: int, path: str, body: dict) -> socket.socket:
     return raw
 
 
+def _gets_held(port: int, path: str, count: int) -> list[socket.socket]:
+    """`count` GETs sent on sockets left open (their answers not read)."""
+    held = []
+    for _ in range(count):
+        raw = socket.create_connection(("127.0.0.1", port), timeout=30)
+        raw.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
+        held.append(raw)
+    return held
+
+
 def _until(condition, seconds: float = 10) -> None:
     deadline = time.monotonic() + seconds
     while not condition():
@@ -247,77 +257,46 @@ def test_one_slow_run_does_not_skew_the_wait_estimate():
         worker.stop()
 
 
-def test_plots_beyond_the_bound_are_a_429_and_none_is_drawn_for_a_client_that_left(
-        root, monkeypatch):
-    """Issue 58 item 9: 20 plots whose clients left after a second kept a core busy 50 s.
-    At most MAX_PLOTS are drawn or wait at once; a waiting one whose client left is never
-    drawn (the stand-in draws until released)."""
+TURNS = {  # a heavy GET: (its function in web.app, the path, how many at a time, bound)
+    "plots": ("plot_png", "/api/run/plot?dir=turns&kind=heatmaps", 1, "MAX_PLOTS"),
+    "table pages": ("table_page", "/api/run/table?dir=turns&table=calls", "READ_THREADS",
+                    "MAX_TABLES"),
+}
+
+
+@pytest.mark.parametrize("what", sorted(TURNS))
+def test_heavy_gets_beyond_their_bound_are_a_429_and_none_is_made_for_a_client_that_left(
+        root, monkeypatch, what):
+    """Issue 58 item 9: 20 plots whose clients left after a second kept a core busy 50 s, and
+    twelve table reads held 2.4 GB. Each is made in turn (`web.app.Turns`), a bounded number
+    asked at once; a waiting one whose client left is never made (the stand-in works until
+    released)."""
     import threading
 
     from euchre_sim.web import app as app_module
 
-    release, drawn = threading.Event(), []
+    name, path, at_once, bound = TURNS[what]
+    at_once = getattr(app_module, at_once) if isinstance(at_once, str) else at_once
+    release, made = threading.Event(), []
 
-    def slow_plot(out_dir, kind, round_no):
-        drawn.append(kind)
+    def slow(*args):
+        made.append(args)
         release.wait(30)
-        return b"\x89PNG"
+        return b"\x89PNG" if name == "plot_png" else {"rows": []}
 
-    monkeypatch.setattr(app_module, "plot_png", slow_plot)
-    (root / "plotted").mkdir(exist_ok=True)
-    (root / "plotted" / "run.json").write_text(json.dumps(RUN_JSON))
-    path = "/api/run/plot?dir=plotted&kind=heatmaps"
+    monkeypatch.setattr(app_module, name, slow)
+    (root / "turns").mkdir(exist_ok=True)
+    (root / "turns" / "run.json").write_text(json.dumps(RUN_JSON))
     with serving(create_app(SlowWorker(), runs_root=str(root))) as port:
-        held = []
-        for _ in range(app_module.MAX_PLOTS):
-            raw = socket.create_connection(("127.0.0.1", port), timeout=30)
-            raw.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
-            held.append(raw)
-        _until(lambda: len(drawn) == 1)
+        held = _gets_held(port, path, getattr(app_module, bound))
+        _until(lambda: len(made) == at_once)
         time.sleep(0.3)  # the others wait their turn
-        assert "plots are being made" in _one_line_error(_ask(port, "GET", path), 429)
-        for raw in held[1:]:  # their clients leave while the first is drawn
+        assert what in _one_line_error(_ask(port, "GET", path), 429)
+        for raw in held[at_once:]:  # their clients leave while the first are made
             raw.close()
         time.sleep(0.3)
         release.set()
         _until(lambda: _ask(port, "GET", path)[0] == 200)
-        held[0].close()
-    assert len(drawn) == 2  # the first, and the one asked after; none for those who left
-
-
-def test_table_pages_beyond_the_bound_are_a_429_and_none_is_read_for_a_client_that_left(
-        root, monkeypatch):
-    """Issue 58 item 9, as for plots: READ_THREADS pages read at a time, MAX_TABLES asked at
-    once, a waiting page whose client left never read (the stand-in reads until released)."""
-    import threading
-
-    from euchre_sim.web import app as app_module
-
-    release, read = threading.Event(), []
-
-    def slow_page(out_dir, name, rows, limit):
-        read.append(name)
-        release.wait(30)
-        return {"table": name, "matched": 0, "columns": [], "rows": []}
-
-    monkeypatch.setattr(app_module, "table_page", slow_page)
-    (root / "paged").mkdir(exist_ok=True)
-    (root / "paged" / "run.json").write_text(json.dumps(RUN_JSON))
-    path = "/api/run/table?dir=paged&table=calls"
-    with serving(create_app(SlowWorker(), runs_root=str(root))) as port:
-        held = []
-        for _ in range(app_module.MAX_TABLES):
-            raw = socket.create_connection(("127.0.0.1", port), timeout=30)
-            raw.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
-            held.append(raw)
-        _until(lambda: len(read) == app_module.READ_THREADS)
-        time.sleep(0.3)
-        assert "table pages" in _one_line_error(_ask(port, "GET", path), 429)
-        for raw in held[app_module.READ_THREADS:]:
+        for raw in held[:at_once]:
             raw.close()
-        time.sleep(0.3)
-        release.set()
-        _until(lambda: _ask(port, "GET", path)[0] == 200)
-        for raw in held[:app_module.READ_THREADS]:
-            raw.close()
-    assert len(read) == app_module.READ_THREADS + 1
+    assert len(made) == at_once + 1  # the first, and the one asked after; none for the rest
