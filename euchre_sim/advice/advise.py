@@ -93,11 +93,10 @@ def rates(tricks: np.ndarray) -> dict:
             "euchred_rate": float((tricks < 3).mean())}
 
 
-def figures(tables, tricks: np.ndarray, alone: bool) -> dict:
-    """Rates and mean points (with standard error and 95% interval) of makers' tricks, both
-    defenders playing."""
-    return rates(tricks) | mean_figures(tables.score[int(alone), 0, tricks],
-                                        int(np.abs(tables.score).max()))
+def figures(tables, tricks: np.ndarray, alone: bool, bound: int) -> dict:
+    """Rates and mean points (with standard error and 95% interval; points within
+    -bound..bound) of makers' tricks, both defenders playing."""
+    return rates(tricks) | mean_figures(tables.score[int(alone), 0, tricks], bound)
 
 
 def batch_size(play: str) -> int:
@@ -158,13 +157,14 @@ def advise(question: AdviceQuestion, progress: Progress | None = None,
             if progress is not None:
                 progress(done * deals + stop, len(models) * deals)
         results[name] = out
-    actions = []
+    actions, bound = [], rules.max_hand_points
     for action, trump, alone, column in call_actions(rules, q.round_no, q.position,
                                                      q.ref_card):
         entry = {"action": action, "suit": deck.suit_name(trump), "alone": alone}
-        entry |= figures(tables, results[play][:, column].astype(np.int64), alone)
+        entry |= figures(tables, results[play][:, column].astype(np.int64), alone, bound)
         if play != "dd":
-            entry["dd"] = figures(tables, results["dd"][:, column].astype(np.int64), alone)
+            entry["dd"] = figures(tables, results["dd"][:, column].astype(np.int64), alone,
+                                  bound)
         actions.append(entry)
     actions.sort(key=lambda a: -a["mean_points"])
     return describe_question(question) | {

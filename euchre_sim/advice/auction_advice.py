@@ -31,6 +31,7 @@ from ..core.dealing import deal_key, seed_to_u64
 from ..core.errors import UserError
 from ..core.jit import njit
 from ..core.ruletables import FLAG_DEFEND_ALONE, compile_rules
+from ..core.seats import side_sign
 from ..core.stats import interval95, mean_se
 from ..game.odds import game_chances, results_from_contracts, win_odds
 from ..play.models import MODEL_DD
@@ -199,13 +200,8 @@ def reached_deals(question: AdviceQuestion, progress: Progress | None = None,
                 break
     finally:
         rest.close()
-    return _first(parts[:-1], parts[-1], len(parts[-1]["indices"])) | {
+    return {key: np.concatenate([part[key] for part in parts]) for key in _KEPT} | {
         "tried": tried, "turn": turn_of(question), "worlds": worlds, "stopped": stopped}
-
-
-def side_sign(question: AdviceQuestion) -> int:
-    """NS points times this are the seat's side's."""
-    return 1 if question.cards.seat % 2 == 0 else -1
 
 
 def _action_points(question: AdviceQuestion, kept: dict, pass_open: bool
@@ -213,7 +209,7 @@ def _action_points(question: AdviceQuestion, kept: dict, pass_open: bool
     """Each action's points to the seat's side deal by deal: pass first where it is open,
     then the calls in `call_actions` order."""
     q, turn = question.cards, turn_of(question)
-    points = [side_sign(question) * kept["values"][:, turn + 1]] if pass_open else []
+    points = [side_sign(q.seat) * kept["values"][:, turn + 1]] if pass_open else []
     return points + [kept["contracts"][:, row, 0] for *_, row in
                      call_actions(question.rules, q.round_no, q.position, q.ref_card)]
 
@@ -298,7 +294,7 @@ def _after_pass(question: AdviceQuestion, kept: dict) -> list[dict]:
             trump = q.ref_card >> 3 if round_no == 1 else trump
             key = ("order_up" if round_no == 1 else "call", round_no, pos,
                    deck.suit_name(trump), bool(alone))
-        groups.setdefault(key, []).append(side_sign(question) * int(values[d, turn + 1]))
+        groups.setdefault(key, []).append(side_sign(q.seat) * int(values[d, turn + 1]))
     n = len(choices)
     out = [{"action": action, "round": round_no, "seat": pos, "suit": suit, "alone": alone,
             "share": len(points) / n, "mean_points": float(np.mean(points))}

@@ -16,7 +16,7 @@ from ..core.calls import may_pass
 from ..core.cards import JOKER
 from ..core.errors import UserError
 from ..core.ruletables import compile_rules
-from ..core.seats import seat_at
+from ..core.seats import seat_at, side_sign
 from ..game.engine import HandState
 from ..sim.chunk import SIM_DEALER, run_auctions
 from ..solver.calltable import analyze_deals
@@ -84,10 +84,9 @@ def _deal_values(state: HandState, question: AdviceQuestion, dealt: list[int]) -
     ups = np.array([state.upcard], dtype=np.int64)
     calls = analyze_deals(rules, hands, ups, SIM_DEALER, exact=True, defence=True)
     contracts, _, values, _ = run_auctions(rules, question.player.record(), hands, ups, calls)
-    seat = seat_at(SIM_DEALER, q.position)
-    sign = 1 if seat % 2 == 0 else -1
     turn = (q.round_no - 1) * 4 + q.position - 1
-    out = {("pass", None, False): float(sign * values[0, turn + 1])}
+    out = {("pass", None, False): float(side_sign(seat_at(SIM_DEALER, q.position))
+                                        * values[0, turn + 1])}
     for action, trump, alone, row in call_actions(rules, q.round_no, q.position, q.ref_card):
         out[(action, rules.card_deck.suit_name(trump), alone)] = float(contracts[0, row, 0])
     return out

@@ -13,14 +13,13 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.errors import UserError
-from ..core.limits import MAX_SEED
 from ..game.engine import HandState
 from ..game.practice import PEOPLE, PLAYER_SEAT
 from .advice_request import answer
 from .bid_options import bid_options, bid_question
 from .position import Valuer, bidder_inference, card_options, defence_options
 from .question import AdviceQuestion
-from .review import DECISIONS_PER_HAND, decision_row
+from .review import decision_row, decision_seed
 
 WORLDS = 50  # worlds a card, discard or defence is valued over (review's default)
 
@@ -31,7 +30,7 @@ def decision_cost(state: HandState, kind: str, chosen, seed: int, deal: int, slo
     `state`, with `points_lost` (against the best at the table of people; None when `advise`
     could not value the bid), `dd_points_lost` and `source` (atlas, simulation or worlds).
     Deal `deal`'s decision `slot` has a seed of its own, as `review` keys its decisions."""
-    key = (seed + deal * DECISIONS_PER_HAND + slot) % (MAX_SEED + 1)
+    key = decision_seed(seed, deal, slot)
     valuer = Valuer(WORLDS, key, bidder_inference(state.rules, PEOPLE.bidder))
     trick, category, source = None, kind, "worlds"
     if kind == "bid":

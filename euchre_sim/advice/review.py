@@ -67,6 +67,12 @@ class ReviewSettings:
         return bidder_inference(rules, self.bidding, self.bidder_params, self.bidder_table)
 
 
+def decision_seed(seed: int, hand: int, slot: int) -> int:
+    """A seed of its own for decision `slot` of hand `hand` (0-based, DECISIONS_PER_HAND slots
+    a hand), within the seeds a question takes."""
+    return (seed + hand * DECISIONS_PER_HAND + slot) % (MAX_SEED + 1)
+
+
 def _losses(options: list[dict], chosen) -> dict:
     """dd_loss, pimc_loss and its standard error (paired over the same worlds where the
     values are known world by world, else from the two standard errors)."""
@@ -125,7 +131,7 @@ def review_hand(hand: ReplayedHand, record_id, index: int, settings: ReviewSetti
 
     for number, bid in enumerate(final.bids):
         if "bid" in settings.kinds:
-            seed = (settings.seed + key(number)) % (MAX_SEED + 1)  # a seed a question takes
+            seed = decision_seed(settings.seed, index, number)
             question = bid_question(state, settings.bid_settings(), settings.worlds, seed)
             options = bid_options(state, question, deals, advised=not filled[state.turn])
             row = decision_row(record_id, "bid", state.turn, None, bid_label(state, bid), options)

@@ -51,13 +51,7 @@ def read_text(path: str, what: str, max_bytes: int) -> str:
         os.close(fd)
         raise
     with os.fdopen(fd, "rb") as handle:
-        data = handle.read(max_bytes + 1)
-    if len(data) > max_bytes:  # it grew since
-        raise refused(what, path, f"over {max_bytes:,} bytes")
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as err:
-        raise refused(what, path, f"not UTF-8 ({err.reason} at byte {err.start})") from None
+        return _text(handle.read(max_bytes + 1), what, path, max_bytes)  # it may have grown
 
 
 def read_input(path: str, what: str, max_bytes: int = MAX_INPUT_BYTES) -> str:
@@ -65,13 +59,18 @@ def read_input(path: str, what: str, max_bytes: int = MAX_INPUT_BYTES) -> str:
     `max_bytes` either way (a device such as /dev/zero is refused, never read without end)."""
     if path != "-":
         return read_text(path, what, max_bytes)
-    data = sys.stdin.buffer.read(max_bytes + 1)
+    return _text(sys.stdin.buffer.read(max_bytes + 1), what, "-", max_bytes)
+
+
+def _text(data: bytes, what: str, path: str, max_bytes: int) -> str:
+    """The bytes read (at most max_bytes + 1) as UTF-8 text, a BOM dropped; one line when
+    there were more than max_bytes or they are not UTF-8."""
     if len(data) > max_bytes:
-        raise refused(what, "-", f"over {max_bytes:,} bytes")
+        raise refused(what, path, f"over {max_bytes:,} bytes")
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as err:
-        raise refused(what, "-", f"not UTF-8 ({err.reason} at byte {err.start})") from None
+        raise refused(what, path, f"not UTF-8 ({err.reason} at byte {err.start})") from None
 
 
 def json_depth(text: str) -> int:

@@ -141,13 +141,14 @@ def _read_rows(parquet, columns: list[str], rows: np.ndarray) -> pd.DataFrame:
     """Rows of a Parquet file by position: the row groups holding them read, then taken."""
     if not len(rows):
         return parquet.schema_arrow.empty_table().select(columns).to_pandas()
-    sizes = [parquet.metadata.row_group(g).num_rows for g in range(parquet.num_row_groups)]
-    starts = np.concatenate([[0], np.cumsum(sizes)])
-    groups = sorted(set(np.searchsorted(starts, rows, side="right") - 1))
-    part = parquet.read_row_groups(groups, columns=columns).to_pandas()
-    offset = np.zeros(len(sizes), dtype=np.int64)
-    offset[groups] = np.cumsum([0] + [sizes[g] for g in groups[:-1]])
+    sizes = np.array([parquet.metadata.row_group(g).num_rows
+                      for g in range(parquet.num_row_groups)], dtype=np.int64)
+    starts = np.cumsum(sizes) - sizes  # each group's first row in the file
     group_of = np.searchsorted(starts, rows, side="right") - 1
+    groups = np.unique(group_of)
+    part = parquet.read_row_groups(groups.tolist(), columns=columns).to_pandas()
+    offset = np.zeros(len(sizes), dtype=np.int64)  # each group's first row in `part`
+    offset[groups] = np.cumsum(sizes[groups]) - sizes[groups]
     return part.iloc[offset[group_of] + rows - starts[group_of]].reset_index(drop=True)
 
 

@@ -41,6 +41,11 @@ def team_of(seat):
     return seat & 1
 
 
+def side_sign(seat: int) -> int:
+    """NS points times this are `seat`'s side's (1 for NS, -1 for EW)."""
+    return 1 if seat % 2 == 0 else -1
+
+
 @njit(inline="always")
 def partner_of(seat):
     return (seat + 2) & 3

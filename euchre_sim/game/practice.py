@@ -24,6 +24,8 @@ from .history import bid_label
 PLAYER_SEAT = 2  # the player sits S, at the bottom of the page's table
 PEOPLE = Player("human", "learned")  # the other three seats: a table of people
 DEFENCE_CHOICES = ("partner", "alone")
+# the decision a phase asks for, by review's kinds
+DECISIONS = {"bid": "bid", "discard": "discard", "defend": "defend_alone", "play": "card"}
 
 
 def first_dealer(position: int) -> int:
@@ -52,18 +54,20 @@ class PracticeHand:
     def over(self) -> bool:
         return self.state.phase == "done"
 
+    def to_act(self) -> int | None:
+        """The seat whose decision it is (None: the hand is over)."""
+        state = self.state
+        if state.phase in ("bid", "play"):
+            return state.turn
+        if state.phase == "discard":
+            return state.dealer
+        if state.phase == "defend":
+            return state.defenders()[self.asked]
+        return None
+
     def deciding(self) -> str | None:
         """The kind of the player's decision now (review's kinds), or None."""
-        state = self.state
-        if state.phase == "bid" and state.turn == PLAYER_SEAT:
-            return "bid"
-        if state.phase == "discard" and state.dealer == PLAYER_SEAT:
-            return "discard"
-        if state.phase == "defend" and state.defenders()[self.asked] == PLAYER_SEAT:
-            return "defend_alone"
-        if state.phase == "play" and state.turn == PLAYER_SEAT:
-            return "card"
-        return None
+        return DECISIONS[self.state.phase] if self.to_act() == PLAYER_SEAT else None
 
     def legal(self) -> list:
         """The player's choices now, as `act` takes them (empty when it is not to act)."""
@@ -167,23 +171,14 @@ class PracticeHand:
                         "plays": [{"seat": SEAT_NAMES[s], "card": deck.card_name(c)}
                                   for s, c in t.plays]} for t in state.tricks],
             "tricks_won": dict(zip(TEAM_NAMES, state.team_tricks(), strict=True)),
-            "turn": self._turn(), "others": list(self.events), "legal": self.legal(),
+            "turn": None if self.over else SEAT_NAMES[self.to_act()],
+            "others": list(self.events), "legal": self.legal(),
             "points": None, "hands": None,
         }
         if self.over:
             view["points"] = dict(zip(TEAM_NAMES, state.points(), strict=True))
             view["hands"] = {SEAT_NAMES[s]: names(state.dealt[s]) for s in range(4)}
         return view
-
-    def _turn(self) -> str | None:
-        state = self.state
-        if state.phase in ("bid", "play"):
-            return SEAT_NAMES[state.turn]
-        if state.phase == "discard":
-            return SEAT_NAMES[state.dealer]
-        if state.phase == "defend":
-            return SEAT_NAMES[state.defenders()[self.asked]]
-        return None
 
 
 def _text(action) -> str:

@@ -53,10 +53,14 @@ class PracticeSession:
             self.done.append(hand)
         return row
 
-    def next_hand(self) -> None:
-        """The next deal, dealt by the seat to the left (the hand in play must be over)."""
+    def check_next(self) -> None:
+        """UserError unless the hand in play is over (the next may be dealt)."""
         if not self.hand.over:
             raise UserError("the hand is not over: play it out first")
+
+    def next_hand(self) -> None:
+        """The next deal, dealt by the seat to the left (`check_next`)."""
+        self.check_next()
         state = self.hand.state
         self.hand = PracticeHand(self.rules, self.seed, self.hand.deal + 1,
                                  left_of(state.dealer))

@@ -95,9 +95,8 @@ class PracticeGames:
         """The query that deals the game's next hand (the one in play must be over)."""
         fields_of(body, {}, "practice next")
         game = self._game(game_id)
-        with game.lock:
-            if not game.session.hand.over:
-                raise UserError("the hand is not over: play it out first")
+        with game.lock:  # a hand in play fails before it waits
+            game.session.check_next()
 
         def deal_next(progress) -> dict:
             with game.lock:
