@@ -215,3 +215,86 @@ def test_the_printed_chart_says_what_its_numbers_are_and_which_seat_is_which(hum
     for words in ("gain over passing", "points a hand", "1 the dealer's left",
                   "4 the dealer"):
         assert words in text, words
+
+
+def _class_rows(deals_by_class: list[np.ndarray], cell: tuple) -> pd.DataFrame:
+    """chart_rows-like rows of one cell: each class's n, means and standard errors (the sample
+    sd over sqrt(n); none for a class reached once) of deals whose columns are the points of
+    passing, calling and going alone."""
+    rows = []
+    for deals in deals_by_class:
+        n = len(deals)
+        row = dict(zip(["round", "seat", "trumps", "bowers", "aces"], cell, strict=True))
+        row |= {"n": n, "may_pass": True}
+        for k, kind in enumerate(("pass", "call", "alone")):
+            points = deals[:, k]
+            gain = points - deals[:, 0]
+            row[f"{kind}_mean_points"] = points.mean()
+            row[f"{kind}_points_se"] = points.std(ddof=1) / np.sqrt(n) if n > 1 else np.nan
+            row[f"{kind}_gain"] = gain.mean()
+            row[f"{kind}_gain_se"] = gain.std(ddof=1) / np.sqrt(n) if n > 1 else np.nan
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(1, 12), min_size=1, max_size=8), st.integers(0, 2**32 - 1))
+def test_a_cells_standard_errors_are_those_of_its_deals_pooled(sizes, seed):
+    """The cell's mean points and gains over passing, and their standard errors, equal the
+    plain sample figures of every deal in the cell together (classes reached once included)."""
+    from euchre_sim.report.chart import pooled_cells
+
+    rng = np.random.default_rng(seed)
+    deals = [rng.choice([-2.0, -1.0, 1.0, 2.0, 4.0], size=(n, 3)) for n in sizes]
+    pooled = pooled_cells(_class_rows(deals, (1, 1, 2, "none", "0"))).iloc[0]
+    every = np.concatenate(deals)
+    total = len(every)
+    for k, kind in enumerate(("pass", "call", "alone")):
+        points, gain = every[:, k], every[:, k] - every[:, 0]
+        assert pooled[f"{kind}_mean_points"] == pytest.approx(points.mean())
+        if total == 1:
+            assert np.isnan(pooled[f"{kind}_mean_points_se"])
+            continue
+        assert pooled[f"{kind}_mean_points_se"] == pytest.approx(
+            points.std(ddof=1) / np.sqrt(total), abs=1e-9)
+        if kind != "pass":
+            assert pooled[f"{kind}_gain"] == pytest.approx(gain.mean())
+            assert pooled[f"{kind}_gain_se"] == pytest.approx(
+                gain.std(ddof=1) / np.sqrt(total), abs=1e-9)
+
+
+def test_a_close_call_is_a_lead_inside_its_95_percent_interval():
+    """Hand-made cells: call leads pass by 0.10 with a paired se of 0.06 (close: 0.10 < 0.118)
+    or 0.04 (separated); alone leads call by 0.30 with se 0.1 and 0.12 (unpaired: 0.156,
+    0.30 < 0.306 close) or 0.05 and 0.05 (0.071: separated); the stuck dealer's call leads
+    alone by 1.0 with points se 0.3 each (0.42: separated)."""
+    def cell(trumps, may_pass, call, alone, call_se, alone_se):
+        return {"round": 2 if not may_pass else 1, "seat": 4 if not may_pass else 1,
+                "trumps": trumps, "bowers": "none", "aces": "0", "n": 100,
+                "may_pass": may_pass, "pass_mean_points": 0.0 if may_pass else np.nan,
+                "call_mean_points": call, "alone_mean_points": alone,
+                "pass_mean_points_se": 0.1, "call_mean_points_se": 0.3,
+                "alone_mean_points_se": 0.3, "call_gain": call, "alone_gain": alone,
+                "call_gain_se": call_se, "alone_gain_se": alone_se}
+    cells = pd.DataFrame([cell(1, True, 0.10, -1.0, 0.06, 0.1),
+                          cell(2, True, 0.10, -1.0, 0.04, 0.1),
+                          cell(3, True, 0.50, 0.80, 0.10, 0.12),
+                          cell(4, True, 0.50, 0.80, 0.05, 0.05),
+                          cell(5, False, 1.0, 0.0, np.nan, np.nan)])
+    got = decide(cells, 4)
+    assert list(got["action"]) == ["call", "call", "alone", "alone", "call"]
+    assert list(got["close"]) == [True, False, True, False, False]
+
+
+def test_the_printed_chart_marks_its_close_calls(human_run, tmp_path):
+    """The HTML chart marks exactly the cells `decide` finds close, with the legend's mark."""
+    from euchre_sim.report.chart import CLOSE_MARK
+
+    path = tmp_path / "chart.html"
+    run_cli(["chart", str(human_run), "--output", str(path)])
+    page = path.read_text(encoding="utf-8")
+    cells = _cells(human_run)
+    assert 0 < cells["close"].sum() < len(cells)
+    assert page.count("data-close='1'") == cells["close"].sum()
+    assert page.count(f">{CLOSE_MARK}") == cells["close"].sum()
+    assert "close call" in page

@@ -50,10 +50,15 @@ CELLS_SCHEMA = Schema((
     *counts("n"), Column("may_pass", "bool"),
     *(column for kind in ACTIONS for column in (
         Column(f"{kind}_mean_points", "float", missing=True),
-        *rates(*(f"{kind}_{share}" for share in share_names(MAX_POINTS)), required=False)))),
+        Column(f"{kind}_mean_points_se", "float", missing=True, required=False),
+        *rates(*(f"{kind}_{share}" for share in share_names(MAX_POINTS)), required=False))),
+    *(Column(f"{kind}_{name}", "float", missing=True, required=False)
+      for kind in ACTIONS[1:] for name in ("gain", "gain_se"))),
     keys=tuple(CELL_KEYS))
 CHART_COLUMNS = ["round", "seat", "trumps", "bowers", "aces", "n", "gain_call", "gain_alone",
-                 "action", "gain", "may_pass"]
+                 "action", "gain", "may_pass", "close"]
+CLOSE_Z = 1.96  # a close call: the best action leads the runner-up by less than this many se
+CLOSE_MARK = "≈"  # before a close call's number
 _SUITS = ("next", "other1", "other2")  # the suits round 2 may name, as decisions label them
 
 
@@ -107,8 +112,9 @@ def _cell_of(features) -> tuple[int, str, str]:
 
 def chart_rows(decisions: pd.DataFrame, top: int, french: bool = True) -> pd.DataFrame:
     """Each hand class's cell and its figures: round, seat, trumps, bowers, aces, n (times
-    reached), may_pass, and for each of pass, call and alone its mean points and its result
-    shares (`share_names(top)`, prefixed by the action; NaN where the action is not open).
+    reached), may_pass, and for each of pass, call and alone its mean points, their standard
+    error, its paired gain over passing with its standard error and its result shares
+    (`share_names(top)`, prefixed by the action; NaN where the action is not open).
     Round 2 needs a French deck's class texts (`french`); without one only round 1 is
     charted."""
     frame = decisions[(decisions["suit"] != "NT") & ((decisions["round"] == 1) | french)
@@ -118,7 +124,7 @@ def chart_rows(decisions: pd.DataFrame, top: int, french: bool = True) -> pd.Dat
     best = {hand: _best_suit(hand) for hand in frame.loc[round_2, "hand"].unique()}
     named_suit = frame["hand"].map(lambda h: best[h][0] if h in best else "up")
     shares = share_names(top)
-    figures = ["mean_points", *shares]
+    figures = ["mean_points", "points_se", "gain", "gain_se", *shares]
     kept = frame[(frame["action"] == "pass") | (frame["suit"] == named_suit)]
     kind = np.where(kept["action"] == "pass", "pass", np.where(kept["alone"], "alone", "call"))
     wide = kept.assign(kind=kind).pivot_table(index=keys + ["hand"], columns="kind",
@@ -150,19 +156,47 @@ def chart_rows(decisions: pd.DataFrame, top: int, french: bool = True) -> pd.Dat
 def pooled_cells(rows: pd.DataFrame) -> pd.DataFrame:
     """The chart's cells: each figure of `chart_rows` pooled over the classes in the cell,
     weighted by how often each was reached (a figure of an action not open in a class is
-    pooled over the classes where it is)."""
-    figures = [c for c in rows.columns if c.split("_", 1)[0] in ACTIONS]
+    pooled over the classes where it is); the mean points and gains with the standard error
+    of the cell's mean over its deals (`_pooled_se`)."""
+    spread = {f"{kind}_{name}": f"{kind}_{name}_se" for kind in ACTIONS
+              for name in ("mean_points", "gain")}
+    figures = [c for c in rows.columns if c.split("_", 1)[0] in ACTIONS
+               and c not in spread.values() and not c.endswith("points_se")]
     weighted = rows[[*CELL_KEYS, "n", "may_pass"]].copy()
     for column in figures:
         open_ = rows[column].notna()
         weighted[column] = rows[column].fillna(0) * rows["n"]
         weighted[f"{column}__n"] = rows["n"] * open_
+        if column in spread:
+            se = rows[_se_column(column)].fillna(0)
+            within = (rows["n"] - 1) * rows["n"] * se ** 2  # each class's deals about its mean
+            weighted[f"{column}__ss"] = (within + rows["n"] * rows[column] ** 2).where(open_, 0)
     sums = weighted.groupby(CELL_KEYS).agg(
         {"n": "sum", "may_pass": "all", **{c: "sum" for c in weighted.columns
                                             if c not in [*CELL_KEYS, "n", "may_pass"]}})
     for column in figures:
-        sums[column] = (sums[column] / sums[f"{column}__n"]).where(sums[f"{column}__n"] > 0)
-    return sums[["n", "may_pass", *figures]].reset_index()
+        n = sums[f"{column}__n"]
+        sums[column] = (sums[column] / n).where(n > 0)
+        if column in spread:
+            sums[spread[column]] = _pooled_se(sums[f"{column}__ss"], sums[column], n)
+    kept = [c for c in figures if c not in ("pass_gain",)]
+    return sums[["n", "may_pass", *kept, *(spread[c] for c in kept if c in spread)]] \
+        .reset_index()
+
+
+def _se_column(column: str) -> str:
+    """The decisions' standard error of a figure: points_se for mean_points, gain_se."""
+    kind, name = column.split("_", 1)
+    return f"{kind}_points_se" if name == "mean_points" else f"{kind}_gain_se"
+
+
+def _pooled_se(sum_squares: pd.Series, mean: pd.Series, n: pd.Series) -> pd.Series:
+    """The standard error of a cell's mean over its n deals: their variance about the cell's
+    mean (each class's own deals about its mean, n_i (n_i - 1) se_i², plus the classes'
+    means about the cell's) over n - 1, divided by n. A class reached once adds no spread of
+    its own (it has no standard error), only its distance from the cell's mean."""
+    variance = (sum_squares - n * mean ** 2).clip(lower=0) / (n - 1)
+    return np.sqrt(variance / n).where(n > 1)
 
 
 def decide(cells: pd.DataFrame, top: int, score: tuple[int, int] | None = None,
@@ -192,7 +226,32 @@ def decide(cells: pd.DataFrame, top: int, score: tuple[int, int] | None = None,
     best = options.argmax(axis=1)
     out["action"] = [ACTIONS[i] for i in best]
     out["gain"] = options[np.arange(len(out)), best]
+    out["close"] = _close_calls(cells, options, best) if score is None else False
     return out[CHART_COLUMNS]
+
+
+def _close_calls(cells: pd.DataFrame, options: np.ndarray, best: np.ndarray) -> np.ndarray:
+    """Whether the best action leads the runner-up by less than CLOSE_Z standard errors of
+    the lead: paired over passing (`gain_se`) where one of the two is passing; otherwise
+    (call against alone, or the stuck dealer's two) the two actions' errors combined as if
+    independent, wider than the paired error (the same deals score both alike). False where
+    the cells carry no standard errors (a chart file of an earlier version); True where the
+    lead's error is unknown (a cell reached once)."""
+    if "call_gain_se" not in cells:
+        return np.zeros(len(cells), dtype=bool)
+    ranked = np.argsort(-options, axis=1)
+    runner = np.where(ranked[:, 0] == best, ranked[:, 1], ranked[:, 0])
+    rows = np.arange(len(cells))
+    lead = options[rows, best] - options[rows, runner]
+    gain_se = {1: cells["call_gain_se"].to_numpy(), 2: cells["alone_gain_se"].to_numpy()}
+    points_se = {i: cells[f"{kind}_mean_points_se"].to_numpy() for i, kind in enumerate(ACTIONS)}
+    passing = cells["may_pass"].to_numpy()
+    paired = passing & ((best == 0) | (runner == 0))
+    other = np.where(best == 0, runner, best)
+    se = np.where(paired, np.where(other == 1, gain_se[1], gain_se[2]),
+                  np.where(passing, np.hypot(gain_se[1], gain_se[2]),
+                           np.hypot(points_se[1], points_se[2])))
+    return np.isfinite(lead) & ~(lead >= CLOSE_Z * se)  # an unknown error: not separated
 
 
 def _is_french(rules: dict) -> bool:
@@ -258,9 +317,11 @@ def _title(info: dict) -> str:
             f"play {info.get('play', 'dd')}, {info.get('deals', 0):,} deals{at}")
 
 
-def _gain(gain: float, info: dict) -> str:
-    """A cell's text: points a hand, or with a score percentage points of the game."""
-    return f"{100 * gain:+.1f}" if info.get("score") else f"{gain:+.2f}"
+def _gain(gain: float, info: dict, close: bool = False) -> str:
+    """A cell's text: points a hand, or with a score percentage points of the game; a close
+    call marked CLOSE_MARK."""
+    text = f"{100 * gain:+.1f}" if info.get("score") else f"{gain:+.2f}"
+    return f"{CLOSE_MARK}{text}" if close else text
 
 
 def column_words(info: dict) -> dict:
@@ -274,17 +335,19 @@ def column_words(info: dict) -> dict:
 
 
 def _grid(cells: pd.DataFrame, round_no: int, seat: int, groups):
-    """(actions, gains, columns) of one panel: trumps (rows) x top-trump groups and aces
-    (columns: `groups` of BOWERS by ACE_BUCKETS)."""
+    """(actions, gains, close calls, columns) of one panel: trumps (rows) x top-trump groups
+    and aces (columns: `groups` of BOWERS by ACE_BUCKETS)."""
     part = cells[(cells["round"] == round_no) & (cells["seat"] == seat)]
     columns = [(b, a) for b in groups for a in ACE_BUCKETS]
     actions = np.full((6, len(columns)), "", dtype=object)
     gains = np.full((6, len(columns)), np.nan)
+    close = np.zeros((6, len(columns)), dtype=bool)
     for r in part.itertuples():
         j = columns.index((r.bowers, r.aces))
         actions[r.trumps, j] = r.action
         gains[r.trumps, j] = r.gain
-    return actions, gains, columns
+        close[r.trumps, j] = r.close
+    return actions, gains, close, columns
 
 
 def write_html(cells: pd.DataFrame, info: dict, path: str) -> None:
@@ -296,16 +359,17 @@ def write_html(cells: pd.DataFrame, info: dict, path: str) -> None:
     words = column_words(info)
     for round_no in sorted(set(cells["round"])):
         for seat in range(1, 5):
-            actions, gains, columns = _grid(cells, round_no, seat, words["groups"])
+            actions, gains, close, columns = _grid(cells, round_no, seat, words["groups"])
             head = "".join(f"<th>{words['groups'][b]}<br>{a} {words['tops']}</th>"
                            for b, a in columns)
             parts.append(f"<h2>Round {round_no}, seat {seat}</h2><table data-round='{round_no}'"
                          f" data-seat='{seat}'><tr><th>trumps</th>{head}</tr>")
             for trumps in range(6):
                 row = "".join(
-                    f"<td data-action='{a}' style='background:{_COLOURS[a]}'>{_gain(g, info)}</td>"
-                    if a else "<td></td>" for a, g in zip(actions[trumps], gains[trumps],
-                                                          strict=True))
+                    f"<td data-action='{a}' data-close='{int(c)}' style='background:"
+                    f"{_COLOURS[a]}'>{_gain(g, info, c)}</td>" if a else "<td></td>"
+                    for a, g, c in zip(actions[trumps], gains[trumps], close[trumps],
+                                       strict=True))
                 parts.append(f"<tr><th>{trumps}</th>{row}</tr>")
             parts.append("</table>")
     with written(path) as handle:
@@ -316,10 +380,13 @@ def legend_text(info: dict) -> str:
     """What a cell's number is and which seat is which (the printed chart's legend)."""
     unit = "percentage points of the chance of winning the game" if info.get("score") \
         else "points a hand"
+    close = "" if info.get("score") else (
+        f" {CLOSE_MARK} marks a close call: the best action leads the runner-up by less than "
+        f"its 95 % interval.")
     return (f"A cell's colour is the best action on average; its number that action's gain "
             f"over passing, in {unit} (over the call with partner where the seat may not "
-            f"pass). Seats in bidding order: 1 the dealer's left, 2 its left, 3 the dealer's "
-            f"partner, 4 the dealer.")
+            f"pass).{close} Seats in bidding order: 1 the dealer's left, 2 its left, 3 the "
+            f"dealer's partner, 4 the dealer.")
 
 
 def _legend_html(info: dict) -> str:
@@ -343,13 +410,14 @@ def write_figure(cells: pd.DataFrame, info: dict, path: str, kind: str) -> None:
     for i, round_no in enumerate(rounds):
         for seat in range(1, 5):
             ax = axes[i, seat - 1]
-            actions, gains, columns = _grid(cells, round_no, seat, words["groups"])
+            actions, gains, close, columns = _grid(cells, round_no, seat, words["groups"])
             codes = np.array([[ACTIONS.index(a) if a else np.nan for a in row]
                               for row in actions], dtype=float)
             ax.imshow(codes, origin="lower", cmap=cmap, vmin=0, vmax=2, aspect="auto")
             for (y, x), gain in np.ndenumerate(gains):
                 if not np.isnan(gain):
-                    ax.text(x, y, _gain(gain, info), ha="center", va="center", fontsize=9)
+                    ax.text(x, y, _gain(gain, info, close[y, x]), ha="center", va="center",
+                            fontsize=9, fontstyle="italic" if close[y, x] else "normal")
             ax.set_xticks(range(len(columns)),
                           [f"{words['groups'][b]}\n{a}" for b, a in columns], fontsize=8)
             ax.set_yticks(range(6), [str(t) for t in range(6)], fontsize=9)
