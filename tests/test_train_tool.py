@@ -1,5 +1,5 @@
 """tools/train_card_player.py's data: chunks written whole, a rerun trusting only the chunks
-whose file says they were made by the same spec, the training set read back, and the training
+whose file says they were made by the same spec, the training set read back, the training
 target (PyTorch, the optional extra: that test is skipped without it)."""
 
 import importlib.util
@@ -10,7 +10,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from euchre_sim.play.card_net import LOG_LABEL, LOG_WIDTH, N_LOGGED
+from euchre_sim.play.net_features import GENERAL_LAYOUT, STANDARD_LAYOUT
+from euchre_sim.play.teaching_log import log_width
 
 TOOL = Path(__file__).resolve().parent.parent / "tools" / "train_card_player.py"
 
@@ -40,14 +41,16 @@ def test_chunks_are_pimc_decisions_with_every_candidates_value_named_by_their_sp
     assert spec == tool.chunk_spec("standard", 5, 1, "pimc")
     assert spec["preset"] == "online" and spec["deals"] == 2  # chunk 1: the second variant
     assert spec["values"] and spec["clear_z"] == 0  # every candidate over every world
-    assert log.shape[1] == LOG_WIDTH and log.shape[0] > 0
-    candidates = log[:, N_LOGGED:LOG_LABEL]
+    nl = STANDARD_LAYOUT
+    label = nl.n_logged + nl.n_slots  # the column of PIMC's card
+    assert log.shape[1] == log_width(nl) and log.shape[0] > 0
+    candidates = log[:, nl.n_logged:label]
     assert (candidates.sum(axis=1) >= 2).all()
-    assert candidates[np.arange(len(log)), log[:, LOG_LABEL]].all()
-    assert values.shape == (len(log), LOG_LABEL - N_LOGGED)
+    assert candidates[np.arange(len(log)), log[:, label]].all()
+    assert values.shape == (len(log), nl.n_slots)
     assert (np.isnan(values) == (candidates == 0)).all()
     best = np.nanmax(values, axis=1)
-    assert (values[np.arange(len(log)), log[:, LOG_LABEL]] == best).all(), \
+    assert (values[np.arange(len(log)), log[:, label]] == best).all(), \
         "without the race, PIMC's card is the best mean"
 
 
@@ -97,8 +100,6 @@ def test_a_general_chunk_logs_the_general_nets_decisions_in_its_layout(tool, tmp
     """--family general: chunk 0 plays Yooker (its first variant), logged in the general
     layout (its width and slots), and named so by its spec; the standard family's reader
     refuses it."""
-    from euchre_sim.play.card_net import GENERAL_LAYOUT, log_width
-
     _generate(tool, tmp_path, chunks=1, family="general")
     with np.load(tmp_path / "pimc-s5-00000.npz") as z:
         log, values, spec = z["log"], z["values"], json.loads(str(z["spec"]))
@@ -126,3 +127,4 @@ def test_value_targets_are_the_values_softmax_with_a_share_on_pimcs_card(tool):
     want[1, [0, 1]] = 0.7 / 3
     want[1, 2] = 0.7 / 3 + 0.3
     assert np.allclose(got, want, atol=1e-6)
+
