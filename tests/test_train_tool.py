@@ -1,7 +1,9 @@
 """tools/train_card_player.py's data: chunks written whole, a rerun trusting only the chunks
 whose file says they were made by the same spec, the training set read back, the training
-target (PyTorch, the optional extra: that test is skipped without it)."""
+target (PyTorch, the optional extra: that test is skipped without it), and the trained layers
+written as the net the package reads."""
 
+import argparse
 import importlib.util
 import json
 import sys
@@ -10,8 +12,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from euchre_sim.play.net_features import GENERAL_LAYOUT, STANDARD_LAYOUT
+from euchre_sim.play.net_features import GENERAL_LAYOUT, LAYOUTS, STANDARD_LAYOUT
+from euchre_sim.play.net_inference import MAX_ACTIVE, net_scores, new_net_work
+from euchre_sim.play.net_weights import NET_FILES, nets_of, read_card_net
 from euchre_sim.play.teaching_log import log_width
+
+from . import naive
 
 TOOL = Path(__file__).resolve().parent.parent / "tools" / "train_card_player.py"
 
@@ -128,3 +134,30 @@ def test_value_targets_are_the_values_softmax_with_a_share_on_pimcs_card(tool):
     want[1, 2] = 0.7 / 3 + 0.3
     assert np.allclose(got, want, atol=1e-6)
 
+
+@pytest.mark.parametrize("family", LAYOUTS)
+def test_trained_layers_are_written_as_the_net_the_package_reads_and_plays_by(tool, tmp_path,
+                                                                            family):
+    """train's last step, without PyTorch: float32 layers as the trainer hands them over
+    (weights[in, out], bias) written by `write_net`, read back by the package's reader, and
+    the kernel's scores of random positions those of the layers' own forward pass (numpy)."""
+    nl = LAYOUTS[family]
+    rng = np.random.default_rng(7)
+    widths = (nl.n_features, 12, 7, nl.n_slots)
+    layers = [(rng.normal(0, 1, (a, b)).astype(np.float32), rng.normal(0, 1, b).astype(np.float32))
+              for a, b in zip(widths, widths[1:], strict=False)]
+    model = {"kind": "numpy layers"}
+    tool.write_net(argparse.Namespace(out=str(tmp_path), family=family), layers, model,
+                   {"chunks": 0}, {"train": 1, "held_out": 1}, 0.5, {"held_out": 0.5})
+    net_file, provenance_file = NET_FILES[family]
+    net = read_card_net(tmp_path / net_file, nl)
+    provenance = json.loads((tmp_path / provenance_file).read_text())
+    assert provenance["model"] == model and family in provenance["what"]
+    nw = new_net_work(nets_of(net))
+    active = np.zeros(MAX_ACTIVE, dtype=np.int64)
+    for n in (0, 1, 9, 40, 75):
+        active[:n] = rng.choice(nl.n_features, size=n, replace=False)
+        net_scores(net, active, n, nw)
+        want = naive.mlp_scores(layers, active[:n])
+        assert np.allclose(nw.out[:nl.n_slots], want, rtol=1e-4,
+                           atol=1e-3 * (1 + np.abs(want).max()))
