@@ -44,6 +44,7 @@ from euchre_sim.play.net_inference import (
 from euchre_sim.play.net_weights import net_of, nets_of, no_card_nets
 from euchre_sim.play.pimc import (
     CLEAR_Z,
+    PimcWork,
     discard_candidates,
     inference_of,
     new_pimc_work,
@@ -57,7 +58,13 @@ from euchre_sim.play.player import Player
 from euchre_sim.play.playout import choose_card, choose_discard, contract_start
 from euchre_sim.play.state import S_DECISIONS, S_DISCARD, S_TURN, S_UP, play_card
 from euchre_sim.play.teaching import teaching_log
-from euchre_sim.play.teaching_log import TeachingWork, log_width
+from euchre_sim.play.teaching_log import (
+    TeachingWork,
+    card_work,
+    keeps_log,
+    log_choice,
+    log_width,
+)
 from euchre_sim.solver.search import new_tt
 
 from . import naive
@@ -908,6 +915,18 @@ def test_a_player_with_the_standard_net_alone_answers_minus_one_outside_it(prese
             assert learned_discard(tb, lay, hp, st_, pm, pw) == -1
             asked += 1
     assert asked >= 10
+
+
+def test_only_a_teaching_work_keeps_a_log_and_the_run_time_work_logs_nothing():
+    """The playout's three reads of a card player's work (`teaching_log`), in Python as the
+    kernels settle them: a run-time PimcWork is its own work, keeps no log and logs nothing
+    (no decision is even looked at); a TeachingWork hands over its PimcWork and logs."""
+    work = PimcWork(*[None] * len(PimcWork._fields))
+    teaching = TeachingWork(work, np.zeros((1, log_width(S)), np.uint8),
+                            np.zeros((0, S.n_slots), np.float32), np.zeros(1, np.int64))
+    assert card_work(work) is work and card_work(teaching) is work
+    assert not keeps_log(work) and keeps_log(teaching)
+    assert log_choice(work, "no", "decision") is None
 
 
 def _logged_decision(c, seat, discard, model, net, key, values=False):

@@ -126,7 +126,6 @@ def feature_layout(nl: NetLayout) -> dict:
             if name not in ("general", "class_of_slot")}
 
 
-
 def derived_features(logged: np.ndarray, nl: NetLayout = STANDARD_LAYOUT) -> np.ndarray:
     """The derived features (uint8[n, n_features - n_logged]) of logged decisions (their
     first n_logged columns): what `encode` writes at boss and beats, from the slots."""
@@ -163,7 +162,6 @@ def derived_features(logged: np.ndarray, nl: NetLayout = STANDARD_LAYOUT) -> np.
             wins = ~trumped & (led_class == classes[slot]) & above
         beats[:, slot] = hand[:, slot] & following & wins
     return np.hstack([boss, beats]).astype(np.uint8)
-
 
 
 @njit(nrt=False)

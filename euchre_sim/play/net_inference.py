@@ -13,7 +13,7 @@ from ..core.jit import njit
 from .net_features import GENERAL_LAYOUT, MAX_SLOTS, STANDARD_LAYOUT, encode, net_slots
 from .state import S_TRUMP
 
-MAX_ACTIVE = 128
+MAX_ACTIVE = 128  # room for a position's active features (`encode`)
 
 
 class NetWork(NamedTuple):
@@ -36,7 +36,6 @@ def new_net_work(nets):
     return NetWork(np.full(64, -1, dtype=np.int64), np.zeros(MAX_ACTIVE, dtype=np.int64),
                    np.zeros(h1, dtype=np.float32), np.zeros(h2, dtype=np.float32),
                    np.zeros(MAX_SLOTS, dtype=np.float32), np.zeros(h1, dtype=np.int64))
-
 
 
 @njit(nrt=False, fastmath=True)

@@ -21,6 +21,7 @@ from ..core.package_data import damaged, shipped
 from .models import LEARNED_MODELS
 from .net_features import LAYOUTS, STANDARD_LAYOUT, NetLayout
 
+# each family's files: its weights, and their provenance (written by the trainer, for people)
 NET_FILES = {"standard": ("card_net.npz", "card_net.json"),
              "general": ("card_net_general.npz", "card_net_general.json")}
 
