@@ -25,10 +25,11 @@ from euchre_sim.core.dealing import deal_batch, deal_key, seed_to_u64  # noqa: E
 from euchre_sim.core.jit import njit  # noqa: E402
 from euchre_sim.core.rules import build_rules  # noqa: E402
 from euchre_sim.core.ruletables import compile_rules  # noqa: E402
-from euchre_sim.play.card_net import no_card_nets
 from euchre_sim.play.models import model_id  # noqa: E402
+from euchre_sim.play.net_weights import no_card_nets  # noqa: E402
 from euchre_sim.play.pimc import inference_of, new_pimc_work  # noqa: E402
-from euchre_sim.play.playout import played_call  # noqa: E402
+from euchre_sim.play.playout import play_contract  # noqa: E402
+from euchre_sim.play.state import S_MAKER_TRICKS  # noqa: E402
 from euchre_sim.solver.search import new_tt  # noqa: E402
 
 RUNS = 5
@@ -39,16 +40,15 @@ DEALER = 0
 
 
 @njit
-def _play_hands(model, tb, hands, ups, n_worlds, seed, tt, out):
-    pw = new_pimc_work(inference_of(), no_card_nets())
-    pws = (pw, pw)
+def _play_hands(model, tb, hands, ups, n_worlds, seed, tt, pws, out):
     for i in range(hands.shape[0]):
         up = ups[i]
         if up == JOKER:  # Benny turned up: no round 1
             out[i] = -1
             continue
-        out[i] = played_call(model, tb, hands[i], up, DEALER, 1, up >> 3, (DEALER + 1) & 3, 0,
-                             0, n_worlds, deal_key(seed, np.uint64(i)), tt, pws)
+        out[i] = play_contract((model, model), tb, hands[i], up, DEALER, 1, up >> 3,
+                               (DEALER + 1) & 3, 0, 0, n_worlds, deal_key(seed, np.uint64(i)),
+                               tt, pws)[S_MAKER_TRICKS]
 
 
 def measure(tb, model, hands, ups, worlds, runs):
@@ -58,7 +58,8 @@ def measure(tb, model, hands, ups, worlds, runs):
     for _ in range(runs):
         tt = new_tt()
         start = time.perf_counter()
-        _play_hands(model_id(model), tb, hands, ups, worlds, seed_to_u64(1), tt, out)
+        pw = new_pimc_work(inference_of(), no_card_nets())
+        _play_hands(model_id(model), tb, hands, ups, worlds, seed_to_u64(1), tt, (pw, pw), out)
         elapsed = time.perf_counter() - start
         rates.append(hands.shape[0] / elapsed)
         searches.append(tt.stats[3] / elapsed)

@@ -31,16 +31,16 @@ def damaged_net(request, monkeypatch, tmp_path):
     """The learned player's standard net as the package ships it replaced by a damaged file
     (an empty one, one cut short, none): its path. The nets read before are forgotten, and
     again after the test."""
-    from euchre_sim.play import card_net
+    from euchre_sim.play import net_weights
 
-    shipped = card_net._package_file
+    shipped = net_weights._weights_file
     path = tmp_path / "card_net.npz"
     if request.param != "missing":
-        path.write_bytes(shipped("standard", 0).read_bytes()[:100_000]
+        path.write_bytes(shipped("standard").read_bytes()[:100_000]
                          if request.param == "truncated" else b"")
-    monkeypatch.setattr(card_net, "_package_file", lambda family, which: (
-        path if (family, which) == ("standard", 0) else shipped(family, which)))
-    cached = (card_net.card_nets, card_net.card_net_digest)
+    monkeypatch.setattr(net_weights, "_weights_file", lambda family: (
+        path if family == "standard" else shipped(family)))
+    cached = (net_weights.card_nets, net_weights.card_net_digest)
     for function in cached:
         function.cache_clear()
     yield path
@@ -57,7 +57,7 @@ def package_copy(tmp_path_factory, monkeypatch):
 
     from euchre_sim.advice import atlas
     from euchre_sim.core import package_data
-    from euchre_sim.play import card_net
+    from euchre_sim.play import net_weights
 
     root, copy = resources.files("euchre_sim"), tmp_path_factory.mktemp("package")
     for folder in ("data", "play"):
@@ -68,8 +68,8 @@ def package_copy(tmp_path_factory, monkeypatch):
             elif path.name.endswith(".json"):
                 (copy / folder / path.name).write_bytes(path.read_bytes())
     monkeypatch.setattr(package_data, "package_root", lambda: copy)
-    cached = (package_data.manifest, package_data.shipped, card_net.card_nets,
-              card_net.card_net_digest, atlas.shipped_atlas)
+    cached = (package_data.manifest, package_data.shipped, net_weights.card_nets,
+              net_weights.card_net_digest, atlas.shipped_atlas)
     for function in cached:
         function.cache_clear()
     yield copy

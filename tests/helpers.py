@@ -79,12 +79,13 @@ def record(dealer: str, hands: str, upcard: str, bids: list[str], discard, trick
 
 
 def run_cli(args: list[str], code: int = 0):
-    """Invoke the CLI in-process, check its exit status (default 0), return the result."""
+    """Invoke the CLI in-process, check its exit status (default 0), return the result. An
+    exception the command does not turn into an exit status is raised, not counted as one."""
     from click.testing import CliRunner
 
     from euchre_sim.cli.main import cli
 
-    result = CliRunner().invoke(cli, args)
+    result = CliRunner().invoke(cli, args, catch_exceptions=False)
     assert result.exit_code == code, result.output
     return result
 

@@ -2,6 +2,8 @@
 
 import math
 
+import numpy as np
+
 from euchre_sim.core.cards import JOKER, card_rank, card_suit, cards_of
 
 JACK = 4  # rank index of the jack in the French deck (7 8 9 T J Q K A)
@@ -383,3 +385,15 @@ def call_label(rules, hand: list[int], upcard: int, round_no: int, trump: int) -
     others = sorted((s for s in range(4) if s not in (ref, nxt)),
                     key=lambda s: -holding(s))
     return f"other{others.index(trump) + 1}"
+
+
+def mlp_scores(layers, active) -> np.ndarray:
+    """The learned player's net in float64, from its definition (three (weights[in, out],
+    bias) layers, the weights as float32 keeps them): relu(b1 + sum of the active features'
+    rows of W1), relu(.W2 + b2), .W3 + b3."""
+    (w1, b1), (w2, b2), (w3, b3) = [(np.asarray(w, np.float32).astype(np.float64),
+                                     np.asarray(b, np.float32).astype(np.float64))
+                                    for w, b in layers]
+    h1 = np.maximum(b1 + w1[list(active)].sum(axis=0), 0.0)
+    h2 = np.maximum(h1 @ w2 + b2, 0.0)
+    return h2 @ w3 + b3

@@ -1,6 +1,7 @@
-"""The realistic atlas (`advice.atlas`): built from a learned-play decisions table and the
-double-dummy one of the same deals, looked up by a hand's class, and answered as `advise`
-answers. Checked against the runs it came from, read here by the class text."""
+"""The realistic atlas (`advice.atlas`, built by `advice.atlas_build`): built from a
+learned-play decisions table and the double-dummy one of the same deals, looked up by a hand's
+class, and answered as `advise` answers. Checked against the runs it came from, read here by
+the class text."""
 
 import hashlib
 from importlib import resources
@@ -14,11 +15,14 @@ from euchre_sim.advice.atlas import (
     ATLAS_PRESETS,
     Atlas,
     atlas_answer,
-    build_atlas,
-    level_keys,
-    pool_spread,
     pooled_text,
     shipped_atlas,
+)
+from euchre_sim.advice.atlas_build import (
+    build_atlas,
+    build_levels,
+    level_keys,
+    run_sums,
     write_table,
 )
 from euchre_sim.advice.question import AdviceQuestion
@@ -46,10 +50,7 @@ def tiny_atlas(tmp_path_factory):
     learned = pd.read_parquet(root / "learned" / "decisions.parquet")
     exact = pd.read_parquet(root / "dd" / "decisions.parquet")
     levels = {}
-    for level in ("class", "pooled"):
-        rows = build_atlas(learned, exact, RULES, min_n=1, level=level)
-        if level == "pooled":
-            rows = pool_spread(rows, learned, exact, RULES)
+    for level, rows in build_levels(learned, exact, RULES, min_n=1).items():
         write_table(rows, str(root / f"{level}.parquet"), {"deals": DEALS, "seed": SEED,
                                                            "min_n": 1})
         levels[level] = Atlas(root / f"{level}.parquet")
@@ -92,6 +93,26 @@ def test_an_eldest_hand_of_the_run_is_answered_with_its_class_rows(tiny_atlas, m
                 same = dd[(dd["action"] == action["action"]) & (dd["alone"] == action["alone"])]
                 assert action["dd_mean_points"] == pytest.approx(same["mean_points"].iloc[0],
                                                                  abs=1e-6)
+
+
+def test_atlas_covers_says_what_atlas_answer_finds_from_the_keys_alone(tiny_atlas,
+                                                                        monkeypatch):
+    """The page's estimate asks `atlas_covers` whether the answer comes from the atlas: the
+    same yes or no as `atlas_answer`, on hands of the atlas's run and of another seed, with
+    no row read."""
+    levels, _, _ = tiny_atlas
+    monkeypatch.setattr(atlas_module, "atlas_for", lambda question: {"class": levels["class"]})
+    deck = RULES.card_deck
+    questions = []
+    for seed in (SEED, SEED + 1):
+        for index in range(10):
+            hands, upcard = deal_one(RULES, seed, index, 0)
+            questions.append(AdviceQuestion(RULES, deck.format_hand(hands[seat_at(0, 1)]), 1,
+                                            up=deck.card_name(upcard)))
+    answered = [atlas_answer(question) is not None for question in questions]
+    assert any(answered) and not all(answered)
+    monkeypatch.setattr(Atlas, "rows", lambda self, keys: pytest.fail("a row was read"))
+    assert [atlas_module.atlas_covers(question) for question in questions] == answered
 
 
 def test_pooled_text_pools_the_cards_that_seldom_take_a_trick():
@@ -203,7 +224,7 @@ def test_the_pooled_standard_error_widens_by_the_spread_of_classes_in_the_pool(t
 
 def test_a_class_under_min_n_is_not_in_the_atlas(tiny_atlas):
     _, learned, exact = tiny_atlas
-    rows = build_atlas(learned, exact, RULES, min_n=3)
+    rows = build_atlas(run_sums(learned, exact, RULES, "class"), RULES, min_n=3)
     assert len(rows) == (learned["n"] >= 3).sum()
     assert (rows["n"] >= 3).all() and (np.diff(rows["key"].astype(np.float64)) > 0).all()
 

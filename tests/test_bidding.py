@@ -24,7 +24,7 @@ from euchre_sim.core.dealing import deal_one
 from euchre_sim.core.errors import UserError
 from euchre_sim.core.rules import build_rules
 from euchre_sim.core.ruletables import CARD_LAYOUT, compile_rules
-from euchre_sim.play.card_net import no_card_nets
+from euchre_sim.play.net_weights import no_card_nets
 from euchre_sim.play.player import PlayerRecord
 from euchre_sim.solver.calltable import analyze_deals
 

@@ -1,4 +1,5 @@
-"""The learned card player's net (play/card_net.py, play/learned.py, play/teaching.py): each
+"""The learned card player's net (play/net_features.py, net_weights.py, net_inference.py,
+learned.py, teaching_log.py, teaching.py): each
 kernel against a slow twin written from the rule text, in card ids and card names, never from
 the rule tables' power layout nor the kernels' own output.
 
@@ -17,23 +18,6 @@ from euchre_sim.core.cards import card_suit, cards_of
 from euchre_sim.core.dealing import deal_key, deal_one
 from euchre_sim.core.rules import build_rules
 from euchre_sim.core.ruletables import compile_rules
-from euchre_sim.play.card_net import (
-    GENERAL_LAYOUT,
-    MAX_ACTIVE,
-    STANDARD_LAYOUT,
-    canonical_slots,
-    close_calls,
-    derived_features,
-    encode,
-    log_width,
-    net_choice,
-    net_of,
-    net_scores,
-    net_slots,
-    nets_of,
-    new_net_work,
-    no_card_nets,
-)
 from euchre_sim.play.conventional import conventional_card
 from euchre_sim.play.learned import (
     learned_card,
@@ -42,8 +26,25 @@ from euchre_sim.play.learned import (
     searched_discard,
 )
 from euchre_sim.play.models import MODEL_LEARNED, MODEL_PIMC, SEARCH_MARGIN
+from euchre_sim.play.net_features import (
+    GENERAL_LAYOUT,
+    STANDARD_LAYOUT,
+    canonical_slots,
+    derived_features,
+    encode,
+    net_slots,
+)
+from euchre_sim.play.net_inference import (
+    MAX_ACTIVE,
+    close_calls,
+    net_choice,
+    net_scores,
+    new_net_work,
+)
+from euchre_sim.play.net_weights import net_of, nets_of, no_card_nets
 from euchre_sim.play.pimc import (
     CLEAR_Z,
+    PimcWork,
     discard_candidates,
     inference_of,
     new_pimc_work,
@@ -52,12 +53,18 @@ from euchre_sim.play.pimc import (
     option_values,
     pimc_card,
     pimc_discard,
-    teaching_work,
 )
 from euchre_sim.play.player import Player
 from euchre_sim.play.playout import choose_card, choose_discard, contract_start
 from euchre_sim.play.state import S_DECISIONS, S_DISCARD, S_TURN, S_UP, play_card
 from euchre_sim.play.teaching import teaching_log
+from euchre_sim.play.teaching_log import (
+    TeachingWork,
+    card_work,
+    keeps_log,
+    log_choice,
+    log_width,
+)
 from euchre_sim.solver.search import new_tt
 
 from . import naive
@@ -78,9 +85,7 @@ F_DEALER, F_MAKER, F_ALONE, F_ACTIVE, F_TRICK_NO, F_PLACE, F_OURS, F_THEIRS = (
     S.dealer, S.maker, S.alone, S.active, S.trick_no, S.place, S.ours, S.theirs)
 F_WINNER, F_LED, F_CALL_TURN, F_DISCARD, F_BOSS, F_BEATS = (
     S.winner, S.led, S.call_turn, S.discard, S.boss, S.beats)
-N_SLOTS, N_LOGGED, N_FEATURES = S.n_slots, S.n_logged, S.n_features
-LOG_WIDTH, LOG_LABEL = log_width(S), S.n_logged + S.n_slots
-CARD_SETS = N_SLOTS  # width of each card-set feature block
+N_SLOTS, N_LOGGED = S.n_slots, S.n_logged
 
 
 # --- the canonical slots, from card names -----------------------------------------------------
@@ -396,7 +401,7 @@ class Contract:
                                                  else 0)
 
     def expected_features(self, seat: int, discard: bool = False) -> set[int]:
-        """`seat`'s active features, from the layout's description in card_net."""
+        """`seat`'s active features, from the layout's description in net_features."""
         t, nl, slot, n_slots = self.trump, self.nl, self.slot, self.nl.n_slots
         f = {nl.hand + slot(c) for c in self.hands[seat]}
         for r in range(4):
@@ -608,16 +613,6 @@ def random_layers(seed: int, h1: int, h2: int, scale: float = 1.0, nl=STANDARD_L
             (rng.normal(0, scale, (h2, nl.n_slots)), rng.normal(0, scale, nl.n_slots))]
 
 
-def numpy_scores(layers, active) -> np.ndarray:
-    """The MLP in float64: relu(b1 + sum of active rows of W1), relu(.W2 + b2), .W3 + b3."""
-    (w1, b1), (w2, b2), (w3, b3) = [(np.asarray(w, np.float32).astype(np.float64),
-                                     np.asarray(b, np.float32).astype(np.float64))
-                                    for w, b in layers]
-    h1 = np.maximum(b1 + w1[list(active)].sum(axis=0), 0.0)
-    h2 = np.maximum(h1 @ w2 + b2, 0.0)
-    return h2 @ w3 + b3
-
-
 @settings(max_examples=60, deadline=None)
 @given(seed=st.integers(0, 2**32), h1=st.integers(1, 48), h2=st.integers(1, 24),
        n=st.integers(0, MAX_ACTIVE), general=st.booleans())
@@ -630,7 +625,7 @@ def test_net_scores_are_the_mlp_in_numpy(seed, h1, h2, n, general):
     active = np.zeros(MAX_ACTIVE, dtype=np.int64)
     active[:n] = rng.choice(nl.n_features, size=n, replace=False)
     net_scores(net, active, n, nw)
-    want = numpy_scores(layers, active[:n])
+    want = naive.mlp_scores(layers, active[:n])
     # float32 sums of up to ~100 terms of unit size, twice more layers: loose but tight enough
     # to catch a wrong row, a missing ReLU or a transposed layer
     assert np.allclose(nw.out[:nl.n_slots], want, rtol=1e-4,
@@ -666,7 +661,7 @@ def random_net(seed: int, c=None):
 def _best_by_twin(c, seat, layers, cands, discard=False):
     """The candidate with the highest float64 score of the twin's features (None on a near tie,
     where float32 may order them otherwise)."""
-    scores = numpy_scores(layers, sorted(c.expected_features(seat, discard)))
+    scores = naive.mlp_scores(layers, sorted(c.expected_features(seat, discard)))
     by = sorted(((scores[c.slot(c.card(int(p)))], int(p)) for p in cands),
                 reverse=True)
     if len(by) > 1 and by[0][0] - by[1][0] < 1e-3 * (1 + abs(by[0][0])):
@@ -766,7 +761,7 @@ def test_learned_discard_is_never_the_upcard_and_is_the_nets_best_other_card(net
 
 def _twin_scores(c, seat, layers, cands, discard=False):
     """The candidates by their float64 score (highest first), as (score, power bit)."""
-    scores = numpy_scores(layers, sorted(c.expected_features(seat, discard)))
+    scores = naive.mlp_scores(layers, sorted(c.expected_features(seat, discard)))
     return sorted(((scores[c.slot(c.card(int(p)))], int(p)) for p in cands),
                   reverse=True)
 
@@ -922,6 +917,18 @@ def test_a_player_with_the_standard_net_alone_answers_minus_one_outside_it(prese
     assert asked >= 10
 
 
+def test_only_a_teaching_work_keeps_a_log_and_the_run_time_work_logs_nothing():
+    """The playout's three reads of a card player's work (`teaching_log`), in Python as the
+    kernels settle them: a run-time PimcWork is its own work, keeps no log and logs nothing
+    (no decision is even looked at); a TeachingWork hands over its PimcWork and logs."""
+    work = PimcWork(*[None] * len(PimcWork._fields))
+    teaching = TeachingWork(work, np.zeros((1, log_width(S)), np.uint8),
+                            np.zeros((0, S.n_slots), np.float32), np.zeros(1, np.int64))
+    assert card_work(work) is work and card_work(teaching) is work
+    assert not keeps_log(work) and keeps_log(teaching)
+    assert log_choice(work, "no", "decision") is None
+
+
 def _logged_decision(c, seat, discard, model, net, key, values=False):
     """(the card the model plays, the log's rows) of one decision through the playout's
     dispatch with a teaching log; and PIMC's card for it in the same worlds. With values
@@ -930,7 +937,7 @@ def _logged_decision(c, seat, discard, model, net, key, values=False):
     valued = np.zeros((2 if values else 0, c.nl.n_slots), dtype=np.float32)
     log_n = np.zeros(1, dtype=np.int64)
     clear_z = 0.0 if values else CLEAR_Z
-    pw = teaching_work(inference_of(), net, log, valued, log_n, clear_z)
+    pw = TeachingWork(new_pimc_work(inference_of(), net, clear_z), log, valued, log_n)
     # np.uint64: a kernel's uint64 comes back a Python int, which Numba would type int64
     k = np.uint64(deal_key(np.uint64(key), np.uint64(c.st[S_DECISIONS])))
     before = c.st.copy()
@@ -1142,10 +1149,10 @@ def test_teaching_log_under_a_learned_driver_logs_pimcs_decisions_where_the_net_
         monkeypatch, pimc_log):
     """DAgger: the learned player (a random net here) plays its own cards, and PIMC's card is
     logged at the positions it reaches; those differ from PIMC's own game."""
-    import euchre_sim.play.card_net as card_net_module
+    import euchre_sim.play.net_weights as net_weights
 
     _, net = random_net(2)
-    monkeypatch.setattr(card_net_module, "card_nets", lambda: net)
+    monkeypatch.setattr(net_weights, "card_nets", lambda: net)
     driver = Player("rules", play="learned", worlds=6)
     log, _ = teaching_log(player=driver, **TEACHING)
     _check_rows(log)
@@ -1159,7 +1166,7 @@ def test_a_damaged_net_file_is_one_line_naming_it_before_any_kernel_reads_it(tmp
     """The weights are checked against the layout (every array's shape, finite numbers) as
     they are read: a short last layer would have the kernels read past it."""
     from euchre_sim.core.errors import UserError
-    from euchre_sim.play.card_net import read_card_net, save_card_net
+    from euchre_sim.play.net_weights import read_card_net, save_card_net
 
     layers = random_layers(1, 8, 4, nl=GENERAL_LAYOUT)
     net = net_of(layers, GENERAL_LAYOUT)

@@ -15,7 +15,7 @@ import pytest
 from euchre_sim.advice import atlas
 from euchre_sim.core import package_data
 from euchre_sim.core.errors import DamagedInstall
-from euchre_sim.play import card_net
+from euchre_sim.play import net_weights
 
 from .helpers import run_cli
 
@@ -99,7 +99,7 @@ def test_each_file_is_hashed_once_a_process(package_copy, monkeypatch):
                         or sha256_of(source))
     for _ in range(3):
         assert atlas.shipped_file("standard", "odds") is not None
-        card_net.card_nets()
+        net_weights.card_nets()
     assert sorted(hashed) == ["card_net.npz", "card_net_general.npz", "odds_standard.parquet"]
 
 

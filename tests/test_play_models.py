@@ -14,8 +14,8 @@ from euchre_sim.core.seats import team_of
 from euchre_sim.game.engine import HandState
 from euchre_sim.game.model_strategy import ModelStrategy, state_arrays
 from euchre_sim.game.strategies import TrumpCountStrategy
-from euchre_sim.play.card_net import no_card_nets
 from euchre_sim.play.conventional import conventional_card
+from euchre_sim.play.net_weights import no_card_nets
 from euchre_sim.play.pimc import (
     CLEAR_Z,
     MAX_CANDIDATES,

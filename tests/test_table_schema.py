@@ -14,7 +14,8 @@ import pyarrow.parquet as pq
 import pytest
 from starlette.testclient import TestClient
 
-from euchre_sim.advice.atlas import Atlas, write_table
+from euchre_sim.advice.atlas import Atlas
+from euchre_sim.advice.atlas_build import write_table
 from euchre_sim.core.errors import UserError
 from euchre_sim.core.rules import build_rules
 from euchre_sim.core.run_tables import SEAT_LETTERS, SIDES

@@ -1,7 +1,9 @@
 """tools/train_card_player.py's data: chunks written whole, a rerun trusting only the chunks
-whose file says they were made by the same spec, the training set read back, and the training
-target (PyTorch, the optional extra: that test is skipped without it)."""
+whose file says they were made by the same spec, the training set read back, the training
+target (PyTorch, the optional extra: that test is skipped without it), and the trained layers
+written as the net the package reads."""
 
+import argparse
 import importlib.util
 import json
 import sys
@@ -10,7 +12,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from euchre_sim.play.card_net import LOG_LABEL, LOG_WIDTH, N_LOGGED
+from euchre_sim.play.net_features import GENERAL_LAYOUT, LAYOUTS, STANDARD_LAYOUT
+from euchre_sim.play.net_inference import MAX_ACTIVE, net_scores, new_net_work
+from euchre_sim.play.net_weights import NET_FILES, nets_of, read_card_net
+from euchre_sim.play.teaching_log import log_width
+
+from . import naive
 
 TOOL = Path(__file__).resolve().parent.parent / "tools" / "train_card_player.py"
 
@@ -40,14 +47,16 @@ def test_chunks_are_pimc_decisions_with_every_candidates_value_named_by_their_sp
     assert spec == tool.chunk_spec("standard", 5, 1, "pimc")
     assert spec["preset"] == "online" and spec["deals"] == 2  # chunk 1: the second variant
     assert spec["values"] and spec["clear_z"] == 0  # every candidate over every world
-    assert log.shape[1] == LOG_WIDTH and log.shape[0] > 0
-    candidates = log[:, N_LOGGED:LOG_LABEL]
+    nl = STANDARD_LAYOUT
+    label = nl.n_logged + nl.n_slots  # the column of PIMC's card
+    assert log.shape[1] == log_width(nl) and log.shape[0] > 0
+    candidates = log[:, nl.n_logged:label]
     assert (candidates.sum(axis=1) >= 2).all()
-    assert candidates[np.arange(len(log)), log[:, LOG_LABEL]].all()
-    assert values.shape == (len(log), LOG_LABEL - N_LOGGED)
+    assert candidates[np.arange(len(log)), log[:, label]].all()
+    assert values.shape == (len(log), nl.n_slots)
     assert (np.isnan(values) == (candidates == 0)).all()
     best = np.nanmax(values, axis=1)
-    assert (values[np.arange(len(log)), log[:, LOG_LABEL]] == best).all(), \
+    assert (values[np.arange(len(log)), log[:, label]] == best).all(), \
         "without the race, PIMC's card is the best mean"
 
 
@@ -97,8 +106,6 @@ def test_a_general_chunk_logs_the_general_nets_decisions_in_its_layout(tool, tmp
     """--family general: chunk 0 plays Yooker (its first variant), logged in the general
     layout (its width and slots), and named so by its spec; the standard family's reader
     refuses it."""
-    from euchre_sim.play.card_net import GENERAL_LAYOUT, log_width
-
     _generate(tool, tmp_path, chunks=1, family="general")
     with np.load(tmp_path / "pimc-s5-00000.npz") as z:
         log, values, spec = z["log"], z["values"], json.loads(str(z["spec"]))
@@ -126,3 +133,31 @@ def test_value_targets_are_the_values_softmax_with_a_share_on_pimcs_card(tool):
     want[1, [0, 1]] = 0.7 / 3
     want[1, 2] = 0.7 / 3 + 0.3
     assert np.allclose(got, want, atol=1e-6)
+
+
+@pytest.mark.parametrize("family", LAYOUTS)
+def test_trained_layers_are_written_as_the_net_the_package_reads_and_plays_by(tool, tmp_path,
+                                                                            family):
+    """train's last step, without PyTorch: float32 layers as the trainer hands them over
+    (weights[in, out], bias) written by `write_net`, read back by the package's reader, and
+    the kernel's scores of random positions those of the layers' own forward pass (numpy)."""
+    nl = LAYOUTS[family]
+    rng = np.random.default_rng(7)
+    widths = (nl.n_features, 12, 7, nl.n_slots)
+    layers = [(rng.normal(0, 1, (a, b)).astype(np.float32), rng.normal(0, 1, b).astype(np.float32))
+              for a, b in zip(widths, widths[1:], strict=False)]
+    model = {"kind": "numpy layers"}
+    tool.write_net(argparse.Namespace(out=str(tmp_path), family=family), layers, model,
+                   {"chunks": 0}, {"train": 1, "held_out": 1}, 0.5, {"held_out": 0.5})
+    net_file, provenance_file = NET_FILES[family]
+    net = read_card_net(tmp_path / net_file, nl)
+    provenance = json.loads((tmp_path / provenance_file).read_text())
+    assert provenance["model"] == model and family in provenance["what"]
+    nw = new_net_work(nets_of(net))
+    active = np.zeros(MAX_ACTIVE, dtype=np.int64)
+    for n in (0, 1, 9, 40, 75):
+        active[:n] = rng.choice(nl.n_features, size=n, replace=False)
+        net_scores(net, active, n, nw)
+        want = naive.mlp_scores(layers, active[:n])
+        assert np.allclose(nw.out[:nl.n_slots], want, rtol=1e-4,
+                           atol=1e-3 * (1 + np.abs(want).max()))

@@ -1,5 +1,5 @@
-"""Build the realistic atlas of a preset (`advice.atlas`), the package data behind instant
-answers at a table of people.
+"""Build the realistic atlas of a preset (`advice.atlas`; built by `advice.atlas_build`), the
+package data behind instant answers at a table of people.
 
 Two runs of the same deals, each resumable (`simulate --resume`: rerun the same command after
 an interruption and it goes on): the human bidder with the learned player, and the same with
@@ -15,7 +15,7 @@ winning the game from every score under the same bidder and play (`euchre-sim od
 deals of the same seed), for the chart at a score.
 
 The pooled level's standard errors widen by the spread of class means within a pool
-(`advice.atlas.pool_spread`), estimated from every class of the same two runs. With
+(`advice.atlas_build.pool_spread`), estimated from every class of the same two runs. With
 --spread-only, the runs (of --deals deals, into --work) serve only that estimate: the shipped
 pooled file keeps its rows and gets new spread columns, its provenance saying so.
 
@@ -44,12 +44,15 @@ from euchre_sim.advice.atlas import (  # noqa: E402
     ATLAS_PRESETS,
     ATLAS_SCHEMA,
     LEVEL_FILES,
-    MIN_N,
     Atlas,
     atlas_file,
-    build_atlas,
+)
+from euchre_sim.advice.atlas_build import (  # noqa: E402
+    MIN_N,
+    build_levels,
     level_keys,
     pool_spread,
+    run_sums,
     write_table,
 )
 from euchre_sim.core.package_data import package_root, record, sha256_of  # noqa: E402
@@ -120,8 +123,10 @@ def spread_only(preset_name: str, spread: dict, learned, exact, folder: str,
     shipped = Atlas(path)
     rows = read_table(path, "the pooled atlas", ATLAS_SCHEMA)
     provenance = shipped.provenance | {"spread": spread}
+    rules = preset(preset_name)
     written = write_files(preset_name, {LEVEL_FILES["pooled"]: (
-        pool_spread(rows, learned, exact, preset(preset_name)), provenance)}, folder, install)
+        pool_spread(rows, run_sums(learned, exact, rules, "class"), rules), provenance)},
+        folder, install)
     print(json.dumps(provenance | {"files": written}, indent=1))
 
 
@@ -165,9 +170,7 @@ def main() -> None:
                         "--out", odds_out, "--resume", "--no-progress"]
     run(commands["odds"], extra[:2])  # odds takes --workers, not a cluster
     rules = preset(args.preset)
-    levels = {level: build_atlas(learned, exact, rules, args.min_n, level)
-              for level in LEVEL_FILES}
-    levels["pooled"] = pool_spread(levels["pooled"], learned, exact, rules)
+    levels = build_levels(learned, exact, rules, args.min_n)
     with open(os.path.join(work, "learned", "run.json"), encoding="utf-8") as handle:
         info = json.load(handle)
     covered = coverage(learned, args.min_n)

@@ -9,7 +9,7 @@ small multilayer perceptron trained on them, the weights and their provenance as
 
 Each command takes --family: the standard net (24 French cards, a suit for trump) or the
 general one (every other deal: Yooker, Benny, 28 and 32 cards, no-trump), each with its
-rule sets (VARIANTS), its layout, its recipe (REMAKE) and its files (card_net.NET_FILES).
+rule sets (VARIANTS), its layout, its recipe (REMAKE) and its files (net_weights.NET_FILES).
 
 `generate` deals chunk after chunk (CHUNK_DEALS deals each, `simulate`'s deals of seed S) and
 logs every decision PIMC (K = 50, with inference) makes by its worlds (`play.teaching`), with
@@ -28,7 +28,7 @@ the softmax of PIMC's values at --temperature points (a near-tie is taught as on
 mistake as costly), with --card-weight of the target on PIMC's own card (where values tie,
 PIMC plays the conventional player's card, and that tie-break is worth learning); Adam with a
 cosine learning rate, the seed fixing it. The inputs are the logged features and those derived
-from them (`card_net.derived_features`). It reports agreement with PIMC's card as the player
+from them (`net_features.derived_features`). It reports agreement with PIMC's card as the player
 decides (the legal candidate the net ranks first) and the held-out regret (the points a
 decision the net's card gives up against PIMC's best), and writes card_net.npz and
 card_net.json (data, seeds, PIMC settings, commit, model, accuracy) into --out after each
@@ -59,16 +59,18 @@ sys.path.insert(0, ROOT)
 
 from euchre_sim.core.package_data import record  # noqa: E402
 from euchre_sim.core.rules import build_rules  # noqa: E402
-from euchre_sim.play.card_net import (  # noqa: E402
+from euchre_sim.play.models import DEFAULT_WORLDS  # noqa: E402
+from euchre_sim.play.net_features import (  # noqa: E402
     LAYOUTS,
-    NET_FILES,
-    card_net_digest,
     derived_features,
     feature_layout,
+)
+from euchre_sim.play.net_weights import (  # noqa: E402
+    NET_FILES,
+    card_net_digest,
     net_of,
     save_card_net,
 )
-from euchre_sim.play.models import DEFAULT_WORLDS  # noqa: E402
 from euchre_sim.play.player import Player  # noqa: E402
 from euchre_sim.play.teaching import TEACHING_CLEAR_Z, teaching_log  # noqa: E402
 

@@ -17,7 +17,7 @@ from ..core.rules import RuleSet
 from ..core.ruletables import compile_rules
 from ..core.seats import seat_at
 from ..core.stats import mean_se, points_interval95
-from ..play.card_net import plays_as_pimc
+from ..play.net_weights import plays_as_pimc
 from ..play.pimc import inference_of, new_pimc_work
 from ..play.playout import ALL_ROWS, play_deal
 from ..solver.calltable import analyze_deal

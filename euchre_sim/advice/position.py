@@ -23,7 +23,7 @@ from ..core.seats import team_of
 from ..core.stats import mean_se
 from ..game.engine import HandState
 from ..game.model_strategy import state_arrays
-from ..play.card_net import no_card_nets
+from ..play.net_weights import no_card_nets
 from ..play.pimc import (
     MAX_CANDIDATES,
     Inference,

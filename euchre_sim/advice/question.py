@@ -22,8 +22,8 @@ from ..core.limits import MAX_ADVISE_DEALS, at_most, check_seed
 from ..core.rules import RuleSet
 from ..core.seats import seat_at
 from ..game.odds import read_odds
-from ..play.card_net import plays_as_pimc
 from ..play.models import DEFAULT_WORLDS
+from ..play.net_weights import plays_as_pimc
 from ..play.player import Player, player_of
 
 ADVISE_DEALER = 0  # N deals (as in `_solve_batch`); the advised seat sits at its position

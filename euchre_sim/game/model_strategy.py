@@ -12,8 +12,8 @@ import random
 import numpy as np
 
 from ..core.cards import cards_of
-from ..play.card_net import nets_for
 from ..play.models import DEFAULT_WORLDS, model_id
+from ..play.net_weights import nets_for
 from ..play.pimc import inference_of, new_pimc_work
 from ..play.playout import choose_card, choose_discard
 from ..play.state import S_DISCARD, S_MAKER_TURN, S_UPCARD, new_state, play_card

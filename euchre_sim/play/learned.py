@@ -1,5 +1,5 @@
 """The learned card player (`--play learned`): PIMC's decision rule with the net's scores in
-place of the worlds (see `card_net`). A forced card is played, a settled hand takes the
+place of the worlds (see `net_inference`). A forced card is played, a settled hand takes the
 conventional player's card, as PIMC does; elsewhere the candidate the net scores highest.
 With search on top (`searched_card`, `--play learned-search`), where other candidates score
 within SEARCH_MARGIN of it (a close call), PIMC decides among those candidates only. Where
@@ -11,12 +11,11 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.jit import njit
-from ..core.seats import team_of
-from .card_net import close_calls, log_decision, log_values, net_choice
 from .conventional import conventional_card
 from .models import SEARCH_MARGIN
+from .net_inference import close_calls, net_choice
 from .pimc import discard_candidates, option_candidates, option_of, pimc_among
-from .state import S_DEALER, S_MAKER, next_decision_key, settled
+from .state import S_DEALER, next_decision_key, settled
 
 
 @njit(nrt=False)
@@ -83,26 +82,3 @@ def _settle(tb, lay, hands, st, pm, seat, discard, best, n, n_worlds, key, tt, p
         return best
     return pimc_among(tb, lay, hands, st, pm, seat, discard, close, n_worlds,
                       next_decision_key(key, st), best, tt, pw)
-
-
-@njit(nrt=False)
-def log_pimc_decision(tb, lay, hands, st, pm, seat, discard, card, n_worlds, pw):
-    """Log PIMC's `card` for `seat`'s decision into pw's log, unless the decision is forced
-    or, for a card, the hand is settled (the cases PIMC does not decide by its worlds); where
-    the work keeps values, each candidate's mean points for the seat's side over its n_worlds
-    worlds too (PIMC's sums, just made)."""
-    cands = pw.candidates
-    if discard:
-        n = discard_candidates(lay, hands, st, pm, False, cands)
-    else:
-        n = option_candidates(lay, hands, st, pm, seat, False, cands)
-        if settled(st):
-            return
-    if n == 1:
-        return
-    k = pw.log_n[0]
-    log_decision(tb, hands, st, pm, seat, discard, cands, n, card, pw.log, pw.log_n,
-                 pw.net_work)
-    if pw.log_values.shape[0] and pw.log_n[0] > k:
-        side = 1.0 if team_of(seat) == team_of(st[S_MAKER]) else -1.0
-        log_values(pw.log_values[k], pw.net_work.slots, cands, n, pw.sums, side / n_worlds)

@@ -6,7 +6,7 @@ LEARNED_MODELS = ("learned", "learned-search")  # the models that play by the ne
 SAMPLING_MODELS = ("pimc",) + LEARNED_MODELS  # models that may sample worlds (learned-search
 # at its close calls; learned where a player has no net for the deal)
 SEARCH_MARGIN = 0.5  # learned-search: candidates the net scores within this of its best are
-# PIMC's to decide among (benchmarks/study_learned.py measured 0.1 to 1.0)
+# PIMC's to decide among (studies/learned_strength.py measured 0.1 to 1.0)
 DEFAULT_WORLDS = 50
 DESCRIPTIONS = {
     "dd": "double dummy: every seat sees every hand and plays perfectly",

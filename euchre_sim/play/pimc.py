@@ -22,8 +22,8 @@ from ..core.seats import team_of
 from ..core.trick import legal_cards, next_active
 from ..solver.equivalence import candidates, run_top
 from ..solver.search import call_search_at, new_work
-from .card_net import LOG_WIDTH, N_SLOTS, new_net_work
 from .conventional import conventional_card, conventional_discard
+from .net_inference import new_net_work
 from .player import Player, PlayerRecord
 from .state import (
     P_LED,
@@ -81,7 +81,7 @@ def inference_of(player: PlayerRecord | None = None) -> Inference:
 
 class PimcWork(NamedTuple):
     """The buffers of one card player (`new_pimc_work`): PIMC's, and the learned player's
-    net, its buffers and the log of decisions that training data are made of."""
+    net and its buffers."""
 
     search: tuple  # the solver's work (solver.search.new_work)
     world: np.ndarray  # one world's hands, by seat
@@ -92,36 +92,21 @@ class PimcWork(NamedTuple):
     cross: np.ndarray  # the sums' cross products
     clear_z: np.ndarray  # when a decision stops early (race_survivors; 0: never)
     values: np.ndarray  # one world's points by candidate
-    nets: tuple  # the learned player's nets (card_net.CardNets; empty: none)
-    net_work: tuple  # its buffers (card_net.NetWork)
-    log: np.ndarray  # decisions logged for training (card_net.log_decision; none: no log)
-    log_values: np.ndarray  # each logged decision's candidates valued (none: not kept)
-    log_n: np.ndarray  # how many are logged
-
-
-@njit
-def teaching_work(inference, nets, log, log_values, log_n, clear_z=CLEAR_Z):
-    """Buffers of one card player that logs each of its PIMC decisions into `log` (rows of
-    card_net.LOG_WIDTH; log_n[0] counts them) and, where log_values has rows, each
-    candidate's mean points for the deciding side over the worlds, by slot (clear_z 0: every
-    candidate is valued over every world)."""
-    return PimcWork(new_work(), np.zeros(4, dtype=np.uint64), np.zeros(64, dtype=np.int64),
-                    np.zeros(MAX_CANDIDATES, dtype=np.int64),
-                    np.zeros(MAX_CANDIDATES, dtype=np.int64), inference,
-                    np.zeros((MAX_CANDIDATES, MAX_CANDIDATES), dtype=np.int64),
-                    np.array([clear_z], dtype=np.float64),
-                    np.zeros(MAX_CANDIDATES, dtype=np.int64), nets, new_net_work(nets), log,
-                    log_values, log_n)
+    nets: tuple  # the learned player's nets (net_weights.CardNets; empty: none)
+    net_work: tuple  # its buffers (net_inference.NetWork)
 
 
 @njit
 def new_pimc_work(inference, nets, clear_z=CLEAR_Z):
     """Buffers of one card player inferring from `inference` (`inference_of`), its learned
-    net `net` (card_net; an empty one for every other model); clear_z: when a PIMC decision
+    nets `nets` (net_weights; empty ones for every other model); clear_z: when a PIMC decision
     stops early (see `race_survivors`; 0: never, every decision takes all its worlds)."""
-    return teaching_work(inference, nets, np.zeros((0, LOG_WIDTH), dtype=np.uint8),
-                         np.zeros((0, N_SLOTS), dtype=np.float32), np.zeros(1, dtype=np.int64),
-                         clear_z)
+    return PimcWork(new_work(), np.zeros(4, dtype=np.uint64), np.zeros(64, dtype=np.int64),
+                    np.zeros(MAX_CANDIDATES, dtype=np.int64),
+                    np.zeros(MAX_CANDIDATES, dtype=np.int64), inference,
+                    np.zeros((MAX_CANDIDATES, MAX_CANDIDATES), dtype=np.int64),
+                    np.array([clear_z], dtype=np.float64),
+                    np.zeros(MAX_CANDIDATES, dtype=np.int64), nets, new_net_work(nets))
 
 
 @njit(nrt=False, inline="always")

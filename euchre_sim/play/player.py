@@ -24,8 +24,8 @@ from ..bidding.params import (
 from ..bidding.table import DecisionTable, empty_table, file_source, load_decision_table
 from ..core.errors import FieldError
 from ..core.limits import MAX_WORLDS, at_most
-from .card_net import CardNets, card_net_digests, nets_for
 from .models import DEFAULT_WORLDS, LEARNED_MODELS, PLAY_MODELS, SAMPLING_MODELS, model_id
+from .net_weights import CardNets, card_net_digests, nets_for
 
 NO_BIDDER = -1  # a record's bidder when the player bids by no kernel (no auction, or random)
 TABLE_BIDDERS = ("table", "game")  # the bidders that read a decision table
@@ -35,7 +35,7 @@ class PlayerRecord(NamedTuple):
     """A player as the kernels read it: its bidder (bidding.params BIDDER_*, NO_BIDDER: none),
     that bidder's weights (float64, PARAMS order) and decision table, its card-play model
     (play.models MODEL_*), worlds per PIMC decision and the learned player's nets
-    (card_net.CardNets; empty for every other model)."""
+    (net_weights.CardNets; empty for every other model)."""
 
     bidder: int
     weights: np.ndarray

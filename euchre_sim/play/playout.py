@@ -37,15 +37,9 @@ from ..core.ruletables import FLAG_LONE_LAST
 from ..core.seats import position_of, seat_at, team_of
 from ..solver.search import shared_tt, to_power
 from .conventional import conventional_card, conventional_discard
-from .learned import (
-    learned_card,
-    learned_discard,
-    log_pimc_decision,
-    searched_card,
-    searched_discard,
-)
+from .learned import learned_card, learned_discard, searched_card, searched_discard
 from .models import MODEL_CONVENTIONAL, MODEL_DD, MODEL_LEARNED, MODEL_LEARNED_SEARCH
-from .pimc import inference_of, new_pimc_work, pimc_card, pimc_discard, teaching_work
+from .pimc import inference_of, new_pimc_work, pimc_card, pimc_discard
 from .player import Player
 from .state import (
     S_DEALER,
@@ -60,28 +54,29 @@ from .state import (
     next_decision_key,
     play_card,
 )
+from .teaching_log import card_work, keeps_log, log_choice
 from .worlds import forget_hopeless
 
 
 @njit(nrt=False)
 def choose_card(model, tb, lay, hands, st, pm, seat, n_worlds, key, tt, pws):
-    """The model's card for `seat`; pws: the card players' work by team (NS, EW). A player
-    whose work keeps a log logs PIMC's choice at every decision (the learned player, where
-    it has a card, plays its own)."""
+    """The model's card for `seat`; pws: the card players' work by team (NS, EW). A work
+    that keeps a teaching log (`teaching_log`) logs PIMC's choice at every decision (the
+    learned player, where it has a card, plays its own)."""
     if model == MODEL_CONVENTIONAL:
         return conventional_card(lay, hands, st, pm, seat)
-    pw = pws[team_of(seat)]
+    held = pws[team_of(seat)]
+    pw = card_work(held)
     mine = -1
     if model == MODEL_LEARNED:
         mine = learned_card(tb, lay, hands, st, pm, seat, pw)
     elif model == MODEL_LEARNED_SEARCH:
         mine = searched_card(tb, lay, hands, st, pm, seat, n_worlds, key, tt, pw)
-    if mine >= 0 and pw.log.shape[0] == 0:
+    if mine >= 0 and not keeps_log(held):
         return mine
     p = pimc_card(tb, lay, hands, st, pm, seat, n_worlds, next_decision_key(key, st),
                   model == MODEL_DD, tt, pw)
-    if pw.log.shape[0]:
-        log_pimc_decision(tb, lay, hands, st, pm, seat, False, p, n_worlds, pw)
+    log_choice(held, tb, lay, hands, st, pm, seat, False, p, n_worlds)
     return mine if mine >= 0 else p
 
 
@@ -90,18 +85,18 @@ def choose_discard(model, tb, lay, hands, st, pm, n_worlds, key, tt, pws):
     """The model's discard for the dealer; pws and the log as choose_card."""
     if model == MODEL_CONVENTIONAL:
         return conventional_discard(lay, hands, st, pm)
-    pw = pws[team_of(st[S_DEALER])]
+    held = pws[team_of(st[S_DEALER])]
+    pw = card_work(held)
     mine = -1
     if model == MODEL_LEARNED:
         mine = learned_discard(tb, lay, hands, st, pm, pw)
     elif model == MODEL_LEARNED_SEARCH:
         mine = searched_discard(tb, lay, hands, st, pm, n_worlds, key, tt, pw)
-    if mine >= 0 and pw.log.shape[0] == 0:
+    if mine >= 0 and not keeps_log(held):
         return mine
     p = pimc_discard(tb, lay, hands, st, pm, n_worlds, next_decision_key(key, st),
                      model == MODEL_DD, tt, pw)
-    if pw.log.shape[0]:
-        log_pimc_decision(tb, lay, hands, st, pm, st[S_DEALER], True, p, n_worlds, pw)
+    log_choice(held, tb, lay, hands, st, pm, st[S_DEALER], True, p, n_worlds)
     return mine if mine >= 0 else p
 
 
@@ -146,22 +141,14 @@ def play_contract(models, tb, hands, upcard, dealer, round_no, trump, maker, alo
     plays by its model (models[team], team 0 NS)."""
     lay, hp, st, pm, take_up = contract_start(tb, hands, upcard, dealer, round_no, trump, maker,
                                               alone_pos, def_pos)
-    forget_hopeless(pws[0].inference)
-    forget_hopeless(pws[1].inference)
+    forget_hopeless(card_work(pws[0]).inference)
+    forget_hopeless(card_work(pws[1]).inference)
     if take_up:
         d = choose_discard(models[team_of(dealer)], tb, lay, hp, st, pm, n_worlds, key, tt, pws)
         hp[dealer] &= ~one_bit(d)
         st[S_DISCARD] = d
     _play_out(models, tb, lay, hp, st, pm, n_worlds, key, tt, pws)
     return st
-
-
-@njit
-def played_call(model, tb, hands, upcard, dealer, round_no, trump, maker, alone_pos, def_pos,
-                n_worlds, key, tt, pws):
-    """Makers' tricks of the contract (play_contract) when every seat plays by `model`."""
-    return play_contract((model, model), tb, hands, upcard, dealer, round_no, trump, maker,
-                         alone_pos, def_pos, n_worlds, key, tt, pws)[S_MAKER_TRICKS]
 
 
 ALL_ROWS = np.zeros(0, dtype=np.uint8)  # `wanted` of play_deal: every row
@@ -227,10 +214,10 @@ class Playout(NamedTuple):
 
 
 def play_deals(rules, playout: Playout, hands: np.ndarray, upcards: np.ndarray, seed: int,
-               start: int, dealer: int = 0, log: tuple | None = None) -> np.ndarray:
-    """Call tables (int8[n, N_ROWS], makers' tricks or -1) of deals start.. played out;
-    log: (rows, values, count, clear_z) to log every PIMC decision into
-    (`pimc.teaching_work`, `learned.log_pimc_decision`)."""
+               start: int, dealer: int = 0, work: tuple | None = None) -> np.ndarray:
+    """Call tables (int8[n, N_ROWS], makers' tricks or -1) of deals start.. played out; work:
+    the card players' work (default: the player's `new_pimc_work`; training gives a
+    `teaching_log.TeachingWork`)."""
     from ..core.dealing import seed_to_u64
     from ..core.ruletables import compile_rules
 
@@ -238,10 +225,9 @@ def play_deals(rules, playout: Playout, hands: np.ndarray, upcards: np.ndarray, 
     player = playout.player.record()
     if playout.reached_only and player.bidder not in (BIDDER_RULES, BIDDER_TABLE, BIDDER_GAME):
         raise ValueError("reached_only needs a rules or table bidder")
-    inference = inference_of(player if playout.infer else None)
-    pw = (new_pimc_work(inference, player.nets) if log is None
-          else teaching_work(inference, player.nets, *log))
+    if work is None:
+        work = new_pimc_work(inference_of(player if playout.infer else None), player.nets)
     _play_batch(player, compile_rules(rules), hands, upcards, dealer, seed_to_u64(seed),
                 np.uint64(start), BOTH_ROUNDS | (WITH_DEFENCE if playout.defence else 0),
-                playout.reached_only, pw, shared_tt(), out)
+                playout.reached_only, work, shared_tt(), out)
     return out

@@ -12,7 +12,7 @@ from ..advice.question import PATH_FIELDS, AdviceQuestion, models_of
 from ..core.errors import UserError
 from ..core.rules import RuleSet, build_rules
 from ..core.seats import parse_seat
-from ..play.card_net import plays_as_pimc
+from ..play.net_weights import plays_as_pimc
 
 MAX_DEALS = 200_000  # a query's deals (PIMC: MAX_PIMC_DEALS): minutes of work at most
 MAX_PIMC_DEALS = 10_000
@@ -31,7 +31,7 @@ _TYPE_NAMES = {str: "a string", int: "a whole number", bool: "true or false",
 
 def max_deals(play: str) -> int:
     """A query's most deals under a play model: PIMC's cap where it samples worlds at every
-    decision (`card_net.plays_as_pimc`)."""
+    decision (`net_weights.plays_as_pimc`)."""
     return MAX_PIMC_DEALS if plays_as_pimc(play) else MAX_DEALS
 
 

@@ -1,12 +1,12 @@
 """Is the learned card player (`--play learned`) as strong as PIMC, K = 50? (issue 41; a
 strength study, not timed). Prints JSON; each part can run alone:
 
-    python benchmarks/study_learned.py duplicate [--deals 20000] [--tested learned]
+    python studies/learned_strength.py duplicate [--deals 20000] [--tested learned]
         [--yardstick pimc] [--bidder human] [--rules PRESET] [--set KEY=VALUE ...]
         [--alone-only] [--no-trump-only] [--every-no-trump-call]
-    python benchmarks/study_learned.py review [--hands 1000] [--model learned]
-    python benchmarks/study_learned.py people [--models learned,pimc]
-    python benchmarks/study_learned.py pinned [--deals 2000] [--models learned,pimc]
+    python studies/learned_strength.py review [--hands 1000] [--model learned]
+    python studies/learned_strength.py people [--models learned,pimc]
+    python studies/learned_strength.py pinned [--deals 2000] [--models learned,pimc]
 
 duplicate: the bidder's contract of each of `--deals` random deals (dealer N; both sides bid
 with the same bidder, so the auction does not depend on who plays) is played out twice, the
@@ -14,7 +14,7 @@ tested card player as NS against the yardstick as EW, then seats swapped; the te
 points per deal (NS minus EW, halved) with its 95 % interval. Each side's PIMC infers from
 the auction under the bidder.
 
-review: `study_review_loss`'s 1,000-hand study (standard rules, the rules bidder at every seat,
+review: `studies/review_loss.py`'s 1,000-hand study (standard rules, the rules bidder at every seat,
 seed 1) with the learned player (`--model`: or another) at all four seats: points lost a hand
 against double dummy.
 
@@ -153,7 +153,7 @@ def duplicate(rules, tested: str, yardstick: str, bidder: str, deals: int, seed:
 
 
 def review(hands: int, model: str) -> dict:
-    from study_review_loss import losses, played_hands
+    from review_loss import losses, played_hands
 
     rules = build_rules("standard")
     states = played_hands(rules, model, DEFAULT_WORLDS, hands, 1)

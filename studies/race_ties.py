@@ -12,7 +12,7 @@ the race, both cards are judged on 300 fresh worlds of the seat. Prints JSON: th
 rule solves and, per variant, the decisions it changes and its points lost per deal (both
 sides' decisions; a duplicate match loses about half of it per deal).
 
-    .venv/bin/python benchmarks/bench_race_ties.py
+    .venv/bin/python studies/race_ties.py
 """
 
 import json
@@ -23,15 +23,14 @@ import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from bench_inference import rules_contracts  # noqa: E402
-from bench_pimc_versions import play  # noqa: E402
+from contract_play import engine_contract, rules_contracts  # noqa: E402
 
 from euchre_sim.core.dealing import deal_batch, deal_key, seed_to_u64  # noqa: E402
 from euchre_sim.core.rules import build_rules  # noqa: E402
 from euchre_sim.core.ruletables import compile_rules  # noqa: E402
 from euchre_sim.play import pimc  # noqa: E402
-from euchre_sim.play.card_net import no_card_nets
 from euchre_sim.play.conventional import conventional_card  # noqa: E402
+from euchre_sim.play.net_weights import no_card_nets  # noqa: E402
 from euchre_sim.play.player import Player  # noqa: E402
 from euchre_sim.play.state import S_MAKER, settled  # noqa: E402
 from euchre_sim.play.worlds import forget_hopeless  # noqa: E402
@@ -87,7 +86,7 @@ def _without_ties(values, alive, maximize, cands, preferred):
 
 
 class Recorder:
-    """A PIMC side (for `bench_pimc_versions.play`) that solves every candidate of each card
+    """A PIMC player (`contract_play.engine_contract`) that solves every candidate of each card
     decision in its 50 worlds, plays the race's card replayed on them (PIMC's own card for
     those worlds: `tests/test_play_models.py` ties the two), and judges the cards that the
     variants part on in fresh worlds of a work of their own (`probe`), so that nothing of
@@ -95,7 +94,6 @@ class Recorder:
 
     def __init__(self, rules):
         self.tb = compile_rules(rules)
-        self.pimc = pimc
         self.tt = new_tt()
         self.work = pimc.new_pimc_work(pimc.inference_of(Player("rules").record()), no_card_nets())
         self.probe = pimc.new_pimc_work(pimc.inference_of(Player("rules").record()), no_card_nets())
@@ -156,8 +154,9 @@ def main() -> dict:
     for i, (round_no, pos, trump, alone) in zip(*rules_contracts(recorder.tb, hands, ups),
                                                 strict=True):
         key = np.uint64(deal_key(seed_to_u64(SEED), np.uint64(i)))
-        play(recorder.tb, (recorder, recorder), hands[i], ups[i], round_no, trump, pos & 3,
-             pos if alone else 0, key)
+        forget_hopeless(recorder.work.inference)  # a new contract, as play_contract starts one
+        engine_contract(rules, hands[i], ups[i], (round_no, pos, trump, alone),
+                        (recorder, recorder), key)
     decisions = len(recorder.losses[TIES[0]])
     report = {"deals": MATCH, "seed": SEED, "decisions": decisions,
               "worlds_race": recorder.worlds[0]}

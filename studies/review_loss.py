@@ -2,7 +2,7 @@
 (issue 28): hands self-played with the rules bidder and the model, then every card and discard
 reviewed with the true deal solved (`review --kinds discard,card`). Prints JSON.
 
-    python benchmarks/study_review_loss.py --hands 1000
+    python studies/review_loss.py --hands 1000
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 fare (make, march, euchred), the share of lone calls, the points per deal to the dealer's side
 and to the other side, and the pass-out rate. Reads each run's auction.parquet and run.json.
 
-Usage: python benchmarks/auction_report.py RUN [RUN ...]   (prints JSON, then markdown)
+Usage: python studies/auction_report.py RUN [RUN ...]   (prints JSON, then markdown)
 """
 
 import json

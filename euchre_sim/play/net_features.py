@@ -1,11 +1,11 @@
-"""The learned card player's networks (`--play learned`): what a seat knows as features, and
-small multilayer perceptrons that score its cards, evaluated in Numba from plain arrays.
+"""What a seat knows, as the learned card player's features: the nets' layouts of canonical
+card slots and the encoding of a position (`encode`, in Numba), with its twin for training.
 
-Two nets, each with its layout of canonical card slots (`NetLayout`): the standard net knows
-the 24-card French deck with a suit for trump (slots the same whatever the trump); the general
-net every other deal the rules reach: 28 and 32 cards, Benny, Yooker's power card and shapes,
-and no-trump contracts, its slots by suit class and rank from the top, with the deck, Benny,
-Yooker and no-trump as flags. `net_slots` says which layout a deal is.
+Two layouts (`NetLayout`): the standard net's knows the 24-card French deck with a suit for
+trump (slots the same whatever the trump); the general net's every other deal the rules
+reach: 28 and 32 cards, Benny, Yooker's power card and shapes, and no-trump contracts, its
+slots by suit class and rank from the top, with the deck, Benny, Yooker and no-trump as flags.
+`net_slots` says which layout a deal is.
 
 Features (`encode`, all 0/1, seats relative to the deciding seat: 0 itself, 1 the next to
 play after it, 2 its partner, 3 the one before it): the seat's hand; the cards each seat has
@@ -15,30 +15,20 @@ the seat does not know; the suits each other seat has shown void in;
 dealer, maker and the seats in play; alone and defending alone; trick number and place in it;
 tricks won by each side; who wins the trick so far and the led suit; the auction turn of the
 call; whether the decision is the dealer's discard; the general layout's rule flags. Those are
-logged with each decision; two more are derived from them, in the kernel (`encode`) and for
-training (`derived_features`): the seat's cards that no card it cannot place beats (boss
-cards), and, following, the seat's cards that would take the trick if played now.
-
-The weights (package data `card_net.npz` and `card_net_general.npz`, provenance in their
-`.json`) are made by `tools/train_card_player.py`; the training data are PIMC's decisions,
-logged as features (`log_decision`).
+logged with each decision (`teaching_log`); two more are derived from them, in the kernel
+(`encode`) and for training (`derived_features`): the seat's cards that no card it cannot
+place beats (boss cards), and, following, the seat's cards that would take the trick if
+played now.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
-import zipfile
-from functools import lru_cache
-from importlib import resources
 from typing import NamedTuple
 
 import numpy as np
 
 from ..core.bits import above_highest, bits_above, low_index, popcount
 from ..core.jit import njit
-from ..core.package_data import damaged, package_root, shipped
-from .models import LEARNED_MODELS
 from .state import (
     P_BY,
     P_KNOWN_OUT,
@@ -128,64 +118,12 @@ FLAG_DECK_28, FLAG_DECK_32, FLAG_JOKER, FLAG_YOOKER, FLAG_NO_TRUMP = range(5)
 GENERAL_LAYOUT = layout_of(True, GENERAL_CLASS_SIZES, 5)
 LAYOUTS = {"standard": STANDARD_LAYOUT, "general": GENERAL_LAYOUT}
 MAX_SLOTS = GENERAL_LAYOUT.n_slots
-MAX_ACTIVE = 128
-
-
-def log_width(nl: NetLayout) -> int:
-    """A logged decision's columns: the logged features, the candidates by slot, PIMC's card."""
-    return nl.n_logged + nl.n_slots + 1
 
 
 def feature_layout(nl: NetLayout) -> dict:
     """What a logged decision's columns mean (training data name it)."""
     return {name: value for name, value in nl._asdict().items()
             if name not in ("general", "class_of_slot")}
-
-
-# the standard layout's names, as its tests and tools read them
-N_SLOTS = STANDARD_LAYOUT.n_slots
-N_LOGGED = STANDARD_LAYOUT.n_logged
-N_FEATURES = STANDARD_LAYOUT.n_features
-LOG_WIDTH = log_width(STANDARD_LAYOUT)
-LOG_LABEL = N_LOGGED + N_SLOTS
-
-NET_FILES = {"standard": ("card_net.npz", "card_net.json"),
-             "general": ("card_net_general.npz", "card_net_general.json")}
-
-
-class CardNet(NamedTuple):
-    """The network's weights (float32): w1[feature, h1], w2[h1, h2] and w3t[slot, h2] (the
-    last layer transposed, a row per slot: only the candidates' scores are computed); ReLU
-    between layers. Empty: no net."""
-
-    w1: np.ndarray
-    b1: np.ndarray
-    w2: np.ndarray
-    b2: np.ndarray
-    w3t: np.ndarray
-    b3: np.ndarray
-
-
-class CardNets(NamedTuple):
-    """A player's nets, as the kernels read them: the standard net (24 French cards, a suit
-    for trump, STANDARD_LAYOUT) and the general one (every other deal, GENERAL_LAYOUT; the
-    layouts are the kernels' constants, not carried in every work record). An empty net plays
-    nothing (its deals fall to PIMC)."""
-
-    standard: CardNet
-    general: CardNet
-
-
-class NetWork(NamedTuple):
-    """The buffers of one evaluation: each power bit's slot, the active features, the layers
-    (and the first's units above zero)."""
-
-    slots: np.ndarray
-    active: np.ndarray
-    h1: np.ndarray
-    h2: np.ndarray
-    out: np.ndarray
-    nonzero: np.ndarray
 
 
 def derived_features(logged: np.ndarray, nl: NetLayout = STANDARD_LAYOUT) -> np.ndarray:
@@ -224,124 +162,6 @@ def derived_features(logged: np.ndarray, nl: NetLayout = STANDARD_LAYOUT) -> np.
             wins = ~trumped & (led_class == classes[slot]) & above
         beats[:, slot] = hand[:, slot] & following & wins
     return np.hstack([boss, beats]).astype(np.uint8)
-
-
-def no_card_net() -> CardNet:
-    """No net: the player plays by none (every model but the learned ones)."""
-    m = np.zeros((0, 0), dtype=np.float32)
-    v = np.zeros(0, dtype=np.float32)
-    return CardNet(m, v, m, v, m, v)
-
-
-def nets_of(standard: CardNet | None = None, general: CardNet | None = None) -> CardNets:
-    """A player's nets (None: none of that kind)."""
-    return CardNets(standard or no_card_net(), general or no_card_net())
-
-
-def no_card_nets() -> CardNets:
-    """A player without a net."""
-    return nets_of()
-
-
-def net_of(layers: list[tuple[np.ndarray, np.ndarray]],
-           nl: NetLayout = STANDARD_LAYOUT) -> CardNet:
-    """A CardNet from three (weights[in, out], bias[out]) layers, as a trainer writes them."""
-    (w1, b1), (w2, b2), (w3, b3) = layers
-    if w1.shape[0] != nl.n_features or w3.shape[1] != nl.n_slots \
-            or w2.shape[0] != w1.shape[1] or w3.shape[0] != w2.shape[1]:
-        raise ValueError(f"card net layers of shapes {[w.shape for w, _ in layers]} do not "
-                         f"fit {nl.n_features} features and {nl.n_slots} cards")
-
-    def f32(a):
-        return np.ascontiguousarray(a, dtype=np.float32)
-
-    return CardNet(f32(w1), f32(b1), f32(w2), f32(b2), f32(w3.T), f32(b3))
-
-
-def save_card_net(path, net: CardNet) -> None:
-    np.savez_compressed(path, **net._asdict())
-
-
-def read_card_net(path, nl: NetLayout = STANDARD_LAYOUT) -> CardNet:
-    """The net saved at `path`, every array checked against the layout (its inputs and
-    outputs, the hidden widths agreeing layer to layer) and finite before any kernel reads it:
-    a DamagedInstall naming the file otherwise (missing, empty or cut short too)."""
-    try:
-        with np.load(path) as z:
-            net = CardNet(*(np.ascontiguousarray(z[k], dtype=np.float32)
-                            for k in CardNet._fields))
-    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as error:
-        raise damaged(path, f"not a card net ({error})") from None
-    h1, h2 = net.b1.shape[:1], net.b2.shape[:1]
-    want = {"w1": (nl.n_features, *h1), "b1": h1, "w2": (*h1, *h2), "b2": h2,
-            "w3t": (nl.n_slots, *h2), "b3": (nl.n_slots,)}
-    for name, shape in want.items():
-        array = getattr(net, name)
-        if array.shape != shape or not np.isfinite(array).all():
-            raise damaged(path, f"the card net's {name} is not {shape} finite numbers (got "
-                          f"{array.shape})")
-    return net
-
-
-def plays_as_pimc(play: str) -> bool:
-    """Does the model sample worlds at (nearly) every decision? PIMC alone: the learned
-    players' nets know every deal."""
-    return play == "pimc"
-
-
-def _package_file(family: str, which: int):
-    """A shipped net's file: 0 its weights (checked against the package data's manifest),
-    1 its provenance."""
-    name = f"play/{NET_FILES[family][which]}"
-    return shipped(name) if which == 0 else package_root() / name
-
-
-@lru_cache(maxsize=1)
-def card_nets() -> CardNets:
-    """The shipped nets (package data)."""
-    def read(family):
-        with resources.as_file(_package_file(family, 0)) as path:
-            return read_card_net(path, LAYOUTS[family])
-
-    return nets_of(read("standard"), read("general"))
-
-
-def nets_for(play: str) -> CardNets:
-    """The nets a play model plays by: the shipped nets for the learned players, else none."""
-    return card_nets() if play in LEARNED_MODELS else no_card_nets()
-
-
-@lru_cache(maxsize=2)
-def card_net_digest(family: str = "standard") -> str:
-    """The sha256 of a shipped net's weights: a run played by the learned player names them,
-    so that a resume under other weights is refused. A DamagedInstall when it is missing or
-    not the file shipped."""
-    path = _package_file(family, 0)
-    try:
-        return hashlib.sha256(path.read_bytes()).hexdigest()
-    except OSError as error:
-        raise damaged(path, f"not a card net ({error})") from None
-
-
-def card_net_digests() -> dict:
-    """Every shipped net's sha256, by the name a manifest gives it."""
-    return {"card_net": card_net_digest("standard"),
-            "card_net_general": card_net_digest("general")}
-
-
-def card_net_provenance(family: str = "standard") -> dict:
-    """How a shipped net was made (data, seeds, PIMC settings, commit, held-out accuracy)."""
-    return json.loads(_package_file(family, 1).read_text())
-
-
-@njit
-def new_net_work(nets):
-    """Buffers for evaluating either of `nets` (any size; empty nets get empty layers)."""
-    h1 = max(nets.standard.b1.shape[0], nets.general.b1.shape[0])
-    h2 = max(nets.standard.b2.shape[0], nets.general.b2.shape[0])
-    return NetWork(np.full(64, -1, dtype=np.int64), np.zeros(MAX_ACTIVE, dtype=np.int64),
-                   np.zeros(h1, dtype=np.float32), np.zeros(h2, dtype=np.float32),
-                   np.zeros(MAX_SLOTS, dtype=np.float32), np.zeros(h1, dtype=np.int64))
 
 
 @njit(nrt=False)
@@ -526,146 +346,3 @@ def encode(tb, nl, hands, st, pm, seat, discard, slots, active):
         n = _rule_flags(tb, trump, nl, active, n)
     return n
 
-
-@njit(nrt=False, fastmath=True)
-def net_hidden(net, active, n, nw):
-    """The hidden layers of the net into nw.h1 and nw.h2, from n active features: the first a
-    sum of the active features' weight rows, the second a sum of the rows of the hidden units
-    above zero after the ReLU (nw.nonzero lists them), each times its value. Rows are added
-    two and four at a time, so that each pass over a layer's units loads and stores them
-    once for several rows."""
-    h1, h2, nonzero = nw.h1, nw.h2, nw.nonzero
-    w1, w2 = net.w1, net.w2
-    n1, n2 = net.b1.shape[0], net.b2.shape[0]
-    for j in range(n1):
-        h1[j] = net.b1[j]
-    i = 0
-    while i + 1 < n:
-        a, b = active[i], active[i + 1]
-        for j in range(n1):
-            h1[j] += w1[a, j] + w1[b, j]
-        i += 2
-    if i < n:
-        a = active[i]
-        for j in range(n1):
-            h1[j] += w1[a, j]
-    m = 0
-    for i in range(n1):
-        if h1[i] > 0:
-            nonzero[m] = i
-            m += 1
-    for j in range(n2):
-        h2[j] = net.b2[j]
-    k = 0
-    while k + 3 < m:
-        i0, i1, i2, i3 = nonzero[k], nonzero[k + 1], nonzero[k + 2], nonzero[k + 3]
-        v0, v1, v2, v3 = h1[i0], h1[i1], h1[i2], h1[i3]
-        for j in range(n2):
-            h2[j] += v0 * w2[i0, j] + v1 * w2[i1, j] + v2 * w2[i2, j] + v3 * w2[i3, j]
-        k += 4
-    while k < m:
-        i0 = nonzero[k]
-        v0 = h1[i0]
-        for j in range(n2):
-            h2[j] += v0 * w2[i0, j]
-        k += 1
-    for j in range(n2):
-        h2[j] = max(h2[j], np.float32(0.0))
-
-
-@njit(nrt=False, fastmath=True)
-def slot_score(net, nw, slot):
-    """The net's score of one slot, after `net_hidden`."""
-    row = net.w3t[slot]
-    acc = net.b3[slot]
-    for i in range(net.b2.shape[0]):
-        acc += row[i] * nw.h2[i]
-    return acc
-
-
-@njit(nrt=False)
-def net_scores(net, active, n, nw):
-    """The net's score of every slot into nw.out, from n active features."""
-    net_hidden(net, active, n, nw)
-    for slot in range(net.b3.shape[0]):
-        nw.out[slot] = slot_score(net, nw, slot)
-
-
-@njit(nrt=False)
-def net_choice(tb, hands, st, pm, seat, discard, cands, n_cands, nets, nw):
-    """The candidate (power bit, of cands[:n_cands]) the deal's net scores highest for
-    `seat`'s decision, the candidates' scores left in nw.out by slot; -1 when the player has
-    no net for the deal."""
-    if net_slots(tb, st[S_TRUMP], nw.slots) == 0:  # each layout a constant to its encoding
-        net = nets.standard
-        if net.b1.shape[0] == 0:
-            return -1
-        n = encode(tb, STANDARD_LAYOUT, hands, st, pm, seat, discard, nw.slots, nw.active)
-    else:
-        net = nets.general
-        if net.b1.shape[0] == 0:
-            return -1
-        n = encode(tb, GENERAL_LAYOUT, hands, st, pm, seat, discard, nw.slots, nw.active)
-    net_hidden(net, nw.active, n, nw)
-    best = -1
-    best_score = np.float32(0.0)
-    for i in range(n_cands):
-        slot = nw.slots[cands[i]]
-        score = slot_score(net, nw, slot)
-        nw.out[slot] = score
-        if best < 0 or score > best_score:
-            best = cands[i]
-            best_score = score
-    return best
-
-
-@njit(nrt=False)
-def close_calls(nw, cands, n_cands, best, margin):
-    """Keep in cands only the candidates `net_choice` scored within `margin` of its `best`
-    (itself first); returns how many. One: the net's choice is clear."""
-    top = nw.out[nw.slots[best]] - np.float32(margin)
-    kept = 0
-    for i in range(n_cands):
-        card = cands[i]
-        if card == best or nw.out[nw.slots[card]] > top:
-            if card == best:
-                cands[kept] = cands[0]
-                cands[0] = card
-            else:
-                cands[kept] = card
-            kept += 1
-    return kept
-
-
-@njit(nrt=False)
-def log_decision(tb, hands, st, pm, seat, discard, cands, n_cands, card, log, log_n, nw):
-    """Append `seat`'s decision (its features, candidates and the card chosen) to the log, a
-    log of one layout (its width says which); nothing when the log is full or the deal is the
-    other layout's."""
-    k = log_n[0]
-    if k >= log.shape[0]:
-        return
-    nl = GENERAL_LAYOUT
-    if net_slots(tb, st[S_TRUMP], nw.slots) == 0:
-        nl = STANDARD_LAYOUT
-    if log.shape[1] != nl.n_logged + nl.n_slots + 1:
-        return
-    n = encode(tb, nl, hands, st, pm, seat, discard, nw.slots, nw.active)
-    row = log[k]
-    row[:] = 0
-    for i in range(n):
-        if nw.active[i] < nl.n_logged:
-            row[nw.active[i]] = 1
-    for i in range(n_cands):
-        row[nl.n_logged + nw.slots[cands[i]]] = 1
-    row[nl.n_logged + nl.n_slots] = nw.slots[card]
-    log_n[0] = k + 1
-
-
-@njit(nrt=False)
-def log_values(row, slots, cands, n_cands, sums, scale):
-    """A logged decision's candidates valued into row (by slot, NaN where no candidate):
-    each candidate's points summed over the worlds (`sums`), times `scale`."""
-    row[:] = np.nan
-    for i in range(n_cands):
-        row[slots[cands[i]]] = sums[i] * scale

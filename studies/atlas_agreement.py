@@ -12,7 +12,7 @@ of questions drawn that the atlas covers), the share of actions within their 95 
 the mean and standard deviation of z, the same for the double-dummy column, and the atlas
 answer's median time in this process against the simulation's.
 
-    .venv/bin/python benchmarks/study_atlas.py [--preset standard] [--questions 200]
+    .venv/bin/python studies/atlas_agreement.py [--preset standard] [--questions 200]
 """
 
 import argparse

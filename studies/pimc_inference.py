@@ -19,6 +19,7 @@ import json
 import os
 
 import numpy as np
+from contract_play import duplicate_gains
 
 from euchre_sim.advice.auction_advice import advise_in_auction
 from euchre_sim.advice.question import AdviceQuestion
@@ -26,7 +27,7 @@ from euchre_sim.core.bits import one_bit
 from euchre_sim.core.rules import build_rules
 from euchre_sim.core.ruletables import compile_rules
 from euchre_sim.core.stats import mean_se
-from euchre_sim.play.card_net import no_card_nets
+from euchre_sim.play.net_weights import no_card_nets
 from euchre_sim.play.pimc import inference_of, new_pimc_work, pimc_card
 from euchre_sim.play.player import Player
 from euchre_sim.play.state import S_DISCARD, S_MAKER_TURN, S_UPCARD, new_state
@@ -80,56 +81,6 @@ def probe_leads(rules) -> dict:
             suits[suit] = suits.get(suit, 0) + 1
         counts[label] = {"leads": suits, "worlds": [int(x) for x in inference[2]]}
     return counts
-
-
-def rules_rows(tb, hands, ups) -> np.ndarray:
-    """The call-table row of the rules bidder's contract of each deal (dealer N, -1: passed
-    out), by the package's auction (`game.match.auction_row`)."""
-    from euchre_sim.bidding.auction import NO_WINS
-    from euchre_sim.game.match import auction_row
-
-    rules, odds = Player("rules").record(), np.zeros((1, 1, 2))
-    return np.array([auction_row((rules, rules), tb, hands[i], ups[i], 0, 0, 0, odds,
-                                 NO_WINS)[0]
-                     for i in range(hands.shape[0])], dtype=np.int64)
-
-
-def rules_contracts(tb, hands, ups):
-    """The rules bidder's contract of each deal (dealer N), passed-out deals left out: (deal
-    indices, (round, position, trump, alone) rows)."""
-    from euchre_sim.core.calls import row_call
-
-    rows = rules_rows(tb, hands, ups)
-    kept = np.flatnonzero(rows >= 0)
-    calls = []
-    for i in kept:
-        round_no, pos, trump, alone = (int(x) for x in row_call(rows[i]))
-        calls.append((round_no, pos, int(ups[i]) >> 3 if round_no == 1 else trump, alone))
-    return kept, np.array(calls, dtype=np.int64).reshape(-1, 4)
-
-
-def duplicate_gains(rules, side_a, side_b, match: int, seed: int, worlds: int) -> np.ndarray:
-    """Side A's points per deal against side B (PIMC works), teams swapped: the rules
-    bidder's contract of each of `match` deals played out twice, A as NS then as EW (NS minus
-    EW, halved); passed-out deals are left out."""
-    from euchre_sim.core.dealing import deal_batch, deal_key, seed_to_u64
-    from euchre_sim.play.models import MODEL_PIMC
-    from euchre_sim.play.playout import played_call
-
-    tb = compile_rules(rules)
-    hands, ups = deal_batch(rules, seed, 0, match)
-    tt = new_tt()
-    gains = []
-    for i, (round_no, pos, trump, alone) in zip(*rules_contracts(tb, hands, ups), strict=True):
-        key = np.uint64(deal_key(seed_to_u64(seed), np.uint64(i)))
-        ns_points = []
-        for works in ((side_a, side_b), (side_b, side_a)):
-            tricks = played_call(MODEL_PIMC, tb, hands[i], ups[i], 0, round_no, trump, pos & 3,
-                                 pos if alone else 0, 0, worlds, key, tt, works)
-            points = int(tb.score[alone, 0, tricks])
-            ns_points.append(points if pos % 2 == 0 else -points)
-        gains.append((ns_points[0] - ns_points[1]) / 2)
-    return np.array(gains, dtype=np.float64)
 
 
 def head_to_head(rules) -> dict:

@@ -13,11 +13,11 @@ JSON: the tested side's points per deal over the two plays (NS minus EW, halved)
 import json
 import os
 
-from bench_inference import duplicate_gains
+from contract_play import duplicate_gains
 
 from euchre_sim.core.rules import build_rules
 from euchre_sim.core.stats import interval95, mean_se
-from euchre_sim.play.card_net import no_card_nets
+from euchre_sim.play.net_weights import no_card_nets
 from euchre_sim.play.pimc import CLEAR_Z, inference_of, new_pimc_work
 from euchre_sim.play.player import Player
 

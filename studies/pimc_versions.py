@@ -1,16 +1,17 @@
 """This PIMC against the PIMC of commit a58238a (issue 24's "today's"), in duplicate (a
 strength figure, not timed).
 
-The old package is imported beside this one (`checkouts.old_module`); the play state's layout
-is the same in both, so one state is handed to whichever side is to play. The rules bidder's
-contract of each of BENCH_MATCH random deals (default 2,000; standard rules, dealer N) is
-played out twice by PIMC with BENCH_WORLDS worlds (default 50), every seat inferring from the
-auction under the rules bidder: the new player NS and the old EW, then swapped (BENCH_SEED: the
-deals, default 41; BENCH_CLEAR_Z: the new side's race, 0 for all worlds). Prints JSON:
-the new side's points per deal (NS minus EW, halved) with its 95 % interval, the hands that
-differ, and each side's worlds.
+The old package is imported beside this one (`old_package.old_module`); the play state's
+layout is the same in both, so each side chooses from the view of its seat that the engine's
+hand gives (`contract_play.engine_contract`: the package's engine plays the hand, each team's
+cards from its side). The rules bidder's contract of each of BENCH_MATCH random deals
+(default 2,000; standard rules, dealer N) is played out twice by PIMC with BENCH_WORLDS worlds
+(default 50), every seat inferring from the auction under the rules bidder: the new player NS
+and the old EW, then swapped (BENCH_SEED: the deals, default 41; BENCH_CLEAR_Z: the new side's
+race, 0 for all worlds). Prints JSON: the new side's points per deal (NS minus EW, halved)
+with its 95 % interval, the hands that differ, and each side's worlds.
 
-    .venv/bin/python benchmarks/bench_pimc_versions.py
+    .venv/bin/python studies/pimc_versions.py
 """
 
 import json
@@ -22,28 +23,17 @@ import numpy as np
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 sys.path.insert(0, ROOT)
 
-from bench_inference import rules_contracts  # noqa: E402
-from checkouts import old_module  # noqa: E402
+from contract_play import engine_contract, maker_tricks, rules_contracts  # noqa: E402
+from old_package import old_module  # noqa: E402
 
 from euchre_sim.bidding.params import BIDDER_RULES  # noqa: E402 (the old commit's bidder id)
-from euchre_sim.core.bits import one_bit  # noqa: E402
 from euchre_sim.core.dealing import deal_batch, deal_key, seed_to_u64  # noqa: E402
 from euchre_sim.core.rules import build_rules  # noqa: E402
 from euchre_sim.core.ruletables import compile_rules  # noqa: E402
 from euchre_sim.core.stats import interval95, mean_se  # noqa: E402
 from euchre_sim.play import pimc as new_pimc  # noqa: E402
-from euchre_sim.play.card_net import no_card_nets  # noqa: E402
+from euchre_sim.play.net_weights import no_card_nets  # noqa: E402
 from euchre_sim.play.player import Player  # noqa: E402
-from euchre_sim.play.playout import contract_start  # noqa: E402
-from euchre_sim.play.state import (  # noqa: E402
-    S_DECISIONS,
-    S_DISCARD,
-    S_MAKER_TRICKS,
-    S_TRICKS,
-    S_TURN,
-    TRICKS_PER_HAND,
-    play_card,
-)
 from euchre_sim.play.worlds import forget_hopeless  # noqa: E402
 from euchre_sim.solver.search import new_tt  # noqa: E402
 
@@ -52,8 +42,6 @@ MATCH = int(os.environ.get("BENCH_MATCH", "2000"))
 WORLDS = int(os.environ.get("BENCH_WORLDS", "50"))
 NEW_Z = float(os.environ.get("BENCH_CLEAR_Z", str(new_pimc.CLEAR_Z)))  # the new side's race
 SEED = int(os.environ.get("BENCH_SEED", "41"))
-DEALER = 0
-NEW, OLD = 0, 1
 
 
 class Side:
@@ -65,6 +53,12 @@ class Side:
         self.tt = new_tt_of()
         self.work = work
 
+    def begin(self):
+        """A new contract: this version's PIMC forgets which seats had no agreeing world
+        (`play_contract` does the same; the old commit kept nothing)."""
+        if self.pimc is new_pimc:
+            forget_hopeless(self.work.inference)
+
     def card(self, lay, hands, st, pm, seat, key):
         return self.pimc.pimc_card(self.tb, lay, hands, st, pm, seat, WORLDS, key, False,
                                    self.tt, self.work)
@@ -72,30 +66,6 @@ class Side:
     def discard(self, lay, hands, st, pm, key):
         return self.pimc.pimc_discard(self.tb, lay, hands, st, pm, WORLDS, key, False, self.tt,
                                       self.work)
-
-
-def play(tb, sides, hands, upcard, round_no, trump, maker, alone_pos, key):
-    """Makers' tricks when team t plays by sides[t], from the package's start of the contract
-    (`play.playout.contract_start`, as `play_contract` plays it)."""
-    lay, hp, st, pm, take_up = contract_start(tb, hands, upcard, DEALER, round_no, trump, maker,
-                                              alone_pos, 0)
-    for side in sides:
-        if side.pimc is new_pimc:
-            forget_hopeless(side.work.inference)
-
-    def decision_key():
-        k = np.uint64(deal_key(key, np.uint64(st[S_DECISIONS])))
-        st[S_DECISIONS] += 1
-        return k
-
-    if take_up:
-        d = sides[DEALER & 1].discard(lay, hp, st, pm, decision_key())
-        hp[DEALER] &= ~np.uint64(one_bit(d))
-        st[S_DISCARD] = d
-    while st[S_TRICKS] < TRICKS_PER_HAND:
-        seat = int(st[S_TURN])
-        play_card(lay, hp, st, pm, sides[seat & 1].card(lay, hp, st, pm, seat, decision_key()))
-    return int(st[S_MAKER_TRICKS])
 
 
 def main() -> dict:
@@ -115,8 +85,9 @@ def main() -> dict:
         key = np.uint64(deal_key(seed_to_u64(SEED), np.uint64(i)))
         ns_points = []
         for sides in ((new_side, old_side), (old_side, new_side)):
-            tricks = play(tb, sides, hands[i], ups[i], round_no, trump, pos & 3,
-                          pos if alone else 0, key)
+            new_side.begin()
+            tricks = maker_tricks(engine_contract(rules, hands[i], ups[i],
+                                                  (round_no, pos, trump, alone), sides, key))
             points = int(tb.score[alone, 0, tricks])
             ns_points.append(points if pos % 2 == 0 else -points)
         gains.append((ns_points[0] - ns_points[1]) / 2)

@@ -1,0 +1,189 @@
+"""Building the realistic atlas (`advice.atlas`) for `tools/make_atlas.py`: each level's rows
+from the decisions tables of a learned-play run and its double-dummy twin (the same deals
+bid the same way), the pooled level's spreads, and the package data files written.
+
+A run's rows are summed once per level (`run_sums`: counts, sums and sums of squares, which
+add up); the class level's sums give both the class rows and the pooled level's spreads.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import NamedTuple
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from ..bidding.decision_keys import SUIT_LABELS, join_decision_keys, split_decision_keys
+from ..core.rules import RuleSet
+from ..core.run_tables import share_names
+from ..core.stats import mean_se_of_sums
+from .atlas import ATLAS_SCHEMA, LEVEL_FILES, SPREADS, pool_hash, pooled_keys
+
+MIN_N = 100  # a class (or its pool) reached fewer times is not in the atlas
+ATLAS_COLUMNS = [column.name for column in ATLAS_SCHEMA.columns if column.required]
+# kept to 3 significant digits (float16: standard errors and rates), the means to 7 (float32)
+HALF = ["chosen_rate", "points_se", "gain_se", "make_rate", "march_rate", "dd_points_se"]
+_FLOAT = [c for c in ATLAS_COLUMNS[2:] if c not in HALF]
+ROW_GROUP = 16_384  # rows of an atlas file read at once: a lookup reads the groups it needs
+
+
+def _suit_index(frame: pd.DataFrame) -> np.ndarray:
+    return frame["suit"].map(lambda s: -1 if pd.isna(s) else SUIT_LABELS.index(s)).to_numpy(
+        np.int64)
+
+
+def level_keys(frame: pd.DataFrame, level: str) -> np.ndarray:
+    """Atlas keys of decisions-table rows: the decision key ('class'), or the same with the
+    class replaced by its pool's hash (`atlas.pool_hash`, 'pooled')."""
+    columns = (frame["round"].to_numpy(), frame["seat"].to_numpy(), _suit_index(frame),
+               frame["alone"].to_numpy())
+    if level == "class":
+        return join_decision_keys(*columns, hand_key=frame["hand_key"].to_numpy())
+    hashes = {h: pool_hash(h) for h in frame["hand"].unique()}
+    return join_decision_keys(*columns, packed_features=frame["hand"].map(hashes).to_numpy(
+        np.uint64))
+
+
+class RunSums(NamedTuple):
+    """The sums of the two runs' decisions at one level, by atlas key (`run_sums`)."""
+
+    learned: pd.DataFrame
+    exact: pd.DataFrame
+
+
+def run_sums(learned: pd.DataFrame, exact: pd.DataFrame, rules: RuleSet,
+             level: str) -> RunSums:
+    """The learned-play decisions table and its double-dummy twin summed by their keys at a
+    level (`level_keys`)."""
+    shares = share_names(rules.max_hand_points)
+    return RunSums(*(_sums(frame, level_keys(frame, level), shares)
+                     for frame in (learned, exact)))
+
+
+def _sums(frame: pd.DataFrame, keys: np.ndarray, shares: list[str]) -> pd.DataFrame:
+    """Per key: n, chosen, and the sums and sums of squares of points and gain, rebuilt from
+    the rows' means and standard errors, and the results' counts."""
+    n = frame["n"].to_numpy(np.float64)
+
+    def squares(mean: str, se: str) -> np.ndarray:
+        var = np.nan_to_num(frame[se].to_numpy(np.float64)) ** 2 * n
+        return (n - 1) * var + n * frame[mean].to_numpy(np.float64) ** 2
+
+    out = pd.DataFrame({"key": keys, "n": n, "chosen": frame["chosen_rate"] * n,
+                        "points": frame["mean_points"] * n,
+                        "points_sq": squares("mean_points", "points_se"),
+                        "gain": frame["gain"].fillna(0) * n,
+                        "gain_sq": squares("gain", "gain_se")}
+                       | {c: frame[c] * n for c in shares})
+    return out.groupby("key", sort=True).sum()
+
+
+def build_levels(learned: pd.DataFrame, exact: pd.DataFrame, rules: RuleSet,
+                 min_n: int = MIN_N) -> dict[str, pd.DataFrame]:
+    """Every level's atlas rows (LEVEL_FILES' levels) of a learned-play decisions table and
+    its double-dummy twin, the pooled level with its spreads."""
+    sums = {level: run_sums(learned, exact, rules, level) for level in LEVEL_FILES}
+    levels = {level: build_atlas(sums[level], rules, min_n) for level in LEVEL_FILES}
+    levels["pooled"] = pool_spread(levels["pooled"], sums["class"], rules)
+    return levels
+
+
+def build_atlas(sums: RunSums, rules: RuleSet, min_n: int = MIN_N) -> pd.DataFrame:
+    """The atlas rows (ATLAS_COLUMNS, sorted by key) of the runs' sums at a level
+    (`run_sums`): the keys reached at least `min_n` times."""
+    top = rules.max_hand_points
+    shares = share_names(top)
+    learned = sums.learned[sums.learned["n"] >= min_n]
+    dd = sums.exact.reindex(learned.index)
+    if not (dd["n"] == learned["n"]).all():
+        raise ValueError("the double-dummy run did not reach the same decisions")
+    n = learned["n"]
+    out = pd.DataFrame({"key": learned.index.to_numpy(np.uint64), "n": n.to_numpy()})
+    out["chosen_rate"] = (learned["chosen"] / n).to_numpy()
+    for name, total, sq in (("points", "points", "points_sq"), ("gain", "gain", "gain_sq")):
+        mean, se = mean_se_of_sums(learned[total], learned[sq], n)
+        out["mean_points" if name == "points" else "gain"] = np.asarray(mean)
+        out["points_se" if name == "points" else "gain_se"] = se
+    parts = split_decision_keys(out["key"].to_numpy(np.uint64))
+    calls = parts["suit"] >= 0
+    us = learned[shares[:top]].to_numpy()
+    march = np.where(parts["alone"], rules.lone_march_points, rules.march_points)
+    out["make_rate"] = np.where(calls, us.sum(axis=1) / n.to_numpy(), np.nan)
+    out["march_rate"] = np.where(calls, us[np.arange(len(out)), march - 1] / n.to_numpy(),
+                                 np.nan)
+    dd_mean, dd_se = mean_se_of_sums(dd["points"], dd["points_sq"], dd["n"])
+    out["dd_mean_points"] = np.where(calls, np.asarray(dd_mean), np.nan)
+    out["dd_points_se"] = np.where(calls, dd_se, np.nan)
+    return out.astype({"key": np.uint64, "n": np.uint32} | {c: np.float32 for c in _FLOAT}
+                      | {c: np.float16 for c in HALF})
+
+
+def _between_class_variance(n: np.ndarray, total: np.ndarray, squares: np.ndarray,
+                            pool: np.ndarray) -> float:
+    """tau^2, the variance of class means about their pool's mean beyond chance, one for all
+    the pools given: the one-way random-effects analysis of variance of the deals (classes
+    within pools, unbalanced) with each pool's chance spread read from the variance s^2 of
+    its own deals (pools differ in variance far more than the classes of one pool do):
+    (sum SSB - sum (k - 1) s^2) / sum (N - sum n^2 / N) over the pools of two or more
+    classes; 0 when no more than chance, NaN when no pool holds two classes."""
+    frame = pd.DataFrame({"pool": pool, "n": n, "t": total, "q": squares,
+                          "tt_n": total ** 2 / n, "nn": n ** 2})
+    sums = frame.groupby("pool").agg(k=("n", "size"), n=("n", "sum"), t=("t", "sum"),
+                                     q=("q", "sum"), tt_n=("tt_n", "sum"), nn=("nn", "sum"))
+    sums = sums[sums["k"] >= 2]
+    if sums.empty:
+        return float("nan")
+    variance = (sums["q"] - sums["t"] ** 2 / sums["n"]) / (sums["n"] - 1)
+    between = sums["tt_n"] - sums["t"] ** 2 / sums["n"]
+    spread_df = float((sums["n"] - sums["nn"] / sums["n"]).sum())
+    chance = float(((sums["k"] - 1) * variance).sum())
+    return max(0.0, (float(between.sum()) - chance) / spread_df)
+
+
+def _round_and_action(keys: np.ndarray) -> np.ndarray:
+    """Atlas keys with only their round and action kept (the seat and the hand left out)."""
+    parts = split_decision_keys(keys)
+    return join_decision_keys(parts["round"], np.ones(len(keys), np.int64), parts["suit"],
+                              parts["alone"], packed_features=np.zeros(len(keys), np.uint64))
+
+
+def pool_spread(pooled: pd.DataFrame, class_sums: RunSums, rules: RuleSet) -> pd.DataFrame:
+    """The pooled level's rows with the spread of each figure among the classes of a pool
+    (`SPREADS`), from the two runs' sums at the class level (`run_sums`: every class they
+    reached): a question reaches the pooled level because its own class was reached too
+    rarely, and its class's expectation differs from the pool's by about that much. One
+    variance per round and action, every seat together (`_between_class_variance`); an
+    answer's standard error is hypot(se, spread)."""
+    out = pooled[ATLAS_COLUMNS].copy()
+    figures = {"points_se": ("points", "points_sq"), "gain_se": ("gain", "gain_sq")}
+    sums = {}
+    for table, found in class_sums._asdict().items():
+        keys = found.index.to_numpy(np.uint64)
+        sums[table] = found, _round_and_action(keys), pooled_keys(keys, rules)
+    out_group = _round_and_action(out["key"].to_numpy(np.uint64))
+    for se_name, (mean_name, spread_name) in SPREADS.items():
+        table, group, pool = sums["exact" if se_name == "dd_points_se" else "learned"]
+        total, squares = figures.get(se_name, figures["points_se"])
+        spread = np.full(len(out), np.nan)
+        for g in np.unique(out_group):
+            mine = (group == g) & np.isfinite(table[squares].to_numpy())
+            if mine.any():
+                tau2 = _between_class_variance(*(table[c].to_numpy(np.float64)[mine]
+                                                 for c in ("n", total, squares)), pool[mine])
+                spread[out_group == g] = np.sqrt(tau2)
+        out[spread_name] = np.where(out[mean_name].notna(), spread, np.nan).astype(np.float16)
+    return out
+
+
+def write_table(frame: pd.DataFrame, path: str, provenance: dict) -> None:
+    """A package data table as Parquet (row groups of ROW_GROUP rows), its provenance in the
+    file's metadata."""
+    table = pa.Table.from_pandas(frame, preserve_index=False)
+    table = table.replace_schema_metadata({b"euchre_sim": json.dumps(provenance).encode()})
+    keyed = {"use_dictionary": False, "column_encoding": {"key": "DELTA_BINARY_PACKED"}} \
+        if "key" in frame.columns else {}  # sorted keys: small steps
+    pq.write_table(table, path, compression="zstd", compression_level=19,
+                   row_group_size=ROW_GROUP, **keyed)
