@@ -159,6 +159,17 @@ if sys.argv[1] == "stale":  # as a cache entry naming a function since moved wou
     def load(self, key):
         raise AttributeError("Can't get attribute '_load_overload' on <module 'old'>")
     caching.IndexDataCacheFile.load = load
+if sys.argv[1] == "stale_index":  # as an index naming a record type's module since removed
+    import pickle
+
+    class Unpickler:
+        def __getattr__(self, name):
+            return getattr(pickle, name)
+
+        @staticmethod
+        def loads(data):
+            raise ModuleNotFoundError("No module named 'euchre_sim.play.card_net'")
+    caching.pickle = Unpickler()
 compiled = []
 from euchre_sim.core.numba_internals import compiles
 with compiles(compiled.append):
@@ -170,7 +181,9 @@ print(json.dumps({"value": int(value), "compiled": sorted(set(compiled))}))
 @pytest.mark.skipif(not numba_internals.OPEN, reason="the door is shut: no hook on the cache")
 def test_a_cached_kernel_of_another_version_is_compiled_afresh_not_a_crash(tmp_path):
     """A cache entry whose pickled reload names a function this version moved or removed is
-    a cache miss: the kernel compiles again (Numba alone raises AttributeError)."""
+    a cache miss, and an index naming a module since removed an empty index: the kernel
+    compiles again and its entry is written again (Numba alone raises AttributeError or
+    ModuleNotFoundError)."""
     (tmp_path / "cached_kernel.py").write_text(_CACHED)
     env = os.environ | {"NUMBA_CACHE_DIR": str(tmp_path / "cache"), "PYTHONPATH": str(tmp_path)}
     env.pop("EUCHRE_SIM_NO_CACHE", None)
@@ -185,6 +198,8 @@ def test_a_cached_kernel_of_another_version_is_compiled_afresh_not_a_crash(tmp_p
     assert run("fresh") == {"value": 42, "compiled": ["doubled"]}
     assert run("cached") == {"value": 42, "compiled": []}
     assert run("stale") == {"value": 42, "compiled": ["doubled"]}
+    assert run("stale_index") == {"value": 42, "compiled": ["doubled"]}
+    assert run("cached") == {"value": 42, "compiled": []}  # its entry written again
 
 
 def test_a_kernel_without_reference_counting_compiles_so_behind_the_door_and_counts_without():

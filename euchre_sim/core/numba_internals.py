@@ -101,12 +101,25 @@ def _keep_reload_init_on_cached_code() -> None:
 
 def _compile_afresh_over_stale_cache() -> None:
     """A cached kernel names the functions its reload runs first (`_load_overload`) by module
-    and name; one written by another version of this package may name a function since moved
-    or removed, and Numba would fail loading it. Such an entry is a cache miss instead: the
-    kernel is compiled afresh and its entry written again."""
-    from numba.core.caching import Cache
+    and name, and its index names the types of its signatures (a record type by its module);
+    one written by another version of this package may name a function or module since moved
+    or removed, and Numba would fail loading it, or saving beside it. Such an entry is a cache
+    miss instead, and such an index an empty one: the kernel is compiled afresh and its entry
+    written again."""
+    from numba.core.caching import Cache, IndexDataCacheFile
 
     load = Cache.load_overload
+    load_index = IndexDataCacheFile._load_index
+
+    def _load_index(self):
+        try:
+            return load_index(self)
+        except (AttributeError, ImportError) as error:
+            logging.getLogger(__name__).info("euchre-sim: a cache index of another version "
+                                             "(%s): written afresh", error)
+            return {}
+
+    IndexDataCacheFile._load_index = _load_index
 
     def load_overload(self, sig, target_context):
         try:
