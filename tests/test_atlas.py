@@ -13,6 +13,7 @@ import pytest
 from euchre_sim.advice import atlas as atlas_module
 from euchre_sim.advice.atlas import (
     ATLAS_PRESETS,
+    LEVEL_FILES,
     Atlas,
     atlas_answer,
     pooled_text,
@@ -37,6 +38,10 @@ from .helpers import run_cli
 
 RULES = build_rules("standard")
 SEED, DEALS = 6, 2000
+# the levels each preset's shipped atlas has (standard's and online's were built before the
+# coarse level and the results' shares: their runs are rebuilding them)
+SHIPPED_LEVELS = {"standard": ("class", "pooled"), "online": ("class", "pooled"),
+                  "yooker": ("class", "pooled", "coarse")}
 
 
 @pytest.fixture(scope="module")
@@ -125,6 +130,20 @@ def test_pooled_text_pools_the_cards_that_seldom_take_a_trick():
     assert pooled_text("T=LAQ9 N=K9 O=QT/T down=9t") == "T=LAxx N=K9 O=QT/T down=9t"
 
 
+def test_the_coarse_level_pools_more_of_what_a_round_2_call_may_name():
+    """By hand, from the rule: round 1 pools the trumps below the king too (bowers kept);
+    round 2 keeps the aces and jacks of the suits a call may name (in the key's order) and the
+    turned-down suit's ace and bowers. A Yooker hand keeps its 6s and 5s, and in a suit a call
+    may name its 3 (its power card should it be trump)."""
+    assert pooled_text("T=RAQ9 N=KQ O=Q/A9 up=T", "coarse") == "T=RAxx N=Kx O=Ax/x up=T"
+    assert pooled_text("T=LAQ9 N=K9 O=QT/J down=9t", "coarse") == "T=LAxx N=xx O=xx/J down=9t"
+    assert pooled_text("T=- N=AKJ O=KQ/AT down=Rt", "coarse") == "T=- N=AxJ O=xx/Ax down=Rt"
+    assert pooled_text("T=62 O=531/64/- down=4t", "coarse") == "T=6x O=53x/6x/- down=4t"
+    assert pooled_text("T=62 O=531/64/- up=4", "coarse") == pooled_text("T=62 O=531/64/- up=4")
+    assert atlas_module.pool_hash("T=RA N=K O=A/x up=9", "coarse") != atlas_module.pool_hash(
+        "T=RA N=K O=A/x up=9")
+
+
 def test_a_pool_is_its_classes_weighted_by_how_often_each_was_reached(tiny_atlas, monkeypatch):
     levels, learned, exact = tiny_atlas
     monkeypatch.setattr(atlas_module, "atlas_for", lambda question: {"pooled": levels["pooled"]})
@@ -154,15 +173,18 @@ def test_a_pool_is_its_classes_weighted_by_how_often_each_was_reached(tiny_atlas
     assert len(set(level_keys(mine, "pooled"))) == 3  # one pool: pass, order up, alone
 
 
-def _spread_twin(table: pd.DataFrame) -> dict:
+def _spread_twin(table: pd.DataFrame, level: str) -> dict:
     """The between-class standard deviation within pools, by hand from the table's rows: per
     (round, action, suit, alone), every seat, the classes grouped by seat and pooled text; over
     the pools of two or more classes, tau^2 = (sum SSB - sum (k - 1) s^2) / sum (N - sum n^2 /
     N), s^2 the variance of the pool's deals."""
     out = {}
+    if level == "coarse":  # only the classes the coarse level pools further than the pooled
+        table = table[table["hand"].map(lambda h: pooled_text(h, level) != pooled_text(h))]
     for group, rows in table.groupby(["round", "action", "suit", "alone"], dropna=False):
         ssb = chance = spread_df = 0.0
-        for _, pool in rows.groupby([rows["seat"], rows["hand"].map(pooled_text)]):
+        pools = rows["hand"].map(lambda h: pooled_text(h, level))
+        for _, pool in rows.groupby([rows["seat"], pools]):
             if len(pool) < 2:
                 continue
             n, mean = pool["n"].to_numpy(float), pool["mean_points"].to_numpy(float)
@@ -187,21 +209,26 @@ def _pool_se(part: pd.DataFrame) -> float:
     return float(np.sqrt((squares - total ** 2 / big_n) / (big_n - 1) / big_n))
 
 
+@pytest.mark.parametrize("level", ["pooled", "coarse"])
 def test_the_pooled_standard_error_widens_by_the_spread_of_classes_in_the_pool(tiny_atlas,
-                                                                               monkeypatch):
+                                                                               monkeypatch,
+                                                                               level):
     levels, learned, exact = tiny_atlas
-    twins = {"mean_points": _spread_twin(learned), "dd_mean_points": _spread_twin(exact)}
-    pools = {"mean_points": learned["hand"].map(pooled_text),
-             "dd_mean_points": exact["hand"].map(pooled_text)}
-    monkeypatch.setattr(atlas_module, "atlas_for", lambda question: {"pooled": levels["pooled"]})
+    twins = {"mean_points": _spread_twin(learned, level),
+             "dd_mean_points": _spread_twin(exact, level)}
+    pools = {"mean_points": learned["hand"].map(lambda h: pooled_text(h, level)),
+             "dd_mean_points": exact["hand"].map(lambda h: pooled_text(h, level))}
+    monkeypatch.setattr(atlas_module, "atlas_for", lambda question: {level: levels[level]})
     deck = RULES.card_deck
     checked = 0
     for index in range(300):
         hands, upcard = deal_one(RULES, SEED, index, 0)
         hand = hands[seat_at(0, 1)]
-        pool = pooled_text(_class_text(hand, upcard))
+        pool = pooled_text(_class_text(hand, upcard), level)
         if (pools["mean_points"] == pool).sum() < 6:  # pass, order up, alone: n >= 2
             continue
+        if level == "coarse" and pool == pooled_text(_class_text(hand, upcard)):
+            continue  # pooled no further than the pooled level: no coarse entry
         question = AdviceQuestion(RULES, deck.format_hand(hand), 1, up=deck.card_name(upcard))
         answer = atlas_answer(question)
         for action in answer["actions"]:
@@ -234,21 +261,25 @@ def test_asking_for_deals_or_other_models_is_simulated_not_looked_up():
     assert AdviceQuestion(RULES, hand, 1, up="9S").atlas is True
     assert AdviceQuestion(RULES, hand, 1, up="9S", deals=500).atlas is False
     for fields in ({"play": "dd", "bidding": "human"}, {"play": "learned", "bidding": "rules"},
-                   {"score": "8-9"}, {"deals": 500}):
+                   {"deals": 500}):
         assert atlas_module.atlas_for(AdviceQuestion(RULES, hand, 1, up="9S", **fields)) is None
     changed = "false" if build_rules("online").no_trump else "true"
     online = build_rules("online", [f"no_trump={changed}"])  # a preset changed: not covered
     assert atlas_module.atlas_for(AdviceQuestion(online, hand, 1, up="9S")) is None
 
 
-@pytest.mark.parametrize("level", ["class", "pooled"])
+@pytest.mark.parametrize("level", LEVEL_FILES)
 @pytest.mark.parametrize("preset_name", ATLAS_PRESETS)
 def test_a_shipped_atlas_was_built_by_the_shipped_card_net(preset_name, level):
     """The atlas answers for `--play learned`: its runs must have played by the weights the
     package ships (the sha256 of card_net.npz, and of card_net_general.npz where the preset's
     deals are the general net's, read here from the files themselves). A new net ships with
-    atlases rebuilt by `tools/make_atlas.py`."""
+    atlases rebuilt by `tools/make_atlas.py`. Every preset ships its class and pooled levels;
+    a preset built before the coarse level was added has none (SHIPPED_LEVELS)."""
     atlas = shipped_atlas(preset_name, level)
+    assert (atlas is not None) == (level in SHIPPED_LEVELS[preset_name])
+    if atlas is None:
+        return
     rules = build_rules(preset_name)
     names = {"card_net": "card_net.npz"}
     if rules.yooker or rules.joker or rules.deck != 24 or rules.no_trump:
@@ -281,3 +312,50 @@ def test_a_hopeless_lone_call_from_the_atlas_has_an_interval_not_a_point():
     assert result["source"] == "atlas" and alone["points_se"] == 0
     n, bound = alone["n"], build_rules().max_hand_points
     assert alone["ci95"] == pytest.approx([-2 - 3 / n * (bound - 2), -2 + 3 / n * (bound + 2)])
+
+
+def test_at_a_score_an_entry_answers_with_its_results_chances_of_the_game(tiny_atlas,
+                                                                          monkeypatch):
+    """Issue 55: `--score` from the atlas. Each action's chance of winning is its class's
+    shares of results (the run's decisions rows), each weighted by the odds' chance after it,
+    read here by hand from the shipped odds table p[us, them, we deal next] (seat 1 deals
+    next); its standard error the spread of those chances over the class's deals."""
+    levels, learned, _ = tiny_atlas
+    monkeypatch.setattr(atlas_module, "atlas_for", lambda question: {"class": levels["class"]})
+    odds = atlas_module.shipped_odds("standard")
+    target, deck = odds.shape[0] - 1, RULES.card_deck
+    us, them = 8, 9
+    hands, upcard = deal_one(RULES, SEED, 3, 0)
+    hand = hands[seat_at(0, 1)]
+    answer = atlas_answer(AdviceQuestion(RULES, deck.format_hand(hand), 1,
+                                         up=deck.card_name(upcard), score=f"{us}-{them}"))
+    assert answer["score"] == {"us": us, "them": them}
+    mine = learned[(learned["round"] == 1) & (learned["seat"] == 1)
+                   & (learned["hand"] == _class_text(hand, upcard))]
+    for action in answer["actions"]:
+        row = mine[(mine["action"] == action["action"])
+                   & (mine["alone"] == action["alone"])].iloc[0]
+        chances, shares = [], []
+        for points in (1, 2, 3, 4):
+            chances += [odds[min(us + points, target), them, 1],
+                        odds[us, min(them + points, target), 1]]
+            shares += [row[f"p_us_{points}"], row[f"p_them_{points}"]]
+        chances.append(odds[us, them, 1])
+        shares.append(row["p_none"])
+        chances, shares = np.array(chances), np.array(shares)
+        p_win = float(shares @ chances)
+        assert action["p_win"] == pytest.approx(p_win, abs=2e-3)  # shares kept to 3 digits
+        spread = np.sqrt(max(float(shares @ chances ** 2) - p_win ** 2, 0) / row["n"])
+        assert action["p_win_se"] == pytest.approx(spread, abs=2e-3)
+    best = max(answer["actions"], key=lambda a: a["p_win"])
+    assert answer["best_for_game"] == {k: best[k] for k in ("action", "suit", "alone")}
+
+
+def test_an_atlas_without_shares_leaves_a_score_to_the_simulation(tiny_atlas, tmp_path):
+    """A file built before the atlas kept its results' shares cannot answer at a score: the
+    level is not offered, so the question is simulated."""
+    levels, _, _ = tiny_atlas
+    frame = pd.read_parquet(levels["class"].path)
+    old = frame[[c for c in frame.columns if not c.startswith("p_")]]
+    write_table(old, str(tmp_path / "old.parquet"), {})
+    assert levels["class"].has_shares and not Atlas(tmp_path / "old.parquet").has_shares

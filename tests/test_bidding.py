@@ -418,7 +418,7 @@ def test_advise_bidding_cli_json_and_errors(tmp_path):
 
     out = run_cli(["advise", "--hand", "JS AS 9H 9D TC", "--up", "9S", "--seat", "2",
                    "--bidding", "rules", "--deals", "200", "--json"])
-    result = json.loads(out.output)
+    result = json.loads(out.stdout)
     assert {"round", "seat", "deals", "reached", "bidding", "play", "best", "actions",
             "after_pass"} <= set(result)
     assert result["bidding"] == "rules" and 0 < result["reached"] <= 1
@@ -428,7 +428,7 @@ def test_advise_bidding_cli_json_and_errors(tmp_path):
     assert sum(e["share"] for e in result["after_pass"]) == pytest.approx(1.0)
     one = run_cli(["advise", "--hand", "JS AS 9H 9D TC", "--up", "9S", "--seat", "2",
                    "--bidding", "rules", "--deals", "200", "--json", "--workers", "1"])
-    assert json.loads(one.output) == result  # the default: all cores, the same answer
+    assert json.loads(one.stdout) == result  # the default: all cores, the same answer
     bad = run_cli(["advise", "--hand", "JS AS 9H 9D TC", "--up", "9S", "--seat", "2",
                    "--bidding", "rules", "--bidder-params", str(tmp_path / "none.json")], code=2)
     assert "cannot read bidder parameters" in bad.output

@@ -82,10 +82,10 @@ def test_default_answer_reaches_the_naive_auctions_deals_with_their_double_dummy
 def test_advise_cli_default_prints_both_columns_and_names_its_models():
     args = ["advise", "--hand", "JS AS 9H 9D TC", "--up", "9S", "--seat", "1", "--deals", "200",
             "--workers", "1"]
-    answer = json.loads(run_cli(args + ["--json"]).output)
+    answer = json.loads(run_cli(args + ["--json"]).stdout)
     assert (answer["bidding"], answer["play"]) == ("human", "learned")
     assert all("dd_mean_points" in a for a in answer["actions"] if a["action"] != "pass")
     text = run_cli(args).output
     assert "dd mean points" in text and "every hand seen" in text
-    plain = json.loads(run_cli(args + ["--play", "dd", "--json"]).output)
+    plain = json.loads(run_cli(args + ["--play", "dd", "--json"]).stdout)
     assert "bidding" not in plain and {a["action"] for a in plain["actions"]} == {"order_up"}

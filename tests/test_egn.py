@@ -205,7 +205,7 @@ def test_an_illegal_card_is_a_per_deal_reason_and_exit_1(tmp_path):
     path.write_text(json.dumps(document))
     result = CliRunner().invoke(cli, ["replay", str(path), "--json"])
     assert result.exit_code == 1
-    lines = [json.loads(line) for line in result.output.splitlines()]
+    lines = [json.loads(line) for line in result.stdout.splitlines()]
     assert len(lines) == 13 and sum(not r["ok"] for r in lines) == 1
     assert lines[0]["error"] == "hand 1: trick 1, seat N: failure to follow suit (renege)"
 
@@ -231,7 +231,7 @@ def test_an_unreadable_egn_file_exits_2(tmp_path, content):
 def test_cli_replays_an_example_as_json_lines():
     result = CliRunner().invoke(cli, ["replay", VWEC, "--json"], catch_exceptions=False)
     assert result.exit_code == 0
-    lines = [json.loads(line) for line in result.output.splitlines()]
+    lines = [json.loads(line) for line in result.stdout.splitlines()]
     assert [r["id"] for r in lines] == list(range(1, 14)) and all(r["ok"] for r in lines)
     assert lines[7]["hidden"] == 6 and "hidden" not in lines[1]
 

@@ -44,7 +44,7 @@ def test_cli_replays_ptn_with_the_leader_rule_set():
     result = CliRunner().invoke(cli, ["replay", PTN, "--set", "lone_player_plays_last=true",
                                       "--json"], catch_exceptions=False)
     assert result.exit_code == 0
-    assert [json.loads(line)["hidden"] for line in result.output.splitlines()[1:]] == [6]
+    assert [json.loads(line)["hidden"] for line in result.stdout.splitlines()[1:]] == [6]
 
 
 def test_a_leader_the_rules_do_not_give_is_a_per_hand_reason(tmp_path):
@@ -80,6 +80,6 @@ def test_a_deal_without_upcard_is_a_per_hand_reason(tmp_path):
     result = CliRunner().invoke(cli, ["replay", str(path), "--json",
                                       "--set", "lone_player_plays_last=true"])
     assert result.exit_code == 1
-    first = json.loads(result.output.splitlines()[0])
+    first = json.loads(result.stdout.splitlines()[0])
     assert first == {"id": 1, "ok": False,
                      "error": "hand 1: no [Upcard] tag (PTN does not record the upcard)"}

@@ -19,7 +19,7 @@ def test_solve_matches_the_brute_force_reference(case):
         args += ["--set", setting]
     result = CliRunner().invoke(cli, args)
     assert result.exit_code == 0, result.output
-    assert json.loads(result.output) == {"dealer": case["dealer"], "table": case["table"]}
+    assert json.loads(result.stdout) == {"dealer": case["dealer"], "table": case["table"]}
 
 
 def test_hand_checked_records_replay_with_their_points():
@@ -27,6 +27,6 @@ def test_hand_checked_records_replay_with_their_points():
     # 3: everyone passes twice (redeal, 0). 4: N calls hearts in round 2, takes 3 (NS 1).
     result = CliRunner().invoke(cli, ["replay", str(DATA / "hand_records.jsonl"), "--json"])
     assert result.exit_code == 0, result.output
-    points = [json.loads(line)["points"] for line in result.output.splitlines()]
+    points = [json.loads(line)["points"] for line in result.stdout.splitlines()]
     assert points == [{"NS": 0, "EW": 2}, {"NS": 0, "EW": 4}, {"NS": 0, "EW": 0},
                       {"NS": 1, "EW": 0}]

@@ -102,11 +102,11 @@ def test_replay_cli_exit_codes(tmp_path):
     runner = CliRunner()
     result = runner.invoke(cli, ["replay", str(good), "--json"])
     assert result.exit_code == 0
-    assert json.loads(result.output) == {"id": 1, "ok": True, "tricks": {"NS": 0, "EW": 5},
+    assert json.loads(result.stdout) == {"id": 1, "ok": True, "tricks": {"NS": 0, "EW": 5},
                                          "points": {"NS": 0, "EW": 2}}
     result = runner.invoke(cli, ["replay", str(bad), "--json"])
     assert result.exit_code == 1
-    lines = [json.loads(x) for x in result.output.splitlines()]
+    lines = [json.loads(x) for x in result.stdout.splitlines()]
     assert lines[1]["ok"] is False and "trick 1, seat E" in lines[1]["error"]
     result = runner.invoke(cli, ["replay", str(tmp_path / "missing.jsonl")])
     assert result.exit_code == 2

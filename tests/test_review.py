@@ -225,7 +225,7 @@ def test_review_cli_writes_rows_and_per_seat_totals(tmp_path):
     path.write_text("".join(json.dumps(r) + "\n" for r in records))
     out = tmp_path / "review"
     result = run_cli(["review", str(path), "--worlds", "4", "--json", "--out", str(out)])
-    rows = [json.loads(line) for line in result.output.splitlines()]
+    rows = [json.loads(line) for line in result.stdout.splitlines()]
     moves = sum(len(r["bids"]) + (r["discard"] is not None) + sum(len(t["plays"])
                 for t in r["tricks"]) for r in records)
     assert len(rows) == moves
@@ -248,7 +248,7 @@ def test_review_rejects_a_bad_line_with_its_reason_and_an_unreadable_file(tmp_pa
     path = tmp_path / "hands.jsonl"
     path.write_text(json.dumps(good) + "\n" + json.dumps(bad) + "\nnot json\n")
     result = run_cli(["review", str(path), "--worlds", "2", "--json"], code=1)
-    errors = [json.loads(x) for x in result.output.splitlines() if '"ok": false' in x]
+    errors = [json.loads(x) for x in result.stdout.splitlines() if '"ok": false' in x]
     assert [e["id"] for e in errors] == [None, 99] or [e["id"] for e in errors] == [99, None]
     missing = run_cli(["review", str(tmp_path / "nope.jsonl")], code=2)
     assert "cannot read" in missing.output

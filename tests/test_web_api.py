@@ -40,7 +40,7 @@ def client(runs):
 
 
 def _cli_json(args: list[str]) -> dict:
-    return json.loads(run_cli([*args, "--json"]).output)
+    return json.loads(run_cli([*args, "--json"]).stdout)
 
 
 def _wait(client, job_id: str, states=("done", "failed", "cancelled"), timeout=120) -> dict:

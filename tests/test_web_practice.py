@@ -140,10 +140,10 @@ def test_the_hand_exported_as_egn_replays_and_reviews(client, played, tmp_path):
     path = tmp_path / "practice.egn"
     path.write_text(response.text)
     replay = run_cli(["replay", str(path), "--json"])
-    result = json.loads(replay.output.splitlines()[0])
+    result = json.loads(replay.stdout.splitlines()[0])
     assert result["ok"] and result["points"] == played[-1]["points"]
     review = run_cli(["review", str(path), "--json", "--worlds", "2", "--kinds", "card"])
-    rows = [json.loads(line) for line in review.output.splitlines()]
+    rows = [json.loads(line) for line in review.stdout.splitlines()]
     cards = sum(len(t["plays"]) for t in played[-1]["tricks"])
     assert len(rows) == cards
     notes = json.loads(response.text)["deals"][0]["phases"]

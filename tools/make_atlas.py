@@ -36,6 +36,7 @@ from pathlib import Path
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 sys.path.insert(0, ROOT)
 
+import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from euchre_sim import __version__  # noqa: E402
@@ -72,21 +73,20 @@ def simulate_args(name: str, play: str, deals: int, seed: int, out: str) -> list
 
 
 def coverage(learned: pd.DataFrame, min_n: int) -> dict:
-    """The share of the run's decisions (reached turns) by round whose class, or else whose
-    pool, was reached at least `min_n` times: what the atlas answers at once."""
-    passes = learned[learned["action"] == "pass"]
-    if passes.empty:
+    """By round and seat, the share of the run's decisions (reached turns) that each level
+    answers, a level with those before it (its class, else its pool, else its coarse pool
+    reached at least `min_n` times): what the atlas answers at once."""
+    turns = learned.drop_duplicates(["round", "seat", "hand_key"])  # one row a turn reached
+    if turns.empty:
         return {}
-    out = {}
+    answered = np.zeros(len(turns), dtype=bool)
+    out: dict = {}
     for level in LEVEL_FILES:
-        n = passes.groupby(level_keys(passes, level))["n"].transform("sum")
-        passes = passes.assign(**{level: n >= min_n})
-    for round_no, part in passes.groupby("round"):
-        total = part["n"].sum()
-        out[f"round_{round_no}"] = {
-            "class": float(part.loc[part["class"], "n"].sum() / total),
-            "class_or_pooled": float(part.loc[part["class"] | part["pooled"], "n"].sum()
-                                     / total)}
+        n = turns.groupby(level_keys(turns, level))["n"].transform("sum")
+        answered = answered | (n >= min_n).to_numpy()
+        for (round_no, seat), part in turns.assign(answered=answered).groupby(["round", "seat"]):
+            share = float(part.loc[part["answered"], "n"].sum() / part["n"].sum())
+            out.setdefault(f"round_{round_no}", {}).setdefault(f"seat_{seat}", {})[level] = share
     return out
 
 

@@ -31,25 +31,33 @@ from ..bidding.decision_keys import (
 )
 from ..core.calls import may_pass
 from ..core.handclass import KeyReader
+from ..core.limits import MAX_POINTS
 from ..core.package_data import shipped
 from ..core.rules import RuleSet, preset
+from ..core.run_tables import share_names
 from ..core.ruletables import compile_rules
 from ..core.schema import Column, Schema, file_schema, rates, read_table, standard_errors
 from ..core.stats import Z95, points_interval95
+from ..core.results import result_points
+from ..game.odds import odds_array, odds_frame, result_wins
 from .question import PEOPLE, AdviceQuestion
 
 ATLAS_PRESETS = ("standard", "online", "yooker")
 ATLAS_FOLDER = "data"  # of the package (`core.package_data`)
-LEVEL_FILES = {"class": "atlas", "pooled": "pooled"}  # levels, tried in order, and their files
+# levels, tried in order, and their files; the pooled levels (`pooled_text`) widen by a spread
+LEVEL_FILES = {"class": "atlas", "pooled": "pooled", "coarse": "coarse"}
+POOLED_LEVELS = ("pooled", "coarse")
 # the atlas's columns: the decision key, then the action's figures over the class's deals (a
 # pass has no make or march rate and no double-dummy points, a class of one deal no standard
 # errors); the pooled level's spreads
 ATLAS_SCHEMA = Schema((
     Column("key", "int", 0), Column("n", "int", 1), *rates("chosen_rate", missing=False),
-    Column("mean_points", "float"), *standard_errors("points_se"), Column("gain", "float"),
-    *standard_errors("gain_se"), *rates("make_rate", "march_rate"),
+    Column("mean_points", "float"), *standard_errors("points_se", required=False),
+    Column("gain", "float"), *standard_errors("gain_se"),
+    *rates("make_rate", "march_rate", required=False),
     Column("dd_mean_points", "float", missing=True), *standard_errors("dd_points_se"),
-    *standard_errors("points_spread", "gain_spread", "dd_points_spread", required=False)),
+    *standard_errors("points_spread", "gain_spread", "dd_points_spread", required=False),
+    *rates(*share_names(MAX_POINTS), required=False)),
     keys=("key",))
 # the pooled level's standard errors widen by the spread of class means within a pool
 SPREADS = {"points_se": ("mean_points", "points_spread"), "gain_se": ("gain", "gain_spread"),
@@ -62,46 +70,88 @@ def atlas_file(preset_name: str, kind: str = "atlas") -> str:
     return f"{kind}_{preset_name}.parquet"
 
 
-def pooled_text(hand: str) -> str:
+def _low(holding: str, keep: str) -> str:
+    """A suit's holding with every card but those in `keep` written `x`."""
+    return "".join(c if c in keep or c == "-" else "x" for c in holding)
+
+
+# the coarse level's cards kept, by deck: round 2's turned-down suit (which no call can name)
+# and the suits a call may name; round 1 keeps the pooled level's rule but for the trumps
+_COARSE = {"french": {"down": "ARLB", "named": "AJRLB", "trumps": "RLBAK"},
+           "yooker": {"down": "65", "named": "653"}}
+_YOOKER_RANKS = set("123456")  # a Yooker class text's ranks (a French deck's: 7-9 and letters)
+
+
+def pooled_text(hand: str, level: str = "pooled") -> str:
     """A class text (`core.handclass.KeyReader`) with the cards that seldom take a trick
-    pooled as `x`: off-suit cards below the king (round 1: the next suit and the others, whose
+    pooled as `x`, for a level of the atlas.
+
+    'pooled': off-suit cards below the king (round 1: the next suit and the others, whose
     holdings then form an unordered set, keeping their jacks, a bower should the seat name
     that suit or its partner in round 2; round 2: the turned-down suit, which no call can
-    name, keeping its bowers and Benny). The suits a call may name keep every card."""
+    name, keeping its bowers and Benny). The suits a call may name keep every card.
+    'coarse' (`_COARSE`): round 1 pools the trumps below the king too (bowers and Benny
+    kept); round 2 keeps only the aces and jacks of the suits a call may name (their kings and
+    below pooled, in the class key's order) and the turned-down suit's ace, bowers and Benny.
+    A Yooker hand (ranks written as digits, no next suit) keeps its 6s and 5s, and in a suit
+    a call may name its 3 (the power card should that suit be trump)."""
     parts = hand.split()
     round_2 = any(p.startswith("down=") for p in parts)
-
-    def low(holding: str, keep: str = "AK") -> str:
-        return "".join(c if c in keep or c == "-" else "x" for c in holding)
-
+    yooker = any(c in _YOOKER_RANKS for p in parts if not p.startswith(("up=", "down="))
+                 for c in p.partition("=")[2])
+    coarse = _COARSE["yooker" if yooker else "french"] if level == "coarse" else None
     out = []
     for part in parts:
         name, _, holding = part.partition("=")
-        if name == "T" and round_2:
-            holding = low(holding, "AKRLB")
+        if coarse is not None and round_2:
+            if name == "T":
+                holding = _low(holding, coarse["down"])
+            elif name in ("N", "O"):
+                holding = "/".join(_low(g, coarse["named"]) for g in holding.split("/"))
+        elif name == "T" and round_2:
+            holding = _low(holding, "AKRLB")
+        elif name == "T" and coarse is not None and not yooker:
+            holding = _low(holding, coarse["trumps"])
         elif name == "N" and not round_2:
-            holding = low(holding)
+            holding = _low(holding, "AK")
         elif name == "O" and not round_2:
-            holding = "/".join(sorted(low(g, "AKJ") for g in holding.split("/")))
+            holding = "/".join(sorted(_low(g, "AKJ") for g in holding.split("/")))
         out.append(f"{name}={holding}")
     return " ".join(out)
 
 
-def pool_hash(class_text: str) -> int:
-    """The pooled level's stand-in for a class: a 56-bit hash of its `pooled_text`."""
-    pooled = pooled_text(class_text).encode()
+def pool_hash(class_text: str, level: str = "pooled") -> int:
+    """A pooled level's stand-in for a class: a 56-bit hash of its `pooled_text` (the level
+    in the hash too, so that a class and its pools never share a key)."""
+    pooled = f"{level}:{pooled_text(class_text, level)}".encode() if level != "pooled" \
+        else pooled_text(class_text).encode()
     return int.from_bytes(hashlib.blake2b(pooled, digest_size=7).digest(), "little")
 
 
-def pooled_keys(class_keys: np.ndarray, rules: RuleSet) -> np.ndarray:
-    """The pooled-level key of each class-level key: the same turn and action, the class
+def pooled_keys(class_keys: np.ndarray, rules: RuleSet, level: str = "pooled") -> np.ndarray:
+    """The key at a pooled level of each class-level key: the same turn and action, the class
     replaced by its `pool_hash`."""
-    read = KeyReader(rules)
     parts = split_decision_keys(class_keys)
-    hands, where = np.unique(parts["hand_key"], return_inverse=True)
-    hashes = np.array([pool_hash(read(int(h))) for h in hands], dtype=np.uint64)
+    texts, where = class_texts(class_keys, rules)
+    hashes = np.array([pool_hash(text, level) for text in texts], dtype=np.uint64)
     return join_decision_keys(parts["round"], parts["seat"], parts["suit"], parts["alone"],
-                              packed_features=hashes[where.ravel()])
+                              packed_features=hashes[where])
+
+
+def pools_more(hands, level: str) -> np.ndarray:
+    """Whether each class text's pool at `level` holds more than its pool at the level before
+    (the coarse level's rule leaves many hands as the pooled level has them: such an entry
+    would repeat the pooled level's, and the coarse level keeps none)."""
+    if level != "coarse":
+        return np.ones(len(hands), dtype=bool)
+    return np.array([pooled_text(h, level) != pooled_text(h) for h in hands], dtype=bool)
+
+
+def class_texts(class_keys: np.ndarray, rules: RuleSet) -> tuple[np.ndarray, np.ndarray]:
+    """The class texts of decision keys: (the distinct texts, each key's index into them)."""
+    read = KeyReader(rules)
+    hands, where = np.unique(split_decision_keys(class_keys)["hand_key"], return_inverse=True)
+    return np.array([read(int(h)) for h in hands], dtype=object), where.ravel()
 
 
 class Atlas:
@@ -119,6 +169,13 @@ class Atlas:
         found = {int(row["key"]): {c: int(v) if c == "n" else float(v) for c, v in row.items()}
                  for row in table.to_dict("records")}
         return [found.get(key) for key in keys]
+
+    @property
+    def has_shares(self) -> bool:
+        """Does the file keep each entry's shares of results (the score's answers need them;
+        an atlas built before it kept them does not)?"""
+        names = file_schema(self.path, "the atlas", ATLAS_SCHEMA).names
+        return all(name in names for name in share_names(1))
 
     def holds(self, keys: list[int]) -> bool:
         """Does the atlas have a row for every key? (Their keys alone read.)"""
@@ -158,13 +215,25 @@ def atlas_for(question: AdviceQuestion) -> dict[str, Atlas] | None:
     of a preset with an atlas, unchanged."""
     if (question.play, question.bidding) != (PEOPLE[1], PEOPLE[0]) or not question.atlas:
         return None
-    if question.bidder_params or question.score is not None:
+    if question.bidder_params:
         return None
     name = atlas_preset(question.rules)
     if name is None:
         return None
     levels = {level: shipped_atlas(name, level) for level in LEVEL_FILES}
-    return {level: found for level, found in levels.items() if found is not None} or None
+    return {level: found for level, found in levels.items()
+            if found is not None and (question.score is None or found.has_shares)} or None
+
+
+@lru_cache(maxsize=len(ATLAS_PRESETS))
+def shipped_odds(preset_name: str) -> np.ndarray | None:
+    """p[us, them, we_deal] shipped beside a preset's atlas (`euchre-sim odds` under the
+    same bidder and play); None when the package has none."""
+    found = shipped_file(preset_name, "odds")
+    if found is None:
+        return None
+    with found as path:
+        return odds_array(odds_frame(str(path), "the atlas's odds"))
 
 
 def _question_keys(question: AdviceQuestion, wanted: list[tuple], level: str) -> list[int]:
@@ -181,8 +250,8 @@ def _question_keys(question: AdviceQuestion, wanted: list[tuple], level: str) ->
     columns = (np.full(len(wanted), q.round_no), np.full(len(wanted), q.position), suits,
                np.array([alone for _, alone in wanted]))
     keys = join_decision_keys(*columns, hand_key=np.full(len(wanted), class_key, np.uint64))
-    if level == "pooled":
-        keys = pooled_keys(keys, rules)
+    if level in POOLED_LEVELS:
+        keys = pooled_keys(keys, rules, level)
     return [int(k) for k in keys]
 
 
@@ -246,6 +315,9 @@ def _answer(question: AdviceQuestion, atlas: Atlas, level: str, wanted: list[tup
 
     actions = []
     for (action, suit, _, alone), row in zip(wanted, rows, strict=True):
+        if "points_se" not in row:
+            row |= from_shares(row, question.rules, action != "pass", alone)
+        row["plain_points_se"] = row["points_se"]
         for se_name, (_, spread_name) in SPREADS.items():
             if spread_name in row and np.isfinite(row[spread_name]):
                 row[se_name] = float(np.hypot(row[se_name], row[spread_name]))
@@ -263,16 +335,67 @@ def _answer(question: AdviceQuestion, atlas: Atlas, level: str, wanted: list[tup
                       "dd_mean_points": row["dd_mean_points"],
                       "dd_points_se": row["dd_points_se"]}
         actions.append(entry)
+    game = _game_figures(question, actions, rows, level) if question.score is not None \
+        else {}
     actions.sort(key=lambda a: -a["mean_points"])
     n = actions[0]["n"]
     made = atlas.provenance
-    return describe_question(question) | {
+    return describe_question(question) | game | {
         "deals": n, "tried": None, "reached": None, "bidding": question.bidding,
         "play": question.play, "source": "atlas",
         "atlas": {"level": level, "deals": made.get("deals"), "seed": made.get("seed"),
                   "min_n": made.get("min_n"), "command": made.get("command")},
         "worlds": None, "best": _best(actions), "inference": None, "actions": actions,
         "after_pass": []}
+
+
+def from_shares(row: dict, rules: RuleSet, call: bool, alone: bool) -> dict:
+    """An entry's points_se, make_rate and march_rate read from its results' shares (each
+    result scores a known number of points): the standard error of the entry's mean over its
+    n deals, and the shares of results made and marched (None for a pass). An atlas that keeps
+    the shares keeps none of these."""
+    top = rules.max_hand_points
+    shares = np.array([row[name] for name in share_names(top)], dtype=np.float64)
+    points = np.array([result_points.py_func(k, top) for k in range(len(shares))],
+                      dtype=np.float64)
+    spread = max(float(shares @ points ** 2) - row["mean_points"] ** 2, 0.0)
+    n = row["n"]
+    out = {"points_se": float(np.sqrt(spread / (n - 1))) if n > 1 else float("nan"),
+           "make_rate": None, "march_rate": None}
+    if call:
+        march = rules.lone_march_points if alone else rules.march_points
+        out |= {"make_rate": float(shares[:top].sum()), "march_rate": float(shares[march - 1])}
+    return out
+
+
+def _game_figures(question: AdviceQuestion, actions: list[dict], rows: list[dict],
+                  level: str) -> dict:
+    """At a score, each action's chance of winning the game (p_win, p_win_se) from its
+    entry's shares of results, each result weighted by the chance of winning after it (the
+    odds of --odds, else those shipped beside the atlas), as a simulation's answer has them:
+    the spread over the entry's deals of their chances (a multinomial's), widened at a pooled
+    level as its points are (the ratio of the widened standard error to the plain one); and
+    the action best for the game."""
+    rules, (us, them) = question.rules, question.score
+    odds = question.odds_table
+    if odds is None:
+        odds = shipped_odds(atlas_preset(rules))
+    top = rules.max_hand_points
+    wins = np.zeros(2 * top + 1)
+    result_wins(odds, us, them, question.seat % 2 == 1, top, wins)
+    for action, row in zip(actions, rows, strict=True):
+        shares = np.array([row[name] for name in share_names(top)], dtype=np.float64)
+        shares /= shares.sum()  # stored to 3 significant digits
+        p_win = float(shares @ wins)
+        spread = max(float(shares @ wins ** 2) - p_win ** 2, 0.0)
+        widen = row["points_se"] / row["plain_points_se"] if level in POOLED_LEVELS and \
+            row["plain_points_se"] > 0 else 1.0
+        action["p_win"], action["p_win_se"] = p_win, widen * float(np.sqrt(spread / row["n"]))
+    top_action = max(actions, key=lambda a: a["p_win"])
+    by_points = max(actions, key=lambda a: a["mean_points"])
+    return {"score": {"us": us, "them": them},
+            "best_for_game": {k: top_action[k] for k in ("action", "suit", "alone")},
+            "game_differs": top_action is not by_points}
 
 
 def atlas_covers(question) -> bool:

@@ -20,12 +20,23 @@ from ..bidding.decision_keys import SUIT_LABELS, join_decision_keys, split_decis
 from ..core.rules import RuleSet
 from ..core.run_tables import share_names
 from ..core.stats import mean_se_of_sums
-from .atlas import ATLAS_SCHEMA, LEVEL_FILES, SPREADS, pool_hash, pooled_keys
+from .atlas import (
+    ATLAS_SCHEMA,
+    LEVEL_FILES,
+    POOLED_LEVELS,
+    SPREADS,
+    class_texts,
+    pool_hash,
+    pooled_keys,
+    pools_more,
+)
 
 MIN_N = 100  # a class (or its pool) reached fewer times is not in the atlas
 ATLAS_COLUMNS = [column.name for column in ATLAS_SCHEMA.columns if column.required]
-# kept to 3 significant digits (float16: standard errors and rates), the means to 7 (float32)
-HALF = ["chosen_rate", "points_se", "gain_se", "make_rate", "march_rate", "dd_points_se"]
+SPREAD_COLUMNS = [spread for _, spread in SPREADS.values()]
+# kept to 3 significant digits (float16: standard errors and rates), the means to 7 (float32);
+# the points' standard error and the make and march rates are read from the results' shares
+HALF = ["chosen_rate", "gain_se", "dd_points_se"]
 _FLOAT = [c for c in ATLAS_COLUMNS[2:] if c not in HALF]
 ROW_GROUP = 16_384  # rows of an atlas file read at once: a lookup reads the groups it needs
 
@@ -37,12 +48,12 @@ def _suit_index(frame: pd.DataFrame) -> np.ndarray:
 
 def level_keys(frame: pd.DataFrame, level: str) -> np.ndarray:
     """Atlas keys of decisions-table rows: the decision key ('class'), or the same with the
-    class replaced by its pool's hash (`atlas.pool_hash`, 'pooled')."""
+    class replaced by its pool's hash at a pooled level (`atlas.pool_hash`)."""
     columns = (frame["round"].to_numpy(), frame["seat"].to_numpy(), _suit_index(frame),
                frame["alone"].to_numpy())
     if level == "class":
         return join_decision_keys(*columns, hand_key=frame["hand_key"].to_numpy())
-    hashes = {h: pool_hash(h) for h in frame["hand"].unique()}
+    hashes = {h: pool_hash(h, level) for h in frame["hand"].unique()}
     return join_decision_keys(*columns, packed_features=frame["hand"].map(hashes).to_numpy(
         np.uint64))
 
@@ -57,10 +68,10 @@ class RunSums(NamedTuple):
 def run_sums(learned: pd.DataFrame, exact: pd.DataFrame, rules: RuleSet,
              level: str) -> RunSums:
     """The learned-play decisions table and its double-dummy twin summed by their keys at a
-    level (`level_keys`)."""
+    level (`level_keys`), of the classes that level pools further (`atlas.pools_more`)."""
     shares = share_names(rules.max_hand_points)
-    return RunSums(*(_sums(frame, level_keys(frame, level), shares)
-                     for frame in (learned, exact)))
+    kept = [frame[pools_more(frame["hand"].to_numpy(), level)] for frame in (learned, exact)]
+    return RunSums(*(_sums(frame, level_keys(frame, level), shares) for frame in kept))
 
 
 def _sums(frame: pd.DataFrame, keys: np.ndarray, shares: list[str]) -> pd.DataFrame:
@@ -84,18 +95,18 @@ def _sums(frame: pd.DataFrame, keys: np.ndarray, shares: list[str]) -> pd.DataFr
 def build_levels(learned: pd.DataFrame, exact: pd.DataFrame, rules: RuleSet,
                  min_n: int = MIN_N) -> dict[str, pd.DataFrame]:
     """Every level's atlas rows (LEVEL_FILES' levels) of a learned-play decisions table and
-    its double-dummy twin, the pooled level with its spreads."""
+    its double-dummy twin, each pooled level with its spreads."""
     sums = {level: run_sums(learned, exact, rules, level) for level in LEVEL_FILES}
     levels = {level: build_atlas(sums[level], rules, min_n) for level in LEVEL_FILES}
-    levels["pooled"] = pool_spread(levels["pooled"], sums["class"], rules)
+    for level in POOLED_LEVELS:
+        levels[level] = pool_spread(levels[level], sums["class"], rules, level)
     return levels
 
 
 def build_atlas(sums: RunSums, rules: RuleSet, min_n: int = MIN_N) -> pd.DataFrame:
     """The atlas rows (ATLAS_COLUMNS, sorted by key) of the runs' sums at a level
     (`run_sums`): the keys reached at least `min_n` times."""
-    top = rules.max_hand_points
-    shares = share_names(top)
+    shares = share_names(rules.max_hand_points)
     learned = sums.learned[sums.learned["n"] >= min_n]
     dd = sums.exact.reindex(learned.index)
     if not (dd["n"] == learned["n"]).all():
@@ -103,22 +114,17 @@ def build_atlas(sums: RunSums, rules: RuleSet, min_n: int = MIN_N) -> pd.DataFra
     n = learned["n"]
     out = pd.DataFrame({"key": learned.index.to_numpy(np.uint64), "n": n.to_numpy()})
     out["chosen_rate"] = (learned["chosen"] / n).to_numpy()
-    for name, total, sq in (("points", "points", "points_sq"), ("gain", "gain", "gain_sq")):
-        mean, se = mean_se_of_sums(learned[total], learned[sq], n)
-        out["mean_points" if name == "points" else "gain"] = np.asarray(mean)
-        out["points_se" if name == "points" else "gain_se"] = se
-    parts = split_decision_keys(out["key"].to_numpy(np.uint64))
-    calls = parts["suit"] >= 0
-    us = learned[shares[:top]].to_numpy()
-    march = np.where(parts["alone"], rules.lone_march_points, rules.march_points)
-    out["make_rate"] = np.where(calls, us.sum(axis=1) / n.to_numpy(), np.nan)
-    out["march_rate"] = np.where(calls, us[np.arange(len(out)), march - 1] / n.to_numpy(),
-                                 np.nan)
+    out["mean_points"] = (learned["points"] / n).to_numpy()
+    out["gain"], out["gain_se"] = (np.asarray(x) for x in mean_se_of_sums(
+        learned["gain"], learned["gain_sq"], n))
+    calls = split_decision_keys(out["key"].to_numpy(np.uint64))["suit"] >= 0
     dd_mean, dd_se = mean_se_of_sums(dd["points"], dd["points_sq"], dd["n"])
     out["dd_mean_points"] = np.where(calls, np.asarray(dd_mean), np.nan)
     out["dd_points_se"] = np.where(calls, dd_se, np.nan)
+    for share in shares:  # each result's share, for the chance of winning the game at a score
+        out[share] = (learned[share] / n).to_numpy()
     return out.astype({"key": np.uint64, "n": np.uint32} | {c: np.float32 for c in _FLOAT}
-                      | {c: np.float16 for c in HALF})
+                      | {c: np.float16 for c in [*HALF, *shares]})
 
 
 def _between_class_variance(n: np.ndarray, total: np.ndarray, squares: np.ndarray,
@@ -150,26 +156,30 @@ def _round_and_action(keys: np.ndarray) -> np.ndarray:
                               parts["alone"], packed_features=np.zeros(len(keys), np.uint64))
 
 
-def pool_spread(pooled: pd.DataFrame, class_sums: RunSums, rules: RuleSet) -> pd.DataFrame:
-    """The pooled level's rows with the spread of each figure among the classes of a pool
+def pool_spread(pooled: pd.DataFrame, class_sums: RunSums, rules: RuleSet,
+                level: str = "pooled") -> pd.DataFrame:
+    """A pooled level's rows with the spread of each figure among the classes of a pool
     (`SPREADS`), from the two runs' sums at the class level (`run_sums`: every class they
     reached): a question reaches the pooled level because its own class was reached too
     rarely, and its class's expectation differs from the pool's by about that much. One
     variance per round and action, every seat together (`_between_class_variance`); an
     answer's standard error is hypot(se, spread)."""
-    out = pooled[ATLAS_COLUMNS].copy()
+    out = pooled[[c for c in pooled.columns if c not in SPREAD_COLUMNS]].copy()
     figures = {"points_se": ("points", "points_sq"), "gain_se": ("gain", "gain_sq")}
     sums = {}
     for table, found in class_sums._asdict().items():
         keys = found.index.to_numpy(np.uint64)
-        sums[table] = found, _round_and_action(keys), pooled_keys(keys, rules)
+        texts, where = class_texts(keys, rules)
+        sums[table] = (found, _round_and_action(keys), pooled_keys(keys, rules, level),
+                       pools_more(texts, level)[where])
     out_group = _round_and_action(out["key"].to_numpy(np.uint64))
     for se_name, (mean_name, spread_name) in SPREADS.items():
-        table, group, pool = sums["exact" if se_name == "dd_points_se" else "learned"]
+        table, group, pool, pooled_further = sums["exact" if se_name == "dd_points_se"
+                                                  else "learned"]
         total, squares = figures.get(se_name, figures["points_se"])
         spread = np.full(len(out), np.nan)
         for g in np.unique(out_group):
-            mine = (group == g) & np.isfinite(table[squares].to_numpy())
+            mine = (group == g) & np.isfinite(table[squares].to_numpy()) & pooled_further
             if mine.any():
                 tau2 = _between_class_variance(*(table[c].to_numpy(np.float64)[mine]
                                                  for c in ("n", total, squares)), pool[mine])
