@@ -86,10 +86,11 @@ def rules_rows(tb, hands, ups) -> np.ndarray:
     """The call-table row of the rules bidder's contract of each deal (dealer N, -1: passed
     out), by the package's auction (`game.match.auction_row`)."""
     from euchre_sim.bidding.auction import NO_WINS
+    from euchre_sim.core.dealing import Deal
     from euchre_sim.game.match import auction_row
 
     rules, odds = Player("rules").record(), np.zeros((1, 1, 2))
-    return np.array([auction_row((rules, rules), tb, hands[i], ups[i], 0, 0, 0, odds,
+    return np.array([auction_row((rules, rules), tb, Deal(hands[i], ups[i], 0), 0, 0, odds,
                                  NO_WINS)[0]
                      for i in range(hands.shape[0])], dtype=np.int64)
 
