@@ -26,7 +26,7 @@ import numpy as np
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 from euchre_sim.core.calls import BOTH_ROUNDS, N_ROWS  # noqa: E402
-from euchre_sim.core.dealing import deal_batch  # noqa: E402
+from euchre_sim.core.dealing import Deal, deal_batch  # noqa: E402
 from euchre_sim.core.rules import build_rules  # noqa: E402
 from euchre_sim.core.ruletables import compile_rules  # noqa: E402
 from euchre_sim.sim.callsums import bucketed_sums  # noqa: E402
@@ -48,7 +48,8 @@ def analyze_threads(tb, hands, upcards, dealer, exact, parts, tt, out, n_threads
         work = new_work()
         own = SolverTT(tt.table, np.zeros(5, dtype=np.int64))
         for i in range(t, hands.shape[0], n_threads):
-            analyze_deal(tb, hands[i], upcards[i], dealer, False, 0, parts, own, work, out[i])
+            analyze_deal(tb, Deal(hands[i], upcards[i], dealer), False, 0, parts, own, work,
+                         out[i])
 
 
 def _deals(start, count):

@@ -14,7 +14,7 @@ import numpy as np
 
 from euchre_sim.bidding.auction import NO_WINS
 from euchre_sim.core.calls import row_call
-from euchre_sim.core.dealing import deal_batch, deal_key, seed_to_u64
+from euchre_sim.core.dealing import Deal, deal_batch, deal_key, seed_to_u64
 from euchre_sim.core.ruletables import compile_rules
 from euchre_sim.core.seats import team_of
 from euchre_sim.game.engine import HandState
@@ -31,7 +31,7 @@ def rules_rows(tb, hands, ups) -> np.ndarray:
     """The call-table row of the rules bidder's contract of each deal (dealer N, -1: passed
     out), by the package's auction (`game.match.auction_row`)."""
     rules, odds = Player("rules").record(), np.zeros((1, 1, 2))
-    return np.array([auction_row((rules, rules), tb, hands[i], ups[i], 0, 0, 0, odds,
+    return np.array([auction_row((rules, rules), tb, Deal(hands[i], ups[i], 0), 0, 0, odds,
                                  NO_WINS)[0]
                      for i in range(hands.shape[0])], dtype=np.int64)
 

@@ -48,7 +48,7 @@ from euchre_sim.advice.question import AdviceQuestion
 from euchre_sim.advice.review import read_hands
 from euchre_sim.bidding.auction import NO_WINS
 from euchre_sim.core.calls import row_call
-from euchre_sim.core.dealing import deal_batch, deal_key, seed_to_u64
+from euchre_sim.core.dealing import Deal, deal_batch, deal_key, seed_to_u64
 from euchre_sim.core.rules import build_rules
 from euchre_sim.core.ruletables import NO_TRUMP, compile_rules
 from euchre_sim.core.stats import interval95, mean_se
@@ -72,7 +72,7 @@ def contracts(tb, record, hands, ups):
     odds = np.zeros((1, 1, 2))
     out = []
     for i in range(hands.shape[0]):
-        row, def_pos = auction_row((record, record), tb, hands[i], ups[i], 0, 0, 0, odds,
+        row, def_pos = auction_row((record, record), tb, Deal(hands[i], ups[i], 0), 0, 0, odds,
                                    NO_WINS)[:2]
         if row < 0:
             continue

@@ -12,6 +12,7 @@ from euchre_sim.core.ruletables import LAYOUT_TRUMPS, compile_rules
 from euchre_sim.core.seats import SEAT_NAMES, seat_at
 from euchre_sim.game.random_hands import CALL, PASS, play_key, random_hand
 from euchre_sim.solver.search import (
+    Search,
     at_least,
     endgame,
     exact_tricks,
@@ -58,8 +59,8 @@ def endgame_tricks(rules, hands: list[int], trump: int, leader: int, active, alp
     power = to_power(tb, trump, np.array(hands, dtype=np.uint64), mask, np.empty(4, np.uint64))
     tt = new_tt(10)
     n = bin(int(power[leader])).count("1")
-    return int(endgame(tb.layout[trump], power, leader, mask, sum(active), alpha, beta,
-                       tt.table, tt.stats, n))
+    return int(endgame(Search(tb.layout[trump], mask, sum(active), tt), power, leader, alpha,
+                       beta, n))
 
 
 def sure_tricks(rules, hands: list[int], trump: int, leader: int, active) -> tuple:

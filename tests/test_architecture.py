@@ -69,20 +69,47 @@ def test_the_check_sees_a_violation():
     assert ("serve_commands.py", "web.hosts") in found  # the CLI is checked too
 
 
-def test_no_plain_function_takes_more_than_eight_parameters():
-    """A question with many fields is a typed object built and checked in one place (Numba
-    kernels, whose arguments are arrays and scalars, and Click commands aside)."""
-    long = []
+# the most a reader keeps in mind at once, kernels included: a kernel's tables, players and
+# buffers travel as named tuples, which Numba passes as their fields (no cost to a call)
+MAX_PARAMETERS = 8
+# kernels still over the limit: the play wing's, whose records come with its own changes
+# (issue 57), and those the play wing calls with their arguments loose
+LONG_KERNELS = {
+    "bidding/auction.py: reached_rows", "bidding/table.py: table_choice_into",
+    "solver/search.py: search_at", "play/state.py: new_state",
+    "play/card_net.py: encode", "play/card_net.py: log_decision", "play/card_net.py: net_choice",
+    "play/learned.py: _settle", "play/learned.py: log_pimc_decision",
+    "play/learned.py: searched_card", "play/learned.py: searched_discard",
+    "play/pimc.py: _best_over_worlds", "play/pimc.py: _maker_points",
+    "play/pimc.py: _makers_at_least", "play/pimc.py: _ns_reach", "play/pimc.py: _points_after",
+    "play/pimc.py: _world", "play/pimc.py: _world_values", "play/pimc.py: option_values",
+    "play/pimc.py: pimc_among", "play/pimc.py: pimc_card", "play/pimc.py: pimc_discard",
+    "play/pimc.py: position_values", "play/pimc.py: race_survivors",
+    "play/playout.py: _play_batch", "play/playout.py: _play_out", "play/playout.py: choose_card",
+    "play/playout.py: choose_discard", "play/playout.py: contract_start",
+    "play/playout.py: play_contract", "play/playout.py: play_deal",
+    "play/playout.py: played_call",
+    "play/worlds.py: _exact_world", "play/worlds.py: _place_state", "play/worlds.py: _plain_world",
+    "play/worlds.py: _start_chain", "play/worlds.py: _walk", "play/worlds.py: inferred_world",
+    "play/worlds.py: place_agrees", "play/worlds.py: sample_world",
+}
+
+
+def test_no_function_takes_more_than_max_parameters():
+    """A question with many fields is a typed object built and checked in one place, and a
+    kernel's tables, players and buffers travel as records (Click commands aside: their
+    parameters are the options). LONG_KERNELS holds the rest, each entry still over."""
+    long = set()
     for path in sorted(PACKAGE.rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text())):
             if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
                 continue
             decorators = " ".join(ast.unparse(d) for d in node.decorator_list)
-            if any(word in decorators for word in ("jit", "click", "command", "option")):
+            if any(word in decorators for word in ("click", "command", "option")):
                 continue
             args = node.args
             count = len(args.posonlyargs) + len(args.args) + len(args.kwonlyargs)
             count -= bool(args.args) and args.args[0].arg in ("self", "cls")
-            if count > 8:
-                long.append(f"{path.name}: {node.name} ({count})")
-    assert long == []
+            if count > MAX_PARAMETERS:
+                long.add(f"{path.relative_to(PACKAGE).as_posix()}: {node.name}")
+    assert long == LONG_KERNELS

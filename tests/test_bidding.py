@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from euchre_sim.advice.auction_advice import advise_in_auction, reached_deals
 from euchre_sim.advice.question import AdviceQuestion
-from euchre_sim.bidding.auction import advice_rows, auction_choices, first_call
+from euchre_sim.bidding.auction import Auction, advice_rows, auction_choices, first_call
 from euchre_sim.bidding.conventional import (
     conventional_choice,
     conventional_choice_in,
@@ -20,7 +20,7 @@ from euchre_sim.bidding.params import BIDDER_DD, PARAMS, bidder_id, bidder_param
 from euchre_sim.bidding.table import empty_table
 from euchre_sim.core.calls import N_ROWS, call_row, row_call
 from euchre_sim.core.cards import JOKER, cards_of
-from euchre_sim.core.dealing import deal_one
+from euchre_sim.core.dealing import Deal, deal_one
 from euchre_sim.core.errors import UserError
 from euchre_sim.core.rules import build_rules
 from euchre_sim.core.ruletables import CARD_LAYOUT, compile_rules
@@ -63,8 +63,9 @@ def _auction(bidder, rules, hands, upcard, calls, params=None):
     params = bidder_params() if params is None else params
     player = PlayerRecord(np.int64(bidder), params, empty_table(), np.int64(0), np.int64(50),
                           no_card_nets())
-    auction_choices((player, player), compile_rules(rules), np.array(hands, dtype=np.uint64),
-                    upcard, 0, calls, contracts, choices, values)
+    auction_choices((player, player), compile_rules(rules),
+                    Deal(np.array(hands, dtype=np.uint64), upcard, 0),
+                    Auction(calls, contracts, choices, values))
     return choices, values
 
 
@@ -340,9 +341,9 @@ def test_advice_plays_the_seats_calls_and_the_call_that_follows_its_pass():
         hands, upcard = deal_one(rules, 13, index, 0)
         passing = turn - 4
         wanted = np.zeros(N_ROWS, dtype=np.uint8)
-        first = advice_rows(bidder_id("rules"), compile_rules(rules), array,
-                            empty_table(), np.array(hands, dtype=np.uint64), upcard, 0, turn,
-                            passing, wanted)
+        first = advice_rows(bidder_id("rules"), compile_rules(rules), array, empty_table(),
+                            Deal(np.array(hands, dtype=np.uint64), upcard, 0), turn, passing,
+                            wanted)
         choices = [naive.rules_bidder_choice(rules, params, cards_of(hands[p % 4]), upcard,
                                              r, p) for r in (1, 2) for p in (1, 2, 3, 4)]
         earlier = [k for k in range(turn) if k != passing and choices[k] is not None]

@@ -7,11 +7,12 @@ Deal i of seed s shuffles the unseen cards with the counter-based generator of `
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import NamedTuple
 
 import numpy as np
 
 from ..core.calls import N_ROWS, call_row, open_calls
-from ..core.dealing import deal_key, seed_to_u64, shuffle
+from ..core.dealing import Deal, deal_key, seed_to_u64, shuffle
 from ..core.jit import njit
 from ..core.rules import RuleSet
 from ..core.ruletables import compile_rules
@@ -25,6 +26,27 @@ from ..solver.search import new_tt, new_work
 from .question import AdviceQuestion
 
 Progress = Callable[[int, int], None]  # (done, total): called between batches; may raise to stop
+
+
+class SampledDeals(NamedTuple):
+    """A question's deals as the kernels read them: deal i deals the `unseen` cards by the
+    `seed` around the `hand` (a mask) at `seat` (`deal_around`), N dealing; the card turned
+    up or down (`ref_card`), the round (`round_no`) and the seat's `position`."""
+
+    unseen: np.ndarray
+    seed: np.uint64
+    seat: int
+    hand: np.uint64
+    ref_card: int
+    round_no: int
+    position: int
+
+
+def sampled_deals(question: AdviceQuestion) -> SampledDeals:
+    """The question's deals (`SampledDeals`)."""
+    q = question.cards
+    return SampledDeals(q.unseen, seed_to_u64(question.seed), q.seat, np.uint64(q.hand),
+                        q.ref_card, q.round_no, q.position)
 
 
 @njit
@@ -44,22 +66,25 @@ def deal_around(unseen, seed, index, seat, hand, hands, work):
 
 
 @njit
-def _solve_batch(tb, unseen, seed, seat, pos, hand, ref_card, rounds, start, stop, tt, out):
-    """Call tables of sampled deals start..stop-1 (into the same rows of `out`), solved."""
+def _solve_batch(tb, sampled, start, stop, tt, out):
+    """Call tables of the seat's round of sampled deals start..stop-1 (into the same rows of
+    `out`), solved."""
+    unseen, seed, seat, hand, ref_card, rounds, pos = sampled
     hands = np.zeros(4, dtype=np.uint64)
     work = np.empty_like(unseen)
     solver_work = new_work()
+    deal = Deal(hands, ref_card, 0)
     for i in range(start, stop):
         deal_around(unseen, seed, i, seat, hand, hands, work)
-        analyze_deal(tb, hands, ref_card, 0, False, pos, rounds, tt, solver_work, out[i])
+        analyze_deal(tb, deal, False, pos, rounds, tt, solver_work, out[i])
 
 
 @njit
-def _play_batch(tb, unseen, seed, seat, pos, hand, ref_card, rounds, start, stop, player,
-                inference, tt, out):
-    """Call tables of sampled deals start..stop-1 (into the same rows of `out`), played out
-    by `player`'s model (a record, `play.player`; a kernel of its own: a double-dummy question
-    compiles no player)."""
+def _play_batch(tb, sampled, start, stop, player, inference, tt, out):
+    """Call tables of the seat's round of sampled deals start..stop-1 (into the same rows of
+    `out`), played out by `player`'s model (a record, `play.player`; a kernel of its own: a
+    double-dummy question compiles no player)."""
+    unseen, seed, seat, hand, ref_card, rounds, pos = sampled
     hands = np.zeros(4, dtype=np.uint64)
     work = np.empty_like(unseen)
     pimc_work = new_pimc_work(inference, player.nets)
@@ -141,6 +166,7 @@ def advise(question: AdviceQuestion, progress: Progress | None = None,
     rules, play, deals, q = question.rules, question.play, question.deals, question.cards
     deck = rules.card_deck
     tables = compile_rules(rules)
+    sampled = sampled_deals(question)
     tt = new_tt()
     models = [play] if play == "dd" else [play, "dd"]
     results = {}
@@ -148,12 +174,11 @@ def advise(question: AdviceQuestion, progress: Progress | None = None,
     for done, name in enumerate(models):
         out = np.full((deals, N_ROWS), -1, dtype=np.int8)
         for start, stop in steps:
-            deals_at = (tables, q.unseen, seed_to_u64(question.seed), q.seat, q.position,
-                        np.uint64(q.hand), q.ref_card, q.round_no, start, stop)
             if name == "dd":
-                _solve_batch(*deals_at, tt, out)
+                _solve_batch(tables, sampled, start, stop, tt, out)
             else:
-                _play_batch(*deals_at, question.player.record(), inference_of(), tt, out)
+                _play_batch(tables, sampled, start, stop, question.player.record(),
+                            inference_of(), tt, out)
             if progress is not None:
                 progress(done * deals + stop, len(models) * deals)
         results[name] = out

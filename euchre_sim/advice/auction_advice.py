@@ -15,19 +15,22 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable
 from functools import partial
+from typing import NamedTuple
 
 import numpy as np
 
 from ..bidding.auction import (
     N_TURNS,
+    Auction,
     advice_rows,
     auction_choices,
     first_call,
     resolve_contracts,
+    turn_at,
 )
 from ..bidding.params import BIDDER_DD
 from ..core.calls import BOTH_ROUNDS, N_CALLS, N_ROWS, WITH_DEFENCE, may_pass, row_call
-from ..core.dealing import deal_key, seed_to_u64
+from ..core.dealing import Deal, deal_key
 from ..core.errors import UserError
 from ..core.jit import njit
 from ..core.ruletables import FLAG_DEFEND_ALONE, compile_rules
@@ -51,6 +54,7 @@ from .advise import (
     mean_figures,
     part_of,
     rates,
+    sampled_deals,
 )
 from .question import ADVISE_DEALER, AdviceQuestion
 
@@ -64,18 +68,35 @@ FIRST_BATCH = 100  # tried here before the workers start: it loads the kernels t
 PARTS = BOTH_ROUNDS | WITH_DEFENCE  # a pass is valued by the auction of both rounds
 
 
+class Reached(NamedTuple):
+    """The kept deals of `_reached_batch`, row by row: their call tables (`calls`), resolved
+    contracts (`contracts`), choices (`choices`), auction values (`values`), indices
+    (`indices`), the worlds' counters as they stood after each (`worlds_after`) and the
+    seat's calls solved double dummy (`exact`, contracts as `contracts`)."""
+
+    calls: np.ndarray
+    contracts: np.ndarray
+    choices: np.ndarray
+    values: np.ndarray
+    indices: np.ndarray
+    worlds_after: np.ndarray
+    exact: np.ndarray
+
+
 @njit
-def _reached_batch(player, tb, unseen, seed, seat, hand, ref_card, turn, start, stop, inference,
-                   tt, calls, contracts, choices, values, indices, worlds_after, exact):
-    """Try deals start..stop-1 in order, keeping those that reach `turn` under `player` (a
-    record, `play.player`: its bidder bids every seat, its model plays every card):
-    their call tables, resolved contracts, choices, auction values and indices into rows 0,
-    1, ..., and the worlds' counters as they stood after each (`worlds_after`); unless the
-    model is dd, also the seat's calls solved double dummy on the same deals and resolved
-    the same way (`exact`, contracts as `contracts`). In round 2 the seat's own round-1 pass
-    is given (its bidder's choice there is not asked). Returns the count kept."""
+def _reached_batch(player, tb, sampled, start, stop, inference, tt, out):
+    """Try the question's deals start..stop-1 in order (`advise.SampledDeals`), keeping in
+    `out` (`Reached`) those that reach the seat's turn under `player` (a record,
+    `play.player`: its bidder bids every seat, its model plays every card): their call
+    tables, resolved contracts, choices, auction values and indices into rows 0, 1, ..., and
+    the worlds' counters as they stood after each; unless the model is dd, also the seat's
+    calls solved double dummy on the same deals and resolved the same way (`exact`). In
+    round 2 the seat's own round-1 pass is given (its bidder's choice there is not asked).
+    Returns the count kept."""
+    unseen, seed, seat, hand, ref_card, round_no, position = sampled
+    calls, contracts, choices, values, indices, worlds_after, exact = out
+    turn = turn_at(round_no, position)
     own_pass = turn - 4  # the seat's round-1 turn (negative in round 1: none)
-    round_no, position = turn // 4 + 1, turn % 4 + 1
     exact_calls = np.full(N_ROWS, -1, dtype=np.int8)
     bidders, weights = (player.bidder, player.bidder), (player.weights, player.weights)
     hands = np.zeros(4, dtype=np.uint64)
@@ -86,34 +107,33 @@ def _reached_batch(player, tb, unseen, seed, seat, hand, ref_card, turn, start, 
     wanted = np.ones(N_ROWS, dtype=np.uint8)
     kept = 0
     bidder, model, n_worlds = player.bidder, player.play, player.worlds
+    deal = Deal(hands, ref_card, ADVISE_DEALER)
     for i in range(start, stop):
         deal_around(unseen, seed, i, seat, hand, hands, work)
         if model == MODEL_DD:
-            analyze_deal(tb, hands, ref_card, ADVISE_DEALER, False, 0, PARTS, tt, solver_work,
-                         calls[kept])
+            analyze_deal(tb, deal, False, 0, PARTS, tt, solver_work, calls[kept])
         elif bidder == BIDDER_DD:
             play_deal((model, model), tb, hands, ref_card, ADVISE_DEALER, n_worlds,
                       deal_key(seed, np.uint64(i)), 0, PARTS, ALL_ROWS, tt, pimc_works,
                       calls[kept])
         else:  # the bidder's own hands tell whether the seat is reached and what follows its
             #    pass: play only the rows the advice reads
-            if advice_rows(bidder, tb, player.weights, player.table, hands, ref_card,
-                           ADVISE_DEALER, turn, own_pass, wanted) >= 0:
+            if advice_rows(bidder, tb, player.weights, player.table, deal, turn, own_pass,
+                           wanted) >= 0:
                 continue
             play_deal((model, model), tb, hands, ref_card, ADVISE_DEALER, n_worlds,
                       deal_key(seed, np.uint64(i)), 0, PARTS, wanted, tt, pimc_works,
                       calls[kept])
-        auction_choices((player, player), tb, hands, ref_card, ADVISE_DEALER, calls[kept],
-                        contracts[kept], choices[kept], values[kept])
+        auction_choices((player, player), tb, deal,
+                        Auction(calls[kept], contracts[kept], choices[kept], values[kept]))
         called = first_call(choices[kept], 0)
         if called == own_pass:  # the seat's own round-1 pass is given, whatever the bidder
             called = first_call(choices[kept], own_pass + 1)
         if called < 0 or called >= turn:
             if model != MODEL_DD:
-                analyze_deal(tb, hands, ref_card, ADVISE_DEALER, False, position,
-                             round_no | WITH_DEFENCE, tt, solver_work, exact_calls)
-                resolve_contracts(bidders, weights, tb, hands, ref_card, ADVISE_DEALER,
-                                  exact_calls, exact[kept])
+                analyze_deal(tb, deal, False, position, round_no | WITH_DEFENCE, tt,
+                             solver_work, exact_calls)
+                resolve_contracts(bidders, weights, tb, deal, exact_calls, exact[kept])
             indices[kept] = i
             worlds_after[kept] = inference.counters
             kept += 1
@@ -126,26 +146,23 @@ _KEPT = ("calls", "contracts", "choices", "values", "indices", "exact")
 def _reached_range(question: AdviceQuestion, deals: tuple[int, int]) -> dict[str, np.ndarray]:
     """The deals of the range (start, stop) that reach the seat (`_reached_batch`), with
     the worlds' counters after each of them (`worlds_after`) and after the range (`worlds`)."""
-    q, (start, stop) = question.cards, deals
+    start, stop = deals
     n = stop - start
-    out = {"calls": np.full((n, N_ROWS), -1, dtype=np.int8),
-           "contracts": np.zeros((n, N_CALLS, 3), dtype=np.int64),
-           "choices": np.zeros((n, N_TURNS), dtype=np.int64),
-           "values": np.zeros((n, N_TURNS + 1), dtype=np.int64),
-           "indices": np.zeros(n, dtype=np.int64), "worlds_after": np.zeros((n, 3), np.int64),
-           "exact": np.zeros((n, N_CALLS, 3), dtype=np.int64)}
+    out = Reached(np.full((n, N_ROWS), -1, dtype=np.int8), np.zeros((n, N_CALLS, 3), np.int64),
+                  np.zeros((n, N_TURNS), np.int64), np.zeros((n, N_TURNS + 1), np.int64),
+                  np.zeros(n, np.int64), np.zeros((n, 3), np.int64),
+                  np.zeros((n, N_CALLS, 3), np.int64))
     player = question.player.record()
     inference = inference_of(player if question.infer else None)
-    kept = _reached_batch(player, compile_rules(question.rules), q.unseen,
-                          seed_to_u64(question.seed), q.seat, np.uint64(q.hand), q.ref_card,
-                          turn_of(question), start, stop, inference, shared_tt(),
-                          *out.values())
-    return {key: value[:kept] for key, value in out.items()} | {"worlds": inference.counters}
+    kept = _reached_batch(player, compile_rules(question.rules), sampled_deals(question), start,
+                          stop, inference, shared_tt(), out)
+    return {key: value[:kept] for key, value in out._asdict().items()} | {
+        "worlds": inference.counters}
 
 
 def turn_of(question: AdviceQuestion) -> int:
     """The seat's turn in the auction (0-7)."""
-    return (question.cards.round_no - 1) * 4 + question.cards.position - 1
+    return int(turn_at(question.cards.round_no, question.cards.position))
 
 
 def _first(parts: list[dict], part: dict, count: int) -> dict[str, np.ndarray]:
@@ -268,7 +285,7 @@ def hand_results(question: AdviceQuestion, deals: int, progress: Progress | None
         if progress is not None:
             progress(stop, deals)
     hands, ups, calls = (np.concatenate(column) for column in zip(*parts, strict=True))
-    contracts = run_auctions(rules, question.player.record(), hands, ups, calls)[3]
+    contracts = run_auctions(rules, question.player.record(), hands, ups, calls)[1]
     size = 1 + rules.max_hand_points
     assert SIM_DEALER == 0  # positions 2 and 4 deal, as results_from_contracts reads them
     return results_from_contracts(contracts["seat"], contracts["points"], size)

@@ -21,7 +21,7 @@ from ..game.engine import HandState
 from ..sim.chunk import SIM_DEALER, run_auctions
 from ..solver.calltable import analyze_deals
 from .advise import call_actions
-from .auction_advice import advise_in_auction
+from .auction_advice import advise_in_auction, turn_of
 from .question import AdviceQuestion
 
 
@@ -83,10 +83,10 @@ def _deal_values(state: HandState, question: AdviceQuestion, dealt: list[int]) -
         hands[0, seat_at(SIM_DEALER, position)] = dealt[seat_at(state.dealer, position)]
     ups = np.array([state.upcard], dtype=np.int64)
     calls = analyze_deals(rules, hands, ups, SIM_DEALER, exact=True, defence=True)
-    contracts, _, values, _ = run_auctions(rules, question.player.record(), hands, ups, calls)
-    turn = (q.round_no - 1) * 4 + q.position - 1
+    auction = run_auctions(rules, question.player.record(), hands, ups, calls)[0]
     out = {("pass", None, False): float(side_sign(seat_at(SIM_DEALER, q.position))
-                                        * values[0, turn + 1])}
+                                        * auction.values[0, turn_of(question) + 1])}
     for action, trump, alone, row in call_actions(rules, q.round_no, q.position, q.ref_card):
-        out[(action, rules.card_deck.suit_name(trump), alone)] = float(contracts[0, row, 0])
+        out[(action, rules.card_deck.suit_name(trump), alone)] = float(
+            auction.contracts[0, row, 0])
     return out

@@ -14,6 +14,8 @@ Ties go to passing, then to the partnership call over the lone one, then to the 
 (clubs, diamonds, hearts, spades, no-trump): nobody bids when bidding changes nothing.
 """
 
+from typing import NamedTuple
+
 import numpy as np
 
 from ..core.calls import (
@@ -26,6 +28,7 @@ from ..core.calls import (
     may_pass,
     row_call,
 )
+from ..core.dealing import Deal
 from ..core.jit import njit
 from ..core.seats import seat_at, team_of
 from .conventional import conventional_choice, dealer_value, hand_value
@@ -35,6 +38,19 @@ from .table import table_choice
 N_TURNS = 8
 NO_WINS = np.zeros(0)  # bidders that do not play for the game
 _DEFEND_ALONE = INDEX["defend_alone"]
+
+
+class Auction(NamedTuple):
+    """A deal's auction as the kernels fill it: its call table (`calls`, the rows of
+    `core.calls`), the contracts once the defenders have decided (`contracts`, N_CALLS x 3:
+    see resolve_contracts), each turn's choice (`choices`, N_TURNS: a row or -1) and the NS
+    points of the auction from each turn on (`values`, N_TURNS + 1). A batch's auctions: the
+    same with the deals first."""
+
+    calls: np.ndarray
+    contracts: np.ndarray
+    choices: np.ndarray
+    values: np.ndarray
 
 
 @njit
@@ -48,10 +64,18 @@ def turn_position(k):
 
 
 @njit
-def bidder_choice(bidder, tb, params, table, hand, upcard, round_no, pos, wins):
-    """The row a rules, table or game bidder calls with `hand` at this turn, or -1 to pass
+def turn_at(round_no, pos):
+    """The turn of position `pos` in round `round_no` (turn_round's and turn_position's)."""
+    return (round_no - 1) * 4 + pos - 1
+
+
+@njit
+def bidder_choice(bidder, tb, params, table, hand, upcard, turn, wins):
+    """The row a rules, table or game bidder calls with `hand` at turn `turn`, or -1 to pass
     (what it decides from its own hand alone). wins: the game bidder's chance of winning the
     game after each result (bidding.table; NO_WINS for the others)."""
+    round_no = turn_round(turn)
+    pos = turn_position(turn)
     if bidder == BIDDER_TABLE:
         return table_choice(tb, params, table, hand, upcard, round_no, pos, NO_WINS)
     if bidder == BIDDER_GAME:
@@ -60,9 +84,10 @@ def bidder_choice(bidder, tb, params, table, hand, upcard, round_no, pos, wins):
 
 
 @njit
-def defends_alone(tb, params, hands, upcard, dealer, round_no, pos, trump, j):
+def defends_alone(tb, params, deal, round_no, pos, trump, j):
     """Does lone-defender candidate j (the earlier defender first) of a call at `pos` go
     alone under the rules and table bidders: its hand worth `defend_alone` for the trump?"""
+    hands, upcard, dealer = deal
     d_pos = defender_position(pos, j)
     hand = hands[seat_at(dealer, d_pos)]
     value = dealer_value(tb, params, hand, upcard, trump) \
@@ -71,11 +96,11 @@ def defends_alone(tb, params, hands, upcard, dealer, round_no, pos, trump, j):
 
 
 @njit
-def lone_defender(tb, params, hands, upcard, dealer, round_no, pos, trump):
+def lone_defender(tb, params, deal, round_no, pos, trump):
     """Which defender of a call at `pos` goes alone under the rules and table bidders: 0 the
     earlier, 1 the later (the earlier asked first), -1 neither."""
     for j in range(2):
-        if defends_alone(tb, params, hands, upcard, dealer, round_no, pos, trump, j):
+        if defends_alone(tb, params, deal, round_no, pos, trump, j):
             return j
     return -1
 
@@ -88,75 +113,74 @@ def reached_rows(bidder, tb, params, table, hands, upcard, dealer, passing, want
     its pass), each with the lone defence its defenders choose where the rules allow one
     (`resolve_contracts`); the seat at turn `passing` (-1: none) is taken to pass there.
     Returns the turn of the first call (-1: passed out)."""
+    deal = Deal(hands, upcard, dealer)
     wanted[:] = 0
     first = -1
     for k in range(N_TURNS):
-        round_no = turn_round(k)
         pos = turn_position(k)
         if first < 0:
-            _want_open_calls(tb, params, hands, upcard, dealer, round_no, pos, wanted)
+            _want_open_calls(tb, params, deal, turn_round(k), pos, wanted)
         choice = -1 if k == passing else bidder_choice(
-            bidder, tb, params, table, hands[seat_at(dealer, pos)], upcard, round_no, pos, NO_WINS)
+            bidder, tb, params, table, hands[seat_at(dealer, pos)], upcard, k, NO_WINS)
         if choice >= 0:
             if first >= 0:
-                _want(tb, params, hands, upcard, dealer, choice, wanted)
+                _want(tb, params, deal, choice, wanted)
                 return first
             first = k
     return first
 
 
 @njit
-def advice_rows(bidder, tb, params, table, hands, upcard, dealer, turn, passing, wanted):
+def advice_rows(bidder, tb, params, table, deal, turn, passing, wanted):
     """wanted[row] = 1 for the call-table rows that advice at `turn` reads under a rules or
     table bidder (0 elsewhere): every call open to the seat there, and the first call that
     follows its pass (the value of passing), each with the lone defence its defenders choose
     where the rules allow one; the seat at turn `passing` (-1: none) is taken to pass there.
     Returns the first turn before `turn` whose seat calls (the auction never reaches the
     seat: nothing is wanted), else -1."""
+    hands, upcard, dealer = deal
     wanted[:] = 0
     for k in range(N_TURNS):
-        round_no = turn_round(k)
         pos = turn_position(k)
         if k == turn:
-            _want_open_calls(tb, params, hands, upcard, dealer, round_no, pos, wanted)
+            _want_open_calls(tb, params, deal, turn_round(k), pos, wanted)
             continue
         if k == passing:
             continue
         choice = bidder_choice(bidder, tb, params, table, hands[seat_at(dealer, pos)], upcard,
-                               round_no, pos, NO_WINS)
+                               k, NO_WINS)
         if choice >= 0:
             if k < turn:
                 wanted[:] = 0
                 return k
-            _want(tb, params, hands, upcard, dealer, choice, wanted)
+            _want(tb, params, deal, choice, wanted)
             return -1
     return -1
 
 
 @njit
-def _want_open_calls(tb, params, hands, upcard, dealer, round_no, pos, wanted):
+def _want_open_calls(tb, params, deal, round_no, pos, wanted):
     """Mark every call open at this turn (`_want`)."""
     for trump in range(5):
         for alone in range(2):
-            if call_open(tb.flags, round_no, pos, trump, alone, upcard):
-                _want(tb, params, hands, upcard, dealer, call_row(round_no, pos, trump, alone),
-                      wanted)
+            if call_open(tb.flags, round_no, pos, trump, alone, deal.upcard):
+                _want(tb, params, deal, call_row(round_no, pos, trump, alone), wanted)
 
 
 @njit
-def _want(tb, params, hands, upcard, dealer, row, wanted):
+def _want(tb, params, deal, row, wanted):
     """Mark the call's row and, where the rules allow it, its lone defence if any."""
     wanted[row] = 1
     if defence_open(tb.flags):
         round_no, pos, trump, _ = row_call(row)
-        named = upcard >> 3 if round_no == 1 else trump
-        j = lone_defender(tb, params, hands, upcard, dealer, round_no, pos, named)
+        named = deal.upcard >> 3 if round_no == 1 else trump
+        j = lone_defender(tb, params, deal, round_no, pos, named)
         if j >= 0:
             wanted[defence_row(row, j)] = 1
 
 
 @njit
-def resolve_contracts(bidders, weights, tb, hands, upcard, dealer, calls, contracts):
+def resolve_contracts(bidders, weights, tb, deal, calls, contracts):
     """contracts[row] = (points to the makers, makers' tricks, lone defender's position or 0)
     of every open call once the defenders have decided, under their side's player
     (bidders[team] with weights[team], team 0 NS: `auction_choices` takes them from the
@@ -168,6 +192,7 @@ def resolve_contracts(bidders, weights, tb, hands, upcard, dealer, calls, contra
     makers' points, the earlier one when that lowers them below what follows its pass (ties:
     both defend). The rules (and table) defenders go alone, the earlier first, when their hand
     is worth `defend_alone` for the trump named (`defends_alone`)."""
+    _, upcard, dealer = deal
     flags = tb.flags
     for row in range(N_CALLS):
         tricks = calls[row]
@@ -184,7 +209,7 @@ def resolve_contracts(bidders, weights, tb, hands, upcard, dealer, calls, contra
             continue
         team = 1 - team_of(seat_at(dealer, pos))
         if bidders[team] != BIDDER_DD:
-            j = lone_defender(tb, weights[team], hands, upcard, dealer, round_no, pos, trump)
+            j = lone_defender(tb, weights[team], deal, round_no, pos, trump)
             if j >= 0:
                 contracts[row, 0] = tb.score[alone, 1, calls[defence_row(row, j)]]
                 contracts[row, 1] = calls[defence_row(row, j)]
@@ -209,9 +234,10 @@ def ns_points(contracts, row, dealer):
 
 
 @njit
-def _choose(bidders, weights, tables, tb, hands, upcard, dealer, contracts, choices):
+def _choose(bidders, weights, tables, tb, deal, contracts, choices):
     """choices[0:8] by backward induction: a dd seat takes the action best for its side,
     knowing every outcome and every later choice; a rules or table seat bids its hand."""
+    hands, upcard, dealer = deal
     flags = tb.flags
     value = 0  # NS points of the auction from the turn after this one
     for k in range(N_TURNS - 1, -1, -1):
@@ -222,7 +248,7 @@ def _choose(bidders, weights, tables, tb, hands, upcard, dealer, contracts, choi
         sign = 1 if team == 0 else -1
         if bidders[team] != BIDDER_DD:
             best = bidder_choice(bidders[team], tb, weights[team], tables[team], hands[seat],
-                                 upcard, round_no, pos, NO_WINS)
+                                 upcard, k, NO_WINS)
             choices[k] = best
             if best >= 0:
                 value = ns_points(contracts, best, dealer)
@@ -245,19 +271,21 @@ def _choose(bidders, weights, tables, tb, hands, upcard, dealer, contracts, choi
 
 
 @njit
-def auction_choices(players, tb, hands, upcard, dealer, calls, contracts, choices, values):
-    """Resolve the contracts (see resolve_contracts) and fill choices[0:8] (row or -1) with
-    each seat bidding under its side's player (players[team], team 0 NS: records with a
-    bidder, its weights and decision table, `play.player`) and values[0:9] (NS points of the
-    auction from each turn on; values[8] = 0)."""
+def auction_choices(players, tb, deal, auction):
+    """Fill the deal's `auction` from its call table: resolve the contracts (see
+    resolve_contracts), fill choices[0:8] (row or -1) with each seat bidding under its side's
+    player (players[team], team 0 NS: records with a bidder, its weights and decision table,
+    `play.player`) and values[0:9] (NS points of the auction from each turn on; values[8] =
+    0)."""
     ns, ew = players  # by field once: a record picked by a run-time index is copied whole
     bidders, weights = (ns.bidder, ew.bidder), (ns.weights, ew.weights)
-    resolve_contracts(bidders, weights, tb, hands, upcard, dealer, calls, contracts)
-    _choose(bidders, weights, (ns.table, ew.table), tb, hands, upcard, dealer, contracts,
-            choices)
+    calls, contracts, choices, values = auction
+    resolve_contracts(bidders, weights, tb, deal, calls, contracts)
+    _choose(bidders, weights, (ns.table, ew.table), tb, deal, contracts, choices)
     values[N_TURNS] = 0
     for k in range(N_TURNS - 1, -1, -1):
-        values[k] = values[k + 1] if choices[k] < 0 else ns_points(contracts, choices[k], dealer)
+        values[k] = values[k + 1] if choices[k] < 0 else ns_points(contracts, choices[k],
+                                                                   deal.dealer)
 
 
 @njit

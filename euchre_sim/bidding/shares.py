@@ -14,7 +14,7 @@ from ..core.dealing import deal_batch
 from ..core.jit import njit
 from ..core.ruletables import compile_rules
 from ..core.seats import seat_at
-from .auction import N_TURNS, NO_WINS, bidder_choice, turn_position, turn_round
+from .auction import N_TURNS, NO_WINS, bidder_choice, turn_position
 from .params import BIDDER_RULES
 from .table import empty_table
 
@@ -28,9 +28,9 @@ def _count_first_calls(bidder, tb, params, table, hands, ups, counts):
     for i in range(hands.shape[0]):
         first = N_TURNS
         for k in range(N_TURNS):
-            pos = turn_position(k)
-            if bidder_choice(bidder, tb, params, table, hands[i, seat_at(DEALER, pos)], ups[i],
-                             turn_round(k), pos, NO_WINS) >= 0:
+            seat = seat_at(DEALER, turn_position(k))
+            if bidder_choice(bidder, tb, params, table, hands[i, seat], ups[i], k,
+                             NO_WINS) >= 0:
                 first = k
                 break
         counts[first] += 1

@@ -13,6 +13,8 @@ the solver's call table, the playouts, the random-hand engine and `advise` all a
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from .cards import JOKER
 from .jit import njit
 from .ruletables import (
@@ -32,6 +34,17 @@ N_ROWS = N_CALLS * 3  # + each call against either defender alone
 ROUND_1, ROUND_2, WITH_DEFENCE = 1, 2, 4
 BOTH_ROUNDS = ROUND_1 | ROUND_2
 N_TRUMPS = 5  # trump ids 0-3 (suits) and 4 (no-trump)
+
+
+class Contract(NamedTuple):
+    """A call as it is played: the round it was made in (`round_no`), the `trump` named, the
+    position playing alone (`alone_pos`) and the position defending alone (`def_pos`; 0:
+    nobody)."""
+
+    round_no: int
+    trump: int
+    alone_pos: int
+    def_pos: int
 
 
 # inlined: callers pass literal rounds and positions, each of which would compile a copy

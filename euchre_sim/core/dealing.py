@@ -9,6 +9,8 @@ for j = n-1 .. 1. Dealing then gives cards 0-4 to the dealer's left, 5-9 to the 
 or spread over workers yields the same deals.
 """
 
+from typing import NamedTuple
+
 import numpy as np
 
 from .jit import njit
@@ -22,6 +24,15 @@ _S30 = np.uint64(30)
 _S27 = np.uint64(27)
 _S31 = np.uint64(31)
 _ONE = np.uint64(1)
+
+
+class Deal(NamedTuple):
+    """A deal as the kernels read it: the four `hands` (uint64 masks by seat), the `upcard`
+    (the card turned down, where a question asks about round 2) and the `dealer`'s seat."""
+
+    hands: np.ndarray
+    upcard: int
+    dealer: int
 
 
 @njit

@@ -18,9 +18,11 @@ import numpy as np
 
 from ..bidding.auction import (
     NO_WINS,
+    Auction,
     auction_choices,
     bidder_choice,
     defends_alone,
+    turn_at,
 )
 from ..bidding.params import SELF_PLAY_BIDDERS
 from ..bidding.table import load_decision_table
@@ -33,6 +35,7 @@ from ..core.calls import (
     defender_position,
     row_call,
 )
+from ..core.dealing import Deal
 from ..core.errors import UserError
 from ..core.rules import RuleSet
 from ..core.ruletables import compile_rules
@@ -115,28 +118,27 @@ class KernelAuction:
             return
         calls = np.empty(N_ROWS, dtype=np.int8)
         rounds = BOTH_ROUNDS | WITH_DEFENCE
+        deal = Deal(self.hands, state.upcard, state.dealer)
         if self.sides.plays == ("dd", "dd"):
-            analyze_deal(self.tb, self.hands, state.upcard, state.dealer, True, 0, rounds,
-                         shared_tt(), new_work(), calls)
+            analyze_deal(self.tb, deal, True, 0, rounds, shared_tt(), new_work(), calls)
         else:
             ns, ew = self.players
             pws = (new_pimc_work(inference_of(), ns.nets), new_pimc_work(inference_of(), ew.nets))
             play_deal((ns.play, ew.play), self.tb, self.hands, state.upcard, state.dealer,
                       ns.worlds, np.uint64(self.rng.getrandbits(64)), 0, rounds, ALL_ROWS,
                       shared_tt(), pws, calls)
-        auction_choices(self.players, self.tb, self.hands, state.upcard, state.dealer, calls,
-                        self.contracts, self.choices, np.zeros(9, dtype=np.int64))
+        auction_choices(self.players, self.tb, deal, Auction(calls, self.contracts, self.choices,
+                                                             np.zeros(9, dtype=np.int64)))
 
     def row(self, state: HandState) -> int:
         """The call-table row the seat to act calls (-1: pass)."""
         self._deal(state)
-        pos = state.position(state.turn)
+        turn = turn_at(state.round, state.position(state.turn))
         if self.dd:
-            return int(self.choices[(state.round - 1) * 4 + pos - 1])
+            return int(self.choices[turn])
         player = self.players[team_of(state.turn)]
         return int(bidder_choice(player.bidder, self.tb, player.weights, player.table,
-                                 self.hands[state.turn], state.upcard, state.round, pos,
-                                 NO_WINS))
+                                 self.hands[state.turn], state.upcard, turn, NO_WINS))
 
     def defends_alone(self, state: HandState, seat: int) -> bool:
         """Does defender `seat` play alone against the contract made?"""
@@ -148,8 +150,9 @@ class KernelAuction:
             def_pos = self.contracts[call_row(call.round, pos, trump, int(call.alone)), 2]
             return bool(def_pos) and seat_at(state.dealer, def_pos) == seat
         j = 0 if seat_at(state.dealer, defender_position(pos, 0)) == seat else 1
-        return bool(defends_alone(self.tb, self.players[team_of(seat)].weights, self.hands,
-                                  state.upcard, state.dealer, call.round, pos, state.trump, j))
+        return bool(defends_alone(self.tb, self.players[team_of(seat)].weights,
+                                  Deal(self.hands, state.upcard, state.dealer), call.round, pos,
+                                  state.trump, j))
 
 
 class KernelBidder:

@@ -13,17 +13,19 @@ Each hand is one record (HAND_FIELDS, int64) of the game's course.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from ..bidding.auction import (
     N_TURNS,
     NO_WINS,
+    Auction,
     auction_choices,
     bidder_choice,
     defends_alone,
     first_call,
     turn_position,
-    turn_round,
 )
 from ..bidding.params import BIDDER_DD, BIDDER_GAME
 from ..core.calls import (
@@ -31,20 +33,22 @@ from ..core.calls import (
     N_CALLS,
     N_ROWS,
     WITH_DEFENCE,
+    Contract,
     defence_open,
     defence_row,
     defender_position,
     row_call,
 )
-from ..core.dealing import deal_into, deal_key
+from ..core.dealing import Deal, deal_into, deal_key
 from ..core.jit import njit
+from ..core.ruletables import RuleTables
 from ..core.seats import left_of, seat_at, team_of
 from ..play.models import MODEL_DD
 from ..play.pimc import new_pimc_work
 from ..play.playout import ALL_ROWS, play_contract, play_deal
 from ..play.state import S_FAILED, S_MAKER_TRICKS
 from ..solver.calltable import analyze_deal, dealer_side_tricks
-from ..solver.search import new_work
+from ..solver.search import SolverTT, new_work
 from .odds import result_wins
 
 HAND_FIELDS = ("game", "copy", "hand", "dealer", "ns_before", "ew_before", "upcard", "round",
@@ -58,6 +62,44 @@ N_FIELDS = len(HAND_FIELDS)
 HANDS_PER_GAME = 1000  # a game still undecided after this many hands stops there
 
 
+class Match(NamedTuple):
+    """What every game of a run shares, as the kernels read it: the compiled rules (`tb`), the
+    deck's card ids (`deck_cards`), the `seed`, the `target`, every game's starting score
+    (`ns_start`, `ew_start`) and first dealer (`first_dealer`; -1: seat g % 4 in game g),
+    whether each game is played twice, the sides' players swapped (`duplicate`), whether
+    every hand is played card by card, even where the solver's value would do (`card_play`:
+    to count failed follows), PIMC's worlds per decision (`n_worlds`), the game bidder's odds
+    p[us, them, we_deal] (`odds`) and the count of its results (`odds_results`: the decision
+    table's result columns, 2 max_hand_points + 1), and the solver's transposition table
+    (`tt`)."""
+
+    tb: RuleTables
+    deck_cards: np.ndarray
+    seed: np.uint64
+    target: int
+    ns_start: int
+    ew_start: int
+    first_dealer: int
+    duplicate: bool
+    card_play: bool
+    n_worlds: int
+    odds: np.ndarray
+    odds_results: int
+    tt: SolverTT
+
+
+class HandWork(NamedTuple):
+    """A game's work buffers, used again by each of its hands: the solver's (`solver`,
+    `solver.search.new_work`), the card players' by side (`pimc`, `play.pimc.PimcWork`), the
+    hand's `auction` (`bidding.auction.Auction`) and the game bidder's chance of winning
+    after each result (`wins`)."""
+
+    solver: tuple
+    pimc: tuple
+    auction: Auction
+    wins: np.ndarray
+
+
 @njit
 def deal_index(game, hand):
     """The generator's index of hand `hand` of game `game` (self-play and tournaments)."""
@@ -65,11 +107,12 @@ def deal_index(game, hand):
 
 
 @njit
-def auction_row(players, tb, hands, upcard, dealer, ns, ew, odds, wins):
+def auction_row(players, tb, deal, ns, ew, odds, wins):
     """The row the rules, table and game bidders' auction reaches (-1: passed out) and the
     lone defender's position (0: none); players by side (team 0 NS: records, `play.player`).
     The game bidder plays for the game from the score (ns, ew) by the odds table (p[us, them,
     we_deal]); wins: its work buffer."""
+    hands, upcard, dealer = deal
     ns_player, ew_player = players  # by field once: a record picked by a run-time index is
     #                                 copied whole
     bidders = (ns_player.bidder, ew_player.bidder)
@@ -84,8 +127,8 @@ def auction_row(players, tb, hands, upcard, dealer, ns, ew, odds, wins):
             us, them = (ns, ew) if team == 0 else (ew, ns)
             result_wins(odds, us, them, team_of(left_of(dealer)) == team,
                         (wins.shape[0] - 1) // 2, wins)
-        row = bidder_choice(bidder, tb, weights[team], tables[team], hands[seat], upcard,
-                            turn_round(k), pos, wins if bidder == BIDDER_GAME else NO_WINS)
+        row = bidder_choice(bidder, tb, weights[team], tables[team], hands[seat], upcard, k,
+                            wins if bidder == BIDDER_GAME else NO_WINS)
         if row < 0:
             continue
         if defence_open(tb.flags):
@@ -93,35 +136,35 @@ def auction_row(players, tb, hands, upcard, dealer, ns, ew, odds, wins):
             if round_no == 1:
                 trump = upcard >> 3
             for j in range(2):
-                if defends_alone(tb, weights[1 - team], hands, upcard, dealer, round_no,
-                                 pos, trump, j):
+                if defends_alone(tb, weights[1 - team], deal, round_no, pos, trump, j):
                     return row, defender_position(pos, j)
         return row, 0
     return -1, 0
 
 
 @njit
-def play_hand(players, card_play, tb, odds, hands, upcard, dealer, ns, ew, n_worlds, key, tt,
-              work, pws, calls, contracts, choices, values, wins, rec):
-    """Bid and play one hand at the score (ns, ew), players by side (team 0 NS: records,
-    `play.player`); fills rec[F_ROUND:] (the contract, tricks, points, failed follows).
-    card_play: play card by card even where the solver's value would do (to count failed
-    follows)."""
+def play_hand(match, players, work, deal, ns, ew, key, rec):
+    """Bid and play one hand of the `match` at the score (ns, ew), players by side (team 0
+    NS: records, `play.player`), in the game's `work` buffers; fills rec[F_ROUND:] (the
+    contract, tricks, points, failed follows)."""
+    tb, tt, n_worlds = match.tb, match.tt, match.n_worlds
+    hands, upcard, dealer = deal
+    pws = work.pimc
     models = (players[0].play, players[1].play)
     both_dd = models[0] == MODEL_DD and models[1] == MODEL_DD
     if players[0].bidder == BIDDER_DD or players[1].bidder == BIDDER_DD:
+        calls, contracts, choices, _ = work.auction
         if both_dd:
-            analyze_deal(tb, hands, upcard, dealer, True, 0, BOTH_ROUNDS | WITH_DEFENCE, tt,
-                         work, calls)
+            analyze_deal(tb, deal, True, 0, BOTH_ROUNDS | WITH_DEFENCE, tt, work.solver, calls)
         else:
             play_deal(models, tb, hands, upcard, dealer, n_worlds, key, 0,
                       BOTH_ROUNDS | WITH_DEFENCE, ALL_ROWS, tt, pws, calls)
-        auction_choices(players, tb, hands, upcard, dealer, calls, contracts, choices, values)
+        auction_choices(players, tb, deal, work.auction)
         k = first_call(choices, 0)
         row = choices[k] if k >= 0 else -1
         def_pos = contracts[row, 2] if row >= 0 else 0
     else:
-        row, def_pos = auction_row(players, tb, hands, upcard, dealer, ns, ew, odds, wins)
+        row, def_pos = auction_row(players, tb, deal, ns, ew, match.odds, work.wins)
     rec[F_FAILED:F_FAILED + 4] = 0
     if row < 0:
         rec[F_ROUND] = 0
@@ -133,9 +176,10 @@ def play_hand(players, card_play, tb, odds, hands, upcard, dealer, ns, ew, n_wor
         trump = upcard >> 3
     maker = seat_at(dealer, pos)
     alone_pos = pos if alone else 0
-    if both_dd and not card_play:
-        dealer_tricks = dealer_side_tricks(tb, hands, upcard, dealer, round_no, trump,
-                                           alone_pos, def_pos, True, team_of(maker), tt, work)
+    if both_dd and not match.card_play:
+        contract = Contract(round_no, trump, alone_pos, def_pos)
+        dealer_tricks = dealer_side_tricks(tb, deal, contract, True, team_of(maker), tt,
+                                           work.solver)
         tricks = dealer_tricks if team_of(maker) == team_of(dealer) else 5 - dealer_tricks
     else:
         played = row if def_pos == 0 else defence_row(row, (def_pos - 1) // 2)
@@ -158,24 +202,19 @@ def play_hand(players, card_play, tb, odds, hands, upcard, dealer, ns, ew, n_wor
 
 
 @njit
-def play_game(players, card_play, tb, odds, odds_results, deck_cards, seed, game, copy,
-              ns_start, ew_start, first_dealer, target, n_worlds, tt, pws, out):
-    """Play game `game` (copy 0 or 1 of its duplicate pair: the play keys differ) from the
-    score (ns_start, ew_start) with first_dealer dealing; players by side (team 0 NS);
-    odds: the game bidder's p[us, them, we_deal], odds_results: the decision table's result
-    columns (2 max_hand_points + 1). Writes one record per hand into out (HANDS_PER_GAME
-    rows); returns the hands played."""
+def play_game(match, players, pws, game, copy, dealer, out):
+    """Play game `game` of the `match` (copy 0 or 1 of its duplicate pair: the play keys
+    differ) from the match's starting score with `dealer` dealing first; players and pws
+    (their PIMC work) by side (team 0 NS). Writes one record per hand into out
+    (HANDS_PER_GAME rows); returns the hands played."""
+    deck_cards, seed, target = match.deck_cards, match.seed, match.target
     hands = np.zeros(4, dtype=np.uint64)
     deal_work = np.empty_like(deck_cards)
-    work = new_work()
-    calls = np.empty(N_ROWS, dtype=np.int8)
-    contracts = np.zeros((N_CALLS, 3), dtype=np.int64)
-    choices = np.zeros(N_TURNS, dtype=np.int64)
-    values = np.zeros(N_TURNS + 1, dtype=np.int64)
-    wins = np.zeros(odds_results)
-    ns = ns_start
-    ew = ew_start
-    dealer = first_dealer
+    auction = Auction(np.empty(N_ROWS, dtype=np.int8), np.zeros((N_CALLS, 3), dtype=np.int64),
+                      np.zeros(N_TURNS, dtype=np.int64), np.zeros(N_TURNS + 1, dtype=np.int64))
+    work = HandWork(new_work(), pws, auction, np.zeros(match.odds_results))
+    ns = match.ns_start
+    ew = match.ew_start
     for h in range(HANDS_PER_GAME):
         index = deal_index(game, h)
         upcard = deal_into(deck_cards, seed, index, dealer, hands, deal_work)
@@ -188,8 +227,7 @@ def play_game(players, card_play, tb, odds, odds_results, deck_cards, seed, game
         rec[F_NS_BEFORE] = ns
         rec[F_EW_BEFORE] = ew
         rec[F_UPCARD] = upcard
-        play_hand(players, card_play, tb, odds, hands, upcard, dealer, ns, ew, n_worlds, key,
-                  tt, work, pws, calls, contracts, choices, values, wins, rec)
+        play_hand(match, players, work, Deal(hands, upcard, dealer), ns, ew, key, rec)
         ns += rec[F_NS_POINTS]
         ew += rec[F_EW_POINTS]
         dealer = left_of(dealer)
@@ -199,28 +237,25 @@ def play_game(players, card_play, tb, odds, odds_results, deck_cards, seed, game
 
 
 @njit
-def play_games(players, card_play, tb, odds, odds_results, deck_cards, seed, first_game,
-               n_games, duplicate, ns_start, ew_start, first_dealer, target, n_worlds, tt,
-               inference, out, buffer):
-    """Games first_game.. (each twice, the sides' players swapped, when duplicate), one record
-    per hand appended to out; returns the records written, or -1 when out is too small.
-    players (records, `play.player`) and inference by player (0: the --ns player, 1: the --ew
-    one); first_dealer -1: game g's first dealer is seat g % 4."""
+def play_games(match, players, inference, first_game, n_games, out, buffer):
+    """Games first_game.. of the `match` (each twice, the sides' players swapped, when
+    duplicate), one record per hand appended to out; returns the records written, or -1 when
+    out is too small. players (records, `play.player`) and inference by player (0: the --ns
+    player, 1: the --ew one)."""
     pws_a = new_pimc_work(inference[0], players[0].nets)
     pws_b = new_pimc_work(inference[1], players[1].nets)
+    first_dealer = match.first_dealer
     n = 0
     for g in range(first_game, first_game + n_games):
         dealer = first_dealer if first_dealer >= 0 else g & 3
-        for copy in range(2 if duplicate else 1):
+        for copy in range(2 if match.duplicate else 1):
             if copy == 0:
                 seat_players = (players[0], players[1])
                 pws = (pws_a, pws_b)
             else:
                 seat_players = (players[1], players[0])
                 pws = (pws_b, pws_a)
-            played = play_game(seat_players, card_play, tb, odds, odds_results, deck_cards, seed,
-                               g, copy, ns_start, ew_start, dealer, target, n_worlds, tt, pws,
-                               buffer)
+            played = play_game(match, seat_players, pws, g, copy, dealer, buffer)
             if n + played > out.shape[0]:
                 return -1
             out[n:n + played] = buffer[:played]

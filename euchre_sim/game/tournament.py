@@ -45,7 +45,7 @@ from ..runs.runner import (
 )
 from ..solver.search import shared_tt
 from .drinks import HandFacts, drinks_of
-from .match import HAND_FIELDS, HANDS_PER_GAME, N_FIELDS, play_games
+from .match import HAND_FIELDS, HANDS_PER_GAME, N_FIELDS, Match, play_games
 from .odds import read_odds
 
 
@@ -198,16 +198,16 @@ def game_records(job: TournamentJob) -> np.ndarray:
     inference = tuple(inference_of(r if p.pimc_worlds else None)
                       for r, p in zip(players, job.players, strict=True))
     odds = job.odds if job.odds is not None else np.zeros((1, 1, 2))
+    match = Match(compile_rules(rules), deck_array(rules), seed_to_u64(job.seed), rules.target,
+                  job.start[0], job.start[1], job.dealer, job.duplicate, rules.drinks,
+                  job.worlds, odds, n_results(rules.max_hand_points), shared_tt())
     copies = 2 if job.duplicate else 1
     buffer = np.zeros((HANDS_PER_GAME, N_FIELDS), dtype=np.int64)
     capacity = job.count * copies * 16
     while True:
         out = np.zeros((capacity, N_FIELDS), dtype=np.int64)
-        n = play_games((players[0], players[1]), rules.drinks, compile_rules(rules), odds,
-                       n_results(rules.max_hand_points), deck_array(rules),
-                       seed_to_u64(job.seed), job.first_game, job.count, job.duplicate,
-                       job.start[0], job.start[1], job.dealer, rules.target, job.worlds,
-                       shared_tt(), inference, out, buffer)
+        n = play_games(match, (players[0], players[1]), inference, job.first_game, job.count,
+                       out, buffer)
         if n >= 0:
             return out[:n]
         capacity *= 2

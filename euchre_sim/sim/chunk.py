@@ -12,7 +12,7 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
-from ..bidding.auction import N_TURNS
+from ..bidding.auction import N_TURNS, Auction
 from ..bidding.params import CONVENTIONAL
 from ..core.calls import BOTH_ROUNDS, N_CALLS, N_ROWS, WITH_DEFENCE, row_call
 from ..core.cards import JOKER
@@ -229,28 +229,27 @@ def auction_sums(rules: RuleSet, player: PlayerRecord, hands: np.ndarray, ups: n
     bytes."""
     tables = compile_rules(rules)
     count = len(ups)
-    resolved, choices, values, contracts = run_auctions(rules, player, hands, ups, calls)
+    auctions, contracts = run_auctions(rules, player, hands, ups, calls)
     tricks = contracts["maker_tricks"]
     made = tricks >= 0
     addends = np.stack([np.ones(count, dtype=np.int64), made & (tricks >= 3), tricks == 5,
                         made & (tricks < 3), contracts["points"],
                         contracts["points"] ** 2], axis=1).astype(np.int64)
     frame = feature_sums(contracts, _AUCTION_BITS, addends, SUMS)
-    keys, sums = decision_sums(rules, tables, hands, ups, SIM_DEALER, resolved, choices, values)
+    keys, sums = decision_sums(rules, tables, hands, ups, SIM_DEALER, auctions)
     return frame, bucketed_sums(keys, sums, decision_sum_names(rules), DECISIONS_BUCKET_SHIFT)
 
 
 def run_auctions(rules: RuleSet, player: PlayerRecord, hands: np.ndarray, ups: np.ndarray,
-                 calls: np.ndarray) -> tuple:
-    """Every deal's auction, every seat bid by `player`: (resolved contracts, choices,
-    values, contract records; see sim.decisions)."""
+                 calls: np.ndarray) -> tuple[Auction, dict[str, np.ndarray]]:
+    """Every deal's auction, every seat bid by `player`: (the auctions, their contract
+    records; see sim.decisions)."""
     count = len(ups)
-    choices = np.zeros((count, N_TURNS), dtype=np.int64)
-    values = np.zeros((count, N_TURNS + 1), dtype=np.int64)
-    resolved = np.zeros((count, N_CALLS, 3), dtype=np.int64)
-    auction_batch(player, compile_rules(rules), hands, ups, SIM_DEALER, calls, resolved,
-                  choices, values)
-    return resolved, choices, values, contract_records(resolved, choices)
+    auctions = Auction(calls, np.zeros((count, N_CALLS, 3), dtype=np.int64),
+                       np.zeros((count, N_TURNS), dtype=np.int64),
+                       np.zeros((count, N_TURNS + 1), dtype=np.int64))
+    auction_batch(player, compile_rules(rules), hands, ups, SIM_DEALER, auctions)
+    return auctions, contract_records(auctions.contracts, auctions.choices)
 
 
 _AUCTION_BITS = list(zip(AUCTION_KEYS, (2, 3, 1, 1), strict=True))

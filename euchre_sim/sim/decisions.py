@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..bidding.auction import N_TURNS, auction_choices, first_call
+from ..bidding.auction import N_TURNS, Auction, auction_choices, first_call
 from ..bidding.decision_keys import (
     PASS_CODE,
     SUIT_LABELS,
@@ -34,6 +34,7 @@ from ..bidding.decision_keys import (
 )
 from ..core.calls import call_open, call_row, may_pass, row_call
 from ..core.cards import JOKER
+from ..core.dealing import Deal
 from ..core.jit import njit
 from ..core.results import result_index
 from ..core.run_tables import result_names, share_names
@@ -51,12 +52,13 @@ BUCKET_SHIFT = 52  # buckets of the 64-bit keys: round, position, action, class 
 
 
 @njit
-def auction_batch(player, tb, hands, ups, dealer, calls, contracts, choices, values):
-    """contracts[i], choices[i] and values[i] of every deal's auction (bidding.auction), every
-    seat bid by `player` (a record, `play.player`)."""
+def auction_batch(player, tb, hands, ups, dealer, auctions):
+    """Every deal's auction (`auctions`, a batch's `bidding.auction.Auction`: the call tables
+    given, the rest filled), every seat bid by `player` (a record, `play.player`)."""
+    calls, contracts, choices, values = auctions
     for i in range(hands.shape[0]):
-        auction_choices((player, player), tb, hands[i], ups[i], dealer, calls[i], contracts[i],
-                        choices[i], values[i])
+        auction_choices((player, player), tb, Deal(hands[i], ups[i], dealer),
+                        Auction(calls[i], contracts[i], choices[i], values[i]))
 
 
 def decision_sum_names(rules) -> list[str]:
@@ -70,9 +72,10 @@ def result_column(points, top):
 
 
 @njit
-def _decision_records(tb, hands, ups, dealer, contracts, choices, values, top, keys, cols):
+def _decision_records(tb, hands, ups, dealer, auctions, top, keys, cols):
     """keys[n] and cols[n] (decision_sum_names addends; cols zero on entry) of every decision
-    reached; top: the rules' max_hand_points; returns n."""
+    reached in a batch's `auctions`; top: the rules' max_hand_points; returns n."""
+    _, contracts, choices, values = auctions
     flags = tb.flags
     masks = np.zeros(5, dtype=np.uint64)
     others = np.zeros(4, dtype=np.int64)
@@ -127,9 +130,9 @@ def _decision_records(tb, hands, ups, dealer, contracts, choices, values, top, k
     return n
 
 
-def decision_sums(rules, tables, hands, ups, dealer, contracts, choices, values):
-    """(sorted unique group keys, summed decision_sum_names) of a batch of deals, built a
-    sub-batch of deals at a time."""
+def decision_sums(rules, tables, hands, ups, dealer, auctions: Auction):
+    """(sorted unique group keys, summed decision_sum_names) of a batch of deals and their
+    auctions, built a sub-batch of deals at a time."""
     top = rules.max_hand_points
     width = len(decision_sum_names(rules))
     parts_keys, parts_sums = [], []
@@ -138,8 +141,8 @@ def decision_sums(rules, tables, hands, ups, dealer, contracts, choices, values)
         size = hands[part].shape[0] * N_TURNS * 11
         keys = np.zeros(size, dtype=np.uint64)
         cols = np.zeros((size, width), dtype=np.int64)
-        n = _decision_records(tables, hands[part], ups[part], dealer, contracts[part],
-                              choices[part], values[part], top, keys, cols)
+        n = _decision_records(tables, hands[part], ups[part], dealer,
+                              Auction(*(column[part] for column in auctions)), top, keys, cols)
         keys, sums = group_sums(keys[:n], cols[:n])
         parts_keys.append(keys)
         parts_sums.append(sums)

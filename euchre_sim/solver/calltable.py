@@ -9,6 +9,8 @@ round 2 names any other suit or no-trump.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from ..core.bits import one_bit
@@ -16,6 +18,7 @@ from ..core.calls import (
     BOTH_ROUNDS,
     N_ROWS,
     WITH_DEFENCE,
+    Contract,
     call_open,
     call_row,
     defence_open,
@@ -23,6 +26,7 @@ from ..core.calls import (
     opening_leader,
     seats_in_play,
 )
+from ..core.dealing import Deal
 from ..core.jit import njit, unlinked
 from ..core.ruletables import FLAG_LONE_LAST
 from ..core.seats import partner_of, seat_at, team_of
@@ -55,10 +59,25 @@ def _discards(lay, hands_p, dealer, out):
     return candidates(lay, hand, hand, live, out)
 
 
+class _Opening(NamedTuple):
+    """A contract's position at the opening lead: the trump's layout (`lay`), the hands in
+    power layout (`hands_p`), the `dealer`, the `leader`, the seats in play (`active`) and the
+    dealer's distinct discards (`cands[:count]`; count 0: the dealer holds five cards)."""
+
+    lay: np.ndarray
+    hands_p: np.ndarray
+    dealer: int
+    leader: int
+    active: int
+    cands: np.ndarray
+    count: int
+
+
 @njit
-def _dealer_at_least(lay, hands_p, dealer, leader, active, k, cands, count, tt, work):
+def _dealer_at_least(opening, k, tt, work):
     """Does the dealer's side take at least k tricks? With discard candidates (count > 0) the
     dealer holds six cards: does some discard give it k?"""
+    lay, hands_p, dealer, leader, active, cands, count = opening
     if count == 0:
         return team_at_least(lay, hands_p, leader, active, team_of(dealer), k, tt, work)
     for i in range(count):
@@ -72,23 +91,20 @@ def _dealer_at_least(lay, hands_p, dealer, leader, active, k, cands, count, tt, 
 
 
 @njit
-def _dealer_class(lay, hands_p, dealer, leader, active, makers, cands, count, tt, work):
+def _dealer_class(opening, makers, tt, work):
     """The dealer's side's tricks as a representative of the makers' scoring class: 0 | 1 (1-2)
     | 3 (3-4) | 5, by zero-window searches. makers: the side whose calls are asked (0 NS, 1 EW,
     -1 either); only the thresholds that change its points are searched (a euchred side's 0
     and 1-2 tricks score alike, and so do a euchring side's 3-4 and 5)."""
-    dealer_makes = makers == team_of(dealer)
+    dealer_makes = makers == team_of(opening.dealer)
     # thresholds as int64, not literals: a literal argument compiles the solver once per value
-    if _dealer_at_least(lay, hands_p, dealer, leader, active, np.int64(3), cands, count, tt,
-                        work):
+    if _dealer_at_least(opening, np.int64(3), tt, work):
         if makers >= 0 and not dealer_makes:
             return 3
-        return 5 if _dealer_at_least(lay, hands_p, dealer, leader, active, np.int64(5), cands,
-                                     count, tt, work) else 3
+        return 5 if _dealer_at_least(opening, np.int64(5), tt, work) else 3
     if dealer_makes:
         return 1
-    return 1 if _dealer_at_least(lay, hands_p, dealer, leader, active, np.int64(1), cands,
-                                 count, tt, work) else 0
+    return 1 if _dealer_at_least(opening, np.int64(1), tt, work) else 0
 
 
 @njit
@@ -113,12 +129,12 @@ def _best_discard_exact(lay, hands_p, dealer, leader, active, tt, work):
 
 
 @njit
-def dealer_side_tricks(tb, hands, upcard, dealer, round_no, trump, alone_pos, def_pos, exact,
-                       makers, tt, work):
-    """Tricks of the dealer's side when `trump` is named in `round_no` (round 1: a dealer in
-    play takes the upcard and discards the card best for its side), position alone_pos plays
-    alone and def_pos defends alone (0: nobody): exact, or a representative of the scoring
-    class of `makers` (0 NS, 1 EW, -1 either; see _dealer_class)."""
+def dealer_side_tricks(tb, deal, contract, exact, makers, tt, work):
+    """Tricks of the dealer's side when the `contract` is played (round 1: a dealer in play
+    takes the upcard and discards the card best for its side): exact, or a representative of
+    the scoring class of `makers` (0 NS, 1 EW, -1 either; see _dealer_class)."""
+    hands, upcard, dealer = deal
+    round_no, trump, alone_pos, def_pos = contract
     active, leader = seats_in_play(dealer, alone_pos, def_pos, tb.flags[FLAG_LONE_LAST] != 0)
     discard = round_no == 1 and (active >> dealer) & 1
     hp = to_power(tb, trump, hands, active, work[2])
@@ -131,14 +147,15 @@ def dealer_side_tricks(tb, hands, upcard, dealer, round_no, trump, alone_pos, de
         return _team_exact(lay, hp, leader, active, team_of(dealer), tt, work)
     cands = np.empty(8, dtype=np.int64)
     count = _discards(lay, hp, dealer, cands) if discard else 0
-    return _dealer_class(lay, hp, dealer, leader, active, makers, cands, count, tt, work)
+    return _dealer_class(_Opening(lay, hp, dealer, leader, active, cands, count), makers, tt,
+                         work)
 
 
 _dealer_side_tricks = unlinked(dealer_side_tricks)
 
 
 @njit
-def analyze_deal(tb, hands, upcard, dealer, exact, only_pos, rounds, tt, work, out):
+def analyze_deal(tb, deal, exact, only_pos, rounds, tt, work, out):
     """Fill `out` (N_ROWS, the layout of `core.calls`) with the makers' tricks of every call
     open in the deal (exact, or representatives that score the same: 0, 1, 3, 5 for the
     dealer's side, see _dealer_class, so 5, 4, 2, 0 for the other), -1 where a call is not
@@ -146,6 +163,7 @@ def analyze_deal(tb, hands, upcard, dealer, exact, only_pos, rounds, tt, work, o
 
     only_pos: 0 for every seat, else just that position's calls; rounds: what to fill
     (ROUND_1, ROUND_2, WITH_DEFENCE of `core.calls`)."""
+    _, upcard, dealer = deal
     flags = tb.flags
     defence = defence_open(flags) and (rounds & WITH_DEFENCE) != 0
     out[:] = -1
@@ -160,7 +178,7 @@ def analyze_deal(tb, hands, upcard, dealer, exact, only_pos, rounds, tt, work, o
                                         upcard):
                         continue
                     dealer_tricks = _dealer_side_tricks(
-                        tb, hands, upcard, dealer, round_no, trump, alone_pos, def_pos, exact,
+                        tb, deal, Contract(round_no, trump, alone_pos, def_pos), exact,
                         _makers(dealer, alone_pos, def_pos, only_pos), tt, work)
                     alone = 1 if alone_pos > 0 else 0
                     for pos in range(1, 5):
@@ -213,7 +231,7 @@ _analyze_deal = unlinked(analyze_deal)
 def analyze_batch(tb, hands, upcards, dealer, exact, parts, tt, out):
     work = new_work()
     for i in range(hands.shape[0]):
-        _analyze_deal(tb, hands[i], upcards[i], dealer, exact, 0, parts, tt, work, out[i])
+        _analyze_deal(tb, Deal(hands[i], upcards[i], dealer), exact, 0, parts, tt, work, out[i])
 
 
 @njit

@@ -71,6 +71,17 @@ def new_tt(bits: int = TT_BITS) -> SolverTT:
     return SolverTT(np.zeros((1 << bits, 2), np.uint64), np.zeros(5, np.int64))
 
 
+class Search(NamedTuple):
+    """What one search keeps to its end: the trump's layout (`lay`, a row of the rule tables'),
+    the seats in play (`active`, a bit mask) and how many (`n_active`), and the transposition
+    table (`tt`)."""
+
+    lay: np.ndarray
+    active: int
+    n_active: int
+    tt: SolverTT
+
+
 @njit
 def new_work():
     """The solver's scratch: the search stack, a row per depth (ints: see _SEAT..., masks: see
@@ -402,15 +413,15 @@ def _probe(lay, hands, seat, n, alpha, beta, table, stats):
 
 
 @njit(inline="always")
-def _store(lay, table, slot, key, v, alpha, beta, lo, hi):
+def _store(search, slot, key, v, alpha, beta, lo, hi):
     """Narrow an entry's bounds by v, the fail-soft value searched in (alpha, beta), and
     write them."""
     lo, hi = _bounds_of(v, alpha, beta, lo, hi)
-    _tt_store(table, slot, key, _table_class(lay), lo, hi)
+    _tt_store(search.tt.table, slot, key, _table_class(search.lay), lo, hi)
 
 
 @njit(inline="always")
-def _rest_value(lay, hands, seat, won, n, active, n_active, alpha, beta, table, stats):
+def _rest_value(search, hands, seat, won, n, alpha, beta):
     """Value (fail-soft in (alpha, beta)) of a position of `endgame` after its first trick:
     `won` NS tricks so far, `seat` to lead the remaining n, through the table and the bounds,
     else solved: the last two outright, more by `endgame`."""
@@ -418,6 +429,8 @@ def _rest_value(lay, hands, seat, won, n, active, n_active, alpha, beta, table, 
         return won + n
     if won >= beta:
         return won
+    lay, active, n_active = search.lay, search.active, search.n_active
+    table, stats = search.tt
     stats[2] += 1
     alpha -= won
     beta -= won
@@ -431,8 +444,8 @@ def _rest_value(lay, hands, seat, won, n, active, n_active, alpha, beta, table, 
     if n == 2:
         v = _two_tricks(lay, hands, seat, active, n_active)
     else:
-        v = endgame(lay, hands, seat, active, n_active, alpha, beta, table, stats, n)
-    _store(lay, table, slot, key, v, alpha, beta, lo, hi)
+        v = endgame(search, hands, seat, alpha, beta, n)
+    _store(search, slot, key, v, alpha, beta, lo, hi)
     return won + v
 
 
@@ -440,11 +453,12 @@ def _rest_value(lay, hands, seat, won, n, active, n_active, alpha, beta, table, 
 # `_rest_value`) for the tricks after the first: one function, as Numba's cache cannot load
 # functions that call each other.
 @njit(nrt=False)
-def endgame(lay, hands, leader, active, n_active, alpha, beta, table, stats, n):
+def endgame(search, hands, leader, alpha, beta, n):
     """NS tricks of the last n tricks (3 to 5), each of the 3-4 seats in play holding n cards:
     alpha-beta (fail-soft in (alpha, beta)) over the plays of the first of them in nested
     loops, one card per run of equivalent cards in `_gen_moves`' order, the positions after
     it through `_rest_value`."""
+    lay, active, n_active = search.lay, search.active, search.n_active
     trumps = lay[LAYOUT_TRUMPS]
     s1 = next_active(active, leader)
     s2 = next_active(active, s1)
@@ -489,8 +503,7 @@ def endgame(lay, hands, leader, active, n_active, alpha, beta, table, stats, n):
                         if _takes(c3, p3, eligible, w2):
                             ws3 = s3
                     hands[s3] ^= c3
-                    v3 = _rest_value(lay, hands, ws3, 1 - team_of(ws3), n - 1, active, n_active,
-                                     a3, b3, table, stats)
+                    v3 = _rest_value(search, hands, ws3, 1 - team_of(ws3), n - 1, a3, b3)
                     hands[s3] ^= c3
                     v, a3, b3 = _child_value(s3, v, a3, b3, v3)
                     if three:
@@ -514,6 +527,7 @@ def search_at(lay, hands, seat, pos, led, wbit, wseat, active, n_active, alpha, 
 
     Depth-first with an explicit stack: the node being worked on lives in locals, and is
     written to its row of `work` only while a child is searched."""
+    search = Search(lay, active, n_active, SolverTT(table, stats))
     ints = work[0]
     masks = work[1]
     stats[3] += 1
@@ -548,9 +562,8 @@ def search_at(lay, hands, seat, pos, led, wbit, wseat, active, n_active, alpha, 
                         if n == 2:  # the last two tricks: cheaper solved outright
                             v = _two_tricks(lay, hands, seat, active, n_active)
                         else:
-                            v = endgame(lay, hands, seat, active, n_active, alpha, beta, table,
-                                        stats, n)
-                        _store(lay, table, slot, key, v, alpha, beta, lo, hi)
+                            v = endgame(search, hands, seat, alpha, beta, n)
+                        _store(search, slot, key, v, alpha, beta, lo, hi)
                         known = True
                     else:
                         alpha = max(alpha, lo)
@@ -622,7 +635,7 @@ def search_at(lay, hands, seat, pos, led, wbit, wseat, active, n_active, alpha, 
                 continue
             v = best
             if pos == 0:
-                _store(lay, table, slot, key, v, a0, b0, lo, hi)
+                _store(search, slot, key, v, a0, b0, lo, hi)
         # the current node's value is v: hand it to the node above
         if d == 0:
             return v
