@@ -9,10 +9,16 @@ bidder and play, `atlas` off, its own seed). For every action both means are com
 z = (atlas - simulation) / sqrt(se_atlas^2 + se_simulation^2). Under agreement |z| <= 1.96 for
 about 95 % of the actions and z is centred on 0 with spread 1. Prints JSON: coverage (the share
 of questions drawn that the atlas covers), the share of actions within their 95 % interval,
-the mean and standard deviation of z, the same for the double-dummy column, and the atlas
-answer's median time in this process against the simulation's.
+the mean and standard deviation of z, the same for the double-dummy column, the coverage and
+the agreement by level, round and seat, and the atlas answer's median time in this process
+against the simulation's.
+
+With --scores (e.g. 8-9,4-4,9-6) each question is asked at one of the scores in turn, and each
+action's chance of winning the game is compared too (z of p_win), the simulation reading the
+same odds as the atlas (those shipped beside it), so that only the hand's results differ.
 
     .venv/bin/python studies/atlas_agreement.py [--preset standard] [--questions 200]
+        [--scores 8-9,4-4]
 """
 
 import argparse
@@ -21,13 +27,14 @@ import os
 import random
 import statistics
 import sys
+import tempfile
 import time
 
 import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from euchre_sim.advice.atlas import atlas_answer  # noqa: E402
+from euchre_sim.advice.atlas import atlas_answer, atlas_preset, shipped_file  # noqa: E402
 from euchre_sim.advice.auction_advice import advise_in_auction  # noqa: E402
 from euchre_sim.advice.question import AdviceQuestion  # noqa: E402
 from euchre_sim.core.dealing import deal_one  # noqa: E402
@@ -48,18 +55,30 @@ def questions(rules, rng: random.Random):
                deck.card_name(upcard))
 
 
-def z_scores(atlas: dict, fresh: dict, column: str, se: str, log=None) -> list[float]:
+def shipped_odds_folder(rules) -> str:
+    """A folder holding the odds shipped beside the preset's atlas as odds.parquet (what
+    `--odds DIR` reads), for the simulation to read the atlas's odds."""
+    folder = tempfile.mkdtemp(prefix="atlas-odds-")
+    with shipped_file(atlas_preset(rules), "odds") as path:
+        with open(path, "rb") as source, open(os.path.join(folder, "odds.parquet"),
+                                               "wb") as copy:
+            copy.write(source.read())
+    return folder
+
+
+def z_scores(atlas: dict, fresh: dict, column: str, se: str, log=None,
+             floor: float = 3.0) -> list[float]:
     """z of each action's figure, atlas against simulation. An atlas figure whose deals all
     scored the same (standard error 0: a call always euchred, say) gets the standard error of
-    one deal in n scoring otherwise, (range / 2) / sqrt(n): an estimate of 0 is not a proof."""
+    one deal in n scoring otherwise, (range / 2) / sqrt(n): an estimate of 0 is not a proof
+    (`floor`: half the range, 3 points; a chance's, 0.5)."""
     fresh_by = {(a["action"], a["suit"], a["alone"]): a for a in fresh["actions"]}
     out = []
     for a in atlas["actions"]:
         b = fresh_by[(a["action"], a["suit"], a["alone"])]
         if a.get(column) is None:
             continue
-        floor = 3.0 / np.sqrt(a["n"])  # half the points' range (-2 .. +4) over sqrt(n)
-        spread = float(np.hypot(a[se] if a[se] > 0 else floor, b[se]))
+        spread = float(np.hypot(a[se] if a[se] > 0 else floor / np.sqrt(a["n"]), b[se]))
         out.append((a[column] - b[column]) / spread)
         if log is not None:
             log.append({"level": atlas["atlas"]["level"], "round": atlas["round"],
@@ -81,33 +100,43 @@ def main() -> None:
     parser.add_argument("--questions", type=int, default=200)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--records", help="write every comparison here (JSON lines)")
+    parser.add_argument("--scores", help="ask each question at one of these scores in turn "
+                        "(US-THEM,...), comparing the chances of winning the game too")
     args = parser.parse_args()
     rules = preset(args.preset)
+    scores = args.scores.split(",") if args.scores else [None]
+    odds_dir = shipped_odds_folder(rules) if args.scores else None
     rng = random.Random(STUDY_SEED)
-    drawn, covered, z, z_dd, atlas_s, fresh_s = 0, [], [], [], [], []
+    drawn, covered, z, z_dd, z_win, atlas_s, fresh_s = 0, [], [], [], [], [], []
     by_level: dict = {}
+    asked: dict = {}
     records: list = []
     for hand, position, round_no, card in questions(rules, rng):
         if len(covered) == args.questions:
             break
         drawn += 1
         ref = {"up": card} if round_no == 1 else {"turned_down": card}
-        question = AdviceQuestion(rules, hand, position, **ref)
+        score = scores[len(covered) % len(scores)]
+        at = {"score": score, "odds": odds_dir} if score else {}
+        question = AdviceQuestion(rules, hand, position, **ref, **at)
         started = time.perf_counter()
         answer = atlas_answer(question)
         atlas_s.append(time.perf_counter() - started)
+        asked.setdefault((round_no, position), []).append(answer is not None)
         if answer is None:
             continue
         fresh_question = AdviceQuestion(rules, hand, position, deals=DEALS,
-                                        seed=len(covered) + 1, **ref)
+                                        seed=len(covered) + 1, **ref, **at)
         started = time.perf_counter()
         fresh = advise_in_auction(fresh_question, workers=args.workers)
         fresh_s.append(time.perf_counter() - started)
         covered.append((hand, position, round_no, card))
         found = z_scores(answer, fresh, "mean_points", "points_se", records)
-        by_level.setdefault((answer["atlas"]["level"], round_no), []).extend(found)
+        by_level.setdefault((answer["atlas"]["level"], round_no, position), []).extend(found)
         z += found
         z_dd += z_scores(answer, fresh, "dd_mean_points", "dd_points_se", records)
+        if score:
+            z_win += z_scores(answer, fresh, "p_win", "p_win_se", records, floor=0.5)
         print(f"{len(covered)}/{args.questions}", file=sys.stderr, flush=True)
     if args.records:
         with open(args.records, "w", encoding="utf-8") as handle:
@@ -120,8 +149,12 @@ def main() -> None:
         "z_mean": float(z.mean()), "z_sd": float(z.std(ddof=1)),
         "dd_calls": len(z_dd), "dd_within_95": float((np.abs(z_dd) <= 1.96).mean()),
         "dd_z_mean": float(z_dd.mean()), "dd_z_sd": float(z_dd.std(ddof=1)),
-        "by_level_and_round": {f"{level} round {r}": summary(found)
-                               for (level, r), found in sorted(by_level.items())},
+        "by_level_round_and_seat": {f"{level} round {r} seat {seat}": summary(found)
+                                    for (level, r, seat), found in sorted(by_level.items())},
+        "coverage_by_round_and_seat": {f"round {r} seat {seat}": {
+            "drawn": len(found), "covered": float(np.mean(found))}
+            for (r, seat), found in sorted(asked.items())},
+        **({"scores": scores, "p_win": summary(z_win)} if args.scores else {}),
         "atlas_lookup_median_s": statistics.median(atlas_s),
         "simulation_median_s": statistics.median(fresh_s)}, indent=1))
 

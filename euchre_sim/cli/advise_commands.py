@@ -32,7 +32,8 @@ COMPILING = ("advise: compiling the kernels (first run only: a few minutes; late
                    "of winning the game.")
 @click.option("--odds", type=click.Path(file_okay=False), default=None,
               help="With --score: a folder with odds.parquet (euchre-sim odds); default: "
-                   "solve the odds from fresh deals bid the same way.")
+                   "those shipped beside the atlas where it answers, else solved from fresh "
+                   "deals bid the same way.")
 @click.option("--trump", default=None, metavar="SUIT",
               help="During the play: trump (with --maker); asks your next card.")
 @click.option("--maker", type=int, default=None, help="During the play: the maker's position.")
@@ -51,7 +52,8 @@ def advise(ruleset, as_json: bool, workers: int, **fields) -> None:
     unseen cards (with --bidding: the deals where the auction reaches you, pass included).
     With neither --play nor --bidding: at a table of people (--bidding human --play learned),
     double dummy beside: read at once from the shipped atlas where it covers the question
-    (the standard, online, yooker and drinking presets unchanged, no --score, no --deals),
+    (the standard, online, yooker and drinking presets unchanged, no --deals; with --score
+    where the atlas keeps each entry's results, today Yooker's),
     else simulated (a few seconds; the first run compiles for a few minutes and says so).
     With --trump and --maker: which card to discard or play now, over worlds consistent
     with what you have seen.
@@ -126,7 +128,8 @@ def _print_advice(result: dict, rules, seat: int, play: str, worlds: int) -> Non
     reached = "" if not bidding else f", bidding {bidding}" if result.get("reached") is None \
         else f" reaching you ({result['reached']:.0%} of deals), bidding {bidding}"
     if result.get("source") == "atlas":
-        what = "class" if result["atlas"]["level"] == "class" else "pool of classes"
+        what = {"class": "class", "pooled": "pool of classes",
+                "coarse": "coarse pool of classes"}[result["atlas"]["level"]]
         reached = (f" of this hand's {what} in the realistic atlas "
                    f"({result['atlas']['deals']:,} deals){reached}")
     stopped = (" (stopped early: the best action separated from the next)"
