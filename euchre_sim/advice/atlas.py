@@ -33,12 +33,12 @@ from ..core.calls import may_pass
 from ..core.handclass import KeyReader
 from ..core.limits import MAX_POINTS
 from ..core.package_data import shipped
+from ..core.results import result_points
 from ..core.rules import RuleSet, preset
-from ..core.run_tables import share_names
 from ..core.ruletables import compile_rules
+from ..core.run_tables import share_names
 from ..core.schema import Column, Schema, file_schema, rates, read_table, standard_errors
 from ..core.stats import Z95, points_interval95
-from ..core.results import result_points
 from ..game.odds import odds_array, odds_frame, result_wins
 from .question import PEOPLE, AdviceQuestion
 
