@@ -41,7 +41,8 @@ from ..core.ruletables import compile_rules
 from ..core.run_tables import share_names
 from ..core.schema import Column, Schema, file_schema, rates, read_table, standard_errors
 from ..core.stats import Z95, points_interval95
-from .question import PEOPLE, AdviceQuestion
+from ..play.player import PEOPLE
+from .question import AdviceQuestion
 
 ATLAS_PRESETS = ("standard", "online", "yooker")
 ATLAS_FOLDER = "data"  # of the package (`core.package_data`)
@@ -300,9 +301,11 @@ def atlas_for(question: AdviceQuestion) -> dict[str, Atlas] | None:
     """The shipped atlas's levels that may answer the question: a table of people (the human
     bidder's own parameters, the learned player), no score, deals not asked for, and the rules
     of a preset with an atlas, unchanged."""
-    if (question.play, question.bidding) != (PEOPLE[1], PEOPLE[0]) or not question.atlas:
+    player = question.player
+    if (player.play, player.bidder, player.weights) != (PEOPLE.play, PEOPLE.bidder,
+                                                        PEOPLE.weights):
         return None
-    if question.bidder_params or question.score is not None:
+    if not question.atlas or question.score is not None:
         return None
     name = atlas_preset(question.rules)
     if name is None:

@@ -14,14 +14,17 @@ import numpy as np
 
 from ..core.errors import UserError
 from ..game.engine import HandState
-from ..game.practice import PEOPLE, PLAYER_SEAT
+from ..game.practice import PLAYER_SEAT
+from ..play.player import PEOPLE, Player
 from .advice_request import answer
 from .bid_options import bid_options, bid_question
 from .position import Valuer, bidder_inference, card_options, defence_options
 from .question import AdviceQuestion
 from .review import decision_row, decision_seed
 
-WORLDS = 50  # worlds a card, discard or defence is valued over (review's default)
+# a card, discard or defence valued as review values it (its default worlds, each solved),
+# the worlds agreeing with the auction under the table of people's bidder
+VALUING = Player(PEOPLE.bidder)
 
 
 def decision_cost(state: HandState, kind: str, chosen, seed: int, deal: int, slot: int,
@@ -31,7 +34,7 @@ def decision_cost(state: HandState, kind: str, chosen, seed: int, deal: int, slo
     could not value the bid), `dd_points_lost` and `source` (atlas, simulation or worlds).
     Deal `deal`'s decision `slot` has a seed of its own, as `review` keys its decisions."""
     key = decision_seed(seed, deal, slot)
-    valuer = Valuer(WORLDS, key, bidder_inference(state.rules, PEOPLE.bidder))
+    valuer = Valuer(VALUING.worlds, key, bidder_inference(VALUING))
     trick, category, source = None, kind, "worlds"
     if kind == "bid":
         options, source = _bid_options(state, key)
@@ -61,7 +64,7 @@ def _bid_options(state: HandState, seed: int) -> tuple[list[dict], str | None]:
     except UserError:
         advice = {"actions": [], "source": None}
     people = {(a["action"], a["suit"], a["alone"]): a for a in advice["actions"]}
-    exact = bid_question(state, {"bidding": PEOPLE.bidder}, 2, seed)
+    exact = bid_question(state, VALUING, 2, seed)
     options = bid_options(state, exact, [state.dealt], advised=False)
     for option in options:
         valued = people.get(tuple(option["option"].values()))

@@ -73,8 +73,9 @@ class Sides:
                                 if p.bidder == "table" else p for p in players))
 
     @property
-    def plays(self) -> tuple[str, str]:
-        return tuple(p.play for p in self.players)
+    def solved(self) -> bool:
+        """Both sides play as the solver (`play.models.PlayModel.solved`)."""
+        return all(p.model.solved for p in self.players)
 
     def label(self, side: int) -> str:
         return self.players[side].label()
@@ -115,7 +116,7 @@ class KernelAuction:
             return
         calls = np.empty(N_ROWS, dtype=np.int8)
         rounds = BOTH_ROUNDS | WITH_DEFENCE
-        if self.sides.plays == ("dd", "dd"):
+        if self.sides.solved:
             analyze_deal(self.tb, self.hands, state.upcard, state.dealer, True, 0, rounds,
                          shared_tt(), new_work(), calls)
         else:

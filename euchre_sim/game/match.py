@@ -39,7 +39,7 @@ from ..core.calls import (
 from ..core.dealing import deal_into, deal_key
 from ..core.jit import njit
 from ..core.seats import left_of, seat_at, team_of
-from ..play.models import MODEL_DD
+from ..play.models import KERNEL_SOLVER
 from ..play.pimc import new_pimc_work
 from ..play.playout import ALL_ROWS, play_contract, play_deal
 from ..play.state import S_FAILED, S_MAKER_TRICKS
@@ -108,7 +108,7 @@ def play_hand(players, card_play, tb, odds, hands, upcard, dealer, ns, ew, n_wor
     card_play: play card by card even where the solver's value would do (to count failed
     follows)."""
     models = (players[0].play, players[1].play)
-    both_dd = models[0] == MODEL_DD and models[1] == MODEL_DD
+    both_dd = models[0] == KERNEL_SOLVER and models[1] == KERNEL_SOLVER
     if players[0].bidder == BIDDER_DD or players[1].bidder == BIDDER_DD:
         if both_dd:
             analyze_deal(tb, hands, upcard, dealer, True, 0, BOTH_ROUNDS | WITH_DEFENCE, tt,

@@ -38,7 +38,7 @@ import numpy as np
 from ..core.bits import above_highest, bits_above, low_index, popcount
 from ..core.jit import njit
 from ..core.package_data import damaged, package_root, shipped
-from .models import LEARNED_MODELS
+from .models import play_model
 from .state import (
     P_BY,
     P_KNOWN_OUT,
@@ -283,12 +283,6 @@ def read_card_net(path, nl: NetLayout = STANDARD_LAYOUT) -> CardNet:
     return net
 
 
-def plays_as_pimc(play: str) -> bool:
-    """Does the model sample worlds at (nearly) every decision? PIMC alone: the learned
-    players' nets know every deal."""
-    return play == "pimc"
-
-
 def _package_file(family: str, which: int):
     """A shipped net's file: 0 its weights (checked against the package data's manifest),
     1 its provenance."""
@@ -307,8 +301,8 @@ def card_nets() -> CardNets:
 
 
 def nets_for(play: str) -> CardNets:
-    """The nets a play model plays by: the shipped nets for the learned players, else none."""
-    return card_nets() if play in LEARNED_MODELS else no_card_nets()
+    """The nets a play model plays by: the shipped nets where it uses a net, else none."""
+    return card_nets() if play_model(play).uses_net else no_card_nets()
 
 
 @lru_cache(maxsize=2)
