@@ -43,8 +43,8 @@ def lone_hand(rules) -> dict:
     for label, play, infer in (("pimc_inference", "pimc", True), ("pimc_plain", "pimc", False),
                                ("dd", "dd", False)):
         result = advise_in_auction(AdviceQuestion(rules, "JS KS QS TS 9S", 3, up="AS",
-                                                  deals=DEALS, seed=1, bidding="rules",
-                                                  play=play, worlds=WORLDS, infer=infer))
+                                                  deals=DEALS, seed=1, infer=infer,
+                                                  player=Player("rules", play, WORLDS)))
         lone = next(a for a in result["actions"] if a["action"] == "order_up" and a["alone"])
         out[label] = {"deals": result["deals"], "march_rate": lone["march_rate"],
                       "make_rate": lone["make_rate"], "mean_points": lone["mean_points"],
@@ -113,7 +113,7 @@ def duplicate_gains(rules, side_a, side_b, match: int, seed: int, worlds: int) -
     bidder's contract of each of `match` deals played out twice, A as NS then as EW (NS minus
     EW, halved); passed-out deals are left out."""
     from euchre_sim.core.dealing import deal_batch, deal_key, seed_to_u64
-    from euchre_sim.play.models import MODEL_PIMC
+    from euchre_sim.play.models import KERNEL_PIMC
     from euchre_sim.play.playout import played_call
 
     tb = compile_rules(rules)
@@ -124,7 +124,7 @@ def duplicate_gains(rules, side_a, side_b, match: int, seed: int, worlds: int) -
         key = np.uint64(deal_key(seed_to_u64(seed), np.uint64(i)))
         ns_points = []
         for works in ((side_a, side_b), (side_b, side_a)):
-            tricks = played_call(MODEL_PIMC, tb, hands[i], ups[i], 0, round_no, trump, pos & 3,
+            tricks = played_call(KERNEL_PIMC, tb, hands[i], ups[i], 0, round_no, trump, pos & 3,
                                  pos if alone else 0, 0, worlds, key, tt, works)
             points = int(tb.score[alone, 0, tricks])
             ns_points.append(points if pos % 2 == 0 else -points)

@@ -26,7 +26,7 @@ from euchre_sim.core.jit import njit  # noqa: E402
 from euchre_sim.core.rules import build_rules  # noqa: E402
 from euchre_sim.core.ruletables import compile_rules  # noqa: E402
 from euchre_sim.play.card_net import no_card_nets
-from euchre_sim.play.models import model_id  # noqa: E402
+from euchre_sim.play.models import play_model  # noqa: E402
 from euchre_sim.play.pimc import inference_of, new_pimc_work  # noqa: E402
 from euchre_sim.play.playout import played_call  # noqa: E402
 from euchre_sim.solver.search import new_tt  # noqa: E402
@@ -58,7 +58,7 @@ def measure(tb, model, hands, ups, worlds, runs):
     for _ in range(runs):
         tt = new_tt()
         start = time.perf_counter()
-        _play_hands(model_id(model), tb, hands, ups, worlds, seed_to_u64(1), tt, out)
+        _play_hands(play_model(model).kernel, tb, hands, ups, worlds, seed_to_u64(1), tt, out)
         elapsed = time.perf_counter() - start
         rates.append(hands.shape[0] / elapsed)
         searches.append(tt.stats[3] / elapsed)
