@@ -15,7 +15,7 @@ from euchre_sim.core.seats import parse_seat
 from euchre_sim.game.engine import Bid, HandState
 from euchre_sim.game.history import replay_hand, replay_record
 from euchre_sim.play.models import MODELS, PLAY_MODELS
-from euchre_sim.play.player import PEOPLE, Player
+from euchre_sim.play.player import Player, people
 from euchre_sim.report.review import seat_totals
 from euchre_sim.web.app import create_app
 
@@ -86,7 +86,7 @@ def test_rules_serves_the_play_models_registry_the_page_reads(client):
                           "samples_worlds": model.samples_worlds, "uses_net": model.uses_net,
                           "solved": model.solved, "deals": model.pace.advise_deals,
                           "max_deals": model.pace.max_deals}
-    assert catalog["people"] == {"bidding": PEOPLE.bidder, "play": PEOPLE.play}
+    assert catalog["people"] == {"bidding": people().bidder, "play": people().play}
     assert catalog["default_play"] == Player().play
 
 

@@ -41,7 +41,7 @@ from ..core.ruletables import compile_rules
 from ..core.run_tables import share_names
 from ..core.schema import Column, Schema, file_schema, rates, read_table, standard_errors
 from ..core.stats import Z95, points_interval95
-from ..play.player import PEOPLE
+from ..play.player import people
 from .question import AdviceQuestion
 
 ATLAS_PRESETS = ("standard", "online", "yooker")
@@ -301,9 +301,8 @@ def atlas_for(question: AdviceQuestion) -> dict[str, Atlas] | None:
     """The shipped atlas's levels that may answer the question: a table of people (the human
     bidder's own parameters, the learned player), no score, deals not asked for, and the rules
     of a preset with an atlas, unchanged."""
-    player = question.player
-    if (player.play, player.bidder, player.weights) != (PEOPLE.play, PEOPLE.bidder,
-                                                        PEOPLE.weights):
+    player, table = question.player, people()
+    if (player.play, player.bidder, player.weights) != (table.play, table.bidder, table.weights):
         return None
     if not question.atlas or question.score is not None:
         return None

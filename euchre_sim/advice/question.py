@@ -8,7 +8,7 @@ users typed them: the CLI as options (`--turned-down`), the page as JSON fields.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from functools import cached_property
 from typing import NamedTuple
 
@@ -22,7 +22,7 @@ from ..core.rules import RuleSet
 from ..core.seats import seat_at
 from ..game.odds import read_odds
 from ..play.models import DEFAULT_PLAY
-from ..play.player import PEOPLE, PLAYER_FIELDS, Player, player_of
+from ..play.player import PLAYER_FIELDS, Player, people, player_of
 
 ADVISE_DEALER = 0  # N deals (as in `_solve_batch`); the advised seat sits at its position
 PATH_FIELDS = ("bidder_params", "bidder_table", "odds")  # files and folders a question reads
@@ -42,10 +42,10 @@ class Cards(NamedTuple):
 
 def models_of(play: str | None, bidding: str | None) -> tuple[str, str | None]:
     """(play, bidding) of a question that names either, both or neither: with neither, a
-    table of people (`play.player.PEOPLE`); a play model alone is the plain answer under it;
+    table of people (`play.player.people`); a play model alone is the plain answer under it;
     a bidder alone bids for the default play (double dummy)."""
     if play is None and bidding is None:
-        return PEOPLE.play, PEOPLE.bidder
+        return people().play, people().bidder
     return play or DEFAULT_PLAY, bidding
 
 
@@ -80,7 +80,7 @@ class AdviceQuestion:
     turned_down: str | None = None
     deals: int | None = None
     seed: int = 0
-    player: Player = PEOPLE
+    player: Player = field(default_factory=people)
     score: tuple[int, int] | str | None = None
     odds: str | None = None
     infer: bool = True

@@ -16,7 +16,7 @@ from ..core.dealing import deal_one
 from ..core.errors import UserError
 from ..core.rules import RuleSet
 from ..core.seats import SEAT_NAMES, TEAM_NAMES, seat_at
-from ..play.player import PEOPLE
+from ..play.player import people
 from .bidders import Sides
 from .engine import HandState
 from .history import bid_label
@@ -43,7 +43,7 @@ class PracticeHand:
         self.seed, self.deal = seed, deal
         hands, upcard = deal_one(rules, seed, deal, dealer)
         self.state = HandState(rules, dealer, hands, upcard)
-        sides = Sides.of(rules, (PEOPLE, PEOPLE))
+        sides = Sides.of(rules, (people(), people()))
         self.players = sides.seats(random.Random(f"{seed}:{deal}"))
         self.asked = 0  # defenders asked so far whether they defend alone
         self.events: list[dict] = []  # the others' actions since the player's last one

@@ -9,6 +9,7 @@ of scalars and arrays, down to the bidder's choice, the card player and PIMC's i
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import NamedTuple
 
 import numpy as np
@@ -150,7 +151,11 @@ class Player:
         return f"{self.bidder} bidder, {self.play} play"
 
 
-PEOPLE = Player("human", "learned")  # a table of people: how they bid, how well they play
+@lru_cache(maxsize=1)
+def people() -> Player:
+    """A table of people: the human bidder (bidding as people did at an online site's tables)
+    and the learned card player (its file read when first asked for)."""
+    return Player("human", "learned")
 
 
 def player_of(rules, bidding: str | None = None, play: str = DEFAULT_PLAY,

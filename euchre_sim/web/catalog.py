@@ -8,7 +8,7 @@ from ..core.cards import JOKER, card_suit
 from ..core.rules import PRESETS, RuleSet, option_fields, preset
 from ..core.stats import Z95
 from ..play.models import DEFAULT_PLAY, MODELS
-from ..play.player import PEOPLE
+from ..play.player import people
 
 SUIT_SYMBOLS = {"french": "♣♦♥♠", "yooker": "★▲■●"}
 
@@ -36,7 +36,7 @@ def models_catalog() -> dict:
                         "solved": m.solved, "deals": m.pace.advise_deals,
                         "max_deals": m.pace.max_deals} for m in MODELS],
             "default_play": DEFAULT_PLAY,
-            "people": {"bidding": PEOPLE.bidder, "play": PEOPLE.play}}
+            "people": {"bidding": people().bidder, "play": people().play}}
 
 
 def deck_catalog(rules: RuleSet) -> dict:
