@@ -66,7 +66,7 @@ def throughput(rules, tmp: str) -> dict:
 def advise_times(rules) -> dict:
     hand = "JS AS 9H 9D TC"
     def asked(seat: int, deals: int, bidding: str | None = None) -> AdviceQuestion:
-        return AdviceQuestion(rules, hand, seat, up="9S", deals=deals, bidding=bidding)
+        return AdviceQuestion(rules, hand, seat, up="9S", deals=deals, player=Player(bidding))
 
     answer(asked(1, 200))  # warm the caches
     answer(asked(4, 200, "dd"))

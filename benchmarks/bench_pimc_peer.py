@@ -5,7 +5,7 @@ AS up alone in round 1; the dealer picks the AS up and discards; every seat play
 K worlds a decision (--worlds, 50). Over --deals random deals consistent with that hand and
 upcard (400), each side plays the lone contract out once a deal: hands per second, and the lone
 march rate as a check that both play the same game (the issue: 43-47 %). Ours is
-`play.playout.play_contract` (MODEL_PIMC) with plain worlds (`inference_of()`) and, labelled,
+`play.playout.play_contract` (KERNEL_PIMC) with plain worlds (`inference_of()`) and, labelled,
 worlds that agree with the auction under the rules bidder (`inference_of` of its record).
 A second figure: the rules bidder's contracts on --contract-deals random deals (2,000; passed
 out ones left out), each played out once by each side.
@@ -43,7 +43,7 @@ from euchre_sim.core.dealing import deal_batch, deal_key, seed_to_u64  # noqa: E
 from euchre_sim.core.jit import njit  # noqa: E402
 from euchre_sim.core.rules import build_rules  # noqa: E402
 from euchre_sim.core.ruletables import compile_rules  # noqa: E402
-from euchre_sim.play.models import MODEL_PIMC  # noqa: E402
+from euchre_sim.play.models import KERNEL_PIMC  # noqa: E402
 from euchre_sim.play.net_weights import no_card_nets  # noqa: E402
 from euchre_sim.play.pimc import (  # noqa: E402
     CLEAR_Z,
@@ -69,7 +69,7 @@ def _ours_lone(tb, unseen, seed, seat, hand, upcard, trump, worlds, tt, pws, tri
     work = np.empty_like(unseen)
     for i in range(tricks.shape[0]):
         deal_around(unseen, seed, i, seat, hand, hands, work)
-        tricks[i] = play_contract((MODEL_PIMC, MODEL_PIMC), tb, hands, upcard, 0, 1, trump,
+        tricks[i] = play_contract((KERNEL_PIMC, KERNEL_PIMC), tb, hands, upcard, 0, 1, trump,
                                   seat, seat, 0, worlds, deal_key(seed, np.uint64(i)), tt,
                                   pws)[S_MAKER_TRICKS]
 
@@ -79,7 +79,7 @@ def _ours_contracts(tb, hands, ups, calls, seed, worlds, tt, pws, tricks):
     """Each deal's contract (round, position, trump, alone) played out, dealer 0."""
     for i in range(tricks.shape[0]):
         pos, alone = calls[i, 1], calls[i, 3]
-        tricks[i] = play_contract((MODEL_PIMC, MODEL_PIMC), tb, hands[i], ups[i], 0,
+        tricks[i] = play_contract((KERNEL_PIMC, KERNEL_PIMC), tb, hands[i], ups[i], 0,
                                   calls[i, 0], calls[i, 2], pos & 3, pos if alone else 0, 0,
                                   worlds, deal_key(seed, np.uint64(i)), tt,
                                   pws)[S_MAKER_TRICKS]
@@ -227,7 +227,7 @@ def main() -> None:
     rules = build_rules("standard")
     tb = compile_rules(rules)
     deck = rules.card_deck
-    q = AdviceQuestion(rules, "JS KS QS TS 9S", 3, up="AS", play="pimc", worlds=args.worlds).cards
+    q = AdviceQuestion(rules, "JS KS QS TS 9S", 3, up="AS").cards
     seed, trump, worlds = seed_to_u64(SEED), deck.parse_suit("S"), args.worlds
 
     def ours(inference, body):

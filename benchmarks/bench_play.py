@@ -25,7 +25,7 @@ from euchre_sim.core.dealing import deal_batch, deal_key, seed_to_u64  # noqa: E
 from euchre_sim.core.jit import njit  # noqa: E402
 from euchre_sim.core.rules import build_rules  # noqa: E402
 from euchre_sim.core.ruletables import compile_rules  # noqa: E402
-from euchre_sim.play.models import model_id  # noqa: E402
+from euchre_sim.play.models import play_model  # noqa: E402
 from euchre_sim.play.net_weights import no_card_nets  # noqa: E402
 from euchre_sim.play.pimc import inference_of, new_pimc_work  # noqa: E402
 from euchre_sim.play.playout import play_contract  # noqa: E402
@@ -59,7 +59,8 @@ def measure(tb, model, hands, ups, worlds, runs):
         tt = new_tt()
         start = time.perf_counter()
         pw = new_pimc_work(inference_of(), no_card_nets())
-        _play_hands(model_id(model), tb, hands, ups, worlds, seed_to_u64(1), tt, (pw, pw), out)
+        _play_hands(play_model(model).kernel, tb, hands, ups, worlds, seed_to_u64(1), tt, (pw, pw),
+                    out)
         elapsed = time.perf_counter() - start
         rates.append(hands.shape[0] / elapsed)
         searches.append(tt.stats[3] / elapsed)

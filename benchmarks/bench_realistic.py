@@ -30,6 +30,7 @@ import time
 
 from checkouts import cli_command, tree_env
 
+from euchre_sim.play.player import Player
 from euchre_sim.sim.simulate import default_chunk_size
 
 RUNS = int(os.environ.get("BENCH_RUNS", "3"))
@@ -45,7 +46,7 @@ CHUNK_OVERHEAD_S = 2.0  # a Dask task's start, transfer and merge share, per chu
 
 def big_run_chunk(options: list[str]) -> int:
     """The chunk size of a million-deal run with these options (`--play` dd: 10,000)."""
-    return default_chunk_size(1_000_000, options[options.index("--play") + 1])
+    return default_chunk_size(1_000_000, Player(play=options[options.index("--play") + 1]))
 
 
 def run(options: list[str], deals: int, tree: str | None = None) -> float:

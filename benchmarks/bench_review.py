@@ -25,6 +25,7 @@ from euchre_sim.advice.review import ReviewSettings, review_hand
 from euchre_sim.core.rules import build_rules
 from euchre_sim.game.history import ReplayedHand, state_to_record
 from euchre_sim.game.selfplay import play_games
+from euchre_sim.play.player import Player
 
 CARD_QUESTIONS = {
     "opening lead": {"hand": "JS AS 9H 9D TC", "up": "9S", "seat": 1, "trump": "S",
@@ -60,7 +61,7 @@ def main() -> None:
     args = parser.parse_args()
     rules = build_rules("standard")
     game = [h.state for h in play_games(rules, 3, 11)][:10]
-    settings = ReviewSettings(worlds=50, seed=1)
+    settings = ReviewSettings(Player(worlds=50), seed=1)
 
     def review_game() -> int:
         return sum(1 for i, s in enumerate(game)

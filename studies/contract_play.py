@@ -20,7 +20,7 @@ from euchre_sim.core.seats import team_of
 from euchre_sim.game.engine import HandState
 from euchre_sim.game.match import auction_row
 from euchre_sim.game.model_strategy import state_arrays
-from euchre_sim.play.models import MODEL_PIMC
+from euchre_sim.play.models import KERNEL_PIMC
 from euchre_sim.play.player import Player
 from euchre_sim.play.playout import play_contract
 from euchre_sim.play.state import S_MAKER_TRICKS
@@ -61,7 +61,7 @@ def duplicate_gains(rules, side_a, side_b, match: int, seed: int, worlds: int) -
         key = np.uint64(deal_key(seed_to_u64(seed), np.uint64(i)))
         ns_points = []
         for works in ((side_a, side_b), (side_b, side_a)):
-            tricks = play_contract((MODEL_PIMC, MODEL_PIMC), tb, hands[i], ups[i], 0, round_no,
+            tricks = play_contract((KERNEL_PIMC, KERNEL_PIMC), tb, hands[i], ups[i], 0, round_no,
                                    trump, pos & 3, pos if alone else 0, 0, worlds, key, tt,
                                    works)[S_MAKER_TRICKS]
             points = int(tb.score[alone, 0, tricks])

@@ -55,7 +55,7 @@ from euchre_sim.core.stats import interval95, mean_se
 from euchre_sim.game.history import HandState
 from euchre_sim.game.match import auction_row
 from euchre_sim.game.model_strategy import state_arrays
-from euchre_sim.play.models import DEFAULT_WORLDS, model_id
+from euchre_sim.play.models import DEFAULT_WORLDS, play_model
 from euchre_sim.play.pimc import inference_of, new_pimc_work, option_candidates, option_of
 from euchre_sim.play.player import Player
 from euchre_sim.play.playout import choose_card, play_contract
@@ -201,7 +201,7 @@ def _agreement(state, seat, card, agree, worlds, tt, rng) -> int:
         player = Player(None, name).record()
         work = new_pimc_work(inference_of(), player.nets)
         h, s, p = state_arrays(state)
-        chosen = choose_card(model_id(name), tb, lay, h, s, p, seat, worlds,
+        chosen = choose_card(play_model(name).kernel, tb, lay, h, s, p, seat, worlds,
                              np.uint64(rng.getrandbits(64)), tt, (work, work))
         agree[name] += int(option_of(lay, hands, st, pm, seat, chosen) == person)
     return 1
@@ -242,7 +242,7 @@ def pinned(deals: int, models: list[str]) -> dict:
     out = {}
     for play in models:
         result = advise(AdviceQuestion(rules, "JS AS 9H 9D TC", 1, up="9S", deals=deals,
-                                       seed=1, bidding="human", play=play))
+                                       seed=1, player=Player("human", play)))
         order = next(a for a in result["actions"] if a["action"] == "order_up"
                      and not a["alone"])
         out[play] = {"mean_points": order["mean_points"], "points_se": order["points_se"]}

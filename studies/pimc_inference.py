@@ -44,8 +44,8 @@ def lone_hand(rules) -> dict:
     for label, play, infer in (("pimc_inference", "pimc", True), ("pimc_plain", "pimc", False),
                                ("dd", "dd", False)):
         result = advise_in_auction(AdviceQuestion(rules, "JS KS QS TS 9S", 3, up="AS",
-                                                  deals=DEALS, seed=1, bidding="rules",
-                                                  play=play, worlds=WORLDS, infer=infer))
+                                                  deals=DEALS, seed=1, infer=infer,
+                                                  player=Player("rules", play, WORLDS)))
         lone = next(a for a in result["actions"] if a["action"] == "order_up" and a["alone"])
         out[label] = {"deals": result["deals"], "march_rate": lone["march_rate"],
                       "make_rate": lone["make_rate"], "mean_points": lone["mean_points"],

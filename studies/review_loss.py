@@ -18,6 +18,7 @@ from euchre_sim.core.rules import build_rules
 from euchre_sim.core.stats import mean_se
 from euchre_sim.game.history import ReplayedHand
 from euchre_sim.game.selfplay import play_games
+from euchre_sim.play.player import Player
 
 MODELS = (("rules", None), ("pimc", 10), ("pimc", 50))
 
@@ -36,7 +37,7 @@ def played_hands(rules, model: str, worlds: int | None, hands: int, seed: int):
 
 def losses(states, seed: int) -> dict:
     """Mean dd points lost per hand (cards and discards; and by category), with errors."""
-    settings = ReviewSettings(worlds=2, seed=seed, kinds=("discard", "card"))
+    settings = ReviewSettings(Player(worlds=2), seed=seed, kinds=("discard", "card"))
     per_hand = {c: np.zeros(len(states)) for c in ("discard", "lead", "follow")}
     for i, state in enumerate(states):
         for row in review_hand(ReplayedHand(state, [0] * 4), i, i, settings):

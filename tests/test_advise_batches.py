@@ -7,6 +7,7 @@ from euchre_sim.advice.advise import advise
 from euchre_sim.advice.auction_advice import reached_deals
 from euchre_sim.advice.question import AdviceQuestion
 from euchre_sim.core.rules import build_rules
+from euchre_sim.play.player import Player
 
 HAND = ("JS AS 9H 9D TC", 1, "9S")
 
@@ -15,7 +16,8 @@ HAND = ("JS AS 9H 9D TC", 1, "9S")
 def test_batches_do_not_change_the_answer(play, deals):
     rules = build_rules("online", ["no_trump=true"])
     hand, seat, up = HAND
-    question = AdviceQuestion(rules, hand, seat, up, deals=deals, seed=5, play=play, worlds=5)
+    question = AdviceQuestion(rules, hand, seat, up, deals=deals, seed=5,
+                              player=Player(None, play, 5))
     whole = advise(question, batch=deals)
     pieces = advise(question, batch=7)
     assert pieces == whole
@@ -23,7 +25,7 @@ def test_batches_do_not_change_the_answer(play, deals):
 
 def test_progress_counts_every_deal_of_every_model():
     reports = []
-    advise(AdviceQuestion(build_rules(), *HAND, deals=50, play="rules"), batch=20,
+    advise(AdviceQuestion(build_rules(), *HAND, deals=50, player=Player(play="rules")), batch=20,
            progress=lambda done, total: reports.append((done, total)))
     assert reports == [(20, 100), (40, 100), (50, 100), (70, 100), (90, 100), (100, 100)]
 
@@ -36,13 +38,15 @@ def test_a_progress_callback_that_raises_stops_the_advice():
         raise Stop
 
     with pytest.raises(Stop):
-        advise(AdviceQuestion(build_rules(), *HAND, deals=500, play="dd"), batch=100, progress=stop)
+        advise(AdviceQuestion(build_rules(), *HAND, deals=500, player=Player()), batch=100,
+               progress=stop)
 
 
 @pytest.mark.parametrize("seat", [1, 3])
 def test_reached_deals_in_batches_keep_the_same_deals(seat):
     rules = build_rules()
-    q = AdviceQuestion(rules, "JS AS 9H 9D TC", seat, "9S", deals=200, seed=3, bidding="rules")
+    q = AdviceQuestion(rules, "JS AS 9H 9D TC", seat, "9S", deals=200, seed=3,
+                       player=Player("rules"))
     whole = reached_deals(q, batch=10**6)
     reports = []
     pieces = reached_deals(q, batch=13,
@@ -59,7 +63,7 @@ def test_reached_deals_in_worker_processes_are_the_deals_of_one_process(seat, pl
     """Batches tried in two worker processes, some past the last deal needed: the same deals,
     the same count tried and the same worlds' counters as one batch in this process."""
     q = AdviceQuestion(build_rules(), "JS AS 9H 9D TC", seat, "9S", deals=24, seed=3,
-                       bidding="rules", play=play, worlds=5)
+                       player=Player("rules", play, 5))
     whole = reached_deals(q, batch=10**6)
     pieces = reached_deals(q, batch=5, workers=2)
     assert pieces["tried"] == whole["tried"] > 24

@@ -1,6 +1,7 @@
 """The package's shape: wings by job, imports running one way, no reaching into private names."""
 
 import ast
+import re
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent / "euchre_sim"
@@ -113,3 +114,76 @@ def test_no_function_takes_more_than_max_parameters():
             if count > MAX_PARAMETERS:
                 long.add(f"{path.relative_to(PACKAGE).as_posix()}: {node.name}")
     assert long == LONG_KERNELS
+
+
+def _model_names() -> tuple[set[str], set[str]]:
+    """(names only a play model has, names a play model shares with a bidder)."""
+    from euchre_sim.bidding.params import ALL_BIDDERS
+    from euchre_sim.play.models import PLAY_MODELS
+
+    return set(PLAY_MODELS) - set(ALL_BIDDERS), set(PLAY_MODELS) & set(ALL_BIDDERS)
+
+
+def _leaf(node: ast.expr) -> str:
+    """The name a compared expression ends in: `player.play` -> play, `plays[0]` -> plays."""
+    while isinstance(node, ast.Subscript | ast.Call):
+        node = node.value if isinstance(node, ast.Subscript) else node.func
+    return node.attr if isinstance(node, ast.Attribute) else getattr(node, "id", "")
+
+
+def _strings(node: ast.expr) -> list[str]:
+    """The string constants of an expression, a subscript's key aside (`row["pimc"]` reads a
+    field, it names no model)."""
+    if isinstance(node, ast.Subscript):
+        return _strings(node.value)
+    if isinstance(node, ast.Constant):
+        return [node.value] if isinstance(node.value, str) else []
+    return [text for child in ast.iter_child_nodes(node) for text in _strings(child)]
+
+
+def _model_name_comparisons(tree: ast.AST) -> list[str]:
+    """Comparisons in `tree` with a play model's name: one only a model has, or one a bidder
+    shares (dd, rules) compared with something named for play, a model or a name."""
+    only, shared = _model_names()
+    found = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Compare):
+            continue
+        operands = [node.left, *node.comparators]
+        names = {text for o in operands for text in _strings(o)}
+        leaves = " ".join(_leaf(o) for o in operands)
+        if names & only or (names & shared and any(w in leaves for w in ("play", "model", "name"))):
+            found.append(ast.unparse(node))
+    return found
+
+
+def _script_model_names(script: str) -> list[str]:
+    """The play models' names a script compares with or sets (`=== "pimc"`, `= "learned"`)."""
+    named = "|".join(re.escape(name) for name in set().union(*_model_names()))
+    return re.findall(rf"""[=!]=?=?\s*["']({named})["']""", script)
+
+
+def test_no_play_model_is_told_apart_by_its_name_outside_the_registry():
+    """What a model does is a field of its record (`play.models`), so that a new model is one
+    entry and its kernel: no module compares a model's name, and the page reads the registry
+    (`/api/rules`) instead of naming models."""
+    compared = [f"{path.relative_to(PACKAGE)}: {found}"
+                for path in sorted(PACKAGE.rglob("*.py"))
+                if path != PACKAGE / "play" / "models.py"
+                for found in _model_name_comparisons(ast.parse(path.read_text()))]
+    assert compared == []
+    assert _script_model_names((PACKAGE / "web" / "static" / "app.js").read_text()) == []
+
+
+def test_the_model_name_check_sees_a_comparison():
+    """The check above can fail: a model's name compared, alone or among others, and the
+    bidders' own names compared with a bidder pass."""
+    for source in ('play == "pimc"', 'x.play != "dd"', 'sides.plays == ("dd", "dd")',
+                   'name in ("learned", "learned-search")', 'question.model == "rules"'):
+        assert _model_name_comparisons(ast.parse(source)) == [ast.unparse(ast.parse(source))]
+    for source in ('p.bidder == "dd"', '"dd" in bidders', 'player.bidder == "rules"',
+                   'row["pimc"] is None'):
+        assert _model_name_comparisons(ast.parse(source)) == []
+    assert _script_model_names('if (play === "pimc") x.value = "learned";') == ["pimc",
+                                                                               "learned"]
+    assert _script_model_names('el("td", { "data-key": "pimc" })') == []

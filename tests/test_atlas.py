@@ -33,6 +33,7 @@ from euchre_sim.core.handclass import KeyReader
 from euchre_sim.core.rules import build_rules
 from euchre_sim.core.ruletables import compile_rules
 from euchre_sim.core.seats import seat_at
+from euchre_sim.play.player import Player
 
 from .helpers import run_cli
 
@@ -260,7 +261,7 @@ def test_asking_for_deals_or_other_models_is_simulated_not_looked_up():
     hand = "JS AS 9H 9D TC"
     assert AdviceQuestion(RULES, hand, 1, up="9S").atlas is True
     assert AdviceQuestion(RULES, hand, 1, up="9S", deals=500).atlas is False
-    for fields in ({"play": "dd", "bidding": "human"}, {"play": "learned", "bidding": "rules"},
+    for fields in ({"player": Player("human", "dd")}, {"player": Player("rules", "learned")},
                    {"deals": 500}):
         assert atlas_module.atlas_for(AdviceQuestion(RULES, hand, 1, up="9S", **fields)) is None
     changed = "false" if build_rules("online").no_trump else "true"

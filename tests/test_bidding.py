@@ -25,7 +25,7 @@ from euchre_sim.core.errors import UserError
 from euchre_sim.core.rules import build_rules
 from euchre_sim.core.ruletables import CARD_LAYOUT, compile_rules
 from euchre_sim.play.net_weights import no_card_nets
-from euchre_sim.play.player import PlayerRecord
+from euchre_sim.play.player import Player, PlayerRecord
 from euchre_sim.solver.calltable import analyze_deals
 
 from . import naive
@@ -294,7 +294,7 @@ def test_advise_keeps_exactly_the_deals_where_earlier_seats_pass(bidding, round_
     hand, ref = "JS AS 9H 9D TC", ("9S" if round_no == 1 else "QC")
     question = AdviceQuestion(rules, hand, position, ref if round_no == 1 else None,
                               ref if round_no == 2 else None, deals=30, seed=3,
-                              bidding=bidding)
+                              player=Player(bidding))
     kept = reached_deals(question)
     q = question.cards
     tried = sampled_deals(rules, hand, position, ref, kept["tried"], 3)
@@ -375,7 +375,7 @@ def test_round_2_advice_for_a_hand_its_bidder_would_have_ordered_up_with(bidding
                                         rules.card_deck.parse_card(down), 1, position)
     assert ordered is not None, "the rules bidder would order up"
     result = advise_in_auction(AdviceQuestion(rules, hand, position, turned_down=down, deals=60,
-                                              seed=3, bidding=bidding))
+                                              seed=3, player=Player(bidding)))
     assert result["deals"] == 60
     assert 0 < result["reached"] <= 1
 
@@ -384,7 +384,7 @@ def test_pass_value_of_the_eldest_seat_is_the_naive_continuation():
     rules = build_rules("standard")
     hand, up, position = "JS 9S AH AD AC", "TS", 1
     result = advise_in_auction(AdviceQuestion(rules, hand, position, up=up, deals=40, seed=2,
-                                              bidding="dd"))
+                                              player=Player("dd")))
     deals = sampled_deals(rules, hand, position, up, 40, 2)
     upcard = rules.card_deck.parse_card(up)
     calls = analyze_deals(rules, np.array(deals, dtype=np.uint64), np.full(40, upcard), 0,
@@ -407,7 +407,7 @@ def test_published_perfect_information_values():
     for hand, up, order_up, passing in (("JS 9S AH AD AC", "TS", 1.11, 1.37),
                                         ("9H TH 9D TD 9C", "AS", -1.70, -1.24)):
         result = advise_in_auction(AdviceQuestion(rules, hand, 1, up=up, deals=4000, seed=1,
-                                                  bidding="dd"))
+                                                  player=Player("dd")))
         by_action = {(a["action"], a["alone"]): a["mean_points"] for a in result["actions"]}
         assert result["best"]["action"] == "pass"
         assert by_action[("order_up", False)] == pytest.approx(order_up, abs=0.2)

@@ -25,7 +25,7 @@ from euchre_sim.play.learned import (
     searched_card,
     searched_discard,
 )
-from euchre_sim.play.models import MODEL_LEARNED, MODEL_PIMC, SEARCH_MARGIN
+from euchre_sim.play.models import KERNEL_NET, KERNEL_PIMC, SEARCH_MARGIN
 from euchre_sim.play.net_features import (
     GENERAL_LAYOUT,
     STANDARD_LAYOUT,
@@ -983,7 +983,7 @@ def test_a_teaching_decision_plays_the_drivers_card_and_logs_pimcs(plays, net_se
     card, and only where PIMC decides by its worlds (not forced, not settled)."""
     c = Contract(**contract)
     layers, net = random_net(net_seed, c)
-    model = MODEL_LEARNED if learned else MODEL_PIMC
+    model = KERNEL_NET if learned else KERNEL_PIMC
     if c.took_up:
         got, rows, pimc = _logged_decision(c, c.dealer, True, model, net, key)
         mine = learned_discard(c.tb, c.lay, c.hp, c.st, c.pm, new_pimc_work(inference_of(), net))
@@ -1020,7 +1020,7 @@ def test_a_valued_teaching_decision_logs_each_candidates_mean_points_for_the_sea
     c = Contract(**contract)
     _, net = random_net(3, c)
     if c.took_up:
-        got, rows, _, valued = _logged_decision(c, c.dealer, True, MODEL_PIMC, net, key, True)
+        got, rows, _, valued = _logged_decision(c, c.dealer, True, KERNEL_PIMC, net, key, True)
         cands = np.zeros(8, dtype=np.int64)
         n = discard_candidates(c.lay, c.hp, c.st, c.pm, False, cands)
         if n > 1:
@@ -1029,7 +1029,7 @@ def test_a_valued_teaching_decision_logs_each_candidates_mean_points_for_the_sea
     c.play_random(min(plays, 5 * len(c.active) - 1))
     seat = c.turn
     k = np.uint64(deal_key(np.uint64(key), np.uint64(c.st[S_DECISIONS])))
-    _, rows, _, valued = _logged_decision(c, seat, False, MODEL_PIMC, net, key, True)
+    _, rows, _, valued = _logged_decision(c, seat, False, KERNEL_PIMC, net, key, True)
     pw = new_pimc_work(inference_of(), net, 0.0)
     out = np.zeros((WORLDS, 8), dtype=np.int64)
     n = option_values(c.tb, c.lay, c.hp, c.st, c.pm, seat, False, 0, WORLDS, k, False, new_tt(),

@@ -77,10 +77,7 @@ def test_a_count_above_its_maximum_is_one_line_exit_2_before_any_work(no_work, t
 
 @pytest.mark.parametrize("build,field", [
     (lambda n: AdviceQuestion(RULES, "JS AS 9H 9D TC", 1, up="9S", deals=n), "deals"),
-    (lambda n: PlayQuestion(RULES, seat=1, trump="S", maker=1, up="9S",
-                            hand="JS AS 9H 9D TC", worlds=n), "worlds"),
-    (lambda n: Player("dd", "pimc", worlds=n), "worlds"),
-    (lambda n: ReviewSettings(worlds=n), "worlds"),
+    (lambda n: Player("dd", "pimc", worlds=n), "worlds"),  # every question's worlds
     (lambda n: RunPlan("unused", RULES, 1, n), "deals"),
     (lambda n: TournamentPlan("unused", RULES, 1, n, PLAYERS), "games"),
 ])

@@ -10,6 +10,7 @@ import pytest
 
 from euchre_sim.core.rules import build_rules
 from euchre_sim.game.odds import HandResults, odds_table, results_from_auction, win_odds
+from euchre_sim.play.player import Player
 
 from .helpers import run_cli
 
@@ -109,7 +110,7 @@ def test_at_nine_all_a_call_wins_the_game_exactly_when_it_is_made():
 
     rules = build_rules("standard")
     result = advise_in_auction(AdviceQuestion(rules, "JS AS 9H 9D TC", 1, up="9S", deals=300,
-                                              seed=4, bidding="rules", score=(9, 9)))
+                                              seed=4, player=Player("rules"), score=(9, 9)))
     calls = [a for a in result["actions"] if a["action"] != "pass"]
     assert calls and all(a["p_win"] == pytest.approx(a["make_rate"]) for a in calls)
     best = max(result["actions"], key=lambda a: a["p_win"])

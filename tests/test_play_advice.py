@@ -11,6 +11,7 @@ from euchre_sim.core.errors import UserError
 from euchre_sim.core.rules import build_rules
 from euchre_sim.game.engine import HandState
 from euchre_sim.game.history import replay_record
+from euchre_sim.play.player import Player
 
 from .conftest import RULE_SETS
 from .helpers import run_cli
@@ -68,7 +69,8 @@ def test_a_typed_position_gives_the_true_hands_worlds_exactly(name):
     for k, state in enumerate(_positions(rules, 31)):
         if k % 7:
             continue
-        answer = answer_play(PlayQuestion(rules, worlds=12, seed=k, **_seat_view(state)))
+        question = PlayQuestion(rules, seed=k, player=Player(worlds=12), **_seat_view(state))
+        answer = answer_play(question)
         want = card_options(state, Valuer(12, k, true_deal=False), 0)
         assert {o["option"]: o["pimc"] for o in answer["options"]} == \
             {o["option"]: o["pimc"] for o in want}, _seat_view(state)

@@ -238,7 +238,7 @@ def test_realistic_play_of_the_pinned_hand_is_clearly_below_double_dummy():
     from euchre_sim.advice.question import AdviceQuestion
 
     result = advise(AdviceQuestion(build_rules("standard"), "JS AS 9H 9D TC", 1, up="9S",
-                                   deals=200, seed=1, play="pimc", worlds=20))
+                                   deals=200, seed=1, player=Player(play="pimc", worlds=20)))
     order_up = next(a for a in result["actions"] if not a["alone"])
     assert result["play"] == "pimc" and order_up["n"] == 200
     pimc, dd = order_up, order_up["dd"]

@@ -11,12 +11,13 @@ from euchre_sim.core.errors import FieldError
 from euchre_sim.core.rules import build_rules
 from euchre_sim.play.models import (
     DEFAULT_WORLDS,
-    MODEL_CONVENTIONAL,
-    MODEL_LEARNED,
-    MODEL_LEARNED_SEARCH,
-    MODEL_PIMC,
+    KERNEL_CONVENTIONAL,
+    KERNEL_NET,
+    KERNEL_NET_SEARCH,
+    KERNEL_PIMC,
+    VALUED_WORLDS,
 )
-from euchre_sim.play.player import NO_BIDDER, Player, player_of
+from euchre_sim.play.player import NO_BIDDER, Player, check_bidder, player_of
 
 DEFAULTS = [default for _, default, _ in PARAMS]
 
@@ -38,6 +39,27 @@ def test_a_player_with_a_bad_field_names_the_users_option(fields, words):
         Player(**fields)
 
 
+def test_a_player_that_values_decisions_solves_each_of_two_worlds_or_more():
+    """The one rule of a decision valued over worlds (during the play, a review): each world
+    solved (the solver's model) and VALUED_WORLDS at least, for a standard error; a player
+    that plays takes one world."""
+    assert Player(worlds=1).worlds == 1
+    assert Player(worlds=VALUED_WORLDS).valuing().worlds == VALUED_WORLDS
+    with pytest.raises(FieldError, match=f"--worlds must be at least {VALUED_WORLDS}, got 1"):
+        Player(worlds=1).valuing()
+    with pytest.raises(FieldError, match="--play is for the bid"):
+        Player(play="pimc").valuing()
+
+
+def test_the_bidder_is_checked_once_against_the_bidders_the_question_takes():
+    """Every bidder a player may have; a question narrows them where its player is built."""
+    check_bidder("random")
+    with pytest.raises(FieldError, match="--bidding must be one of dd, rules, got 'random'"):
+        check_bidder("random", ("dd", "rules"))
+    with pytest.raises(FieldError, match="--bidding must be one of dd, rules, got 'game'"):
+        player_of(build_rules("standard"), "game", bidders=("dd", "rules"))
+
+
 def test_the_table_bidder_needs_its_folder_and_no_other_bidder_takes_one(tmp_path):
     rules = build_rules("standard")
     with pytest.raises(FieldError, match="--bidding table reads its decisions from "
@@ -50,10 +72,10 @@ def test_the_table_bidder_needs_its_folder_and_no_other_bidder_takes_one(tmp_pat
 def test_the_record_holds_the_kernels_bidder_model_and_the_bidders_weights():
     human = Player("human", "pimc", 30).record()
     assert int(human.bidder) == BIDDER_RULES  # human is the rules bidder's kernel
-    assert int(human.play) == MODEL_PIMC and int(human.worlds) == 30
+    assert int(human.play) == KERNEL_PIMC and int(human.worlds) == 30
     assert human.weights.tolist() == _human_weights()
     dd = Player("dd", "rules").record()
-    assert int(dd.bidder) == BIDDER_DD and int(dd.play) == MODEL_CONVENTIONAL
+    assert int(dd.bidder) == BIDDER_DD and int(dd.play) == KERNEL_CONVENTIONAL
     assert dd.weights.tolist() == DEFAULTS
     assert int(Player().record().bidder) == NO_BIDDER
     assert int(Player("rules").record(bids=False).bidder) == NO_BIDDER
@@ -90,7 +112,7 @@ def test_only_the_learned_players_carry_the_shipped_nets():
     every other model (their kernels never read them)."""
     from importlib import resources
 
-    for play, model in (("learned", MODEL_LEARNED), ("learned-search", MODEL_LEARNED_SEARCH)):
+    for play, model in (("learned", KERNEL_NET), ("learned-search", KERNEL_NET_SEARCH)):
         learned = Player("human", play).record()
         for family, name in NET_FILES.items():
             net = getattr(learned.nets, family)

@@ -21,6 +21,7 @@ from euchre_sim.core.seats import SEAT_NAMES, team_of
 from euchre_sim.game.engine import HandState
 from euchre_sim.game.history import replay_hand, replay_record, state_to_record
 from euchre_sim.game.selfplay import play_games
+from euchre_sim.play.player import Player
 from euchre_sim.solver.calltable import analyze_deals
 
 from . import naive
@@ -85,7 +86,7 @@ def _records_of_a_game(rules, play: str, seed: int) -> list[dict]:
 @pytest.mark.parametrize("name", ["standard", "online", "benny_nt"])
 def test_a_game_played_double_dummy_reviews_with_zero_dd_loss_on_every_card(name):
     rules = RULE_SETS[name]
-    review = ReviewSettings(worlds=2, seed=1)
+    review = ReviewSettings(Player(worlds=2), seed=1)
     rows = [row for n, rec in enumerate(_records_of_a_game(rules, "dd", 5))
             for row in review_hand(replay_hand(rec, rules), rec["id"], n, review)]
     cards = [r for r in rows if r["kind"] in ("card", "discard")]
@@ -97,7 +98,7 @@ def test_a_card_that_loses_a_sure_trick_loses_the_solvers_difference():
     """Reviewed loss = best naive value minus the chosen card's, on every card of random
     hands from the 8th card on; and some card in them does lose (the check can fail)."""
     rules = RULE_SETS["standard"]
-    review = ReviewSettings(worlds=2, seed=3)
+    review = ReviewSettings(Player(worlds=2), seed=3)
     losses = 0
     for index in range(12):
         rec = random_hand_record(rules, 77, index)
@@ -203,7 +204,7 @@ def test_bids_dd_values_follow_the_naive_dd_auction(name):
         for bid in final.bids:
             turn = (state.round - 1) * 4 + state.position(state.turn) - 1
             side = 1 if state.position(state.turn) % 2 == 0 else -1
-            question = bid_question(state, {"bidding": "dd"}, 4, index)
+            question = bid_question(state, Player("dd"), 4, index)
             for option in bid_options(state, question, [state.dealt]):
                 label = option["option"]
                 if label["action"] == "pass":
@@ -260,8 +261,8 @@ def test_valuing_only_some_kinds_gives_those_rows_unchanged():
     full, cards = [], []
     for n, rec in enumerate(records):
         final = replay_hand(rec, rules)
-        full += list(review_hand(final, n, n, ReviewSettings(worlds=6, seed=2)))
-        cards += list(review_hand(final, n, n, ReviewSettings(worlds=6, seed=2,
+        full += list(review_hand(final, n, n, ReviewSettings(Player(worlds=6), seed=2)))
+        cards += list(review_hand(final, n, n, ReviewSettings(Player(worlds=6), seed=2,
                                                               kinds=("card",))))
     assert cards == [r for r in full if r["kind"] == "card"] and cards
 
@@ -314,7 +315,7 @@ def test_a_real_egn_game_reviews_every_card_with_exact_dd_values():
                         if phase["type"] == "TRICK_PLAY" for trick in phase["tricks"])
     rules, hands, errors = read_hands(EGN_GAME, RULE_SETS["standard"])
     assert not errors and len(hands) == len(document["deals"])
-    settings = ReviewSettings(worlds=4, seed=5)
+    settings = ReviewSettings(Player(worlds=4), seed=5)
     rows = [row for index, (record_id, hand) in enumerate(hands)
             for row in review_hand(hand, record_id, index, settings)]
     cards = [r for r in rows if r["kind"] == "card"]
@@ -376,7 +377,7 @@ def test_every_real_egn_game_and_the_ptn_file_review():
 
     paths = sorted(str(p) for p in Path("tests/data/egn").rglob("*.egn"))
     assert len(paths) >= 20
-    settings = ReviewSettings(worlds=2, seed=0, kinds=("bid", "card"))
+    settings = ReviewSettings(Player(worlds=2), seed=0, kinds=("bid", "card"))
     for path in paths:
         document = json.loads(Path(path).read_text(encoding="utf-8"))
         cards = sum(len(trick) for deal in document["deals"] for phase in deal["phases"]

@@ -311,7 +311,7 @@ def _check_advise_against_the_solver(rules, hand, position, down=None, up=None, 
     sampled, each solved one position at a time (round 1: every discard of the dealer's)."""
     deck = rules.card_deck
     result = advise(AdviceQuestion(rules, hand, position, up=up, turned_down=down, deals=deals,
-                                    seed=seed, play="dd"))
+                                    seed=seed, player=Player()))
     sampled = sampled_deals(rules, hand, position, up or down, deals, seed)
     seat = position % 4  # N deals
     upcard = deck.parse_card(up) if up else None

@@ -19,6 +19,7 @@ from euchre_sim.advice.auction_advice import (
 from euchre_sim.advice.question import AdviceQuestion
 from euchre_sim.cli.main import cli
 from euchre_sim.core.rules import build_rules
+from euchre_sim.play.player import Player
 
 
 def paired_z(a, b):
@@ -46,8 +47,8 @@ def test_one_action_is_always_separated_and_a_tie_never():
 
 
 def _question(**fields):
-    return AdviceQuestion(build_rules(), "JS AS 9H 9D TC", 3, "9S", seed=3, bidding="rules",
-                          play="rules", **fields)
+    return AdviceQuestion(build_rules(), "JS AS 9H 9D TC", 3, "9S", seed=3,
+                          player=Player("rules", "rules"), **fields)
 
 
 def _odd_sum(kept):

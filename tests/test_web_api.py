@@ -14,6 +14,8 @@ from euchre_sim.core.rules import PRESETS, build_rules, option_fields
 from euchre_sim.core.seats import parse_seat
 from euchre_sim.game.engine import Bid, HandState
 from euchre_sim.game.history import replay_hand, replay_record
+from euchre_sim.play.models import MODELS, PLAY_MODELS
+from euchre_sim.play.player import Player, people
 from euchre_sim.report.review import seat_totals
 from euchre_sim.web.app import create_app
 
@@ -72,8 +74,20 @@ def test_rules_lists_every_preset_and_option_as_the_library_has_them(client):
         assert entry["options"] == build_rules(name).options()
     meanings = {f.name: f.metadata["meaning"] for f in option_fields()}
     assert {o["name"]: o["meaning"] for o in catalog["options"]} == meanings
-    assert set(catalog["play"]) == {"dd", "rules", "pimc", "learned", "learned-search"}
-    assert set(catalog["max_deals"]) == set(catalog["play"])
+    assert [m["name"] for m in catalog["models"]] == list(PLAY_MODELS)
+
+
+def test_rules_serves_the_play_models_registry_the_page_reads(client):
+    """The page names no model: the worlds box, the default deals, the cap and the columns
+    beside come from each model's record, the form's first choice from a table of people."""
+    catalog = client.get("/api/rules").json()
+    for served, model in zip(catalog["models"], MODELS, strict=True):
+        assert served == {"name": model.name, "description": model.description,
+                          "samples_worlds": model.samples_worlds, "uses_net": model.uses_net,
+                          "solved": model.solved, "deals": model.pace.advise_deals,
+                          "max_deals": model.pace.max_deals}
+    assert catalog["people"] == {"bidding": people().bidder, "play": people().play}
+    assert catalog["default_play"] == Player().play
 
 
 @pytest.mark.parametrize("preset, settings, size", [
@@ -337,7 +351,7 @@ def test_histories_lists_jsonl_and_egn_files_under_the_root(client, history):
 
 def test_review_of_a_file_is_what_review_file_computes(client, history):
     expected_rules, _, rows, errors = review_file(str(history), build_rules(),
-                                               ReviewSettings(worlds=8, seed=5))
+                                               ReviewSettings(Player(worlds=8), seed=5))
     job = client.post("/api/jobs", json={"kind": "review", "query": {
         "file": "hist/games.jsonl", "worlds": 8, "seed": 5}})
     assert job.status_code == 202, job.text
@@ -357,7 +371,7 @@ def test_review_of_an_entered_record_is_what_the_library_computes(client, histor
     record = json.loads(history.read_text().splitlines()[1])
     rules = build_rules()
     rows = review_states([(record["id"], replay_hand(record, rules))],
-                         ReviewSettings(worlds=8, seed=1))
+                         ReviewSettings(Player(worlds=8), seed=1))
     response = client.post("/api/review", json={"records": [record], "worlds": 8, "seed": 1})
     assert response.status_code == 200, response.text
     assert response.json()["rows"] == _no_nan(json.loads(json.dumps(rows)))

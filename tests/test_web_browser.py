@@ -26,6 +26,7 @@ from euchre_sim.core.seats import SEAT_NAMES, parse_seat
 from euchre_sim.game.egn import read_egn
 from euchre_sim.game.engine import Bid, HandState
 from euchre_sim.game.history import ReplayedHand, replay_hand, state_to_record
+from euchre_sim.play.player import Player
 from euchre_sim.report.review import option_label, seat_totals
 from euchre_sim.solver.calltable import solve_table
 from euchre_sim.web.app import create_app
@@ -278,7 +279,8 @@ def test_the_review_tab_steps_through_a_history_as_review_computes_it(browser, h
     _set(browser, "review-seed", "2")
     browser.find_element(By.ID, "review-run").click()
     WebDriverWait(browser, 300).until(ready.visibility_of_element_located((By.ID, "review-box")))
-    _, _, rows, _ = review_file(str(history), build_rules(), ReviewSettings(worlds=8, seed=2))
+    settings = ReviewSettings(Player(worlds=8), seed=2)
+    _, _, rows, _ = review_file(str(history), build_rules(), settings)
     # the first card that lost points, reached by stepping through the costly decisions
     target = next(i for i, r in enumerate(rows) if r["kind"] == "card"
                   and max(r["dd_loss"] or 0, r["pimc_loss"] or 0) > 1e-9)
@@ -352,7 +354,7 @@ def test_a_hand_entered_card_by_card_is_checked_and_reviewed(browser, history_se
                                                                          "1 hands"))
     record = json.loads(json.dumps(state_to_record(state, "entered")))
     rows = review_states([("entered", ReplayedHand(state, [0] * 4))],
-                         ReviewSettings(worlds=8, seed=0))
+                         ReviewSettings(Player(worlds=8), seed=0))
     assert browser.find_element(By.ID, "review-where").text == f"decision 1 of {len(rows)}"
     assert record["bids"][0]["action"] == "order_up"
     _shows_decision(browser, rows[0])

@@ -71,6 +71,7 @@ from euchre_sim.play.net_weights import (  # noqa: E402
     net_of,
     save_card_net,
 )
+from euchre_sim.play.models import DEFAULT_WORLDS, play_model  # noqa: E402
 from euchre_sim.play.player import Player  # noqa: E402
 from euchre_sim.play.teaching import TEACHING_CLEAR_Z, teaching_log  # noqa: E402
 
@@ -113,7 +114,7 @@ def chunk_spec(family: str, seed: int, index: int, driver: str) -> dict:
             "bidder": BIDDERS[(index // len(variants)) % len(BIDDERS)],
             "driver": driver, "worlds": DEFAULT_WORLDS, "clear_z": TEACHING_CLEAR_Z,
             "features": feature_layout(LAYOUTS[family]), "values": True} | (
-                {"driver_net": card_net_digest(family)} if driver == "learned" else {})
+                {"driver_net": card_net_digest(family)} if play_model(driver).uses_net else {})
 
 
 def chunk_path(data: str, spec: dict) -> str:

@@ -4,17 +4,20 @@ odds with `score`; or, given a `trump`, a decision during the play)."""
 
 from __future__ import annotations
 
+from ..bidding.params import BIDDERS
 from ..core.errors import FieldError
 from ..core.rules import RuleSet
+from ..play.player import PLAYER_FIELDS, player_of
 from .advise import Progress, advise
 from .play_question import PLAY_FIELDS, PlayQuestion, answer_play
 from .question import AdviceQuestion, ask
 
-BID_ONLY = ("deals", "play", "score", "odds")  # fields a play decision does not take
+BID_ONLY = ("deals", "score", "odds")  # fields a play decision does not take
 
 
 def ask_any(rules: RuleSet, fields: dict) -> AdviceQuestion | PlayQuestion:
-    """The bid question, or with `trump` the play decision (its own fields checked)."""
+    """The bid question, or with `trump` the play decision (its own fields checked, its
+    player built from the player's fields: `play.player.player_of`)."""
     given = {k: v for k, v in fields.items() if v is not None and v is not False}
     if given.get("trump") is None:
         extra = [k for k in PLAY_FIELDS if k in given]
@@ -22,12 +25,13 @@ def ask_any(rules: RuleSet, fields: dict) -> AdviceQuestion | PlayQuestion:
             raise FieldError(f"{{{extra[0]}}} is for a decision during the play: give "
                              "{trump} and {maker} too")
         return ask(rules, given)
-    bid_only = [k for k in BID_ONLY if k in given and not (k == "play" and given[k] == "dd")]
+    bid_only = [k for k in BID_ONLY if k in given]
     if bid_only:
         raise FieldError(f"{{{bid_only[0]}}} is for the bid: a decision during the play "
                          "samples {worlds} worlds and solves each")
-    given.pop("play", None)
-    return PlayQuestion(rules, **given)
+    player = player_of(rules, **{k: given.pop(k) for k in PLAYER_FIELDS if k in given},
+                       bidders=BIDDERS)
+    return PlayQuestion(rules, **given, player=player)
 
 
 def answer(question: AdviceQuestion | PlayQuestion, progress: Progress | None = None,

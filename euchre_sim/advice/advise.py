@@ -18,8 +18,8 @@ from ..core.rules import RuleSet
 from ..core.ruletables import compile_rules
 from ..core.seats import seat_at
 from ..core.stats import mean_se, points_interval95
-from ..play.net_weights import plays_as_pimc
 from ..play.pimc import inference_of, new_pimc_work
+from ..play.player import Player
 from ..play.playout import ALL_ROWS, play_deal
 from ..solver.calltable import analyze_deal
 from ..solver.search import new_tt, new_work
@@ -124,10 +124,10 @@ def figures(tables, tricks: np.ndarray, alone: bool, bound: int) -> dict:
     return rates(tricks) | mean_figures(tables.score[int(alone), 0, tricks], bound)
 
 
-def batch_size(play: str) -> int:
+def batch_size(player: Player) -> int:
     """Deals a kernel call handles between progress reports (well under a second each; small
-    enough that the batches in flight when the last deal is kept cost little)."""
-    return 10 if plays_as_pimc(play) else 500
+    enough that the batches in flight when the last deal is kept cost little): the pace's."""
+    return player.model.pace.batch
 
 
 def batches(count: int, size: int) -> list[tuple[int, int]]:
@@ -160,38 +160,40 @@ def describe_question(question: AdviceQuestion) -> dict:
 def advise(question: AdviceQuestion, progress: Progress | None = None,
            batch: int | None = None) -> dict:
     """Make, march and euchred rates and mean points of every call open to the hand, under
-    the play model (and, for rules/pimc, double dummy on the same deals beside them).
+    the play model (and, for a model that plays out, double dummy on the same deals beside
+    them).
     `progress(done, total)` is called after each batch of deals (`batch_size`); the batching
     does not change the answer, since deal i depends only on (seed, i)."""
-    rules, play, deals, q = question.rules, question.play, question.deals, question.cards
+    rules, player, deals, q = question.rules, question.player, question.deals, question.cards
     deck = rules.card_deck
     tables = compile_rules(rules)
     sampled = sampled_deals(question)
     tt = new_tt()
-    models = [play] if play == "dd" else [play, "dd"]
+    solved = player.model.solved
+    runs = (True,) if solved else (False, True)  # played out first, then solved beside
     results = {}
-    steps = batches(deals, batch or batch_size(play))
-    for done, name in enumerate(models):
+    steps = batches(deals, batch or batch_size(player))
+    for done, solve in enumerate(runs):
         out = np.full((deals, N_ROWS), -1, dtype=np.int8)
         for start, stop in steps:
-            if name == "dd":
+            if solve:
                 _solve_batch(tables, sampled, start, stop, tt, out)
             else:
-                _play_batch(tables, sampled, start, stop, question.player.record(),
-                            inference_of(), tt, out)
+                _play_batch(tables, sampled, start, stop, player.record(), inference_of(), tt,
+                            out)
             if progress is not None:
-                progress(done * deals + stop, len(models) * deals)
-        results[name] = out
+                progress(done * deals + stop, len(runs) * deals)
+        results[solve] = out
     actions, bound = [], rules.max_hand_points
     for action, trump, alone, column in call_actions(rules, q.round_no, q.position,
                                                      q.ref_card):
         entry = {"action": action, "suit": deck.suit_name(trump), "alone": alone}
-        entry |= figures(tables, results[play][:, column].astype(np.int64), alone, bound)
-        if play != "dd":
-            entry["dd"] = figures(tables, results["dd"][:, column].astype(np.int64), alone,
+        entry |= figures(tables, results[solved][:, column].astype(np.int64), alone, bound)
+        if not solved:
+            entry["dd"] = figures(tables, results[True][:, column].astype(np.int64), alone,
                                   bound)
         actions.append(entry)
     actions.sort(key=lambda a: -a["mean_points"])
     return describe_question(question) | {
-        "deals": deals, "play": play, "worlds": question.worlds if play == "pimc" else None,
+        "deals": deals, "play": player.play, "worlds": player.sampled_worlds,
         "actions": actions}

@@ -40,7 +40,8 @@ from ..core.run_tables import share_names
 from ..core.schema import Column, Schema, file_schema, rates, read_table, standard_errors
 from ..core.stats import Z95, points_interval95
 from ..game.odds import odds_array, odds_frame, result_wins
-from .question import PEOPLE, AdviceQuestion
+from ..play.player import people
+from .question import AdviceQuestion
 
 ATLAS_PRESETS = ("standard", "online", "yooker")
 ATLAS_FOLDER = "data"  # of the package (`core.package_data`)
@@ -211,11 +212,12 @@ def atlas_preset(rules: RuleSet) -> str | None:
 
 def atlas_for(question: AdviceQuestion) -> dict[str, Atlas] | None:
     """The shipped atlas's levels that may answer the question: a table of people (the human
-    bidder's own parameters, the learned player), no score, deals not asked for, and the rules
-    of a preset with an atlas, unchanged."""
-    if (question.play, question.bidding) != (PEOPLE[1], PEOPLE[0]) or not question.atlas:
+    bidder's own parameters, the learned player), deals not asked for, and the rules of a
+    preset with an atlas, unchanged; at a score, only levels that keep their results."""
+    player, table = question.player, people()
+    if (player.play, player.bidder, player.weights) != (table.play, table.bidder, table.weights):
         return None
-    if question.bidder_params:
+    if not question.atlas:
         return None
     name = atlas_preset(question.rules)
     if name is None:

@@ -37,7 +37,7 @@ from ..core.ruletables import FLAG_DEFEND_ALONE, compile_rules
 from ..core.seats import side_sign
 from ..core.stats import interval95, mean_se
 from ..game.odds import game_chances, results_from_contracts, win_odds
-from ..play.models import MODEL_DD
+from ..play.models import KERNEL_SOLVER
 from ..play.pimc import inference_of, new_pimc_work
 from ..play.playout import ALL_ROWS, play_deal
 from ..runs.parallel import ordered_map
@@ -110,7 +110,7 @@ def _reached_batch(player, tb, sampled, start, stop, inference, tt, out):
     deal = Deal(hands, ref_card, ADVISE_DEALER)
     for i in range(start, stop):
         deal_around(unseen, seed, i, seat, hand, hands, work)
-        if model == MODEL_DD:
+        if model == KERNEL_SOLVER:
             analyze_deal(tb, deal, False, 0, PARTS, tt, solver_work, calls[kept])
         elif bidder == BIDDER_DD:
             play_deal((model, model), tb, hands, ref_card, ADVISE_DEALER, n_worlds,
@@ -130,7 +130,7 @@ def _reached_batch(player, tb, sampled, start, stop, inference, tt, out):
         if called == own_pass:  # the seat's own round-1 pass is given, whatever the bidder
             called = first_call(choices[kept], own_pass + 1)
         if called < 0 or called >= turn:
-            if model != MODEL_DD:
+            if model != KERNEL_SOLVER:
                 analyze_deal(tb, deal, False, position, round_no | WITH_DEFENCE, tt,
                              solver_work, exact_calls)
                 resolve_contracts(bidders, weights, tb, deal, exact_calls, exact[kept])
@@ -182,7 +182,7 @@ def reached_deals(question: AdviceQuestion, progress: Progress | None = None,
     of CHECKPOINTS below the deals asked, of the first that many kept deals: True keeps those
     and stops."""
     deals = question.deals
-    size = batch or batch_size(question.play)
+    size = batch or batch_size(question.player)
     max_tries = deals * MAX_TRIES_PER_DEAL
     first = min(size, FIRST_BATCH)
     # made as they are tried (a list of every range would grow with the deals asked)
@@ -277,9 +277,9 @@ def hand_results(question: AdviceQuestion, deals: int, progress: Progress | None
     Parquet run), in batches of deals with `progress(done, deals)` after each."""
     from ..sim.chunk import SIM_DEALER, ChunkJob, chunk_calls, run_auctions
 
-    rules, play = question.rules, question.play
+    rules = question.rules
     parts = []
-    for start, stop in batches(deals, batch_size(play)):
+    for start, stop in batches(deals, batch_size(question.player)):
         job = ChunkJob.of(rules, question.seed, start, stop - start, player=question.player)
         parts.append(chunk_calls(job, exact=False, infer=False))
         if progress is not None:
@@ -356,7 +356,7 @@ def advise_in_auction(question: AdviceQuestion, progress: Progress | None = None
                        | mean_figures(per_deal[len(actions)], rules.max_hand_points))
         if tables.flags[FLAG_DEFEND_ALONE]:
             actions[-1]["defended_alone_rate"] = float((defender > 0).mean())
-        if question.play != "dd":  # the same deals, every hand seen
+        if not question.player.model.solved:  # the same deals, every hand seen
             actions[-1]["dd_mean_points"], actions[-1]["dd_points_se"] = mean_se(
                 kept["exact"][:, row, 0])
     best = _best(actions, per_deal)
@@ -369,12 +369,12 @@ def advise_in_auction(question: AdviceQuestion, progress: Progress | None = None
             odds = win_odds(results, rules.target, held_at(progress, deals + extra,
                                                            deals + extra))[0]
         game = _game_figures(question, actions, per_deal, odds)
-    play = question.play
+    player = question.player
     return describe_question(question) | game | {
         "deals": n, "stopped": kept["stopped"],
         "tried": kept["tried"], "reached": n / kept["tried"],
-        "bidding": question.bidding, "play": play, "source": "simulation",
-        "worlds": question.worlds if play == "pimc" else None, "best": best,
-        "inference": _inference_facts(kept["worlds"]) if play == "pimc" else None,
+        "bidding": player.bidder, "play": player.play, "source": "simulation",
+        "worlds": player.sampled_worlds, "best": best,
+        "inference": _inference_facts(kept["worlds"]) if player.sampled_worlds else None,
         "actions": [actions[i] for i in order],
         "after_pass": _after_pass(question, kept) if pass_open else []}

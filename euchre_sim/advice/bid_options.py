@@ -18,6 +18,7 @@ from ..core.errors import UserError
 from ..core.ruletables import compile_rules
 from ..core.seats import seat_at, side_sign
 from ..game.engine import HandState
+from ..play.player import Player
 from ..sim.chunk import SIM_DEALER, run_auctions
 from ..solver.calltable import analyze_deals
 from .advise import call_actions
@@ -25,15 +26,15 @@ from .auction_advice import advise_in_auction, turn_of
 from .question import AdviceQuestion
 
 
-def bid_question(state: HandState, settings: dict, deals: int, seed: int) -> AdviceQuestion:
-    """The `advise --bidding` question of the seat to bid (settings: bidding, bidder_params,
-    bidder_table)."""
+def bid_question(state: HandState, player: Player, deals: int, seed: int) -> AdviceQuestion:
+    """The `advise --bidding` question of the seat to bid, `player` bidding (its model the
+    solver's: each deal solved)."""
     deck = state.rules.card_deck
     card = deck.card_name(state.upcard)
     round_card = {"up": card} if state.round == 1 else {"turned_down": card}
     return AdviceQuestion(state.rules, deck.format_hand(state.hands[state.turn]),
-                          state.position(state.turn), deals=deals, seed=seed, play="dd",
-                          **round_card, **settings)
+                          state.position(state.turn), deals=deals, seed=seed, player=player,
+                          **round_card)
 
 
 def _option(action: str, suit, alone: bool) -> dict:

@@ -16,11 +16,12 @@ from functools import cached_property
 
 from ..core.cards import bit, cards_of
 from ..core.errors import FieldError, UserError
-from ..core.limits import MAX_WORLDS, at_most, check_seed
+from ..core.limits import check_seed
 from ..core.rules import RuleSet
 from ..core.seats import seat_at
 from ..core.stats import interval95, mean_se
 from ..game.engine import Bid, HandState, IllegalMove
+from ..play.player import Player
 from .position import Valuer, bidder_inference, card_options
 from .question import ADVISE_DEALER
 
@@ -32,7 +33,9 @@ class PlayQuestion:
     """Which card now? `hand`: the cards the seat holds; `played`: the tricks so far, cards
     in playing order, tricks separated by '/'. `discard_from` (the dealer's five cards and
     the upcard) asks the dealer's discard instead; `discard` is what the dealer threw, once
-    it has. With `bidding` the worlds agree with the auction under that bidder."""
+    it has. `player` (`play.player`): its worlds, each solved (its model is the solver's:
+    a decision during the play is valued world by world) and, with a bidder, agreeing with
+    the auction under that bidder."""
 
     rules: RuleSet
     seat: int | None = None
@@ -45,16 +48,11 @@ class PlayQuestion:
     played: str = ""
     discard_from: str | None = None
     discard: str | None = None
-    worlds: int = 200
     seed: int = 0
-    bidding: str | None = None
-    bidder_params: str | None = None
-    bidder_table: str | None = None
+    player: Player = Player()
 
     def __post_init__(self):
-        if self.worlds < 2:
-            raise FieldError("{worlds} must be at least 2, got {got}", got=self.worlds)
-        at_most("worlds", self.worlds, MAX_WORLDS)
+        self.player.valuing()
         check_seed(self.seed)
         if (self.up is None) == (self.turned_down is None):
             raise FieldError("give exactly one of {up} (the dealer took it: round 1) or "
@@ -207,12 +205,11 @@ class PlayQuestion:
     @property
     def work_units(self) -> int:
         """The progress total: the worlds."""
-        return self.worlds
+        return self.player.worlds
 
     def valuer(self) -> Valuer:
-        inference = bidder_inference(self.rules, self.bidding, self.bidder_params,
-                                     self.bidder_table)
-        return Valuer(self.worlds, self.seed, inference, true_deal=False)
+        return Valuer(self.player.worlds, self.seed, bidder_inference(self.player),
+                      true_deal=False)
 
 
 def answer_play(question: PlayQuestion,
@@ -238,5 +235,5 @@ def answer_play(question: PlayQuestion,
     return {"kind": "discard" if state.phase == "discard" else "card",
             "seat": question.seat, "trump": question.trump.upper(), "maker": question.maker,
             "alone": question.alone, "trick": len(state.tricks) or None,
-            "worlds": question.worlds, "bidding": question.bidding, "best": best,
+            "worlds": question.player.worlds, "bidding": question.player.bidder, "best": best,
             "options": options}

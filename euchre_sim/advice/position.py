@@ -33,7 +33,7 @@ from ..play.pimc import (
     option_values,
     position_values,
 )
-from ..play.player import player_of
+from ..play.player import Player
 from ..play.state import S_DISCARD
 from ..solver.search import new_tt
 
@@ -60,14 +60,11 @@ class Valuer:
         return np.uint64(deal_key(np.uint64(self.seed), np.uint64(decision)))
 
 
-def bidder_inference(rules, bidding: str | None, params_path: str | None = None,
-                     table_path: str | None = None) -> Inference | None:
-    """What a seat's worlds infer from: the auction under `bidding` (its weights, on top of
-    `params_path`, and the table bidder's decisions from `table_path`); None without a
-    bidder (only what was seen)."""
-    if bidding is None:
+def bidder_inference(player: Player) -> Inference | None:
+    """What a seat's worlds infer from: the auction under the player's bidder (its weights and
+    decision table); None without a bidder (only what was seen)."""
+    if player.bidder is None:
         return None
-    player = player_of(rules, bidding, bidder_params=params_path, bidder_table=table_path)
     return inference_of(player.record())
 
 

@@ -14,14 +14,13 @@ import numpy as np
 
 from ..core.errors import UserError
 from ..game.engine import HandState
-from ..game.practice import PEOPLE, PLAYER_SEAT
+from ..game.practice import PLAYER_SEAT
+from ..play.player import Player, people
 from .advice_request import answer
 from .bid_options import bid_options, bid_question
 from .position import Valuer, bidder_inference, card_options, defence_options
 from .question import AdviceQuestion
 from .review import decision_row, decision_seed
-
-WORLDS = 50  # worlds a card, discard or defence is valued over (review's default)
 
 
 def decision_cost(state: HandState, kind: str, chosen, seed: int, deal: int, slot: int,
@@ -31,7 +30,8 @@ def decision_cost(state: HandState, kind: str, chosen, seed: int, deal: int, slo
     could not value the bid), `dd_points_lost` and `source` (atlas, simulation or worlds).
     Deal `deal`'s decision `slot` has a seed of its own, as `review` keys its decisions."""
     key = decision_seed(seed, deal, slot)
-    valuer = Valuer(WORLDS, key, bidder_inference(state.rules, PEOPLE.bidder))
+    valuing = _valuing()
+    valuer = Valuer(valuing.worlds, key, bidder_inference(valuing))
     trick, category, source = None, kind, "worlds"
     if kind == "bid":
         options, source = _bid_options(state, key)
@@ -45,6 +45,12 @@ def decision_cost(state: HandState, kind: str, chosen, seed: int, deal: int, slo
     row = decision_row(deal, kind, PLAYER_SEAT, trick, chosen, options, category)
     return row | {"points_lost": row["pimc_loss"], "dd_points_lost": row["dd_loss"],
                   "source": source}
+
+
+def _valuing() -> Player:
+    """A decision valued as review values it (its default worlds, each solved), the worlds
+    agreeing with the auction under the table of people's bidder."""
+    return Player(people().bidder)
 
 
 def _bid_options(state: HandState, seed: int) -> tuple[list[dict], str | None]:
@@ -61,7 +67,7 @@ def _bid_options(state: HandState, seed: int) -> tuple[list[dict], str | None]:
     except UserError:
         advice = {"actions": [], "source": None}
     people = {(a["action"], a["suit"], a["alone"]): a for a in advice["actions"]}
-    exact = bid_question(state, {"bidding": PEOPLE.bidder}, 2, seed)
+    exact = bid_question(state, _valuing(), 2, seed)
     options = bid_options(state, exact, [state.dealt], advised=False)
     for option in options:
         valued = people.get(tuple(option["option"].values()))

@@ -8,8 +8,7 @@ users typed them: the CLI as options (`--turned-down`), the page as JSON fields.
 
 from __future__ import annotations
 
-import dataclasses
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from functools import cached_property
 from typing import NamedTuple
 
@@ -22,9 +21,8 @@ from ..core.limits import MAX_ADVISE_DEALS, at_most, check_seed
 from ..core.rules import RuleSet
 from ..core.seats import seat_at
 from ..game.odds import read_odds
-from ..play.models import DEFAULT_WORLDS
-from ..play.net_weights import plays_as_pimc
-from ..play.player import Player, player_of
+from ..play.models import DEFAULT_PLAY
+from ..play.player import PLAYER_FIELDS, Player, people, player_of
 
 ADVISE_DEALER = 0  # N deals (as in `_solve_batch`); the advised seat sits at its position
 PATH_FIELDS = ("bidder_params", "bidder_table", "odds")  # files and folders a question reads
@@ -42,42 +40,38 @@ class Cards(NamedTuple):
     unseen: np.ndarray
 
 
-PEOPLE = ("human", "learned")  # the bidder and the play model of a table of people
-
-
 def models_of(play: str | None, bidding: str | None) -> tuple[str, str | None]:
     """(play, bidding) of a question that names either, both or neither: with neither, a
-    table of people (`PEOPLE`); a play model alone is the plain answer under it; a bidder
-    alone bids for double-dummy play."""
+    table of people (`play.player.people`); a play model alone is the plain answer under it;
+    a bidder alone bids for the default play (double dummy)."""
     if play is None and bidding is None:
-        return PEOPLE[1], PEOPLE[0]
-    return play or "dd", bidding
+        return people().play, people().bidder
+    return play or DEFAULT_PLAY, bidding
 
 
-def default_deals(play: str) -> int:
-    """20,000 deals; 1,000 where the model samples worlds at its decisions (each deal is
-    ~2 x 20 x K solves)."""
-    return 1_000 if plays_as_pimc(play) else 20_000
-
-
-def odds_deals(play: str) -> int:
-    """Deals to solve the odds of every score when none are given (PIMC: ~40 playouts each)."""
-    return 300 if plays_as_pimc(play) else 20_000
+def advice_player(rules: RuleSet, fields: dict) -> Player:
+    """The player of a bid question's fields (PLAYER_FIELDS; None or absent where not
+    given): a table of people where neither `play` nor `bidding` is named (`models_of`), its
+    bidder one that advise takes (BIDDERS)."""
+    given = {name: fields[name] for name in PLAYER_FIELDS if fields.get(name) is not None}
+    given["play"], given["bidding"] = models_of(given.get("play"), given.get("bidding"))
+    return player_of(rules, **given, bidders=BIDDERS)
 
 
 @dataclass(frozen=True)
 class AdviceQuestion:
     """Should this hand order up, call, go alone or pass? `seat` is the position from the
-    dealer's left (1-4); exactly one of `up` (round 1) and `turned_down` (round 2). With
-    `bidding`, pass is valued against the calls over the deals where the auction reaches the
-    seat (`bidder_params` a JSON file, `bidder_table` a run folder for the table bidder) and
-    `score` ('US-THEM' or a pair) adds each action's chance of winning the game, from `odds`
-    (a folder with odds.parquet) or solved afresh. `infer`: PIMC's worlds agree with the
-    auction. Naming neither `play` nor `bidding` asks at a table of people (`models_of`);
-    `atlas`: answer from the shipped atlas where it covers the question (default: unless
-    `deals` are asked for; `advice.atlas`); `stop_early`: in the auction, without a score,
-    stop sampling once the best action is separated from the runner-up (default: unless
-    `deals` are asked for; `auction_advice.CHECKPOINTS`)."""
+    dealer's left (1-4); exactly one of `up` (round 1) and `turned_down` (round 2).
+    `player` (`play.player`; a table of people unless given: `advice_player` builds it from
+    the fields a command line or a JSON body names) bids every seat and its model plays
+    every card. With a bidder, pass is valued against the calls over the deals where the
+    auction reaches the seat, and `score` ('US-THEM' or a pair) adds each action's chance of
+    winning the game, from `odds` (a folder with odds.parquet) or solved afresh. `infer`:
+    PIMC's worlds agree with the auction. `atlas`: answer from the shipped atlas where it
+    covers the question (default: unless `deals` are asked for; `advice.atlas`);
+    `stop_early`: in the auction, without a score, stop sampling once the best action is
+    separated from the runner-up (default: unless `deals` are asked for;
+    `auction_advice.CHECKPOINTS`)."""
 
     rules: RuleSet
     hand: str
@@ -86,11 +80,7 @@ class AdviceQuestion:
     turned_down: str | None = None
     deals: int | None = None
     seed: int = 0
-    play: str | None = None
-    worlds: int = DEFAULT_WORLDS
-    bidding: str | None = None
-    bidder_params: str | None = None
-    bidder_table: str | None = None
+    player: Player = field(default_factory=people)
     score: tuple[int, int] | str | None = None
     odds: str | None = None
     infer: bool = True
@@ -100,27 +90,20 @@ class AdviceQuestion:
     def __post_init__(self):
         if isinstance(self.score, str):
             object.__setattr__(self, "score", parse_score(self.score))
-        play, bidding = models_of(self.play, self.bidding)
-        object.__setattr__(self, "play", play)
-        object.__setattr__(self, "bidding", bidding)
         if self.atlas is None:  # asking for deals asks for a simulation
             object.__setattr__(self, "atlas", self.deals is None)
         if self.stop_early is None:  # ... of that many deals
             object.__setattr__(self, "stop_early", self.deals is None)
         if self.deals is None:
-            object.__setattr__(self, "deals", default_deals(self.play))
+            object.__setattr__(self, "deals", self.player.model.pace.advise_deals)
         self.check()
 
     def check(self) -> None:
         """Every field, alone and together; the first mistake found is a FieldError."""
-        if self.bidding is not None and self.bidding not in BIDDERS:
-            raise FieldError("{bidding} must be one of {bidders}, got {got!r}",
-                             bidders=", ".join(BIDDERS), got=self.bidding)
         if self.deals < 2:
             raise FieldError("{deals} must be at least 2, got {got}", got=self.deals)
         at_most("deals", self.deals, MAX_ADVISE_DEALS)
         check_seed(self.seed)
-        self.player  # noqa: B018 (checks the play model, the bidder and their files)
         if self.bidding is None and self.score is not None:
             raise FieldError("{score} needs {bidding} (the game goes on after a pass)")
         if self.score is not None and not all(0 <= s < self.rules.target for s in self.score):
@@ -149,12 +132,15 @@ class AdviceQuestion:
         unseen = np.array(cards_of(deck.mask & ~hand & ~bit(ref_card)), dtype=np.int64)
         return Cards(hand, ref_card, round_no, self.seat, seat_at(ADVISE_DEALER, self.seat), unseen)
 
-    @cached_property
-    def player(self) -> Player:
-        """The player the fields name (`play.player`): its bidder bids every seat, and the
-        seat's partners and opponents play by its model."""
-        return player_of(self.rules, self.bidding, self.play, self.worlds, self.bidder_params,
-                         self.bidder_table)
+    @property
+    def bidding(self) -> str | None:
+        """The player's bidder (None: no auction)."""
+        return self.player.bidder
+
+    @property
+    def play(self) -> str:
+        """The player's play model."""
+        return self.player.play
 
     @cached_property
     def odds_table(self) -> np.ndarray | None:
@@ -166,31 +152,30 @@ class AdviceQuestion:
         """The progress total: deals per model played (plus the odds' deals when a score is
         given without an odds table)."""
         if self.bidding is None:
-            return self.deals * (1 if self.play == "dd" else 2)
+            return self.deals * (1 if self.player.model.solved else 2)
         return self.deals + (self.odds_deals if self.score is not None and self.odds is None
                              else 0)
 
     @property
     def odds_deals(self) -> int:
-        return odds_deals(self.play)
-
-    def placed(self, place) -> AdviceQuestion:
-        """The same question with the files and folders it names passed through `place`."""
-        return dataclasses.replace(self, **{name: place(getattr(self, name))
-                                            for name in PATH_FIELDS
-                                            if getattr(self, name) is not None})
+        """Deals to solve the odds of every score when none are given."""
+        return self.player.model.pace.odds_deals
 
 
-_FIELDS = tuple(f.name for f in fields(AdviceQuestion))
+# a question's fields by name: its own, and the player's in its place
+_FIELDS = tuple(name for f in fields(AdviceQuestion)
+                for name in (PLAYER_FIELDS if f.name == "player" else (f.name,)))
 
 
 def ask(rules: RuleSet, values: dict) -> AdviceQuestion:
-    """A question from fields by name (unknown names refused), checked."""
+    """A question from fields by name (unknown names refused), checked; its player from the
+    player's fields (`advice_player`)."""
     unknown = sorted(set(values) - set(_FIELDS) - {"rules"})
     if unknown:
         raise UserError(f"unknown field {unknown[0]!r} for advise "
                         f"(fields: {', '.join(_FIELDS[1:])})")
-    return AdviceQuestion(rules, **{k: v for k, v in values.items() if v is not None})
+    own = {k: v for k, v in values.items() if v is not None and k not in PLAYER_FIELDS}
+    return AdviceQuestion(rules, **own, player=advice_player(rules, values))
 
 
 def parse_score(text: str | None, field: str = "score") -> tuple[int, int] | None:

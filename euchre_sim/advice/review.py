@@ -10,19 +10,20 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from ..core.cards import cards_of
-from ..core.errors import FieldError, UserError
-from ..core.limits import MAX_SEED, MAX_WORLDS, at_most, check_seed
+from ..core.errors import UserError
+from ..core.limits import MAX_SEED, check_seed
 from ..core.rules import RuleSet
 from ..core.seats import SEAT_NAMES
 from ..core.stats import mean_se
 from ..game.engine import HandState
 from ..game.hand_files import read_hand_file
 from ..game.history import RecordError, ReplayedHand, bid_label, replay_hand
+from ..play.player import Player
 from ..solver.search import new_tt
 from .bid_options import bid_options, bid_question
 from .position import Valuer, bidder_inference, card_options, defence_options
@@ -34,37 +35,33 @@ DECISIONS_PER_HAND = 32  # decision keys: hand h's slot k (see review_hand) is h
 
 @dataclass(frozen=True)
 class ReviewSettings:
-    """K worlds (and K deals for a bid's `pimc`), the seed, the bidder for what follows a
-    pass (`dd` unless given) and, when `bidding` is given, for what the worlds infer; the
-    kinds of decision valued (the others are replayed, not listed)."""
+    """`player` (`play.player`): its K worlds (and K deals for a bid's `pimc`), each solved,
+    and its bidder, if it has one, for what the worlds infer and for what follows a pass
+    (`dd` without one); the seed; the kinds of decision valued (the others are replayed, not
+    listed)."""
 
-    worlds: int = 50
+    player: Player = Player()
     seed: int = 0
-    bidding: str | None = None
-    bidder_params: str | None = None
-    bidder_table: str | None = None
     kinds: tuple[str, ...] = KINDS
 
     def __post_init__(self):
-        if self.worlds < 2:
-            raise FieldError("{worlds} must be at least 2, got {got}", got=self.worlds)
-        at_most("worlds", self.worlds, MAX_WORLDS)
+        self.player.valuing()
         check_seed(self.seed)
         unknown = sorted(set(self.kinds) - set(KINDS))
         if unknown:
             raise UserError(f"unknown decision kind {unknown[0]!r} (kinds: {', '.join(KINDS)})")
 
-    @property
-    def continuation(self) -> str:
-        return self.bidding or "dd"
+    def continuation(self) -> Player:
+        """The player who bids what follows a pass: the player, with the dd bidder where it
+        has none."""
+        return self.player if self.player.bidder else replace(self.player, bidder="dd")
 
-    def bid_settings(self) -> dict:
-        return {"bidding": self.continuation, "bidder_params": self.bidder_params,
-                "bidder_table": self.bidder_table}
-
-    def inference(self, rules: RuleSet) -> tuple | None:
-        """What card decisions' worlds infer from: the auction under `bidding`, if given."""
-        return bidder_inference(rules, self.bidding, self.bidder_params, self.bidder_table)
+    def facts(self) -> dict:
+        """The settings as a review's run.json names them."""
+        player = self.player
+        return {"worlds": player.worlds, "seed": self.seed, "bidding": player.bidder,
+                "bidder_params": player.named_weights, "bidder_table": player.table_dir,
+                "kinds": list(self.kinds)}
 
 
 def decision_seed(seed: int, hand: int, slot: int) -> int:
@@ -132,15 +129,14 @@ def review_hand(hand: ReplayedHand, record_id, index: int, settings: ReviewSetti
     for number, bid in enumerate(final.bids):
         if "bid" in settings.kinds:
             seed = decision_seed(settings.seed, index, number)
-            question = bid_question(state, settings.bid_settings(), settings.worlds, seed)
+            question = bid_question(state, settings.continuation(), settings.player.worlds, seed)
             options = bid_options(state, question, deals, advised=not filled[state.turn])
             row = decision_row(record_id, "bid", state.turn, None, bid_label(state, bid), options)
             yield row | ({"sampled": True} if len(deals) > 1 else {})
         state.bid(bid)
     if final.passed_out:
         return
-    valuer = Valuer(settings.worlds, settings.seed,
-                    settings.inference(final.rules),
+    valuer = Valuer(settings.player.worlds, settings.seed, bidder_inference(settings.player),
                     discard_hidden=discard_hidden)
     name = final.rules.card_deck.card_name
     if state.phase == "discard":

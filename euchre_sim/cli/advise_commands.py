@@ -5,9 +5,22 @@ from __future__ import annotations
 
 import click
 
+from ..play.models import MODELS, SOLVER_PACE, PlayModel
 from .app import cli
 from .options import json_option, player_fields, rules_options, seed_option, workers_option
 from .progress import warn
+
+
+def _deals_help() -> str:
+    """--deals' default by the models' paces: the solver's, then any other's."""
+    others: dict[int, list[str]] = {}
+    for m in MODELS:
+        if m.pace.advise_deals != SOLVER_PACE.advise_deals:
+            others.setdefault(m.pace.advise_deals, []).append(m.name)
+    return (f"up to {SOLVER_PACE.advise_deals:,} deals, stopping once the best action is "
+            "clear; " + "; ".join(f"{deals:,} under --play {' or '.join(names)}"
+                                  for deals, names in others.items()))
+
 
 COMPILING = ("advise: compiling the kernels (first run only: a few minutes; later runs load "
              "them from Numba's cache)")
@@ -22,8 +35,7 @@ COMPILING = ("advise: compiling the kernels (first run only: a few minutes; late
               help="Your position: 1 = dealer's left ... 4 = dealer.")
 @click.option("--deals", type=click.IntRange(min=2), default=None,
               help="Deals to simulate; then exactly this many, never the atlas (default: "
-                   "the atlas where it covers the question, else up to 20,000 deals, "
-                   "stopping once the best action is clear; 1,000 under --play pimc).")
+                   f"the atlas where it covers the question, else {_deals_help()}).")
 @seed_option
 @rules_options
 @player_fields(people_default=True)
@@ -76,7 +88,7 @@ def advise(ruleset, as_json: bool, workers: int, **fields) -> None:
     elif "kind" in result:
         _print_play_advice(result)
     else:
-        _print_advice(result, ruleset, question.seat, question.play, question.worlds)
+        _print_advice(result, ruleset, question.seat, question.player.model)
 
 
 def _print_play_advice(result: dict) -> None:
@@ -115,16 +127,16 @@ def _action_label(a: dict) -> str:
     return f"call {a['suit']}" if a["action"] == "call" else "order up"
 
 
-def _print_advice(result: dict, rules, seat: int, play: str, worlds: int) -> None:
+def _print_advice(result: dict, rules, seat: int, model: PlayModel) -> None:
     from rich.console import Console
     from rich.table import Table
 
     from ..core.stats import Z95
-    from ..play.models import DESCRIPTIONS
 
     bidding = result.get("bidding")
     ref = f"upcard {result['up']}" if "up" in result else f"turned down {result['turned_down']}"
-    model = play + (f", {worlds} worlds" if play == "pimc" else "")
+    worlds = result.get("worlds")
+    played = model.name + (f", {worlds} worlds" if worlds else "")
     reached = "" if not bidding else f", bidding {bidding}" if result.get("reached") is None \
         else f" reaching you ({result['reached']:.0%} of deals), bidding {bidding}"
     if result.get("source") == "atlas":
@@ -135,9 +147,9 @@ def _print_advice(result: dict, rules, seat: int, play: str, worlds: int) -> Non
     stopped = (" (stopped early: the best action separated from the next)"
                if result.get("stopped") == "separated" else "")
     table = Table(title=f"{result['hand']}, seat {seat}, {ref}: {result['deals']:,} deals"
-                  f"{stopped}{reached}, {model}")
+                  f"{stopped}{reached}, {played}")
     columns = ["action", "alone", "make", "march", "euchred", "mean points", "95% interval"]
-    exact = play != "dd"  # the same deals solved double dummy, beside
+    exact = not model.solved  # the same deals solved double dummy, beside
     columns += (["bidder's choice"] + (["dd mean points"] if exact else [])) if bidding else (
         ["dd make", "dd mean points"] if exact else [])
     if "score" in result:
@@ -187,7 +199,7 @@ def _print_advice(result: dict, rules, seat: int, play: str, worlds: int) -> Non
                     f"{e['suit']}{' alone' if e['alone'] else ''}")
                 after.add_row(then, f"{e['share']:.1%}", f"{e['mean_points']:+.3f}")
             console.print(after)
-    click.echo(f"Mean points go to your side ({rules.euchre_text}); play: {DESCRIPTIONS[play]}.")
+    click.echo(f"Mean points go to your side ({rules.euchre_text}); play: {model.description}.")
     if result.get("source") == "atlas":
         click.echo("Read from the realistic atlas shipped with the package (docs: A table of "
                    "people); --deals N simulates this hand afresh.")

@@ -6,7 +6,7 @@ import functools
 
 import click
 
-from ..play.models import DESCRIPTIONS, PLAY_MODELS
+from ..play.models import DEFAULT_PLAY, DEFAULT_WORLDS, MODELS, PLAY_MODELS, VALUED_WORLDS
 
 
 def rules_options(command):
@@ -94,24 +94,28 @@ workers_option = click.option("--workers", type=click.IntRange(min=1), default=N
                               help="Worker processes (default and most: all cores).")
 
 
-PLAY_HELP = "Card play: " + "; ".join(f"{name}, {DESCRIPTIONS[name]}"
-                                     for name in PLAY_MODELS) + "."
+PLAY_HELP = "Card play: " + "; ".join(f"{m.name}, {m.description}" for m in MODELS) + "."
 PEOPLE_HELP = (" Default: learned with --bidding human (a table of people) when neither is "
                "given, else dd.")
+WORLDS_HELP = "Worlds each PIMC decision samples and solves (learned-search: at its close calls)."
+VALUED_HELP = "Worlds (deals, for a bid) each decision's pimc value samples."
 
 
-def play_options(command, people_default: bool = False):
+def play_options(command, people_default: bool = False, valued: bool = False):
     """--play MODEL and --worlds K (PIMC), passed on as `play` and `worlds`; with
-    `people_default`, --play is None when not given (`advice.question.models_of`)."""
+    `people_default`, --play is None when not given (`advice.question.models_of`); `valued`:
+    a player whose worlds value each decision (`play.player.Player.valuing`), --worlds alone
+    (the model is the solver's), at least VALUED_WORLDS."""
     from ..core.limits import MAX_WORLDS
-    from ..play.models import DEFAULT_WORLDS
 
-    command = click.option("--worlds", type=click.IntRange(1, MAX_WORLDS), default=DEFAULT_WORLDS,
-                           show_default=True,
-                           help="Worlds each PIMC decision samples and solves (learned-search: "
-                           "at its close calls).")(command)
+    command = click.option("--worlds", type=click.IntRange(VALUED_WORLDS if valued else 1,
+                                                           MAX_WORLDS),
+                           default=DEFAULT_WORLDS, show_default=True,
+                           help=VALUED_HELP if valued else WORLDS_HELP)(command)
+    if valued:
+        return command
     return click.option("--play", type=click.Choice(PLAY_MODELS),
-                        default=None if people_default else "dd",
+                        default=None if people_default else DEFAULT_PLAY,
                         show_default=not people_default,
                         help=PLAY_HELP + (PEOPLE_HELP if people_default else ""))(command)
 
@@ -135,27 +139,28 @@ def bidding_options(command):
                         "decisions table).")(command)
 
 
-def player_fields(command=None, *, people_default: bool = False):
+def player_fields(command=None, *, people_default: bool = False, valued: bool = False):
     """The options of a player (`play_options` and `bidding_options`), passed on as the
-    fields they name; `people_default`: see `play_options`."""
+    fields they name (`play.player.PLAYER_FIELDS`); `people_default`, `valued`: see
+    `play_options`."""
     if command is None:
-        return functools.partial(player_fields, people_default=people_default)
-    return play_options(bidding_options(command), people_default)
+        return functools.partial(player_fields, people_default=people_default, valued=valued)
+    return play_options(bidding_options(command), people_default, valued)
 
 
-PLAYER_FIELDS = ("play", "worlds", "bidding", "bidder_params", "bidder_table")
-
-
-def player_options(command):
+def player_options(command=None, *, valued: bool = False):
     """`player_fields`, built into one checked `play.player.Player` passed on as `player`
-    (after `rules_options`, whose rule set it reads a decision table against)."""
+    (after `rules_options`, whose rule set it reads a decision table against); `valued`: see
+    `play_options`."""
+    if command is None:
+        return functools.partial(player_options, valued=valued)
 
-    @player_fields
+    @player_fields(valued=valued)
     @functools.wraps(command)
     def wrapper(*args, ruleset, **kwargs):
-        from ..play.player import player_of
+        from ..play.player import PLAYER_FIELDS, player_of
 
-        given = {name: kwargs.pop(name) for name in PLAYER_FIELDS}
+        given = {name: kwargs.pop(name) for name in PLAYER_FIELDS if name in kwargs}
         return command(*args, ruleset=ruleset, player=player_of(ruleset, **given), **kwargs)
 
     return wrapper

@@ -7,18 +7,15 @@ import sys
 
 import click
 
-from ..core.limits import MAX_WORLDS
 from .app import cli
-from .options import bidding_options, json_option, rules_options, seed_option
+from .options import json_option, player_options, rules_options, seed_option
 
 
 @cli.command()
 @click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
-@click.option("--worlds", type=click.IntRange(2, MAX_WORLDS), default=50, show_default=True,
-              help="Worlds (deals, for a bid) each decision's pimc value samples.")
 @seed_option
 @rules_options
-@bidding_options
+@player_options(valued=True)
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
               help="Write review.parquet and run.json (per-seat totals) here.")
 @click.option("--egn", "egn_path", type=click.Path(dir_okay=False), default=None,
@@ -28,9 +25,8 @@ from .options import bidding_options, json_option, rules_options, seed_option
               help="The kinds of decision to value (comma-separated).")
 @click.option("--no-progress", is_flag=True, help="No progress bar.")
 @json_option(rows=True)
-def review(file: str, worlds: int, seed: int, ruleset, bidding: str | None,
-           bidder_params: str | None, bidder_table: str | None, out_dir: str | None,
-           egn_path: str | None, kinds: str, no_progress: bool, as_json: bool) -> int:
+def review(file: str, seed: int, ruleset, player, out_dir: str | None, egn_path: str | None,
+           kinds: str, no_progress: bool, as_json: bool) -> int:
     """Value every bid, discard, defend-alone choice and card of recorded hands: `dd` with
     every card seen, `pimc` from what the seat knew; each choice's loss against the best.
 
@@ -46,7 +42,7 @@ def review(file: str, worlds: int, seed: int, ruleset, bidding: str | None,
     from ..report.review import print_review, review_egn, review_folder, write_review
     from .progress import progress_bar
 
-    settings = ReviewSettings(worlds, seed, bidding, bidder_params, bidder_table,
+    settings = ReviewSettings(player, seed,
                               tuple(k.strip() for k in kinds.split(",") if k.strip()))
     if out_dir:  # before the work: a folder that takes no files is one line now
         review_folder(out_dir)

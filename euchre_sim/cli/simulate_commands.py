@@ -20,12 +20,12 @@ def print_headline(out_dir: str) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    from ..play.models import describe_model
+    from ..play.models import DEFAULT_PLAY, describe_model
     from ..report.query import headline, load_run
 
     frame = headline(out_dir)
     info = load_run(out_dir)
-    model = describe_model(info.get("play", "dd"), info.get("worlds"))
+    model = describe_model(info.get("play", DEFAULT_PLAY), info.get("worlds"))
     console = Console()
     for round_no, title in ((1, "Round 1: order up"), (2, "Round 2: name a suit")):
         part = frame[frame["round"] == round_no]

@@ -76,8 +76,9 @@ class Sides:
                                 if p.bidder == "table" else p for p in players))
 
     @property
-    def plays(self) -> tuple[str, str]:
-        return tuple(p.play for p in self.players)
+    def solved(self) -> bool:
+        """Both sides play as the solver (`play.models.PlayModel.solved`)."""
+        return all(p.model.solved for p in self.players)
 
     def label(self, side: int) -> str:
         return self.players[side].label()
@@ -118,9 +119,9 @@ class KernelAuction:
             return
         calls = np.empty(N_ROWS, dtype=np.int8)
         rounds = BOTH_ROUNDS | WITH_DEFENCE
-        deal = Deal(self.hands, state.upcard, state.dealer)
-        if self.sides.plays == ("dd", "dd"):
-            analyze_deal(self.tb, deal, True, 0, rounds, shared_tt(), new_work(), calls)
+        if self.sides.solved:
+            analyze_deal(self.tb, Deal(self.hands, state.upcard, state.dealer), True, 0, rounds,
+                         shared_tt(), new_work(), calls)
         else:
             ns, ew = self.players
             pws = (new_pimc_work(inference_of(), ns.nets), new_pimc_work(inference_of(), ew.nets))

@@ -43,7 +43,7 @@ from ..core.dealing import Deal, deal_into, deal_key
 from ..core.jit import njit
 from ..core.ruletables import RuleTables
 from ..core.seats import left_of, seat_at, team_of
-from ..play.models import MODEL_DD
+from ..play.models import KERNEL_SOLVER
 from ..play.pimc import new_pimc_work
 from ..play.playout import ALL_ROWS, play_contract, play_deal
 from ..play.state import S_FAILED, S_MAKER_TRICKS
@@ -151,7 +151,7 @@ def play_hand(match, players, work, deal, ns, ew, key, rec):
     hands, upcard, dealer = deal
     pws = work.pimc
     models = (players[0].play, players[1].play)
-    both_dd = models[0] == MODEL_DD and models[1] == MODEL_DD
+    both_dd = models[0] == KERNEL_SOLVER and models[1] == KERNEL_SOLVER
     if players[0].bidder == BIDDER_DD or players[1].bidder == BIDDER_DD:
         calls, contracts, choices, _ = work.auction
         if both_dd:

@@ -1,7 +1,7 @@
 """Self-play with a play model: an engine `HandState` seen through the Numba play models.
 
 `ModelStrategy` bids (and decides on defending alone) like the strategy it wraps; its
-discards and cards come from the model ("dd", "rules" or "pimc"), which sees only what that
+discards and cards come from the play model (`play.models`), which sees only what that
 seat may know (see `play.state`).
 """
 
@@ -12,7 +12,7 @@ import random
 import numpy as np
 
 from ..core.cards import cards_of
-from ..play.models import DEFAULT_WORLDS, model_id
+from ..play.models import DEFAULT_WORLDS, play_model
 from ..play.net_weights import nets_for
 from ..play.pimc import inference_of, new_pimc_work
 from ..play.playout import choose_card, choose_discard
@@ -65,7 +65,7 @@ class ModelStrategy:
 
     def __init__(self, model: str, bidder, rng: random.Random, worlds: int = DEFAULT_WORLDS):
         self.name = model
-        self.model = model_id(model)
+        self.model = play_model(model).kernel
         self.bidder = bidder
         self.rng = rng
         self.worlds = worlds

@@ -16,13 +16,12 @@ from ..core.dealing import deal_one
 from ..core.errors import UserError
 from ..core.rules import RuleSet
 from ..core.seats import SEAT_NAMES, TEAM_NAMES, seat_at
-from ..play.player import Player
+from ..play.player import people
 from .bidders import Sides
 from .engine import HandState
 from .history import bid_label
 
 PLAYER_SEAT = 2  # the player sits S, at the bottom of the page's table
-PEOPLE = Player("human", "learned")  # the other three seats: a table of people
 DEFENCE_CHOICES = ("partner", "alone")
 # the decision a phase asks for, by review's kinds
 DECISIONS = {"bid": "bid", "discard": "discard", "defend": "defend_alone", "play": "card"}
@@ -44,7 +43,7 @@ class PracticeHand:
         self.seed, self.deal = seed, deal
         hands, upcard = deal_one(rules, seed, deal, dealer)
         self.state = HandState(rules, dealer, hands, upcard)
-        sides = Sides.of(rules, (PEOPLE, PEOPLE))
+        sides = Sides.of(rules, (people(), people()))
         self.players = sides.seats(random.Random(f"{seed}:{deal}"))
         self.asked = 0  # defenders asked so far whether they defend alone
         self.events: list[dict] = []  # the others' actions since the player's last one

@@ -31,6 +31,7 @@ from ..core.rules import RuleSet, rules_from_dict
 from ..core.ruletables import compile_rules
 from ..core.seats import SEAT_NAMES, TEAM_NAMES
 from ..core.stats import interval95, mean_se_of_sums
+from ..play.models import chunk_size
 from ..play.pimc import inference_of
 from ..play.player import TABLE_BIDDERS
 from ..runs.runner import (
@@ -168,7 +169,7 @@ class TournamentPlan(ChunkedPlan):
                             for name, p in zip("AB", self.players, strict=True)},
                 "duplicate": self.duplicate, "start": list(self.start),
                 "dealer": None if self.dealer < 0 else SEAT_NAMES[self.dealer],
-                "worlds": self.worlds if any(p.pimc_worlds for p in self.players) else None,
+                "worlds": self.worlds if any(p.sampled_worlds for p in self.players) else None,
                 "bidder_params": {name: params_by_name(p.record().weights) for name, p in
                                   zip("AB", self.players, strict=True)},
                 "bidder_table": file_source(self.bidder_table),
@@ -177,10 +178,9 @@ class TournamentPlan(ChunkedPlan):
 
 
 def default_chunk_size(games: int, players: tuple) -> int:
-    """About a hundred chunks; fewer games per chunk where a player samples worlds (PIMC)."""
-    if any(p.play == "pimc" for p in players):
-        return int(min(20, max(1, -(-games // 100))))
-    return int(min(20_000, max(500, -(-games // 100))))
+    """About a hundred chunks, of as few games as the slower player's pace asks
+    (`play.models.Pace`)."""
+    return min(chunk_size(games, p.model.pace.chunk_games) for p in players)
 
 
 def prepare_tournament(plan: TournamentPlan, resume: bool = False,
@@ -195,7 +195,7 @@ def game_records(job: TournamentJob) -> np.ndarray:
     """The hand records (game.match.HAND_FIELDS) of the job's games, in game order."""
     rules = rules_from_dict(job.options)
     players = tuple(p.record() for p in job.players)
-    inference = tuple(inference_of(r if p.pimc_worlds else None)
+    inference = tuple(inference_of(r if p.sampled_worlds else None)
                       for r, p in zip(players, job.players, strict=True))
     odds = job.odds if job.odds is not None else np.zeros((1, 1, 2))
     match = Match(compile_rules(rules), deck_array(rules), seed_to_u64(job.seed), rules.target,

@@ -18,7 +18,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..core.package_data import damaged, shipped
-from .models import LEARNED_MODELS
+from .models import play_model
 from .net_features import LAYOUTS, STANDARD_LAYOUT, NetLayout
 
 # each family's files: its weights, and their provenance (written by the trainer, for people)
@@ -106,12 +106,6 @@ def read_card_net(path, nl: NetLayout = STANDARD_LAYOUT) -> CardNet:
     return net
 
 
-def plays_as_pimc(play: str) -> bool:
-    """Does the model sample worlds at (nearly) every decision? PIMC alone: the learned
-    players' nets know every deal."""
-    return play == "pimc"
-
-
 def _weights_file(family: str):
     """A shipped net's weights file (checked against the package data's manifest)."""
     return shipped(f"play/{NET_FILES[family][0]}")
@@ -128,8 +122,8 @@ def card_nets() -> CardNets:
 
 
 def nets_for(play: str) -> CardNets:
-    """The nets a play model plays by: the shipped nets for the learned players, else none."""
-    return card_nets() if play in LEARNED_MODELS else no_card_nets()
+    """The nets a play model plays by: the shipped nets where it uses a net, else none."""
+    return card_nets() if play_model(play).uses_net else no_card_nets()
 
 
 @lru_cache(maxsize=2)

@@ -9,6 +9,7 @@ of scalars and arrays, down to the bidder's choice, the card player and PIMC's i
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import NamedTuple
 
 import numpy as np
@@ -24,18 +25,27 @@ from ..bidding.params import (
 from ..bidding.table import DecisionTable, empty_table, file_source, load_decision_table
 from ..core.errors import FieldError
 from ..core.limits import MAX_WORLDS, at_most
-from .models import DEFAULT_WORLDS, LEARNED_MODELS, PLAY_MODELS, SAMPLING_MODELS, model_id
+from .models import DEFAULT_PLAY, DEFAULT_WORLDS, VALUED_WORLDS, PlayModel, play_model
 from .net_weights import CardNets, card_net_digests, nets_for
 
 NO_BIDDER = -1  # a record's bidder when the player bids by no kernel (no auction, or random)
 TABLE_BIDDERS = ("table", "game")  # the bidders that read a decision table
+# the fields that name a player (`player_of`), as a command line and a JSON body spell them
+PLAYER_FIELDS = ("play", "worlds", "bidding", "bidder_params", "bidder_table")
+
+
+def check_bidder(bidder: str | None, bidders: tuple[str, ...] = ALL_BIDDERS) -> None:
+    """A FieldError naming {bidding} unless `bidder` is None or one of `bidders`."""
+    if bidder is not None and bidder not in bidders:
+        raise FieldError("{bidding} must be one of {bidders}, got {got!r}",
+                         bidders=", ".join(bidders), got=bidder)
 
 
 class PlayerRecord(NamedTuple):
     """A player as the kernels read it: its bidder (bidding.params BIDDER_*, NO_BIDDER: none),
-    that bidder's weights (float64, PARAMS order) and decision table, its card-play model
-    (play.models MODEL_*), worlds per PIMC decision and the learned player's nets
-    (net_weights.CardNets; empty for every other model)."""
+    that bidder's weights (float64, PARAMS order) and decision table, its card player (the
+    model's `kernel`, play.models KERNEL_*), worlds per PIMC decision and the nets of a model
+    that uses them (net_weights.CardNets; empty for every other model)."""
 
     bidder: int
     weights: np.ndarray
@@ -49,30 +59,43 @@ class PlayerRecord(NamedTuple):
 class Player:
     """How a side bids and plays: `bidder` (a name of ALL_BIDDERS; None: no auction), its
     `weights` (PARAMS order; the bidder's own unless given), `table_dir` (a finished run whose
-    decisions the table and game bidders read, loaded into `table`), `play` (PLAY_MODELS) and
-    `worlds` per PIMC decision. Checked where it is made; a mistake is a FieldError naming
-    the user's fields."""
+    decisions the table and game bidders read, loaded into `table`), `play` (a name of
+    `play.models.MODELS`) and `worlds` per PIMC decision. Checked where it is made; a mistake
+    is a FieldError naming the user's fields."""
 
     bidder: str | None = None
-    play: str = "dd"
+    play: str = DEFAULT_PLAY
     worlds: int = DEFAULT_WORLDS
     weights: tuple = ()
     table_dir: str | None = None
     table: DecisionTable | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self):
-        if self.play not in PLAY_MODELS:
-            raise FieldError("{play} must be one of {models}, got {got!r}",
-                             models=", ".join(PLAY_MODELS), got=self.play)
-        if self.bidder is not None and self.bidder not in ALL_BIDDERS:
-            raise FieldError("{bidding} must be one of {bidders}, got {got!r}",
-                             bidders=", ".join(ALL_BIDDERS), got=self.bidder)
+        play_model(self.play)
+        check_bidder(self.bidder)
         if self.worlds < 1:
             raise FieldError("{worlds} must be at least 1, got {got}", got=self.worlds)
         at_most("worlds", self.worlds, MAX_WORLDS)
         if self.bidder in CONVENTIONAL and not self.weights:
             object.__setattr__(self, "weights", bidder_weights(None, self.bidder))
         object.__setattr__(self, "weights", tuple(float(w) for w in self.weights))
+
+    @property
+    def model(self) -> PlayModel:
+        """The play model's record (`play.models`)."""
+        return play_model(self.play)
+
+    def valuing(self) -> Player:
+        """Itself, checked to value a decision's options over its worlds (during the play, in
+        a review): each world is solved (its model is the solver's) and a value's standard
+        error needs VALUED_WORLDS."""
+        if not self.model.solved:
+            raise FieldError("{play} is for the bid: a decision during the play samples "
+                             "{worlds} worlds and solves each")
+        if self.worlds < VALUED_WORLDS:
+            raise FieldError("{worlds} must be at least {least}, got {got}",
+                             least=VALUED_WORLDS, got=self.worlds)
+        return self
 
     def loaded(self, rules) -> Player:
         """The player with its decision table read from `table_dir` (checked against the
@@ -87,15 +110,16 @@ class Player:
 
     def settled(self) -> Player:
         """The player less what it does not use, so that two plans that compute the same
-        differ in nothing: worlds only under PIMC, weights only for a point-count bidder."""
-        return replace(self, worlds=self.worlds if self.pimc_worlds else DEFAULT_WORLDS,
+        differ in nothing: worlds only where the model samples any, weights only for a
+        point-count bidder."""
+        return replace(self, worlds=self.worlds if self.sampled_worlds else DEFAULT_WORLDS,
                        weights=self.weights if self.bidder in CONVENTIONAL else ())
 
     @property
-    def pimc_worlds(self) -> int | None:
-        """Worlds per decision, where the model samples any (PIMC; learned-search at its
-        close calls); else None."""
-        return self.worlds if self.play in SAMPLING_MODELS else None
+    def sampled_worlds(self) -> int | None:
+        """Worlds per decision, where the model samples any (`PlayModel.samples_worlds`);
+        else None."""
+        return self.worlds if self.model.samples_worlds else None
 
     @property
     def named_weights(self) -> dict | None:
@@ -105,11 +129,11 @@ class Player:
     def net_source(self) -> dict:
         """The learned player's weights as a manifest names them (their sha256); empty for
         every other model."""
-        return card_net_digests() if self.play in LEARNED_MODELS else {}
+        return card_net_digests() if self.model.uses_net else {}
 
     def identity(self) -> dict:
         """What a run's manifest says of the player."""
-        return {"play": self.play, "worlds": self.pimc_worlds, "bidding": self.bidder,
+        return {"play": self.play, "worlds": self.sampled_worlds, "bidding": self.bidder,
                 "bidder_params": self.named_weights,
                 "bidder_table": file_source(self.table_dir)} | self.net_source()
 
@@ -120,19 +144,28 @@ class Player:
         bidder = KERNEL_BIDDER.get(self.bidder, NO_BIDDER) if bids else NO_BIDDER
         return PlayerRecord(np.int64(bidder), weights,
                             self.table if self.table is not None else empty_table(),
-                            np.int64(model_id(self.play)), np.int64(self.worlds),
+                            np.int64(self.model.kernel), np.int64(self.worlds),
                             nets_for(self.play))
 
     def label(self) -> str:
         return f"{self.bidder} bidder, {self.play} play"
 
 
-def player_of(rules, bidding: str | None = None, play: str = "dd",
+@lru_cache(maxsize=1)
+def people() -> Player:
+    """A table of people: the human bidder (bidding as people did at an online site's tables)
+    and the learned card player (its file read when first asked for)."""
+    return Player("human", "learned")
+
+
+def player_of(rules, bidding: str | None = None, play: str = DEFAULT_PLAY,
               worlds: int = DEFAULT_WORLDS, bidder_params: str | None = None,
-              bidder_table: str | None = None) -> Player:
-    """A player from the fields a command line or a JSON body names (`bidder_params` a JSON
-    file of weights on top of the bidder's own, `bidder_table` a run folder), checked and
-    with its files read."""
+              bidder_table: str | None = None, *,
+              bidders: tuple[str, ...] = ALL_BIDDERS) -> Player:
+    """A player from the fields a command line or a JSON body names (PLAYER_FIELDS:
+    `bidder_params` a JSON file of weights on top of the bidder's own, `bidder_table` a run
+    folder), its bidder one of `bidders`, checked and with its files read."""
+    check_bidder(bidding, bidders)
     weights = bidder_weights(bidder_params, bidding) if bidder_params is not None else ()
     return Player(bidding, play, worlds, weights, bidder_table).loaded(rules)
 

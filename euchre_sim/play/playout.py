@@ -1,11 +1,12 @@
 """Hands played out card by card by a play model (Numba), and the call table they give.
 
-Play models: "dd" (every seat sees every hand; the double-dummy solver's choice), "rules"
-(the conventional player of `conventional`), "pimc" (perfect-information Monte Carlo over
-sampled worlds, see `pimc`). A deal's call table under "rules" or "pimc" has the rows of
+Card players, by the kernel id a play model's record names (`play.models`, KERNEL_*): the
+solver's choice with every hand seen, the conventional player of `conventional`, PIMC over
+sampled worlds (`pimc`), the learned player's net and the net with PIMC at its close calls
+(`learned`). A deal's call table under a model that plays out has the rows of
 `solver.calltable` (one per call, layout of `core.calls`), each the makers' tricks when that call
-is made and the hand is played out by the model; under "dd" the solver's values are used
-directly (`solver.calltable`), since perfect play needs no playout.
+is made and the hand is played out by the model; under a solved model the solver's values are
+used directly (`solver.calltable`), since perfect play needs no playout.
 
 Randomness: the playout of row r of deal i under seed s draws from key(key(s, i), r), and
 decision k of it from key(that, k): results do not depend on batching or workers.
@@ -38,7 +39,7 @@ from ..core.seats import position_of, seat_at, team_of
 from ..solver.search import shared_tt, to_power
 from .conventional import conventional_card, conventional_discard
 from .learned import learned_card, learned_discard, searched_card, searched_discard
-from .models import MODEL_CONVENTIONAL, MODEL_DD, MODEL_LEARNED, MODEL_LEARNED_SEARCH
+from .models import KERNEL_CONVENTIONAL, KERNEL_NET, KERNEL_NET_SEARCH, KERNEL_SOLVER
 from .pimc import inference_of, new_pimc_work, pimc_card, pimc_discard
 from .player import Player
 from .state import (
@@ -60,42 +61,42 @@ from .worlds import forget_hopeless
 
 @njit(nrt=False)
 def choose_card(model, tb, lay, hands, st, pm, seat, n_worlds, key, tt, pws):
-    """The model's card for `seat`; pws: the card players' work by team (NS, EW). A work
-    that keeps a teaching log (`teaching_log`) logs PIMC's choice at every decision (the
-    learned player, where it has a card, plays its own)."""
-    if model == MODEL_CONVENTIONAL:
+    """The card for `seat` by card player `model` (a KERNEL_* id); pws: the card players'
+    work by team (NS, EW). A work that keeps a teaching log (`teaching_log`) logs PIMC's
+    choice at every decision (the learned player, where it has a card, plays its own)."""
+    if model == KERNEL_CONVENTIONAL:
         return conventional_card(lay, hands, st, pm, seat)
     held = pws[team_of(seat)]
     pw = card_work(held)
     mine = -1
-    if model == MODEL_LEARNED:
+    if model == KERNEL_NET:
         mine = learned_card(tb, lay, hands, st, pm, seat, pw)
-    elif model == MODEL_LEARNED_SEARCH:
+    elif model == KERNEL_NET_SEARCH:
         mine = searched_card(tb, lay, hands, st, pm, seat, n_worlds, key, tt, pw)
     if mine >= 0 and not keeps_log(held):
         return mine
     p = pimc_card(tb, lay, hands, st, pm, seat, n_worlds, next_decision_key(key, st),
-                  model == MODEL_DD, tt, pw)
+                  model == KERNEL_SOLVER, tt, pw)
     log_choice(held, tb, lay, hands, st, pm, seat, False, p, n_worlds)
     return mine if mine >= 0 else p
 
 
 @njit(nrt=False)
 def choose_discard(model, tb, lay, hands, st, pm, n_worlds, key, tt, pws):
-    """The model's discard for the dealer; pws and the log as choose_card."""
-    if model == MODEL_CONVENTIONAL:
+    """The dealer's discard by card player `model`; pws and the log as choose_card."""
+    if model == KERNEL_CONVENTIONAL:
         return conventional_discard(lay, hands, st, pm)
     held = pws[team_of(st[S_DEALER])]
     pw = card_work(held)
     mine = -1
-    if model == MODEL_LEARNED:
+    if model == KERNEL_NET:
         mine = learned_discard(tb, lay, hands, st, pm, pw)
-    elif model == MODEL_LEARNED_SEARCH:
+    elif model == KERNEL_NET_SEARCH:
         mine = searched_discard(tb, lay, hands, st, pm, n_worlds, key, tt, pw)
     if mine >= 0 and not keeps_log(held):
         return mine
     p = pimc_discard(tb, lay, hands, st, pm, n_worlds, next_decision_key(key, st),
-                     model == MODEL_DD, tt, pw)
+                     model == KERNEL_SOLVER, tt, pw)
     log_choice(held, tb, lay, hands, st, pm, st[S_DEALER], True, p, n_worlds)
     return mine if mine >= 0 else p
 
@@ -201,8 +202,8 @@ def _play_batch(player, tb, hands, upcards, dealer, seed, start, parts, reached_
 
 
 class Playout(NamedTuple):
-    """How deals are played out: by `player` (its model: "rules", "pimc"; "dd" plays out with
-    the solver's choices; its worlds per PIMC decision), the lone-defence rows too, whether
+    """How deals are played out: by `player` (its model; a solved one plays out with the
+    solver's choices; its worlds per PIMC decision), the lone-defence rows too, whether
     PIMC's worlds agree with the player's auction (`infer`, where it has a bidder), and
     whether only the rows that auction reads are played (`bidding.auction.reached_rows`, -1
     elsewhere; a bidder from its own hand or a table)."""

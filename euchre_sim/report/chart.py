@@ -36,6 +36,7 @@ from ..core.results import result_points
 from ..core.run_tables import share_names
 from ..core.schema import Column, Schema, counts, file_schema, rates, read_table
 from ..game.odds import chance_after
+from ..play.models import DEFAULT_PLAY
 from .query import load_run, load_table, run_odds
 
 BOWERS = ("none", "left", "right", "both")  # a cell's column groups: which bowers are held
@@ -314,7 +315,7 @@ def _title(info: dict) -> str:
     score = info.get("score")
     at = f", at {score[0]}-{score[1]} (gains in chances of winning the game)" if score else ""
     return (f"When to order up, call, go alone or pass: bidding {info.get('bidding')}, "
-            f"play {info.get('play', 'dd')}, {info.get('deals', 0):,} deals{at}")
+            f"play {info.get('play', DEFAULT_PLAY)}, {info.get('deals', 0):,} deals{at}")
 
 
 def _gain(gain: float, info: dict, close: bool = False) -> str:

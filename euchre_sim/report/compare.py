@@ -14,6 +14,7 @@ import pandas as pd
 
 from ..core.errors import UserError
 from ..core.run_tables import class_keys
+from ..play.models import DEFAULT_PLAY
 from .query import load_run, load_table, pooled
 
 SORTS = ("points", "make_rate", "chosen_rate", "z")
@@ -48,7 +49,8 @@ def check_comparable(info_a: dict, info_b: dict) -> list[str]:
 
 def describe(info: dict) -> str:
     """'play dd, seed 1, 200 deals' for a header line."""
-    return f"play {info.get('play', 'dd')}, seed {info.get('seed')}, {info.get('deals')} deals"
+    return (f"play {info.get('play', DEFAULT_PLAY)}, seed {info.get('seed')}, "
+            f"{info.get('deals')} deals")
 
 
 def overall(frame_a: pd.DataFrame, frame_b: pd.DataFrame) -> dict:
@@ -104,8 +106,8 @@ def compare_runs(dir_a: str, dir_b: str, name: str = "calls", min_n: int = 30,
     frame_a, frame_b = load_table(dir_a, name), load_table(dir_b, name)
     head = overall(frame_a, frame_b)
     for side, out_dir, info in (("a", dir_a, info_a), ("b", dir_b, info_b)):
-        head[side] = {"dir": out_dir, "play": info.get("play", "dd"), "seed": info.get("seed"),
-                      "deals": info.get("deals")} | head[side]
+        head[side] = {"dir": out_dir, "play": info.get("play", DEFAULT_PLAY),
+                      "seed": info.get("seed"), "deals": info.get("deals")} | head[side]
     joined = join_runs(frame_a, frame_b, name, min_n)
     head["joined"] = len(joined)
     return head, sort_rows(joined, by), notes

@@ -11,7 +11,7 @@ import numpy as np
 from ..core.errors import UserError
 from ..core.output import written
 from ..core.stats import Z95
-from ..play.models import describe_model
+from ..play.models import DEFAULT_PLAY, describe_model
 from .query import load_run, load_table, rollup
 
 FIGURE_KINDS = ("png", "svg", "pdf")  # what a figure is written as, by the path's suffix
@@ -86,7 +86,7 @@ def plot_heatmaps(out_dir: str, path: str, round_no: int = 1) -> None:
                            "off-suit aces", "trumps")
         fig.colorbar(image, ax=axes[row, :], shrink=0.8, label=label)
     call = "order up the upcard" if round_no == 1 else "name another suit"
-    model = describe_model(info.get("play", "dd"), info.get("worlds"))
+    model = describe_model(info.get("play", DEFAULT_PLAY), info.get("worlds"))
     save_figure(fig, path,
                 f"Round {round_no} ({call}), {model} — seat 1 = dealer's left, 4 = dealer")
 
@@ -131,7 +131,7 @@ def plot_decisions(out_dir: str, path: str, round_no: int = 1) -> None:
             image = _panel(axes[row, seat - 1], grid, cmap, norm, text,
                            f"seat {seat}: {label}", "off-suit aces", "trumps")
         fig.colorbar(image, ax=axes[row, :], shrink=0.8, label=label)
-    model = describe_model(info.get("play", "dd"), info.get("worlds"))
+    model = describe_model(info.get("play", DEFAULT_PLAY), info.get("worlds"))
     save_figure(fig, path, f"Round {round_no} decisions, bidding {info.get('bidding')}, {model}")
 
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable
-from dataclasses import asdict
 
 import pandas as pd
 
@@ -139,7 +138,7 @@ def write_review(out_dir: str, rows: list[dict], rules: RuleSet,
     with written(os.path.join(out_dir, "review.parquet"), binary=True) as handle:
         review_frame(rows).to_parquet(handle, index=False)
     info = {"kind": "review", "version": __version__, "rules": rules.options(),
-            "settings": asdict(settings), "decisions": len(rows),
+            "settings": settings.facts(), "decisions": len(rows),
             "hands": len({r["id"] for r in rows}), "seats": seat_totals(rows)}
     with written(os.path.join(out_dir, "run.json")) as handle:
         json.dump(info, handle, indent=2)

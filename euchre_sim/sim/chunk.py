@@ -84,7 +84,7 @@ def chunk_calls(job: ChunkJob, exact: bool | None = None, infer: bool = True) ->
     exact = job.keep_deals if exact is None else exact
     defence = job.player.bidder is not None
     hands, ups = deal_batch(rules, job.seed, job.start, job.count, SIM_DEALER)
-    if job.player.play == "dd":
+    if job.player.model.solved:
         calls = np.zeros((job.count, N_ROWS), dtype=np.int8)
         parts = BOTH_ROUNDS | (WITH_DEFENCE if defence else 0)
         analyze_batch(compile_rules(rules), hands, ups, SIM_DEALER, exact, parts, shared_tt(),
@@ -218,7 +218,7 @@ class ChunkJob(NamedTuple):
     def reached_only(self) -> bool:
         """Play only the calls the auction reads: a model's playouts, no per-call tables, a
         bidder that bids from its own hand."""
-        return (not self.per_call and self.player.play != "dd"
+        return (not self.per_call and not self.player.model.solved
                 and self.player.bidder in CONVENTIONAL)
 
 

@@ -14,6 +14,7 @@ from ..core.errors import FieldError, UserError
 from ..core.limits import MAX_DEALS, check_seed
 from ..core.rules import RuleSet
 from ..core.run_tables import RUN_TABLES
+from ..play.models import chunk_size
 from ..play.player import Player
 from ..runs.parallel import worker_pool
 from ..runs.runner import (
@@ -55,7 +56,7 @@ class RunPlan(ChunkedPlan):
         tables = self.tables
         if tables is None and self.keep_deals:  # the deals' outcomes are the per-call rows
             tables = RUN_TABLES if bidder else ("calls",)
-        settle("tables", run_tables(self.player.play, bidder, tables))
+        settle("tables", run_tables(bidder, tables, plays_out=not self.player.model.solved))
         if self.keep_deals and "calls" not in self.tables:
             raise FieldError("{keep_deals} keeps each call's outcome: add calls to {tables}")
         self.check_size("deals", MAX_DEALS)
@@ -73,7 +74,7 @@ class RunPlan(ChunkedPlan):
     @property
     def chunk_items(self) -> int:
         """Deals per chunk: as asked, else `default_chunk_size`."""
-        return self.chunk_size or default_chunk_size(self.deals, self.player.play)
+        return self.chunk_size or default_chunk_size(self.deals, self.player)
 
     def job(self, index: int, first: int, count: int) -> ChunkJob:
         """Chunk `index`'s job: `count` deals from deal `first`."""
@@ -96,7 +97,7 @@ class RunPlan(ChunkedPlan):
         """What the run computes: a resumed run must match it exactly."""
         return {"seed": self.seed, "deals": self.deals, "rules": self.rules.options(),
                 "keep_deals": self.keep_deals} | self.player.identity() | (
-                    {} if self.tables == run_tables("dd", self.player.bidder)
+                    {} if self.tables == run_tables(self.player.bidder)
                     else {"tables": list(self.tables)})
 
 
@@ -108,15 +109,17 @@ def prepare_run(plan: RunPlan, resume: bool = False,
     return plan.opened(resume, warn)
 
 
-def run_tables(play: str, bidding: str | None, asked: tuple | None = None) -> tuple:
+def run_tables(bidding: str | None, asked: tuple | None = None, plays_out: bool = False
+               ) -> tuple:
     """The tables a run writes (of RUN_TABLES, in that order): those asked, else the per-call
-    tables (calls, summary) and, with a bidder, its decisions and auction; under a model that
-    plays out (rules, pimc) with a bidder, only decisions and auction, so that only the calls
-    the auction reaches are played (the per-call tables need every call of every deal)."""
+    tables (calls, summary) and, with a bidder, its decisions and auction; where the model
+    `plays_out` its hands (it is not solved) with a bidder, only decisions and auction, so
+    that only the calls the auction reaches are played (the per-call tables need every call
+    of every deal)."""
     if asked is None:
         if bidding is None:
             return ("calls",)
-        return RUN_TABLES if play == "dd" else ("decisions", "auction")
+        return ("decisions", "auction") if plays_out else RUN_TABLES
     unknown = sorted(set(asked) - set(RUN_TABLES))
     if unknown or not asked:
         raise UserError(f"--tables takes names of {', '.join(RUN_TABLES)} separated by "
@@ -126,13 +129,11 @@ def run_tables(play: str, bidding: str | None, asked: tuple | None = None) -> tu
     return tuple(name for name in RUN_TABLES if name in asked)
 
 
-def default_chunk_size(deals: int, play: str = "dd") -> int:
-    """About a hundred chunks for big runs; at least 1,000 and at most 20,000 deals each (a
-    worker's memory grows with its chunk: ~180 MB over its base at 20,000, ~360 MB at 50,000)
-    (PIMC, ~10,000 times slower per deal: 10 to 200, so a chunk takes about a minute)."""
-    if play == "pimc":
-        return int(min(200, max(10, -(-deals // 100))))
-    return int(min(20_000, max(1_000, -(-deals // 100))))
+def default_chunk_size(deals: int, player: Player) -> int:
+    """About a hundred chunks for big runs, each within the player's pace
+    (`play.models.Pace`: a worker's memory grows with its chunk, ~180 MB over its base at
+    20,000 deals, ~360 MB at 50,000)."""
+    return chunk_size(deals, player.model.pace.chunk_deals)
 
 
 def run_local(plan: RunPlan, workers: int, on_done: Callable[[int], None]) -> None:

@@ -12,10 +12,8 @@ from ..advice.question import PATH_FIELDS, AdviceQuestion, models_of
 from ..core.errors import UserError
 from ..core.rules import RuleSet, build_rules
 from ..core.seats import parse_seat
-from ..play.net_weights import plays_as_pimc
+from ..play.models import play_model
 
-MAX_DEALS = 200_000  # a query's deals (PIMC: MAX_PIMC_DEALS): minutes of work at most
-MAX_PIMC_DEALS = 10_000
 MAX_WORLDS = 10_000
 MAX_PLAY_WORLDS = 2_000  # a play decision solves every world for every card
 _ADVISE_FIELDS = {"hand": str, "up": str, "turned_down": str, "seat": int, "deals": int,
@@ -27,12 +25,6 @@ _SOLVE_FIELDS = {"deal": str, "dealer": (str, int), "rules": str, "set": (dict, 
 _TYPE_NAMES = {str: "a string", int: "a whole number", bool: "true or false",
                list: "a list", dict: "an object", (dict, list): "an object of options",
                (str, int): "a seat", (str, dict): "a card's name or a bid object"}
-
-
-def max_deals(play: str) -> int:
-    """A query's most deals under a play model: PIMC's cap where it samples worlds at every
-    decision (`net_weights.plays_as_pimc`)."""
-    return MAX_PIMC_DEALS if plays_as_pimc(play) else MAX_DEALS
 
 
 def fields_of(body, allowed: dict, what: str) -> dict:
@@ -79,7 +71,7 @@ def advise_question(body, place: Callable[[str], str] | None = None
             raise UserError(f"advise needs {needed!r}")
     rules = rules_of(fields.pop("rules", "standard"), fields.pop("set", None))
     play = models_of(fields.get("play"), fields.get("bidding"))[0]  # the page's caps first
-    cap = max_deals(play)
+    cap = play_model(play).pace.max_deals  # minutes of work at most
     if "deals" in fields and not 2 <= fields["deals"] <= cap:
         raise UserError(f"deals must be 2 to {cap:,} with play {play}, got {fields['deals']:,}")
     worlds_cap = MAX_PLAY_WORLDS if "trump" in fields else MAX_WORLDS
@@ -95,7 +87,7 @@ def rate_key(question: AdviceQuestion | PlayQuestion) -> str:
     """Queries that run at about the same speed per work unit share a key."""
     if isinstance(question, PlayQuestion):
         return "play decision"
-    return question.play + (" in the auction" if question.bidding else "")
+    return question.player.play + (" in the auction" if question.player.bidder else "")
 
 
 def solve_args(body) -> tuple[RuleSet, list[int], int]:

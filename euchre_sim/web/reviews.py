@@ -8,10 +8,12 @@ import math
 from collections.abc import Callable
 
 from ..advice.review import ReviewSettings, read_hands, review_states
-from ..bidding.params import bidder_params
+from ..bidding.params import BIDDERS
 from ..core.errors import UserError
 from ..core.files import regular_file
 from ..game.history import ReplayedHand, state_to_record
+from ..play.models import DEFAULT_WORLDS, VALUED_WORLDS
+from ..play.player import player_of
 from ..report.review import seat_totals
 from .bodies import fields_of, rules_of
 from .hand_entry import replayed
@@ -32,15 +34,14 @@ def review_query(body, place: Callable[[str], str]) -> Query:
     if ("file" in fields) == ("records" in fields):
         raise UserError("review needs 'file' (a hand history under the runs folder) or "
                         "'records' (hands as JSON objects), not both")
-    worlds = fields.get("worlds", 50)
-    if not 2 <= worlds <= MAX_REVIEW_WORLDS:
-        raise UserError(f"worlds must be 2 to {MAX_REVIEW_WORLDS:,} for a review")
+    worlds = fields.get("worlds", DEFAULT_WORLDS)
+    if not VALUED_WORLDS <= worlds <= MAX_REVIEW_WORLDS:
+        raise UserError(f"worlds must be {VALUED_WORLDS} to {MAX_REVIEW_WORLDS:,} for a review")
     rules = rules_of(fields.get("rules", "standard"), fields.get("set"))
     paths = {name: place(fields[name]) for name in ("bidder_params", "bidder_table")
              if name in fields}
-    settings = ReviewSettings(worlds, fields.get("seed", 0), fields.get("bidding"), **paths)
-    if "bidder_params" in paths:  # read now, so that a bad file fails before it waits
-        bidder_params(paths["bidder_params"], settings.bidding)
+    player = player_of(rules, fields.get("bidding"), worlds=worlds, **paths, bidders=BIDDERS)
+    settings = ReviewSettings(player, fields.get("seed", 0))
     if "file" in fields:
         hands, errors = _file_hands(place(fields["file"]), rules)
     else:
@@ -76,8 +77,8 @@ def _review(hands: list, errors: list, settings: ReviewSettings, progress) -> di
     rows = review_states(hands, settings, progress)
     return {"hands": [state_to_record(hand.state, record_id) for record_id, hand in hands],
             "rows": rows, "errors": [{"id": i, "reason": reason} for i, reason in errors],
-            "seats": seat_totals(rows), "worlds": settings.worlds, "seed": settings.seed,
-            "bidding": settings.bidding}
+            "seats": seat_totals(rows), "worlds": settings.player.worlds, "seed": settings.seed,
+            "bidding": settings.player.bidder}
 
 
 def finite(value):

@@ -174,7 +174,21 @@ function describeModels() {
     ? `the other seats bid as the ${bidding} bidder does (${state.catalog.bidding[bidding]}); ` +
       "passing is one of your actions, and “After you pass” shows what follows"
     : "none, so no auction: your possible calls are compared with each other, passing not among them";
-  $("models-note").textContent = `Bidding: ${bidder}. Play ${play}: ${state.catalog.play[play]}.`;
+  $("models-note").textContent = `Bidding: ${bidder}. Play ${play}: ${model(play).description}.`;
+}
+
+function model(name) {
+  // a play model's record, as the registry serves it in /api/rules
+  return state.catalog.models.find((m) => m.name === name);
+}
+
+function playChanged() {
+  // the worlds where the model samples any, and its deals when none are asked
+  const chosen = model($("play").value);
+  $("worlds-box").hidden = !chosen.samples_worlds;
+  $("deals").value = chosen.deals;
+  describeModels();
+  updateEstimate();
 }
 
 function adviseBody(refine = false) {
@@ -185,7 +199,7 @@ function adviseBody(refine = false) {
                  set: ruleSettings(), play: $("play").value, deals: Number($("deals").value),
                  seed: Number($("seed").value), atlas: !refine };
   body[round === "1" ? "up" : "turned_down"] = state.ref;
-  if (body.play === "pimc") body.worlds = Number($("worlds").value);
+  if (model(body.play).samples_worlds) body.worlds = Number($("worlds").value);
   if ($("bidding").value) {
     body.bidding = $("bidding").value;
     if ($("score").value.trim()) body.score = $("score").value.trim();
@@ -242,7 +256,7 @@ function renderAdvice(result) {
   const lo = Math.min(0, ...actions.map((a) => a.ci95[0]));
   const hi = Math.max(0, ...actions.map((a) => a.ci95[1]));
   const columns = ["action", "make", "march", "euchred", "points", "95% interval", "drawn"];
-  const exact = result.bidding && result.play !== "dd";  // the same deals solved double dummy
+  const exact = result.bidding && !model(result.play).solved;  // the same deals solved double dummy
   if (result.bidding) columns.push("bidder");
   if (exact) columns.push("dd points");
   if (result.score) columns.push("P(win game)");
@@ -512,7 +526,7 @@ async function openRun() {
   }
   const run = overview.run;
   $("run-facts").textContent = `${(run.deals || 0).toLocaleString()} deals, seed ${run.seed}, play ` +
-    `${run.play || "dd"}${run.bidding ? ", bidding " + run.bidding : ""}; tables: ${overview.tables.join(", ")}`;
+    `${run.play || state.catalog.default_play}${run.bidding ? ", bidding " + run.bidding : ""}; tables: ${overview.tables.join(", ")}`;
   $("run-table").replaceChildren(...overview.tables.map((t) => el("option", { textContent: t })));
   $("plot-kind").replaceChildren(...overview.plots.map((p) => el("option", { textContent: p })));
   $("run-box").hidden = false;
@@ -985,28 +999,23 @@ async function start() {
     select.replaceChildren(...presets.map((p) => el("option", { value: p, textContent: p,
                                                                   title: state.catalog.presets[p].description })));
   }
-  $("play").replaceChildren(...Object.entries(state.catalog.play).map(([name, text]) =>
-    el("option", { value: name, textContent: name, title: text })));
+  $("play").replaceChildren(...state.catalog.models.map((m) =>
+    el("option", { value: m.name, textContent: m.name, title: m.description })));
   $("bidding").append(...Object.entries(state.catalog.bidding).filter(([name]) => name !== "table")
     .map(([name, text]) => el("option", { value: name, textContent: name, title: text })));
   // a table of people: bidders like people (passing is an action), card play at a good human's level
-  $("bidding").value = "human";
-  $("play").value = "learned";
+  $("bidding").value = state.catalog.people.bidding;
+  $("play").value = state.catalog.people.play;
   $("score-box").hidden = false;
   renderOptions();
   $("preset").addEventListener("change", () => { renderOptions(); rulesChanged(); });
-  $("play").addEventListener("change", () => {
-    $("worlds-box").hidden = $("play").value !== "pimc";
-    $("deals").value = $("play").value === "pimc" ? 1000 : 20000;
-    describeModels();
-    updateEstimate();
-  });
+  $("play").addEventListener("change", playChanged);
   $("bidding").addEventListener("change", () => {
     $("score-box").hidden = !$("bidding").value;
     describeModels();
     updateEstimate();
   });
-  describeModels();
+  playChanged();
   for (const id of ["deals", "seed", "worlds", "score"]) $(id).addEventListener("input", updateEstimate);
   for (const radio of document.querySelectorAll("input[name=round]")) radio.addEventListener("change", roundChanged);
   for (const button of document.querySelectorAll(".seat")) {
