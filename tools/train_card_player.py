@@ -59,7 +59,7 @@ sys.path.insert(0, ROOT)
 
 from euchre_sim.core.package_data import record  # noqa: E402
 from euchre_sim.core.rules import build_rules  # noqa: E402
-from euchre_sim.play.models import DEFAULT_WORLDS  # noqa: E402
+from euchre_sim.play.models import DEFAULT_WORLDS, play_model  # noqa: E402
 from euchre_sim.play.net_features import (  # noqa: E402
     LAYOUTS,
     derived_features,
@@ -71,7 +71,6 @@ from euchre_sim.play.net_weights import (  # noqa: E402
     net_of,
     save_card_net,
 )
-from euchre_sim.play.models import DEFAULT_WORLDS, play_model  # noqa: E402
 from euchre_sim.play.player import Player  # noqa: E402
 from euchre_sim.play.teaching import TEACHING_CLEAR_Z, teaching_log  # noqa: E402
 

@@ -119,9 +119,9 @@ class KernelAuction:
             return
         calls = np.empty(N_ROWS, dtype=np.int8)
         rounds = BOTH_ROUNDS | WITH_DEFENCE
+        deal = Deal(self.hands, state.upcard, state.dealer)
         if self.sides.solved:
-            analyze_deal(self.tb, Deal(self.hands, state.upcard, state.dealer), True, 0, rounds,
-                         shared_tt(), new_work(), calls)
+            analyze_deal(self.tb, deal, True, 0, rounds, shared_tt(), new_work(), calls)
         else:
             ns, ew = self.players
             pws = (new_pimc_work(inference_of(), ns.nets), new_pimc_work(inference_of(), ew.nets))
