@@ -99,7 +99,8 @@ def main() -> None:
     parser.add_argument("--preset", default="standard")
     parser.add_argument("--questions", type=int, default=200)
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--records", help="write every comparison here (JSON lines)")
+    parser.add_argument("--records", help="append every comparison here (JSON lines), each "
+                        "question's as it is answered")
     parser.add_argument("--scores", help="ask each question at one of these scores in turn "
                         "(US-THEM,...), comparing the chances of winning the game too")
     args = parser.parse_args()
@@ -137,10 +138,12 @@ def main() -> None:
         z_dd += z_scores(answer, fresh, "dd_mean_points", "dd_points_se", records)
         if score:
             z_win += z_scores(answer, fresh, "p_win", "p_win_se", records, floor=0.5)
+        if args.records:  # as each question is answered: an interrupted study keeps them
+            with open(args.records, "a", encoding="utf-8") as handle:
+                handle.writelines(json.dumps(r | {"question": len(covered), "seat": position})
+                                  + "\n" for r in records)
+            records.clear()
         print(f"{len(covered)}/{args.questions}", file=sys.stderr, flush=True)
-    if args.records:
-        with open(args.records, "w", encoding="utf-8") as handle:
-            handle.writelines(json.dumps(r) + "\n" for r in records)
     z, z_dd = np.array(z), np.array(z_dd)
     print(json.dumps({
         "preset": args.preset, "questions": len(covered), "drawn": drawn,
