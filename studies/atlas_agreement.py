@@ -18,7 +18,8 @@ action's chance of winning the game is compared too (z of p_win), the simulation
 same odds as the atlas (those shipped beside it), so that only the hand's results differ.
 
     .venv/bin/python studies/atlas_agreement.py [--preset standard] [--questions 200]
-        [--scores 8-9,4-4]
+        [--scores 8-9,4-4] [--records R.jsonl]
+    .venv/bin/python studies/atlas_agreement.py --summarize R.jsonl   # of a records file
 """
 
 import argparse
@@ -94,7 +95,25 @@ def summary(z: list[float]) -> dict:
             "z_mean": float(z.mean()), "z_sd": float(z.std(ddof=1)) if len(z) > 1 else None}
 
 
+def summarize(path: str) -> dict:
+    """The agreement of a records file (`--records`, a finished or an interrupted study): by
+    figure, and by level, round and seat for the mean points."""
+    with open(path, encoding="utf-8") as handle:
+        rows = [json.loads(line) for line in handle if line.strip()]
+    by: dict = {}
+    for row in rows:
+        by.setdefault(row["column"], []).append(row["z"])
+        if row["column"] == "mean_points":
+            key = f"{row['level']} round {row['round']} seat {row['seat']}"
+            by.setdefault(key, []).append(row["z"])
+    return {"questions": len({row["question"] for row in rows}),
+            **{key: summary(z) for key, z in sorted(by.items())}}
+
+
 def main() -> None:
+    if len(sys.argv) == 3 and sys.argv[1] == "--summarize":
+        print(json.dumps(summarize(sys.argv[2]), indent=1))
+        return
     parser = argparse.ArgumentParser()
     parser.add_argument("--preset", default="standard")
     parser.add_argument("--questions", type=int, default=200)
