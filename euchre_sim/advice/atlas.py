@@ -129,30 +129,31 @@ def pool_hash(class_text: str, level: str = "pooled") -> int:
     return int.from_bytes(hashlib.blake2b(pooled, digest_size=7).digest(), "little")
 
 
-def pooled_keys(class_keys: np.ndarray, rules: RuleSet, level: str = "pooled") -> np.ndarray:
-    """The key at a pooled level of each class-level key: the same turn and action, the class
-    replaced by its `pool_hash`."""
+def class_pools(class_keys: np.ndarray, rules: RuleSet,
+                level: str = "pooled") -> tuple[np.ndarray, np.ndarray]:
+    """Of each class-level key: its key at a pooled level (the same turn and action, the class
+    replaced by its `pool_hash`), and whether that pool holds more than the class's pool at
+    the level before (`pools_more`). Each distinct class is read once."""
+    read = KeyReader(rules)
     parts = split_decision_keys(class_keys)
-    texts, where = class_texts(class_keys, rules)
+    hands, where = np.unique(parts["hand_key"], return_inverse=True)
+    texts = np.array([read(int(h)) for h in hands], dtype=object)
     hashes = np.array([pool_hash(text, level) for text in texts], dtype=np.uint64)
-    return join_decision_keys(parts["round"], parts["seat"], parts["suit"], parts["alone"],
-                              packed_features=hashes[where])
+    keys = join_decision_keys(parts["round"], parts["seat"], parts["suit"], parts["alone"],
+                              packed_features=hashes[where.ravel()])
+    return keys, pools_more(texts, level)[where.ravel()]
 
 
 def pools_more(hands, level: str) -> np.ndarray:
     """Whether each class text's pool at `level` holds more than its pool at the level before
     (the coarse level's rule leaves many hands as the pooled level has them: such an entry
-    would repeat the pooled level's, and the coarse level keeps none)."""
+    would repeat the pooled level's, and the coarse level keeps none). Each distinct text is
+    read once."""
     if level != "coarse":
         return np.ones(len(hands), dtype=bool)
-    return np.array([pooled_text(h, level) != pooled_text(h) for h in hands], dtype=bool)
-
-
-def class_texts(class_keys: np.ndarray, rules: RuleSet) -> tuple[np.ndarray, np.ndarray]:
-    """The class texts of decision keys: (the distinct texts, each key's index into them)."""
-    read = KeyReader(rules)
-    hands, where = np.unique(split_decision_keys(class_keys)["hand_key"], return_inverse=True)
-    return np.array([read(int(h)) for h in hands], dtype=object), where.ravel()
+    texts, where = np.unique(np.asarray(hands, dtype=object), return_inverse=True)
+    more = np.array([pooled_text(h, level) != pooled_text(h) for h in texts], dtype=bool)
+    return more[where.ravel()]
 
 
 class Atlas:
@@ -163,6 +164,9 @@ class Atlas:
         self.path = str(path)
         schema = file_schema(self.path, "the atlas", ATLAS_SCHEMA)
         self.provenance = json.loads((schema.metadata or {}).get(b"euchre_sim", b"{}"))
+        # each entry's shares of results, which a score's answers need (an atlas built before
+        # it kept them has none)
+        self.has_shares = all(name in schema.names for name in share_names(1))
 
     def rows(self, keys: list[int]) -> list[dict | None]:
         """Each key's row (None where the atlas has none), read through its schema."""
@@ -170,13 +174,6 @@ class Atlas:
         found = {int(row["key"]): {c: int(v) if c == "n" else float(v) for c, v in row.items()}
                  for row in table.to_dict("records")}
         return [found.get(key) for key in keys]
-
-    @property
-    def has_shares(self) -> bool:
-        """Does the file keep each entry's shares of results (the score's answers need them;
-        an atlas built before it kept them does not)?"""
-        names = file_schema(self.path, "the atlas", ATLAS_SCHEMA).names
-        return all(name in names for name in share_names(1))
 
     def holds(self, keys: list[int]) -> bool:
         """Does the atlas have a row for every key? (Their keys alone read.)"""
@@ -253,7 +250,7 @@ def _question_keys(question: AdviceQuestion, wanted: list[tuple], level: str) ->
                np.array([alone for _, alone in wanted]))
     keys = join_decision_keys(*columns, hand_key=np.full(len(wanted), class_key, np.uint64))
     if level in POOLED_LEVELS:
-        keys = pooled_keys(keys, rules, level)
+        keys = class_pools(keys, rules, level)[0]
     return [int(k) for k in keys]
 
 
@@ -351,13 +348,18 @@ def _answer(question: AdviceQuestion, atlas: Atlas, level: str, wanted: list[tup
         "after_pass": []}
 
 
+def _shares(row: dict, top: int) -> np.ndarray:
+    """An entry's shares of results in `share_names(top)` order."""
+    return np.array([row[name] for name in share_names(top)], dtype=np.float64)
+
+
 def from_shares(row: dict, rules: RuleSet, call: bool, alone: bool) -> dict:
     """An entry's points_se, make_rate and march_rate read from its results' shares (each
     result scores a known number of points): the standard error of the entry's mean over its
     n deals, and the shares of results made and marched (None for a pass). An atlas that keeps
     the shares keeps none of these."""
     top = rules.max_hand_points
-    shares = np.array([row[name] for name in share_names(top)], dtype=np.float64)
+    shares = _shares(row, top)
     points = np.array([result_points.py_func(k, top) for k in range(len(shares))],
                       dtype=np.float64)
     spread = max(float(shares @ points ** 2) - row["mean_points"] ** 2, 0.0)
@@ -383,10 +385,10 @@ def _game_figures(question: AdviceQuestion, actions: list[dict], rows: list[dict
     if odds is None:
         odds = shipped_odds(atlas_preset(rules))
     top = rules.max_hand_points
-    wins = np.zeros(2 * top + 1)
+    wins = np.zeros(len(share_names(top)))
     result_wins(odds, us, them, question.seat % 2 == 1, top, wins)
     for action, row in zip(actions, rows, strict=True):
-        shares = np.array([row[name] for name in share_names(top)], dtype=np.float64)
+        shares = _shares(row, top)
         shares /= shares.sum()  # stored to 3 significant digits
         p_win = float(shares @ wins)
         spread = max(float(shares @ wins ** 2) - p_win ** 2, 0.0)

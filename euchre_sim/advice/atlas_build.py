@@ -19,15 +19,14 @@ import pyarrow.parquet as pq
 from ..bidding.decision_keys import SUIT_LABELS, join_decision_keys, split_decision_keys
 from ..core.rules import RuleSet
 from ..core.run_tables import share_names
-from ..core.stats import mean_se_of_sums
+from ..core.stats import mean_se_of_sums, squares_of
 from .atlas import (
     ATLAS_SCHEMA,
     LEVEL_FILES,
     POOLED_LEVELS,
     SPREADS,
-    class_texts,
+    class_pools,
     pool_hash,
-    pooled_keys,
     pools_more,
 )
 
@@ -80,8 +79,7 @@ def _sums(frame: pd.DataFrame, keys: np.ndarray, shares: list[str]) -> pd.DataFr
     n = frame["n"].to_numpy(np.float64)
 
     def squares(mean: str, se: str) -> np.ndarray:
-        var = np.nan_to_num(frame[se].to_numpy(np.float64)) ** 2 * n
-        return (n - 1) * var + n * frame[mean].to_numpy(np.float64) ** 2
+        return squares_of(n, frame[mean].to_numpy(np.float64), frame[se].to_numpy(np.float64))
 
     out = pd.DataFrame({"key": keys, "n": n, "chosen": frame["chosen_rate"] * n,
                         "points": frame["mean_points"] * n,
@@ -169,9 +167,7 @@ def pool_spread(pooled: pd.DataFrame, class_sums: RunSums, rules: RuleSet,
     sums = {}
     for table, found in class_sums._asdict().items():
         keys = found.index.to_numpy(np.uint64)
-        texts, where = class_texts(keys, rules)
-        sums[table] = (found, _round_and_action(keys), pooled_keys(keys, rules, level),
-                       pools_more(texts, level)[where])
+        sums[table] = (found, _round_and_action(keys), *class_pools(keys, rules, level))
     out_group = _round_and_action(out["key"].to_numpy(np.uint64))
     for se_name, (mean_name, spread_name) in SPREADS.items():
         table, group, pool, pooled_further = sums["exact" if se_name == "dd_points_se"

@@ -13,6 +13,13 @@ def rate_se(p, n):
     return np.sqrt(p * (1 - p) / n)
 
 
+def squares_of(n, mean, se):
+    """The sum of squares of n values rebuilt from their mean and its standard error (the
+    inverse of `mean_se_of_sums`; a standard error of NaN, as for a single value, adds no
+    spread of its own). Elementwise for arrays and Series."""
+    return (n - 1) * n * np.nan_to_num(se) ** 2 + n * mean ** 2
+
+
 def mean_se_of_sums(total, squares, n) -> tuple:
     """Mean and its standard error from a sum, a sum of squares and a count (elementwise for
     arrays and Series); the standard error is NaN below two values."""

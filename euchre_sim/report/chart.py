@@ -35,6 +35,7 @@ from ..core.output import written
 from ..core.results import result_points
 from ..core.run_tables import share_names
 from ..core.schema import Column, Schema, counts, file_schema, rates, read_table
+from ..core.stats import mean_se_of_sums, squares_of
 from ..game.odds import chance_after
 from ..play.models import DEFAULT_PLAY
 from .query import load_run, load_table, run_odds
@@ -158,30 +159,29 @@ def pooled_cells(rows: pd.DataFrame) -> pd.DataFrame:
     """The chart's cells: each figure of `chart_rows` pooled over the classes in the cell,
     weighted by how often each was reached (a figure of an action not open in a class is
     pooled over the classes where it is); the mean points and gains with the standard error
-    of the cell's mean over its deals (`_pooled_se`)."""
+    of the cell's mean over its deals (their sums of squares rebuilt class by class,
+    `core.stats.squares_of`: a class reached once adds no spread of its own)."""
     spread = {f"{kind}_{name}": f"{kind}_{name}_se" for kind in ACTIONS
               for name in ("mean_points", "gain")}
-    figures = [c for c in rows.columns if c.split("_", 1)[0] in ACTIONS
+    figures = [c for c in rows.columns if c.split("_", 1)[0] in ACTIONS and c != "pass_gain"
                and c not in spread.values() and not c.endswith("points_se")]
     weighted = rows[[*CELL_KEYS, "n", "may_pass"]].copy()
     for column in figures:
         open_ = rows[column].notna()
         weighted[column] = rows[column].fillna(0) * rows["n"]
         weighted[f"{column}__n"] = rows["n"] * open_
-        if column in spread:
-            se = rows[_se_column(column)].fillna(0)
-            within = (rows["n"] - 1) * rows["n"] * se ** 2  # each class's deals about its mean
-            weighted[f"{column}__ss"] = (within + rows["n"] * rows[column] ** 2).where(open_, 0)
+        if column in spread:  # each class's deals about its mean, and its mean about 0
+            squares = squares_of(rows["n"], rows[column], rows[_se_column(column)])
+            weighted[f"{column}__ss"] = squares.where(open_, 0)
     sums = weighted.groupby(CELL_KEYS).agg(
         {"n": "sum", "may_pass": "all", **{c: "sum" for c in weighted.columns
                                             if c not in [*CELL_KEYS, "n", "may_pass"]}})
     for column in figures:
         n = sums[f"{column}__n"]
+        if column in spread:  # the cell's deals about the cell's mean
+            sums[spread[column]] = mean_se_of_sums(sums[column], sums[f"{column}__ss"], n)[1]
         sums[column] = (sums[column] / n).where(n > 0)
-        if column in spread:
-            sums[spread[column]] = _pooled_se(sums[f"{column}__ss"], sums[column], n)
-    kept = [c for c in figures if c not in ("pass_gain",)]
-    return sums[["n", "may_pass", *kept, *(spread[c] for c in kept if c in spread)]] \
+    return sums[["n", "may_pass", *figures, *(spread[c] for c in figures if c in spread)]] \
         .reset_index()
 
 
@@ -189,15 +189,6 @@ def _se_column(column: str) -> str:
     """The decisions' standard error of a figure: points_se for mean_points, gain_se."""
     kind, name = column.split("_", 1)
     return f"{kind}_points_se" if name == "mean_points" else f"{kind}_gain_se"
-
-
-def _pooled_se(sum_squares: pd.Series, mean: pd.Series, n: pd.Series) -> pd.Series:
-    """The standard error of a cell's mean over its n deals: their variance about the cell's
-    mean (each class's own deals about its mean, n_i (n_i - 1) se_i², plus the classes'
-    means about the cell's) over n - 1, divided by n. A class reached once adds no spread of
-    its own (it has no standard error), only its distance from the cell's mean."""
-    variance = (sum_squares - n * mean ** 2).clip(lower=0) / (n - 1)
-    return np.sqrt(variance / n).where(n > 1)
 
 
 def decide(cells: pd.DataFrame, top: int, score: tuple[int, int] | None = None,
