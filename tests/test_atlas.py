@@ -39,9 +39,9 @@ from .helpers import run_cli
 
 RULES = build_rules("standard")
 SEED, DEALS = 6, 2000
-# the levels each preset's shipped atlas has (standard's and online's were built before the
-# coarse level and the results' shares: their runs are rebuilding them)
-SHIPPED_LEVELS = {"standard": ("class", "pooled"), "online": ("class", "pooled"),
+# the levels each preset's shipped atlas has (online's was built before the coarse level and
+# the results' counts: its runs are rebuilding it)
+SHIPPED_LEVELS = {"standard": ("class", "pooled", "coarse"), "online": ("class", "pooled"),
                   "yooker": ("class", "pooled", "coarse")}
 
 
@@ -176,16 +176,17 @@ def test_a_pool_is_its_classes_weighted_by_how_often_each_was_reached(tiny_atlas
 
 def _spread_twin(table: pd.DataFrame, level: str) -> dict:
     """The between-class standard deviation within pools, by hand from the table's rows: per
-    (round, action, suit, alone), every seat, the classes grouped by seat and pooled text; over
+    (round, seat, action, suit, alone), the classes grouped by pooled text; over
     the pools of two or more classes, tau^2 = (sum SSB - sum (k - 1) s^2) / sum (N - sum n^2 /
     N), s^2 the variance of the pool's deals."""
     out = {}
     if level == "coarse":  # only the classes the coarse level pools further than the pooled
         table = table[table["hand"].map(lambda h: pooled_text(h, level) != pooled_text(h))]
-    for group, rows in table.groupby(["round", "action", "suit", "alone"], dropna=False):
+    for group, rows in table.groupby(["round", "seat", "action", "suit", "alone"],
+                                     dropna=False):
         ssb = chance = spread_df = 0.0
         pools = rows["hand"].map(lambda h: pooled_text(h, level))
-        for _, pool in rows.groupby([rows["seat"], pools]):
+        for _, pool in rows.groupby(pools):
             if len(pool) < 2:
                 continue
             n, mean = pool["n"].to_numpy(float), pool["mean_points"].to_numpy(float)
@@ -241,7 +242,7 @@ def test_the_pooled_standard_error_widens_by_the_spread_of_classes_in_the_pool(t
                              & (table["alone"] == action["alone"])]
                 if part["n"].sum() < 2:  # one deal: no standard error
                     continue
-                group = (1, action["action"], part["suit"].iloc[0], action["alone"])
+                group = (1, 1, action["action"], part["suit"].iloc[0], action["alone"])
                 se = column.replace("mean_points", "points_se")
                 want = np.hypot(_pool_se(part), twins[column][group])
                 assert action[se] == pytest.approx(want, rel=2e-3, abs=1e-4)
@@ -345,18 +346,19 @@ def test_at_a_score_an_entry_answers_with_its_results_chances_of_the_game(tiny_a
         shares.append(row["p_none"])
         chances, shares = np.array(chances), np.array(shares)
         p_win = float(shares @ chances)
-        assert action["p_win"] == pytest.approx(p_win, abs=2e-3)  # shares kept to 3 digits
+        assert action["p_win"] == pytest.approx(p_win, abs=1e-9)  # the results as counts
         spread = np.sqrt(max(float(shares @ chances ** 2) - p_win ** 2, 0) / row["n"])
-        assert action["p_win_se"] == pytest.approx(spread, abs=2e-3)
+        assert action["p_win_se"] == pytest.approx(spread, abs=1e-9)
     best = max(answer["actions"], key=lambda a: a["p_win"])
     assert answer["best_for_game"] == {k: best[k] for k in ("action", "suit", "alone")}
 
 
 def test_an_atlas_without_shares_leaves_a_score_to_the_simulation(tiny_atlas, tmp_path):
-    """A file built before the atlas kept its results' shares cannot answer at a score: the
-    level is not offered, so the question is simulated."""
+    """A file built before the atlas kept its results (its figures kept instead) cannot
+    answer at a score: the level is not offered, so the question is simulated."""
     levels, _, _ = tiny_atlas
     frame = pd.read_parquet(levels["class"].path)
-    old = frame[[c for c in frame.columns if not c.startswith("p_")]]
+    old = frame[[c for c in frame.columns if not c.startswith("n_")]].assign(
+        mean_points=0.0, gain=0.0, points_se=0.1)
     write_table(old, str(tmp_path / "old.parquet"), {})
     assert levels["class"].has_shares and not Atlas(tmp_path / "old.parquet").has_shares

@@ -173,9 +173,10 @@ def small_atlas(tmp_path):
 
 
 @pytest.mark.parametrize("damage, fault", [
-    ("n=0", "column 'n' holds 0, below 1"), ("mean_points=nan", "'mean_points' is empty"),
-    ("points_se=-0.25", "'points_se' holds -0.25, below 0"),
-    ("gain=inf", "'gain' holds an infinity"), ("repeated", "repeats the key")])
+    ("n=0", "column 'n' holds 0, below 1"), ("chosen_rate=nan", "'chosen_rate' is empty"),
+    ("gain_se=-0.25", "'gain_se' holds -0.25, below 0"),
+    ("dd_mean_points=inf", "'dd_mean_points' holds an infinity"),
+    ("n_us_1=4000000000", "results of key .* add up to"), ("repeated", "repeats the key")])
 def test_an_atlas_row_out_of_its_range_is_never_answered(small_atlas, damage, fault):
     path, rows = small_atlas
     write_table(_damaged(rows, damage).astype(rows.dtypes.to_dict()), str(path), {})

@@ -30,13 +30,14 @@ from ..bidding.decision_keys import (
     turn_class,
 )
 from ..core.calls import may_pass
+from ..core.errors import UserError
 from ..core.handclass import KeyReader
 from ..core.limits import MAX_POINTS
 from ..core.package_data import shipped
 from ..core.results import result_points
 from ..core.rules import RuleSet, preset
 from ..core.ruletables import compile_rules
-from ..core.run_tables import share_names
+from ..core.run_tables import count_names, share_names
 from ..core.schema import Column, Schema, file_schema, rates, read_table, standard_errors
 from ..core.stats import Z95, points_interval95
 from ..game.odds import odds_array, odds_frame, result_wins
@@ -48,21 +49,25 @@ ATLAS_FOLDER = "data"  # of the package (`core.package_data`)
 # levels, tried in order, and their files; the pooled levels (`pooled_text`) widen by a spread
 LEVEL_FILES = {"class": "atlas", "pooled": "pooled", "coarse": "coarse"}
 POOLED_LEVELS = ("pooled", "coarse")
-# the atlas's columns: the decision key, then the action's figures over the class's deals (a
-# pass has no make or march rate and no double-dummy points, a class of one deal no standard
-# errors); the pooled level's spreads
+# the atlas's columns: the decision key, then the action's figures over the class's deals:
+# how often it was chosen, its gain's standard error (paired with a pass on the same deals), its
+# double-dummy points (a pass has none, a class of one deal no standard errors) and each
+# result's count, from which its points, their standard error, its make and march rates and
+# its gain over passing are read (`entry_figures`); the pooled level's spreads. (An atlas built
+# before the counts keeps the figures themselves, and no results.)
 ATLAS_SCHEMA = Schema((
     Column("key", "int", 0), Column("n", "int", 1), *rates("chosen_rate", missing=False),
-    Column("mean_points", "float"), *standard_errors("points_se", required=False),
-    Column("gain", "float"), *standard_errors("gain_se"),
-    *rates("make_rate", "march_rate", required=False),
+    *standard_errors("gain_se"),
     Column("dd_mean_points", "float", missing=True), *standard_errors("dd_points_se"),
     *standard_errors("points_spread", "gain_spread", "dd_points_spread", required=False),
-    *rates(*share_names(MAX_POINTS), required=False)),
+    *(Column(name, "int", 0, required=False) for name in count_names(MAX_POINTS)),
+    Column("mean_points", "float", required=False), Column("gain", "float", required=False),
+    *standard_errors("points_se", required=False),
+    *rates("make_rate", "march_rate", required=False)),
     keys=("key",))
 # the pooled level's standard errors widen by the spread of class means within a pool
-SPREADS = {"points_se": ("mean_points", "points_spread"), "gain_se": ("gain", "gain_spread"),
-           "dd_points_se": ("dd_mean_points", "dd_points_spread")}
+SPREADS = {"points_se": "points_spread", "gain_se": "gain_spread",
+           "dd_points_se": "dd_points_spread"}
 
 
 def atlas_file(preset_name: str, kind: str = "atlas") -> str:
@@ -164,15 +169,20 @@ class Atlas:
         self.path = str(path)
         schema = file_schema(self.path, "the atlas", ATLAS_SCHEMA)
         self.provenance = json.loads((schema.metadata or {}).get(b"euchre_sim", b"{}"))
-        # each entry's shares of results, which a score's answers need (an atlas built before
-        # it kept them has none)
-        self.has_shares = all(name in schema.names for name in share_names(1))
+        # each entry's results, which a score's answers need (an atlas built before the
+        # counts has none): the most points a hand scores is their last column's
+        self.top = sum(name.startswith("n_us_") for name in schema.names)
+        self.has_shares = self.top > 0
 
     def rows(self, keys: list[int]) -> list[dict | None]:
-        """Each key's row (None where the atlas has none), read through its schema."""
+        """Each key's row (None where the atlas has none), read through its schema, with the
+        figures its results give (`entry_figures`)."""
         table = self._read(keys)
-        found = {int(row["key"]): {c: int(v) if c == "n" else float(v) for c, v in row.items()}
-                 for row in table.to_dict("records")}
+        found = {}
+        for row in table.to_dict("records"):
+            row = {c: int(v) if c in ("key", "n") or c.startswith("n_") else float(v)
+                   for c, v in row.items()}
+            found[row["key"]] = entry_figures(row, self.top, self.path) if self.top else row
         return [found.get(key) for key in keys]
 
     def holds(self, keys: list[int]) -> bool:
@@ -313,12 +323,13 @@ def _answer(question: AdviceQuestion, atlas: Atlas, level: str, wanted: list[tup
     from .advise import describe_question
 
     actions = []
+    gains_over_passing(rows, wanted)
     for (action, suit, _, alone), row in zip(wanted, rows, strict=True):
-        if "points_se" not in row:
-            row |= from_shares(row, question.rules, action != "pass", alone)
+        if action != "pass" and "make_rate" not in row:
+            row |= result_rates(row, question.rules, alone)
         row["plain_points_se"] = row["points_se"]
-        for se_name, (_, spread_name) in SPREADS.items():
-            if spread_name in row and np.isfinite(row[spread_name]):
+        for se_name, spread_name in SPREADS.items():
+            if row[se_name] is not None and np.isfinite(row.get(spread_name, np.nan)):
                 row[se_name] = float(np.hypot(row[se_name], row[spread_name]))
         entry = {"action": action, "suit": suit, "alone": alone, "n": row["n"],
                  "chosen_rate": row["chosen_rate"], "mean_points": row["mean_points"],
@@ -353,23 +364,46 @@ def _shares(row: dict, top: int) -> np.ndarray:
     return np.array([row[name] for name in share_names(top)], dtype=np.float64)
 
 
-def from_shares(row: dict, rules: RuleSet, call: bool, alone: bool) -> dict:
-    """An entry's points_se, make_rate and march_rate read from its results' shares (each
-    result scores a known number of points): the standard error of the entry's mean over its
-    n deals, and the shares of results made and marched (None for a pass). An atlas that keeps
-    the shares keeps none of these."""
-    top = rules.max_hand_points
-    shares = _shares(row, top)
-    points = np.array([result_points.py_func(k, top) for k in range(len(shares))],
-                      dtype=np.float64)
-    spread = max(float(shares @ points ** 2) - row["mean_points"] ** 2, 0.0)
+def entry_figures(row: dict, top: int, path: str) -> dict:
+    """An atlas row with what its results' counts give: each result's share, the mean points
+    and their standard error over the entry's n deals (each result scores a known number of
+    points). Counts that do not add up to n are a damaged file, never answered."""
+    counts = np.array([row[name] for name in count_names(top)], dtype=np.float64)
+    if counts.sum() != row["n"]:
+        raise UserError(f"the atlas {path!r}: the results of key {row['key']} add up to "
+                        f"{int(counts.sum())}, not its n ({row['n']})")
     n = row["n"]
-    out = {"points_se": float(np.sqrt(spread / (n - 1))) if n > 1 else float("nan"),
-           "make_rate": None, "march_rate": None}
-    if call:
-        march = rules.lone_march_points if alone else rules.march_points
-        out |= {"make_rate": float(shares[:top].sum()), "march_rate": float(shares[march - 1])}
-    return out
+    shares = counts / n
+    points = np.array([result_points.py_func(k, top) for k in range(len(counts))],
+                      dtype=np.float64)
+    mean = float(shares @ points)
+    spread = max(float(shares @ points ** 2) - mean ** 2, 0.0)
+    return row | dict(zip(share_names(top), shares.tolist(), strict=True)) | {
+        "mean_points": mean,
+        "points_se": float(np.sqrt(spread / (n - 1))) if n > 1 else float("nan")}
+
+
+def result_rates(row: dict, rules: RuleSet, alone: bool) -> dict:
+    """A call's make and march rates, the shares of its results made and marched."""
+    shares = _shares(row, rules.max_hand_points)
+    march = rules.lone_march_points if alone else rules.march_points
+    return {"make_rate": float(shares[:rules.max_hand_points].sum()),
+            "march_rate": float(shares[march - 1])}
+
+
+def gains_over_passing(rows: list[dict], wanted: list[tuple]) -> None:
+    """Each row's gain over passing, paired on the same deals (an entry's actions were all
+    valued on its deals): its mean points less the pass's; None where the seat may not pass,
+    its standard error with it. (An atlas built before the counts keeps the gain itself.)"""
+    if all("gain" in row for row in rows):
+        return
+    passed = next((row for (action, *_), row in zip(wanted, rows, strict=True)
+                   if action == "pass"), None)
+    for row in rows:
+        if passed is None:
+            row["gain"] = row["gain_se"] = None
+        else:
+            row["gain"] = row["mean_points"] - passed["mean_points"]
 
 
 def _game_figures(question: AdviceQuestion, actions: list[dict], rows: list[dict],
@@ -389,7 +423,6 @@ def _game_figures(question: AdviceQuestion, actions: list[dict], rows: list[dict
     result_wins(odds, us, them, question.seat % 2 == 1, top, wins)
     for action, row in zip(actions, rows, strict=True):
         shares = _shares(row, top)
-        shares /= shares.sum()  # stored to 3 significant digits
         p_win = float(shares @ wins)
         spread = max(float(shares @ wins ** 2) - p_win ** 2, 0.0)
         widen = row["points_se"] / row["plain_points_se"] if level in POOLED_LEVELS and \

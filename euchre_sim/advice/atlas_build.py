@@ -18,7 +18,7 @@ import pyarrow.parquet as pq
 
 from ..bidding.decision_keys import SUIT_LABELS, join_decision_keys, split_decision_keys
 from ..core.rules import RuleSet
-from ..core.run_tables import share_names
+from ..core.run_tables import count_names, share_names
 from ..core.stats import mean_se_of_sums, squares_of
 from .atlas import (
     ATLAS_SCHEMA,
@@ -32,11 +32,10 @@ from .atlas import (
 
 MIN_N = 100  # a class (or its pool) reached fewer times is not in the atlas
 ATLAS_COLUMNS = [column.name for column in ATLAS_SCHEMA.columns if column.required]
-SPREAD_COLUMNS = [spread for _, spread in SPREADS.values()]
-# kept to 3 significant digits (float16: standard errors and rates), the means to 7 (float32);
-# the points' standard error and the make and march rates are read from the results' shares
+SPREAD_COLUMNS = list(SPREADS.values())
+# kept to 3 significant digits (float16: standard errors and rates), the double-dummy means to 7
+# (float32), the results as counts (every other figure is read from them: `atlas.entry_figures`)
 HALF = ["chosen_rate", "gain_se", "dd_points_se"]
-_FLOAT = [c for c in ATLAS_COLUMNS[2:] if c not in HALF]
 ROW_GROUP = 16_384  # rows of an atlas file read at once: a lookup reads the groups it needs
 
 
@@ -102,9 +101,9 @@ def build_levels(learned: pd.DataFrame, exact: pd.DataFrame, rules: RuleSet,
 
 
 def build_atlas(sums: RunSums, rules: RuleSet, min_n: int = MIN_N) -> pd.DataFrame:
-    """The atlas rows (ATLAS_COLUMNS, sorted by key) of the runs' sums at a level
-    (`run_sums`): the keys reached at least `min_n` times."""
-    shares = share_names(rules.max_hand_points)
+    """The atlas rows (ATLAS_COLUMNS and the results' counts, sorted by key) of the runs'
+    sums at a level (`run_sums`): the keys reached at least `min_n` times."""
+    top = rules.max_hand_points
     learned = sums.learned[sums.learned["n"] >= min_n]
     dd = sums.exact.reindex(learned.index)
     if not (dd["n"] == learned["n"]).all():
@@ -112,17 +111,16 @@ def build_atlas(sums: RunSums, rules: RuleSet, min_n: int = MIN_N) -> pd.DataFra
     n = learned["n"]
     out = pd.DataFrame({"key": learned.index.to_numpy(np.uint64), "n": n.to_numpy()})
     out["chosen_rate"] = (learned["chosen"] / n).to_numpy()
-    out["mean_points"] = (learned["points"] / n).to_numpy()
-    out["gain"], out["gain_se"] = (np.asarray(x) for x in mean_se_of_sums(
-        learned["gain"], learned["gain_sq"], n))
+    out["gain_se"] = np.asarray(mean_se_of_sums(learned["gain"], learned["gain_sq"], n)[1])
     calls = split_decision_keys(out["key"].to_numpy(np.uint64))["suit"] >= 0
     dd_mean, dd_se = mean_se_of_sums(dd["points"], dd["points_sq"], dd["n"])
     out["dd_mean_points"] = np.where(calls, np.asarray(dd_mean), np.nan)
     out["dd_points_se"] = np.where(calls, dd_se, np.nan)
-    for share in shares:  # each result's share, for the chance of winning the game at a score
-        out[share] = (learned[share] / n).to_numpy()
-    return out.astype({"key": np.uint64, "n": np.uint32} | {c: np.float32 for c in _FLOAT}
-                      | {c: np.float16 for c in [*HALF, *shares]})
+    counts = count_names(top)
+    for share, count in zip(share_names(top), counts, strict=True):  # shares summed: counts
+        out[count] = np.rint(learned[share].to_numpy()).astype(np.uint32)
+    return out.astype({"key": np.uint64, "n": np.uint32, "dd_mean_points": np.float32}
+                      | {c: np.float16 for c in HALF})
 
 
 def _between_class_variance(n: np.ndarray, total: np.ndarray, squares: np.ndarray,
@@ -147,11 +145,11 @@ def _between_class_variance(n: np.ndarray, total: np.ndarray, squares: np.ndarra
     return max(0.0, (float(between.sum()) - chance) / spread_df)
 
 
-def _round_and_action(keys: np.ndarray) -> np.ndarray:
-    """Atlas keys with only their round and action kept (the seat and the hand left out)."""
+def _turn_and_action(keys: np.ndarray) -> np.ndarray:
+    """Atlas keys with only their round, seat and action kept (the hand left out)."""
     parts = split_decision_keys(keys)
-    return join_decision_keys(parts["round"], np.ones(len(keys), np.int64), parts["suit"],
-                              parts["alone"], packed_features=np.zeros(len(keys), np.uint64))
+    return join_decision_keys(parts["round"], parts["seat"], parts["suit"], parts["alone"],
+                              packed_features=np.zeros(len(keys), np.uint64))
 
 
 def pool_spread(pooled: pd.DataFrame, class_sums: RunSums, rules: RuleSet,
@@ -160,16 +158,17 @@ def pool_spread(pooled: pd.DataFrame, class_sums: RunSums, rules: RuleSet,
     (`SPREADS`), from the two runs' sums at the class level (`run_sums`: every class they
     reached): a question reaches the pooled level because its own class was reached too
     rarely, and its class's expectation differs from the pool's by about that much. One
-    variance per round and action, every seat together (`_between_class_variance`); an
-    answer's standard error is hypot(se, spread)."""
+    variance per round, seat and action (`_between_class_variance`; the seats differ: in
+    the Yooker atlas's study one variance for every seat left round 2's pooled answers a
+    third too wide); an answer's standard error is hypot(se, spread)."""
     out = pooled[[c for c in pooled.columns if c not in SPREAD_COLUMNS]].copy()
     figures = {"points_se": ("points", "points_sq"), "gain_se": ("gain", "gain_sq")}
     sums = {}
     for table, found in class_sums._asdict().items():
         keys = found.index.to_numpy(np.uint64)
-        sums[table] = (found, _round_and_action(keys), *class_pools(keys, rules, level))
-    out_group = _round_and_action(out["key"].to_numpy(np.uint64))
-    for se_name, (mean_name, spread_name) in SPREADS.items():
+        sums[table] = (found, _turn_and_action(keys), *class_pools(keys, rules, level))
+    out_group = _turn_and_action(out["key"].to_numpy(np.uint64))
+    for se_name, spread_name in SPREADS.items():
         table, group, pool, pooled_further = sums["exact" if se_name == "dd_points_se"
                                                   else "learned"]
         total, squares = figures.get(se_name, figures["points_se"])
@@ -180,7 +179,8 @@ def pool_spread(pooled: pd.DataFrame, class_sums: RunSums, rules: RuleSet,
                 tau2 = _between_class_variance(*(table[c].to_numpy(np.float64)[mine]
                                                  for c in ("n", total, squares)), pool[mine])
                 spread[out_group == g] = np.sqrt(tau2)
-        out[spread_name] = np.where(out[mean_name].notna(), spread, np.nan).astype(np.float16)
+        valued = out[se_name].notna() if se_name in out else True  # a pass: no dd points
+        out[spread_name] = np.where(valued, spread, np.nan).astype(np.float16)
     return out
 
 

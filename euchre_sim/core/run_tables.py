@@ -38,6 +38,11 @@ def share_names(top: int) -> list[str]:
     return [f"p_{name}" for name in result_names(top)]
 
 
+def count_names(top: int) -> list[str]:
+    """The atlas's columns of the results' counts (n_us_1 ... n_none)."""
+    return [f"n_{name}" for name in result_names(top)]
+
+
 _TURN = (Column("round", "int", 1, 2), Column("seat", "int", 1, 4))
 _HAND = (Column("hand", "str"), Column("hand_key", "int", 0))
 _FEATURES = counts("trumps", "right", "left", "aces", "voids")

@@ -24,6 +24,7 @@ from __future__ import annotations
 import html
 import json
 import os
+import textwrap
 
 import numpy as np
 import pandas as pd
@@ -386,6 +387,9 @@ def _legend_html(info: dict) -> str:
                              for a, c in _COLOURS.items()) + f" — {legend_text(info)}</p>")
 
 
+LEGEND_WIDTH = 170  # characters a line of the printed legend: the page's width at its size
+
+
 def write_figure(cells: pd.DataFrame, info: dict, path: str, kind: str) -> None:
     """The chart as a PNG or SVG figure (matplotlib)."""
     from matplotlib.colors import ListedColormap
@@ -419,7 +423,7 @@ def write_figure(cells: pd.DataFrame, info: dict, path: str, kind: str) -> None:
     fig.legend([Patch(color=_COLOURS[a]) for a in ACTIONS], ["pass", "call with partner",
                                                              "call alone"],
                loc="outside lower center", ncol=3, fontsize=11,
-               title=legend_text(info), title_fontsize=10)
+               title=textwrap.fill(legend_text(info), LEGEND_WIDTH), title_fontsize=10)
     save_figure(fig, path, _title(info), kind)
 
 
