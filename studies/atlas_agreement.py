@@ -20,6 +20,7 @@ same odds as the atlas (those shipped beside it), so that only the hand's result
     .venv/bin/python studies/atlas_agreement.py [--preset standard] [--questions 200]
         [--scores 8-9,4-4] [--records R.jsonl]
     .venv/bin/python studies/atlas_agreement.py --summarize R.jsonl   # of a records file
+    .venv/bin/python studies/atlas_agreement.py --coverage-only 4000  # no simulation
 """
 
 import argparse
@@ -110,6 +111,24 @@ def summarize(path: str) -> dict:
             **{key: summary(z) for key, z in sorted(by.items())}}
 
 
+def coverage_only(rules, drawn: int) -> dict:
+    """The share of `drawn` questions (drawn as the study draws them) that the atlas answers,
+    by round and seat, and of those by the level that answers."""
+    rng = random.Random(STUDY_SEED)
+    found: dict = {}
+    for (hand, position, round_no, card), _ in zip(questions(rules, rng), range(drawn),
+                                                   strict=False):
+        ref = {"up": card} if round_no == 1 else {"turned_down": card}
+        answer = atlas_answer(AdviceQuestion(rules, hand, position, **ref))
+        level = answer["atlas"]["level"] if answer else None
+        found.setdefault(f"round {round_no} seat {position}", []).append(level)
+    return {"drawn": drawn, **{key: {"drawn": len(levels),
+                                     "covered": float(np.mean([x is not None for x in levels])),
+                                     **{level: levels.count(level) / len(levels)
+                                        for level in ("class", "pooled", "coarse")}}
+                                for key, levels in sorted(found.items())}}
+
+
 def main() -> None:
     if len(sys.argv) == 3 and sys.argv[1] == "--summarize":
         print(json.dumps(summarize(sys.argv[2]), indent=1))
@@ -122,8 +141,14 @@ def main() -> None:
                         "question's as it is answered")
     parser.add_argument("--scores", help="ask each question at one of these scores in turn "
                         "(US-THEM,...), comparing the chances of winning the game too")
+    parser.add_argument("--coverage-only", type=int, metavar="DRAWN",
+                        help="only the coverage of DRAWN questions, by round, seat and level "
+                        "(no simulation)")
     args = parser.parse_args()
     rules = preset(args.preset)
+    if args.coverage_only:
+        print(json.dumps(coverage_only(rules, args.coverage_only), indent=1))
+        return
     scores = args.scores.split(",") if args.scores else [None]
     odds_dir = shipped_odds_folder(rules) if args.scores else None
     rng = random.Random(STUDY_SEED)

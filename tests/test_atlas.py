@@ -362,3 +362,36 @@ def test_an_atlas_without_shares_leaves_a_score_to_the_simulation(tiny_atlas, tm
         mean_points=0.0, gain=0.0, points_se=0.1)
     write_table(old, str(tmp_path / "old.parquet"), {})
     assert levels["class"].has_shares and not Atlas(tmp_path / "old.parquet").has_shares
+
+
+def test_the_gain_over_passing_is_the_pass_paired_difference_and_none_for_a_stuck_dealer():
+    """By hand: every action of an entry was valued on the same deals, so a call's gain is its
+    mean points less the pass's; a stuck dealer (stick the dealer, round 2, seat 4) has no pass
+    to gain over."""
+    wanted = [("pass", None, None, False), ("call", "H", 1, False), ("call", "H", 1, True)]
+    rows = [{"mean_points": -0.25, "gain_se": 0.0}, {"mean_points": 0.5, "gain_se": 0.05},
+            {"mean_points": 1.75, "gain_se": 0.2}]
+    atlas_module.gains_over_passing(rows, wanted)
+    assert [row["gain"] for row in rows] == [0.0, 0.75, 2.0]
+    stuck = [{"mean_points": 0.5, "gain_se": 0.0}, {"mean_points": 1.75, "gain_se": 0.0}]
+    atlas_module.gains_over_passing(stuck, wanted[1:])
+    assert all(row["gain"] is None and row["gain_se"] is None for row in stuck)
+
+
+def test_an_entry_reads_its_figures_from_its_results_counts():
+    """By hand, standard rules (a hand scores at most 4): counts 3 x +1, 1 x +2, 2 x -2,
+    1 x +4 (lone march), 1 x 0 over n = 8: mean (3 + 2 - 4 + 4) / 8 = 0.625; the shares
+    are the counts over n; the standard error sqrt(var / (n - 1)) with var the population
+    variance: (3 + 4 + 8 + 16) / 8 - 0.625^2."""
+    names = ["n_us_1", "n_us_2", "n_us_3", "n_us_4", "n_them_1", "n_them_2", "n_them_3",
+             "n_them_4", "n_none"]
+    row = {"key": 7, "n": 8} | dict(zip(names, [3, 1, 0, 1, 0, 2, 0, 0, 1], strict=True))
+    out = atlas_module.entry_figures(row, 4, "atlas.parquet")
+    assert out["mean_points"] == pytest.approx(0.625)
+    assert out["p_us_1"] == pytest.approx(3 / 8) and out["p_none"] == pytest.approx(1 / 8)
+    variance = 31 / 8 - 0.625 ** 2
+    assert out["points_se"] == pytest.approx(np.sqrt(variance / 7))
+    rates = atlas_module.result_rates(out, RULES, alone=True)
+    assert rates == {"make_rate": pytest.approx(5 / 8), "march_rate": pytest.approx(1 / 8)}
+    with pytest.raises(atlas_module.UserError, match="add up to 9, not its n"):
+        atlas_module.entry_figures(row | {"n_none": 2}, 4, "atlas.parquet")

@@ -52,6 +52,7 @@ from euchre_sim.advice.atlas_build import (  # noqa: E402
     MIN_N,
     build_levels,
     level_keys,
+    level_min_n,
     pool_spread,
     run_sums,
     write_table,
@@ -75,15 +76,16 @@ def simulate_args(name: str, play: str, deals: int, seed: int, out: str) -> list
 def coverage(learned: pd.DataFrame, min_n: int) -> dict:
     """By round and seat, the share of the run's decisions (reached turns) that each level
     answers, a level with those before it (its class, else its pool, else its coarse pool
-    reached at least `min_n` times): what the atlas answers at once."""
+    reached at least as often as the level needs, `level_min_n`): what the atlas answers at
+    once."""
     turns = learned.drop_duplicates(["round", "seat", "hand_key"])  # one row a turn reached
     if turns.empty:
         return {}
     answered = np.zeros(len(turns), dtype=bool)
     out: dict = {}
-    for level in LEVEL_FILES:
+    for level, fewest in level_min_n(min_n).items():
         n = turns.groupby(level_keys(turns, level))["n"].transform("sum")
-        answered = answered | (n >= min_n).to_numpy()
+        answered = answered | (n >= fewest).to_numpy()
         for (round_no, seat), part in turns.assign(answered=answered).groupby(["round", "seat"]):
             share = float(part.loc[part["answered"], "n"].sum() / part["n"].sum())
             out.setdefault(f"round_{round_no}", {}).setdefault(f"seat_{seat}", {})[level] = share
@@ -176,7 +178,7 @@ def main() -> None:
     covered = coverage(learned, args.min_n)
     provenance = {
         "preset": args.preset, "rules": rules.options(), "deals": args.deals, "seed": args.seed,
-        "min_n": args.min_n, "card_net": info.get("card_net"),
+        "min_n": level_min_n(args.min_n), "card_net": info.get("card_net"),
         "card_net_general": info.get("card_net_general"),
         "bidder_params": info.get("bidder_params"), "version": __version__,
         "command": spread["command"],

@@ -354,9 +354,16 @@ def _answer(question: AdviceQuestion, atlas: Atlas, level: str, wanted: list[tup
         "deals": n, "tried": None, "reached": None, "bidding": question.bidding,
         "play": question.play, "source": "atlas",
         "atlas": {"level": level, "deals": made.get("deals"), "seed": made.get("seed"),
-                  "min_n": made.get("min_n"), "command": made.get("command")},
+                  "min_n": _level_min_n(made.get("min_n"), level),
+                  "command": made.get("command")},
         "worlds": None, "best": _best(actions), "inference": None, "actions": actions,
         "after_pass": []}
+
+
+def _level_min_n(min_n, level: str):
+    """The fewest deals the answering level's entries have (an atlas of one figure for every
+    level keeps a number)."""
+    return min_n.get(level) if isinstance(min_n, dict) else min_n
 
 
 def _shares(row: dict, top: int) -> np.ndarray:

@@ -31,6 +31,16 @@ from .atlas import (
 )
 
 MIN_N = 100  # a class (or its pool) reached fewer times is not in the atlas
+# nor a coarse pool reached fewer times than this: the last level before a simulation, which an
+# answer of 30 deals (its pool's spread in its standard error) beats by being there at once
+LAST_MIN_N = 30
+
+
+def level_min_n(min_n: int = MIN_N) -> dict[str, int]:
+    """The fewest deals an entry needs at each level (`LAST_MIN_N` at the last)."""
+    last = POOLED_LEVELS[-1]
+    return {level: min(min_n, LAST_MIN_N) if level == last else min_n
+            for level in LEVEL_FILES}
 ATLAS_COLUMNS = [column.name for column in ATLAS_SCHEMA.columns if column.required]
 SPREAD_COLUMNS = list(SPREADS.values())
 # kept to 3 significant digits (float16: standard errors and rates), the double-dummy means to 7
@@ -94,7 +104,8 @@ def build_levels(learned: pd.DataFrame, exact: pd.DataFrame, rules: RuleSet,
     """Every level's atlas rows (LEVEL_FILES' levels) of a learned-play decisions table and
     its double-dummy twin, each pooled level with its spreads."""
     sums = {level: run_sums(learned, exact, rules, level) for level in LEVEL_FILES}
-    levels = {level: build_atlas(sums[level], rules, min_n) for level in LEVEL_FILES}
+    levels = {level: build_atlas(sums[level], rules, fewest)
+              for level, fewest in level_min_n(min_n).items()}
     for level in POOLED_LEVELS:
         levels[level] = pool_spread(levels[level], sums["class"], rules, level)
     return levels
