@@ -11,6 +11,7 @@ import pandas as pd
 import pytest
 
 from euchre_sim.advice import atlas as atlas_module
+from euchre_sim.advice import atlas_build as atlas_build_module
 from euchre_sim.advice.atlas import (
     ATLAS_PRESETS,
     LEVEL_FILES,
@@ -229,8 +230,9 @@ def test_the_pooled_standard_error_widens_by_the_spread_of_classes_in_the_pool(t
         pool = pooled_text(_class_text(hand, upcard), level)
         if (pools["mean_points"] == pool).sum() < 6:  # pass, order up, alone: n >= 2
             continue
-        if level == "coarse" and pool == pooled_text(_class_text(hand, upcard)):
-            continue  # pooled no further than the pooled level: no coarse entry
+        turn = (learned["round"] == 1) & (learned["seat"] == 1) & (pools["mean_points"] == pool)
+        if level == "coarse" and learned.loc[turn, "hand"].map(pooled_text).nunique() == 1:
+            continue  # the deals of one pooled entry: the pooled level answers, no coarse entry
         question = AdviceQuestion(RULES, deck.format_hand(hand), 1, up=deck.card_name(upcard))
         answer = atlas_answer(question)
         for action in answer["actions"]:
@@ -395,3 +397,35 @@ def test_an_entry_reads_its_figures_from_its_results_counts():
     assert rates == {"make_rate": pytest.approx(5 / 8), "march_rate": pytest.approx(1 / 8)}
     with pytest.raises(atlas_module.UserError, match="add up to 9, not its n"):
         atlas_module.entry_figures(row | {"n_none": 2}, 4, "atlas.parquet")
+
+
+def test_the_coarse_level_answers_a_pool_too_rare_for_the_pooled_level_and_repeats_none(
+        tiny_atlas, monkeypatch):
+    """With min_n 3 the pooled level keeps pools of 3 deals and the coarse level (the last,
+    LAST_MIN_N, here 2: 2,000 deals) pools of 2: a round-1 seat-1 pooled pool of 2 deals that
+    is the whole of its coarse pool is answered at the coarse level with its n; a coarse
+    pool holding only one pooled entry has no entry of its own. Counted by hand from the class
+    texts."""
+    _, learned, exact = tiny_atlas
+    monkeypatch.setattr(atlas_build_module, "LAST_MIN_N", 2)
+    levels = build_levels(learned, exact, RULES, min_n=3)
+    mine = learned[(learned["round"] == 1) & (learned["seat"] == 1) & (learned["action"] == "pass")]
+    texts = pd.DataFrame({"pooled": mine["hand"].map(pooled_text),
+                          "coarse": mine["hand"].map(lambda h: pooled_text(h, "coarse")),
+                          "n": mine["n"]})
+    by_coarse = texts.groupby("coarse").agg(pools=("pooled", "nunique"), n=("n", "sum"))
+    by_pooled = texts.groupby("pooled")["n"].sum()
+    coarse_n = dict(zip(levels["coarse"]["key"], levels["coarse"]["n"], strict=True))
+    seen = {"alone": 0, "repeat": 0}
+    for coarse, row in by_coarse.iterrows():
+        if row["pools"] != 1:
+            continue
+        pooled = texts.loc[texts["coarse"] == coarse, "pooled"].iloc[0]
+        key = level_keys(mine[texts["coarse"] == coarse].head(1), "coarse")[0]
+        if by_pooled[pooled] == 2:
+            assert coarse_n.get(key) == by_pooled[pooled]
+            seen["alone"] += 1
+        elif by_pooled[pooled] >= 3:
+            assert key not in coarse_n
+            seen["repeat"] += 1
+    assert seen["alone"] and seen["repeat"]

@@ -27,7 +27,6 @@ from .atlas import (
     SPREADS,
     class_pools,
     pool_hash,
-    pools_more,
 )
 
 MIN_N = 100  # a class (or its pool) reached fewer times is not in the atlas
@@ -76,10 +75,10 @@ class RunSums(NamedTuple):
 def run_sums(learned: pd.DataFrame, exact: pd.DataFrame, rules: RuleSet,
              level: str) -> RunSums:
     """The learned-play decisions table and its double-dummy twin summed by their keys at a
-    level (`level_keys`), of the classes that level pools further (`atlas.pools_more`)."""
+    level (`level_keys`)."""
     shares = share_names(rules.max_hand_points)
-    kept = [frame[pools_more(frame["hand"].to_numpy(), level)] for frame in (learned, exact)]
-    return RunSums(*(_sums(frame, level_keys(frame, level), shares) for frame in kept))
+    return RunSums(*(_sums(frame, level_keys(frame, level), shares)
+                     for frame in (learned, exact)))
 
 
 def _sums(frame: pd.DataFrame, keys: np.ndarray, shares: list[str]) -> pd.DataFrame:
@@ -106,9 +105,23 @@ def build_levels(learned: pd.DataFrame, exact: pd.DataFrame, rules: RuleSet,
     sums = {level: run_sums(learned, exact, rules, level) for level in LEVEL_FILES}
     levels = {level: build_atlas(sums[level], rules, fewest)
               for level, fewest in level_min_n(min_n).items()}
+    for level, before in zip(POOLED_LEVELS[1:], POOLED_LEVELS, strict=False):
+        repeats = _repeated_pools(learned, level, before, levels[before]["key"])
+        levels[level] = levels[level][~levels[level]["key"].isin(repeats)]
     for level in POOLED_LEVELS:
         levels[level] = pool_spread(levels[level], sums["class"], rules, level)
     return levels
+
+
+def _repeated_pools(frame: pd.DataFrame, level: str, before: str,
+                    answered: pd.Series) -> np.ndarray:
+    """The keys at `level` whose pool is one pool of the level `before` that already has an
+    entry (`answered`): the same deals, so the same figures; such a pool has an entry of its
+    own only where the level before has none (it needs fewer deals: `level_min_n`)."""
+    keys = pd.DataFrame({"key": level_keys(frame, level), "before": level_keys(frame, before)})
+    pools = keys.drop_duplicates().groupby("key")["before"]
+    only = pools.first()[pools.nunique() == 1]
+    return only.index[only.isin(answered)].to_numpy(np.uint64)
 
 
 def build_atlas(sums: RunSums, rules: RuleSet, min_n: int = MIN_N) -> pd.DataFrame:
