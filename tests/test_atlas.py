@@ -40,10 +40,8 @@ from .helpers import run_cli
 
 RULES = build_rules("standard")
 SEED, DEALS = 6, 2000
-# the levels each preset's shipped atlas has (online's was built before the coarse level and
-# the results' counts: its runs are rebuilding it)
-SHIPPED_LEVELS = {"standard": ("class", "pooled", "coarse"), "online": ("class", "pooled"),
-                  "yooker": ("class", "pooled", "coarse")}
+# the levels each preset's shipped atlas has
+SHIPPED_LEVELS = {preset_name: ("class", "pooled", "coarse") for preset_name in ATLAS_PRESETS}
 
 
 @pytest.fixture(scope="module")
@@ -355,15 +353,16 @@ def test_at_a_score_an_entry_answers_with_its_results_chances_of_the_game(tiny_a
     assert answer["best_for_game"] == {k: best[k] for k in ("action", "suit", "alone")}
 
 
-def test_an_atlas_without_shares_leaves_a_score_to_the_simulation(tiny_atlas, tmp_path):
-    """A file built before the atlas kept its results (its figures kept instead) cannot
-    answer at a score: the level is not offered, so the question is simulated."""
+def test_an_atlas_without_counts_is_one_line(tiny_atlas, tmp_path):
+    """A file of a version before the atlas kept its results (its figures kept instead) is
+    refused, naming the file, rather than answered without them."""
     levels, _, _ = tiny_atlas
     frame = pd.read_parquet(levels["class"].path)
     old = frame[[c for c in frame.columns if not c.startswith("n_")]].assign(
         mean_points=0.0, gain=0.0, points_se=0.1)
     write_table(old, str(tmp_path / "old.parquet"), {})
-    assert levels["class"].has_shares and not Atlas(tmp_path / "old.parquet").has_shares
+    with pytest.raises(atlas_module.UserError, match="old.parquet.*keeps no results' counts"):
+        Atlas(tmp_path / "old.parquet")
 
 
 def test_the_gain_over_passing_is_the_pass_paired_difference_and_none_for_a_stuck_dealer():

@@ -53,17 +53,13 @@ POOLED_LEVELS = ("pooled", "coarse")
 # how often it was chosen, its gain's standard error (paired with a pass on the same deals), its
 # double-dummy points (a pass has none, a class of one deal no standard errors) and each
 # result's count, from which its points, their standard error, its make and march rates and
-# its gain over passing are read (`entry_figures`); the pooled level's spreads. (An atlas built
-# before the counts keeps the figures themselves, and no results.)
+# its gain over passing are read (`entry_figures`); the pooled level's spreads
 ATLAS_SCHEMA = Schema((
     Column("key", "int", 0), Column("n", "int", 1), *rates("chosen_rate", missing=False),
     *standard_errors("gain_se"),
     Column("dd_mean_points", "float", missing=True), *standard_errors("dd_points_se"),
     *standard_errors("points_spread", "gain_spread", "dd_points_spread", required=False),
-    *(Column(name, "int", 0, required=False) for name in count_names(MAX_POINTS)),
-    Column("mean_points", "float", required=False), Column("gain", "float", required=False),
-    *standard_errors("points_se", required=False),
-    *rates("make_rate", "march_rate", required=False)),
+    *(Column(name, "int", 0, required=False) for name in count_names(MAX_POINTS))),
     keys=("key",))
 # the pooled level's standard errors widen by the spread of class means within a pool
 SPREADS = {"points_se": "points_spread", "gain_se": "gain_spread",
@@ -169,10 +165,11 @@ class Atlas:
         self.path = str(path)
         schema = file_schema(self.path, "the atlas", ATLAS_SCHEMA)
         self.provenance = json.loads((schema.metadata or {}).get(b"euchre_sim", b"{}"))
-        # each entry's results, which a score's answers need (an atlas built before the
-        # counts has none): the most points a hand scores is their last column's
+        # the most points a hand scores: the last of the results' counts
         self.top = sum(name.startswith("n_us_") for name in schema.names)
-        self.has_shares = self.top > 0
+        if not self.top:
+            raise UserError(f"cannot read the atlas {self.path!r}: it keeps no results' counts "
+                            "(an atlas of an older version: rebuild it with tools/make_atlas.py)")
 
     def rows(self, keys: list[int]) -> list[dict | None]:
         """Each key's row (None where the atlas has none), read through its schema, with the
@@ -182,7 +179,7 @@ class Atlas:
         for row in table.to_dict("records"):
             row = {c: int(v) if c in ("key", "n") or c.startswith("n_") else float(v)
                    for c, v in row.items()}
-            found[row["key"]] = entry_figures(row, self.top, self.path) if self.top else row
+            found[row["key"]] = entry_figures(row, self.top, self.path)
         return [found.get(key) for key in keys]
 
     def holds(self, keys: list[int]) -> bool:
@@ -220,7 +217,7 @@ def atlas_preset(rules: RuleSet) -> str | None:
 def atlas_for(question: AdviceQuestion) -> dict[str, Atlas] | None:
     """The shipped atlas's levels that may answer the question: a table of people (the human
     bidder's own parameters, the learned player), deals not asked for, and the rules of a
-    preset with an atlas, unchanged; at a score, only levels that keep their results."""
+    preset with an atlas, unchanged."""
     player, table = question.player, people()
     if (player.play, player.bidder, player.weights) != (table.play, table.bidder, table.weights):
         return None
@@ -230,8 +227,7 @@ def atlas_for(question: AdviceQuestion) -> dict[str, Atlas] | None:
     if name is None:
         return None
     levels = {level: shipped_atlas(name, level) for level in LEVEL_FILES}
-    return {level: found for level, found in levels.items()
-            if found is not None and (question.score is None or found.has_shares)} or None
+    return {level: found for level, found in levels.items() if found is not None} or None
 
 
 @lru_cache(maxsize=len(ATLAS_PRESETS))
@@ -325,7 +321,7 @@ def _answer(question: AdviceQuestion, atlas: Atlas, level: str, wanted: list[tup
     actions = []
     gains_over_passing(rows, wanted)
     for (action, suit, _, alone), row in zip(wanted, rows, strict=True):
-        if action != "pass" and "make_rate" not in row:
+        if action != "pass":
             row |= result_rates(row, question.rules, alone)
         row["plain_points_se"] = row["points_se"]
         for se_name, spread_name in SPREADS.items():
@@ -401,9 +397,7 @@ def result_rates(row: dict, rules: RuleSet, alone: bool) -> dict:
 def gains_over_passing(rows: list[dict], wanted: list[tuple]) -> None:
     """Each row's gain over passing, paired on the same deals (an entry's actions were all
     valued on its deals): its mean points less the pass's; None where the seat may not pass,
-    its standard error with it. (An atlas built before the counts keeps the gain itself.)"""
-    if all("gain" in row for row in rows):
-        return
+    its standard error with it."""
     passed = next((row for (action, *_), row in zip(wanted, rows, strict=True)
                    if action == "pass"), None)
     for row in rows:
