@@ -20,7 +20,7 @@ from ..core.seats import seat_at
 from ..core.stats import mean_se, points_interval95
 from ..play.pimc import inference_of, new_pimc_work
 from ..play.player import Player
-from ..play.playout import ALL_ROWS, play_deal
+from ..play.playout import ALL_ROWS, play_deal, searches
 from ..solver.calltable import analyze_deal
 from ..solver.search import new_tt, new_work
 from .question import AdviceQuestion
@@ -83,7 +83,8 @@ def _solve_batch(tb, sampled, start, stop, tt, out):
 def _play_batch(tb, sampled, start, stop, player, inference, tt, out):
     """Call tables of the seat's round of sampled deals start..stop-1 (into the same rows of
     `out`), played out by `player`'s model (a record, `play.player`; a kernel of its own: a
-    double-dummy question compiles no player)."""
+    double-dummy question compiles no player); tt None where the model searches nothing
+    (`play.playout.searches`)."""
     unseen, seed, seat, hand, ref_card, rounds, pos = sampled
     hands = np.zeros(4, dtype=np.uint64)
     work = np.empty_like(unseen)
@@ -169,6 +170,8 @@ def advise(question: AdviceQuestion, progress: Progress | None = None,
     tables = compile_rules(rules)
     sampled = sampled_deals(question)
     tt = new_tt()
+    record = player.record()
+    play_tt = tt if searches(record.play, record.nets) else None
     solved = player.model.solved
     runs = (True,) if solved else (False, True)  # played out first, then solved beside
     results = {}
@@ -179,8 +182,7 @@ def advise(question: AdviceQuestion, progress: Progress | None = None,
             if solve:
                 _solve_batch(tables, sampled, start, stop, tt, out)
             else:
-                _play_batch(tables, sampled, start, stop, player.record(), inference_of(), tt,
-                            out)
+                _play_batch(tables, sampled, start, stop, record, inference_of(), play_tt, out)
             if progress is not None:
                 progress(done * deals + stop, len(runs) * deals)
         results[solve] = out

@@ -39,7 +39,7 @@ from ..core.stats import interval95, mean_se
 from ..game.odds import game_chances, results_from_contracts, win_odds
 from ..play.models import KERNEL_SOLVER
 from ..play.pimc import inference_of, new_pimc_work
-from ..play.playout import ALL_ROWS, play_deal
+from ..play.playout import ALL_ROWS, play_deal, searches
 from ..runs.parallel import ordered_map
 from ..solver.calltable import analyze_deal
 from ..solver.search import new_work, shared_tt
@@ -92,7 +92,9 @@ def _reached_batch(player, tb, sampled, start, stop, inference, tt, out):
     the worlds' counters as they stood after each; unless the model is dd, also the seat's
     calls solved double dummy on the same deals and resolved the same way (`exact`). In
     round 2 the seat's own round-1 pass is given (its bidder's choice there is not asked).
-    Returns the count kept."""
+    inference None: a model that searches nothing (`play.playout.searches`), whose play is
+    given no solver table (no PIMC compiled) and whose worlds' counters stay 0. Returns the
+    count kept."""
     unseen, seed, seat, hand, ref_card, round_no, position = sampled
     calls, contracts, choices, values, indices, worlds_after, exact = out
     turn = turn_at(round_no, position)
@@ -104,6 +106,7 @@ def _reached_batch(player, tb, sampled, start, stop, inference, tt, out):
     solver_work = new_work()
     pimc_work = new_pimc_work(inference, player.nets)
     pimc_works = (pimc_work, pimc_work)
+    play_tt = tt if inference is not None else None
     wanted = np.ones(N_ROWS, dtype=np.uint8)
     kept = 0
     bidder, model, n_worlds = player.bidder, player.play, player.worlds
@@ -114,7 +117,7 @@ def _reached_batch(player, tb, sampled, start, stop, inference, tt, out):
             analyze_deal(tb, deal, False, 0, PARTS, tt, solver_work, calls[kept])
         elif bidder == BIDDER_DD:
             play_deal((model, model), tb, hands, ref_card, ADVISE_DEALER, n_worlds,
-                      deal_key(seed, np.uint64(i)), 0, PARTS, ALL_ROWS, tt, pimc_works,
+                      deal_key(seed, np.uint64(i)), 0, PARTS, ALL_ROWS, play_tt, pimc_works,
                       calls[kept])
         else:  # the bidder's own hands tell whether the seat is reached and what follows its
             #    pass: play only the rows the advice reads
@@ -122,7 +125,7 @@ def _reached_batch(player, tb, sampled, start, stop, inference, tt, out):
                            wanted) >= 0:
                 continue
             play_deal((model, model), tb, hands, ref_card, ADVISE_DEALER, n_worlds,
-                      deal_key(seed, np.uint64(i)), 0, PARTS, wanted, tt, pimc_works,
+                      deal_key(seed, np.uint64(i)), 0, PARTS, wanted, play_tt, pimc_works,
                       calls[kept])
         auction_choices((player, player), tb, deal,
                         Auction(calls[kept], contracts[kept], choices[kept], values[kept]))
@@ -135,7 +138,8 @@ def _reached_batch(player, tb, sampled, start, stop, inference, tt, out):
                              solver_work, exact_calls)
                 resolve_contracts(bidders, weights, tb, deal, exact_calls, exact[kept])
             indices[kept] = i
-            worlds_after[kept] = inference.counters
+            if inference is not None:
+                worlds_after[kept] = inference.counters
             kept += 1
     return kept
 
@@ -153,11 +157,12 @@ def _reached_range(question: AdviceQuestion, deals: tuple[int, int]) -> dict[str
                   np.zeros(n, np.int64), np.zeros((n, 3), np.int64),
                   np.zeros((n, N_CALLS, 3), np.int64))
     player = question.player.record()
-    inference = inference_of(player if question.infer else None)
+    inference = (inference_of(player if question.infer else None)
+                 if searches(player.play, player.nets) else None)
     kept = _reached_batch(player, compile_rules(question.rules), sampled_deals(question), start,
                           stop, inference, shared_tt(), out)
     return {key: value[:kept] for key, value in out._asdict().items()} | {
-        "worlds": inference.counters}
+        "worlds": inference.counters if inference is not None else np.zeros(3, np.int64)}
 
 
 def turn_of(question: AdviceQuestion) -> int:
