@@ -20,8 +20,8 @@ from ..core.seats import seat_at
 from ..core.stats import mean_se, points_interval95
 from ..play.pimc import inference_of, new_pimc_work
 from ..play.player import Player
-from ..play.playout import ALL_ROWS, play_deal, searches
-from ..solver.calltable import analyze_deal
+from ..play.playout import ALL_ROWS, call_play_deal, searches
+from ..solver.calltable import call_analyze_deal
 from ..solver.search import new_tt, new_work
 from .question import AdviceQuestion
 
@@ -76,7 +76,7 @@ def _solve_batch(tb, sampled, start, stop, tt, out):
     deal = Deal(hands, ref_card, 0)
     for i in range(start, stop):
         deal_around(unseen, seed, i, seat, hand, hands, work)
-        analyze_deal(tb, deal, False, pos, rounds, tt, solver_work, out[i])
+        call_analyze_deal(tb, deal, False, pos, rounds, tt, solver_work, out[i])
 
 
 @njit
@@ -92,8 +92,9 @@ def _play_batch(tb, sampled, start, stop, player, inference, tt, out):
     pimc_works = (pimc_work, pimc_work)
     for i in range(start, stop):
         deal_around(unseen, seed, i, seat, hand, hands, work)
-        play_deal((player.play, player.play), tb, hands, ref_card, 0, player.worlds,
-                  deal_key(seed, np.uint64(i)), pos, rounds, ALL_ROWS, tt, pimc_works, out[i])
+        call_play_deal((player.play, player.play), tb, hands, ref_card, 0, player.worlds,
+                       deal_key(seed, np.uint64(i)), pos, rounds, ALL_ROWS, tt, pimc_works,
+                       out[i])
 
 
 def call_actions(rules: RuleSet, round_no: int, position: int, ref_card: int) -> list[tuple]:

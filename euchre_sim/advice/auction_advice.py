@@ -39,9 +39,9 @@ from ..core.stats import interval95, mean_se
 from ..game.odds import game_chances, results_from_contracts, win_odds
 from ..play.models import KERNEL_SOLVER
 from ..play.pimc import inference_of, new_pimc_work
-from ..play.playout import ALL_ROWS, play_deal, searches
+from ..play.playout import call_play_deal, searches
 from ..runs.parallel import ordered_map
-from ..solver.calltable import analyze_deal
+from ..solver.calltable import call_analyze_deal
 from ..solver.search import new_work, shared_tt
 from .advise import (
     Progress,
@@ -114,19 +114,19 @@ def _reached_batch(player, tb, sampled, start, stop, inference, tt, out):
     for i in range(start, stop):
         deal_around(unseen, seed, i, seat, hand, hands, work)
         if model == KERNEL_SOLVER:
-            analyze_deal(tb, deal, False, 0, PARTS, tt, solver_work, calls[kept])
-        elif bidder == BIDDER_DD:
-            play_deal((model, model), tb, hands, ref_card, ADVISE_DEALER, n_worlds,
-                      deal_key(seed, np.uint64(i)), 0, PARTS, ALL_ROWS, play_tt, pimc_works,
-                      calls[kept])
+            call_analyze_deal(tb, deal, False, 0, PARTS, tt, solver_work, calls[kept])
+        elif bidder == BIDDER_DD:  # every row (`wanted` as it was made)
+            call_play_deal((model, model), tb, hands, ref_card, ADVISE_DEALER, n_worlds,
+                           deal_key(seed, np.uint64(i)), 0, PARTS, wanted, play_tt,
+                           pimc_works, calls[kept])
         else:  # the bidder's own hands tell whether the seat is reached and what follows its
             #    pass: play only the rows the advice reads
             if advice_rows(bidder, tb, player.weights, player.table, deal, turn, own_pass,
                            wanted) >= 0:
                 continue
-            play_deal((model, model), tb, hands, ref_card, ADVISE_DEALER, n_worlds,
-                      deal_key(seed, np.uint64(i)), 0, PARTS, wanted, play_tt, pimc_works,
-                      calls[kept])
+            call_play_deal((model, model), tb, hands, ref_card, ADVISE_DEALER, n_worlds,
+                           deal_key(seed, np.uint64(i)), 0, PARTS, wanted, play_tt,
+                           pimc_works, calls[kept])
         auction_choices((player, player), tb, deal,
                         Auction(calls[kept], contracts[kept], choices[kept], values[kept]))
         called = first_call(choices[kept], 0)
@@ -134,8 +134,8 @@ def _reached_batch(player, tb, sampled, start, stop, inference, tt, out):
             called = first_call(choices[kept], own_pass + 1)
         if called < 0 or called >= turn:
             if model != KERNEL_SOLVER:
-                analyze_deal(tb, deal, False, position, round_no | WITH_DEFENCE, tt,
-                             solver_work, exact_calls)
+                call_analyze_deal(tb, deal, False, position, round_no | WITH_DEFENCE, tt,
+                                  solver_work, exact_calls)
                 resolve_contracts(bidders, weights, tb, deal, exact_calls, exact[kept])
             indices[kept] = i
             if inference is not None:

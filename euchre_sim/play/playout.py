@@ -33,7 +33,7 @@ from ..core.calls import (
     seats_in_play,
 )
 from ..core.dealing import deal_key
-from ..core.jit import njit
+from ..core.jit import njit, unlinked
 from ..core.ruletables import FLAG_LONE_LAST
 from ..core.seats import position_of, seat_at, team_of
 from ..solver.search import shared_tt, to_power
@@ -116,13 +116,19 @@ def choose_discard(model, tb, lay, hands, st, pm, n_worlds, key, tt, pws):
     return mine if mine >= 0 else p
 
 
+# the layers below reach these through calls that do not link their code in (`core.jit.unlinked`):
+# each compiled once, not again inside every kernel above it
+_choose_card = unlinked(choose_card)
+_choose_discard = unlinked(choose_discard)
+
+
 @njit(nrt=False)
 def _play_out(models, tb, lay, hands, st, pm, n_worlds, key, tt, pws):
     """Play the hand to its end from the state, each seat by its side's model."""
     while st[S_TRICKS] < TRICKS_PER_HAND:
         seat = st[S_TURN]
-        play_card(lay, hands, st, pm, choose_card(models[team_of(seat)], tb, lay, hands, st, pm,
-                                                seat, n_worlds, key, tt, pws))
+        play_card(lay, hands, st, pm, _choose_card(models[team_of(seat)], tb, lay, hands, st,
+                                                 pm, seat, n_worlds, key, tt, pws))
 
 
 @njit(inline="always")
@@ -161,13 +167,15 @@ def play_contract(models, tb, hands, upcard, dealer, round_no, trump, maker, alo
         forget_hopeless(card_work(pws[0]).inference)
         forget_hopeless(card_work(pws[1]).inference)
     if take_up:
-        d = choose_discard(models[team_of(dealer)], tb, lay, hp, st, pm, n_worlds, key, tt, pws)
+        d = _choose_discard(models[team_of(dealer)], tb, lay, hp, st, pm, n_worlds, key, tt,
+                            pws)
         hp[dealer] &= ~one_bit(d)
         st[S_DISCARD] = d
     _play_out(models, tb, lay, hp, st, pm, n_worlds, key, tt, pws)
     return st
 
 
+call_play_contract = unlinked(play_contract)
 ALL_ROWS = np.zeros(0, dtype=np.uint8)  # `wanted` of play_deal: every row
 
 
@@ -197,10 +205,13 @@ def play_deal(models, tb, hands, upcard, dealer, n_worlds, key, only_pos, rounds
                         if wanted.shape[0] and not wanted[row]:
                             continue
                         def_pos = 0 if j < 0 else defender_position(pos, j)
-                        out[row] = play_contract(
+                        out[row] = call_play_contract(
                             models, tb, hands, upcard, dealer, round_no, trump,
                             seat_at(dealer, pos), pos if alone else 0, def_pos, n_worlds,
                             deal_key(key, np.uint64(row)), tt, pws)[S_MAKER_TRICKS]
+
+
+call_play_deal = unlinked(play_deal)
 
 
 @njit
@@ -213,8 +224,8 @@ def _play_batch(player, tb, hands, upcards, dealer, seed, start, parts, reached_
         if reached_only:
             reached_rows(player.bidder, tb, player.weights, player.table, hands[i], upcards[i],
                          dealer, -1, wanted)
-        play_deal((player.play, player.play), tb, hands[i], upcards[i], dealer, player.worlds,
-                  key, 0, parts, wanted, tt, pws, out[i])
+        call_play_deal((player.play, player.play), tb, hands[i], upcards[i], dealer,
+                       player.worlds, key, 0, parts, wanted, tt, pws, out[i])
 
 
 class Playout(NamedTuple):
