@@ -27,6 +27,13 @@ def njit(*args, nrt: bool = True, **kwargs):
     return numba.njit(*args, **kwargs)
 
 
+def compile_for(dispatcher, *args) -> None:
+    """Compile (or load from Numba's cache) `dispatcher` for the types of `args`, without
+    running it: a warm-up's part, whose kernels a caller compiled later (in this process or,
+    through the cache, another) finds compiled."""
+    dispatcher.compile(tuple(numba.typeof(arg) for arg in args))
+
+
 @contextlib.contextmanager
 def on_first_compile(callback):
     """Call callback() once, when Numba starts compiling a function inside the block (a kernel
