@@ -23,6 +23,7 @@ _KERNELS = ("search_at", "endgame", "exact_tricks", "at_least", "_two_tricks", "
             "_probe", "_next_card", "_child_value", "_takes")
 _PATHS = f"""
 import json
+from euchre_sim.core.numba_internals import jitted
 from euchre_sim.core.rules import build_rules
 from euchre_sim.play.player import Player
 from euchre_sim.sim.chunk import ChunkJob, chunk_calls
@@ -36,7 +37,10 @@ chunk_calls(ChunkJob.of(rules, 1, 0, 2), exact=True)
 chunk_calls(ChunkJob.of(rules, 1, 0, 1, player=Player(play="pimc", worlds=4)), exact=False)
 solve_table(rules, rules.card_deck.parse_deal(
     "N:JS AS 9H 9D TC / KS QS TH JH QC / 9S AH KH AD KC / TS QH KD QD AC"), 3)
-print(json.dumps({{name: len(getattr(search, name).signatures) for name in {_KERNELS!r}}}))
+# a kernel's signatures for jitted callers (its twin's) and for Python's
+print(json.dumps({{name: len({{*getattr(search, name).signatures,
+                             *jitted(getattr(search, name)).signatures}})
+                  for name in {_KERNELS!r}}}))
 """
 
 
@@ -94,7 +98,7 @@ _UNLINKED = '''
 import json
 import numpy as np
 from euchre_sim.core.jit import njit, unlinked
-from euchre_sim.core.numba_internals import compiles
+from euchre_sim.core.numba_internals import compiles, jitted
 ''' + _TOTAL + '''
 call_total = unlinked(total)
 
@@ -106,7 +110,8 @@ compiled = []
 with compiles(compiled.append):
     value = caller(np.arange(5, dtype=np.int64))
 sig = caller.signatures[0]
-name = total.overloads[total.signatures[0]].fndesc.mangled_name
+callee = jitted(total)
+name = callee.overloads[callee.signatures[0]].fndesc.mangled_name
 ir = caller.inspect_llvm(sig) if compiled else ""
 print(json.dumps({"value": int(value), "compiled": sorted(set(compiled)),
                   "defines_callee": ("define" in ir and any(

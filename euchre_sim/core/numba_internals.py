@@ -26,6 +26,7 @@ import logging
 import os
 import platform
 import re
+import types as pytypes
 
 import llvmlite
 import numba
@@ -144,6 +145,39 @@ if not OPEN and not PLAIN_BY_REQUEST:
         "euchre-sim: %s; using plain Numba (slower first compile, same results)", SHUT_BECAUSE)
 
 
+class _Twinned(numba.core.registry.CPUDispatcher):
+    """A dispatcher whose calls from jitted code go to its twin (`inner`), the same function
+    compiled without the wrappers a call from Python needs."""
+
+    @property
+    def _numba_type_(self):
+        return types.Dispatcher(self.inner)
+
+
+def with_inner_twin(dispatcher, options: dict):
+    """`dispatcher`, its calls from jitted code made to a twin compiled with `options` but
+    without the wrappers that let Python call it (`no_cpython_wrapper`, `no_cfunc_wrapper`):
+    those unpack every field of every record argument, and for a kernel that takes the rule
+    tables they cost ten times the kernel's own code to compile. The twin is cached under its
+    own name (`<name>.inner`); a call from Python compiles the dispatcher itself, wrappers and
+    all."""
+    py = dispatcher.py_func
+    func = pytypes.FunctionType(py.__code__, py.__globals__, py.__name__, py.__defaults__,
+                                py.__closure__)
+    func.__qualname__ = f"{py.__qualname__}.inner"
+    func.__module__, func.__doc__ = py.__module__, py.__doc__
+    func.__kwdefaults__ = py.__kwdefaults__
+    inner = numba.njit(**options, no_cpython_wrapper=True, no_cfunc_wrapper=True)(func)
+    dispatcher.__class__ = _Twinned
+    dispatcher.inner = inner
+    return dispatcher
+
+
+def jitted(dispatcher):
+    """The dispatcher that jitted code calls for `dispatcher`: its twin where it has one."""
+    return dispatcher.inner if isinstance(dispatcher, _Twinned) else dispatcher
+
+
 def without_nrt(options: dict) -> dict:
     """Numba's options for a function compiled without reference counting (its private
     `_nrt=False`: a kernel that allocates nothing then passes its arrays without an atomic
@@ -172,7 +206,7 @@ def _load_overload(module: str, name: str, argtypes: tuple, symbol: str | None =
     A callee compiled again since the caller was (its file changed, the caller's did not) has
     another symbol: the caller's `symbol` is made to name it, as a linked callee's stale copy
     would have served."""
-    dispatcher = getattr(importlib.import_module(module), name)
+    dispatcher = jitted(getattr(importlib.import_module(module), name))
     dispatcher.compile(argtypes)
     callee = dispatcher.overloads[argtypes]
     if symbol is not None and symbol != callee.fndesc.mangled_name:
@@ -187,6 +221,7 @@ def call_unlinked(dispatcher):
     caller's code library, as parfors use, kept on cached code by
     `_keep_reload_init_on_cached_code`)."""
     module, name = dispatcher.py_func.__module__, dispatcher.py_func.__name__
+    dispatcher = jitted(dispatcher)
 
     @intrinsic
     def call(typingctx, *args):
