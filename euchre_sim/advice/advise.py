@@ -52,7 +52,8 @@ def sampled_deals(question: AdviceQuestion) -> SampledDeals:
 @njit
 def deal_around(unseen, seed, index, seat, hand, hands, work):
     """Seat keeps `hand`; the other three seats get five unseen cards each, in turn."""
-    work[:] = unseen
+    for j in range(unseen.shape[0]):  # a loop: a slice copy compiles its shape error's text
+        work[j] = unseen[j]
     shuffle(deal_key(seed, np.uint64(index)), work, work.shape[0])
     k = 0
     for offset in range(1, 4):
