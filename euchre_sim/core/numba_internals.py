@@ -1,7 +1,8 @@
 """Every use of Numba below its public API, behind one door: a call by a compiled symbol
 (`call_unlinked`) with its cache hooks (a stale entry of another version of this package is
-compiled afresh), the compile listener (`compiles`), compiling without reference counting
-(`without_nrt`) and the bit instructions (`ctpop`,
+compiled afresh), kernels that jitted code calls compiled without Python's wrappers
+(`with_inner_twin`, `jitted`), the compile listener (`compiles`), compiling without
+reference counting (`without_nrt`) and the bit instructions (`ctpop`,
 `trailing_zeros`, `leading_zeros`, BMI2 `pext_instruction`).
 `core.jit` and `core.bits` take them from here and nothing else reaches below Numba's API.
 
@@ -11,7 +12,8 @@ code library's `_reload_init` (the unlinked call's cache hook), 0.63-0.67 have e
 (their wheels' source). Outside the range, or where a hook is missing, the door stays shut:
 `OPEN` is False, a warning on the log (one line on standard error) says why, and `core.jit` and
 `core.bits` use plain Numba instead: an `unlinked` call is an ordinary linked call (a longer
-first compile), the bit helpers are bit tricks (the same results), and no compile is told.
+first compile), every kernel keeps its wrappers, the bit helpers are bit tricks (the same
+results), and no compile is told.
 EUCHRE_SIM_PLAIN_NUMBA=1 shuts it on purpose (to test or measure the plain path) and also turns
 the on-disk cache off: Numba keys its cache by its own version, so no cache crosses a version
 change, but it does not know this switch, and a kernel cached with the door open must not be
