@@ -79,6 +79,7 @@ if SHUT_BECAUSE is None:
         from llvmlite import ir
         from numba.core import cgutils, event
         from numba.core.compiler import CompileResult
+        from numba.core.registry import CPUDispatcher
         from numba.core.typing import signature
         from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
     except ImportError as error:
@@ -147,13 +148,14 @@ if not OPEN and not PLAIN_BY_REQUEST:
         "euchre-sim: %s; using plain Numba (slower first compile, same results)", SHUT_BECAUSE)
 
 
-class _Twinned(numba.core.registry.CPUDispatcher):
-    """A dispatcher whose calls from jitted code go to its twin (`inner`), the same function
-    compiled without the wrappers a call from Python needs."""
+if OPEN:
+    class _Twinned(CPUDispatcher):
+        """A dispatcher whose calls from jitted code go to its twin (`inner`; itself where it
+        has none: one rebuilt from a pickle)."""
 
-    @property
-    def _numba_type_(self):
-        return types.Dispatcher(self.inner)
+        @property
+        def _numba_type_(self):
+            return types.Dispatcher(getattr(self, "inner", self))
 
 
 def with_inner_twin(dispatcher, options: dict):
@@ -177,7 +179,7 @@ def with_inner_twin(dispatcher, options: dict):
 
 def jitted(dispatcher):
     """The dispatcher that jitted code calls for `dispatcher`: its twin where it has one."""
-    return dispatcher.inner if isinstance(dispatcher, _Twinned) else dispatcher
+    return getattr(dispatcher, "inner", dispatcher)
 
 
 def without_nrt(options: dict) -> dict:
