@@ -23,6 +23,7 @@ _KERNELS = ("search_at", "endgame", "exact_tricks", "at_least", "_two_tricks", "
             "_probe", "_next_card", "_child_value", "_takes")
 _PATHS = f"""
 import json
+from euchre_sim.core.numba_internals import jitted
 from euchre_sim.core.rules import build_rules
 from euchre_sim.play.player import Player
 from euchre_sim.sim.chunk import ChunkJob, chunk_calls
@@ -36,7 +37,10 @@ chunk_calls(ChunkJob.of(rules, 1, 0, 2), exact=True)
 chunk_calls(ChunkJob.of(rules, 1, 0, 1, player=Player(play="pimc", worlds=4)), exact=False)
 solve_table(rules, rules.card_deck.parse_deal(
     "N:JS AS 9H 9D TC / KS QS TH JH QC / 9S AH KH AD KC / TS QH KD QD AC"), 3)
-print(json.dumps({{name: len(getattr(search, name).signatures) for name in {_KERNELS!r}}}))
+# a kernel's signatures for jitted callers (its twin's) and for Python's
+print(json.dumps({{name: len({{*getattr(search, name).signatures,
+                             *jitted(getattr(search, name)).signatures}})
+                  for name in {_KERNELS!r}}}))
 """
 
 
@@ -94,7 +98,7 @@ _UNLINKED = '''
 import json
 import numpy as np
 from euchre_sim.core.jit import njit, unlinked
-from euchre_sim.core.numba_internals import compiles
+from euchre_sim.core.numba_internals import compiles, jitted
 ''' + _TOTAL + '''
 call_total = unlinked(total)
 
@@ -106,7 +110,8 @@ compiled = []
 with compiles(compiled.append):
     value = caller(np.arange(5, dtype=np.int64))
 sig = caller.signatures[0]
-name = total.overloads[total.signatures[0]].fndesc.mangled_name
+callee = jitted(total)
+name = callee.overloads[callee.signatures[0]].fndesc.mangled_name
 ir = caller.inspect_llvm(sig) if compiled else ""
 print(json.dumps({"value": int(value), "compiled": sorted(set(compiled)),
                   "defines_callee": ("define" in ir and any(
@@ -199,3 +204,44 @@ def test_a_cached_caller_calls_its_unlinked_callee_compiled_again_since(tmp_path
     again = run()
     assert (first.returncode, again.returncode) == (0, 0), again.stderr[-500:]
     assert json.loads(first.stdout) == json.loads(again.stdout) == 31
+
+
+# the README's first realistic question (issue 55), its kernels compiled by the warm-up's two
+# parts (a thread stands for the helper process: the types are what is checked) and then its
+# first deals tried
+_REALISTIC = """
+import json
+from concurrent.futures import ThreadPoolExecutor
+from euchre_sim.advice.advice_request import ask_any
+from euchre_sim.advice.auction_advice import reached_deals, warm_up
+from euchre_sim.core.numba_internals import compiles
+from euchre_sim.core.rules import build_rules
+
+question = ask_any(build_rules("standard", []),
+                   {"hand": "JS AS 9H 9D TC", "up": "9S", "seat": 1, "deals": 20})
+warmed, tried = [], []
+with compiles(warmed.append), ThreadPoolExecutor(1) as helper:
+    warm_up(question, helper)
+with compiles(tried.append):
+    reached_deals(question)
+print(json.dumps({"warmed": sorted(set(warmed)), "tried": sorted(set(tried))}))
+"""
+
+
+def test_the_learned_players_question_compiles_no_search_and_its_deals_only_their_kernel():
+    """A learned player with a net for every deal searches nothing (`play.playout.searches`):
+    its kernels compile no PIMC, world sampler nor learned-search; after the warm-up, trying
+    the question's deals compiles `_reached_batch` and its small helpers, nothing below."""
+    env = os.environ | {"EUCHRE_SIM_NO_CACHE": "1"}
+    out = subprocess.run([sys.executable, "-c", _REALISTIC], capture_output=True, text=True,
+                         check=True, timeout=900, env=env)
+    compiled = json.loads(out.stdout.strip().splitlines()[-1])
+    search = {"pimc_card", "pimc_discard", "pimc_among", "sample_world", "searched_card",
+              "searched_discard", "_best_over_worlds"}
+    assert {"play_deal", "choose_card", "learned_card", "analyze_deal",
+            "bidder_choice"} <= set(compiled["warmed"])
+    assert search.isdisjoint(compiled["warmed"] + compiled["tried"])
+    assert "_reached_batch" in compiled["tried"]
+    assert {"play_deal", "play_contract", "choose_card", "choose_discard", "analyze_deal",
+            "search_at", "advice_rows", "auction_choices", "resolve_contracts",
+            "bidder_choice"}.isdisjoint(compiled["tried"])

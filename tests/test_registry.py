@@ -48,6 +48,21 @@ def test_each_model_names_a_kernel_of_its_own_and_the_record_carries_it():
         play_model("minimax")
 
 
+def test_only_the_conventional_player_and_the_learned_one_with_every_net_search_nothing():
+    """`play.playout.searches`: the kernels of a player that searches nothing are given no
+    solver table and compile no PIMC; the learned player without a net for some deal asks
+    PIMC there, so it searches."""
+    from euchre_sim.play.net_weights import card_nets, nets_of
+    from euchre_sim.play.playout import searches
+
+    for model in MODELS:
+        record = Player(play=model.name).record()
+        assert searches(record.play, record.nets) == (model.name not in ("rules", "learned"))
+    learned = Player(play="learned").record().play
+    assert searches(learned, nets_of(card_nets().standard))
+    assert not searches(learned, card_nets())
+
+
 @pytest.mark.parametrize("model", MODELS, ids=lambda m: m.name)
 def test_advise_reports_worlds_wherever_the_model_samples_them(model):
     rules = build_rules()

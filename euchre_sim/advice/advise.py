@@ -20,8 +20,8 @@ from ..core.seats import seat_at
 from ..core.stats import mean_se, points_interval95
 from ..play.pimc import inference_of, new_pimc_work
 from ..play.player import Player
-from ..play.playout import ALL_ROWS, play_deal
-from ..solver.calltable import analyze_deal
+from ..play.playout import ALL_ROWS, call_play_deal, searches
+from ..solver.calltable import call_analyze_deal
 from ..solver.search import new_tt, new_work
 from .question import AdviceQuestion
 
@@ -52,7 +52,8 @@ def sampled_deals(question: AdviceQuestion) -> SampledDeals:
 @njit
 def deal_around(unseen, seed, index, seat, hand, hands, work):
     """Seat keeps `hand`; the other three seats get five unseen cards each, in turn."""
-    work[:] = unseen
+    for j in range(unseen.shape[0]):  # a loop: a slice copy compiles its shape error's text
+        work[j] = unseen[j]
     shuffle(deal_key(seed, np.uint64(index)), work, work.shape[0])
     k = 0
     for offset in range(1, 4):
@@ -76,14 +77,15 @@ def _solve_batch(tb, sampled, start, stop, tt, out):
     deal = Deal(hands, ref_card, 0)
     for i in range(start, stop):
         deal_around(unseen, seed, i, seat, hand, hands, work)
-        analyze_deal(tb, deal, False, pos, rounds, tt, solver_work, out[i])
+        call_analyze_deal(tb, deal, False, pos, rounds, tt, solver_work, out[i])
 
 
 @njit
 def _play_batch(tb, sampled, start, stop, player, inference, tt, out):
     """Call tables of the seat's round of sampled deals start..stop-1 (into the same rows of
     `out`), played out by `player`'s model (a record, `play.player`; a kernel of its own: a
-    double-dummy question compiles no player)."""
+    double-dummy question compiles no player); tt None where the model searches nothing
+    (`play.playout.searches`)."""
     unseen, seed, seat, hand, ref_card, rounds, pos = sampled
     hands = np.zeros(4, dtype=np.uint64)
     work = np.empty_like(unseen)
@@ -91,8 +93,9 @@ def _play_batch(tb, sampled, start, stop, player, inference, tt, out):
     pimc_works = (pimc_work, pimc_work)
     for i in range(start, stop):
         deal_around(unseen, seed, i, seat, hand, hands, work)
-        play_deal((player.play, player.play), tb, hands, ref_card, 0, player.worlds,
-                  deal_key(seed, np.uint64(i)), pos, rounds, ALL_ROWS, tt, pimc_works, out[i])
+        call_play_deal((player.play, player.play), tb, hands, ref_card, 0, player.worlds,
+                       deal_key(seed, np.uint64(i)), pos, rounds, ALL_ROWS, tt, pimc_works,
+                       out[i])
 
 
 def call_actions(rules: RuleSet, round_no: int, position: int, ref_card: int) -> list[tuple]:
@@ -169,6 +172,8 @@ def advise(question: AdviceQuestion, progress: Progress | None = None,
     tables = compile_rules(rules)
     sampled = sampled_deals(question)
     tt = new_tt()
+    record = player.record()
+    play_tt = tt if searches(record.play, record.nets) else None
     solved = player.model.solved
     runs = (True,) if solved else (False, True)  # played out first, then solved beside
     results = {}
@@ -179,8 +184,7 @@ def advise(question: AdviceQuestion, progress: Progress | None = None,
             if solve:
                 _solve_batch(tables, sampled, start, stop, tt, out)
             else:
-                _play_batch(tables, sampled, start, stop, player.record(), inference_of(), tt,
-                            out)
+                _play_batch(tables, sampled, start, stop, record, inference_of(), play_tt, out)
             if progress is not None:
                 progress(done * deals + stop, len(runs) * deals)
         results[solve] = out

@@ -32,17 +32,18 @@ from ..bidding.params import BIDDER_DD
 from ..core.calls import BOTH_ROUNDS, N_CALLS, N_ROWS, WITH_DEFENCE, may_pass, row_call
 from ..core.dealing import Deal, deal_key
 from ..core.errors import UserError
-from ..core.jit import njit
+from ..core.jit import compile_for, njit
 from ..core.ruletables import FLAG_DEFEND_ALONE, compile_rules
 from ..core.seats import side_sign
 from ..core.stats import interval95, mean_se
 from ..game.odds import game_chances, results_from_contracts, win_odds
 from ..play.models import KERNEL_SOLVER
-from ..play.pimc import inference_of, new_pimc_work
-from ..play.playout import ALL_ROWS, play_deal
-from ..runs.parallel import ordered_map
-from ..solver.calltable import analyze_deal
-from ..solver.search import new_work, shared_tt
+from ..play.pimc import Inference, inference_of, new_pimc_work
+from ..play.player import PlayerRecord
+from ..play.playout import call_play_deal, play_deal, searches
+from ..runs.parallel import ordered_map, worker_pool
+from ..solver.calltable import analyze_deal, call_analyze_deal
+from ..solver.search import compile_search, new_work, shared_tt
 from .advise import (
     Progress,
     batch_size,
@@ -92,7 +93,9 @@ def _reached_batch(player, tb, sampled, start, stop, inference, tt, out):
     the worlds' counters as they stood after each; unless the model is dd, also the seat's
     calls solved double dummy on the same deals and resolved the same way (`exact`). In
     round 2 the seat's own round-1 pass is given (its bidder's choice there is not asked).
-    Returns the count kept."""
+    inference None: a model that searches nothing (`play.playout.searches`), whose play is
+    given no solver table (no PIMC compiled) and whose worlds' counters stay 0. Returns the
+    count kept."""
     unseen, seed, seat, hand, ref_card, round_no, position = sampled
     calls, contracts, choices, values, indices, worlds_after, exact = out
     turn = turn_at(round_no, position)
@@ -104,6 +107,7 @@ def _reached_batch(player, tb, sampled, start, stop, inference, tt, out):
     solver_work = new_work()
     pimc_work = new_pimc_work(inference, player.nets)
     pimc_works = (pimc_work, pimc_work)
+    play_tt = tt if inference is not None else None
     wanted = np.ones(N_ROWS, dtype=np.uint8)
     kept = 0
     bidder, model, n_worlds = player.bidder, player.play, player.worlds
@@ -111,19 +115,19 @@ def _reached_batch(player, tb, sampled, start, stop, inference, tt, out):
     for i in range(start, stop):
         deal_around(unseen, seed, i, seat, hand, hands, work)
         if model == KERNEL_SOLVER:
-            analyze_deal(tb, deal, False, 0, PARTS, tt, solver_work, calls[kept])
-        elif bidder == BIDDER_DD:
-            play_deal((model, model), tb, hands, ref_card, ADVISE_DEALER, n_worlds,
-                      deal_key(seed, np.uint64(i)), 0, PARTS, ALL_ROWS, tt, pimc_works,
-                      calls[kept])
+            call_analyze_deal(tb, deal, False, 0, PARTS, tt, solver_work, calls[kept])
+        elif bidder == BIDDER_DD:  # every row (`wanted` as it was made)
+            call_play_deal((model, model), tb, hands, ref_card, ADVISE_DEALER, n_worlds,
+                           deal_key(seed, np.uint64(i)), 0, PARTS, wanted, play_tt,
+                           pimc_works, calls[kept])
         else:  # the bidder's own hands tell whether the seat is reached and what follows its
             #    pass: play only the rows the advice reads
             if advice_rows(bidder, tb, player.weights, player.table, deal, turn, own_pass,
                            wanted) >= 0:
                 continue
-            play_deal((model, model), tb, hands, ref_card, ADVISE_DEALER, n_worlds,
-                      deal_key(seed, np.uint64(i)), 0, PARTS, wanted, tt, pimc_works,
-                      calls[kept])
+            call_play_deal((model, model), tb, hands, ref_card, ADVISE_DEALER, n_worlds,
+                           deal_key(seed, np.uint64(i)), 0, PARTS, wanted, play_tt,
+                           pimc_works, calls[kept])
         auction_choices((player, player), tb, deal,
                         Auction(calls[kept], contracts[kept], choices[kept], values[kept]))
         called = first_call(choices[kept], 0)
@@ -131,11 +135,12 @@ def _reached_batch(player, tb, sampled, start, stop, inference, tt, out):
             called = first_call(choices[kept], own_pass + 1)
         if called < 0 or called >= turn:
             if model != KERNEL_SOLVER:
-                analyze_deal(tb, deal, False, position, round_no | WITH_DEFENCE, tt,
-                             solver_work, exact_calls)
+                call_analyze_deal(tb, deal, False, position, round_no | WITH_DEFENCE, tt,
+                                  solver_work, exact_calls)
                 resolve_contracts(bidders, weights, tb, deal, exact_calls, exact[kept])
             indices[kept] = i
-            worlds_after[kept] = inference.counters
+            if inference is not None:
+                worlds_after[kept] = inference.counters
             kept += 1
     return kept
 
@@ -153,11 +158,59 @@ def _reached_range(question: AdviceQuestion, deals: tuple[int, int]) -> dict[str
                   np.zeros(n, np.int64), np.zeros((n, 3), np.int64),
                   np.zeros((n, N_CALLS, 3), np.int64))
     player = question.player.record()
-    inference = inference_of(player if question.infer else None)
+    inference = _inference(question, player)
     kept = _reached_batch(player, compile_rules(question.rules), sampled_deals(question), start,
                           stop, inference, shared_tt(), out)
     return {key: value[:kept] for key, value in out._asdict().items()} | {
-        "worlds": inference.counters}
+        "worlds": inference.counters if inference is not None else np.zeros(3, np.int64)}
+
+
+def _inference(question: AdviceQuestion, player: PlayerRecord) -> Inference | None:
+    """The worlds' inference of `_reached_batch` (None: the model searches nothing)."""
+    if not searches(player.play, player.nets):
+        return None
+    return inference_of(player if question.infer else None)
+
+
+def _compile_play(question: AdviceQuestion) -> None:
+    """Compile (or load from Numba's cache) the card players' kernels for the types
+    `_reached_batch` passes them."""
+    player = question.player.record()
+    inference = _inference(question, player)
+    work = new_pimc_work(inference, player.nets)
+    i = np.int64(0)
+    compile_for(play_deal, (player.play, player.play), compile_rules(question.rules),
+                np.zeros(4, np.uint64), i, i, player.worlds, np.uint64(0), i, i,
+                np.ones(N_ROWS, np.uint8), shared_tt() if inference is not None else None,
+                (work, work), np.zeros(N_ROWS, np.int8))
+
+
+def _compile_solver_and_bidder(question: AdviceQuestion) -> None:
+    """Compile (or load from Numba's cache) the solver's and the bidder's kernels for the
+    types `_reached_batch` passes them."""
+    player = question.player.record()
+    tb, i = compile_rules(question.rules), np.int64(0)
+    deal = Deal(np.zeros(4, np.uint64), i, i)
+    calls, contracts = np.zeros(N_ROWS, np.int8), np.zeros((N_CALLS, 3), np.int64)
+    compile_search()
+    compile_for(analyze_deal, tb, deal, False, i, i, shared_tt(), new_work(), calls)
+    compile_for(advice_rows, player.bidder, tb, player.weights, player.table, deal, i, i,
+                np.ones(N_ROWS, np.uint8))
+    compile_for(auction_choices, (player, player), tb, deal,
+                Auction(calls, contracts, np.zeros(N_TURNS, np.int64),
+                        np.zeros(N_TURNS + 1, np.int64)))
+    compile_for(resolve_contracts, (player.bidder, player.bidder),
+                (player.weights, player.weights), tb, deal, calls, contracts)
+
+
+def warm_up(question: AdviceQuestion, helper) -> None:
+    """Compile (or load from Numba's cache) the kernels below `_reached_batch` on two cores:
+    `helper` (an executor of one process) compiles the card players' while this process
+    compiles the solver's and the bidder's; `_reached_batch` then finds them all compiled
+    (the helper's from the cache) and compiles only itself."""
+    play = helper.submit(_compile_play, question)
+    _compile_solver_and_bidder(question)
+    play.result()
 
 
 def turn_of(question: AdviceQuestion) -> int:
@@ -191,6 +244,9 @@ def reached_deals(question: AdviceQuestion, progress: Progress | None = None,
                        for start in range(first, max_tries, size))))
     parts, kept, tried, stopped = [], 0, 0, "tries"
     worlds = np.zeros(3, dtype=np.int64)
+    if workers > 1:
+        with worker_pool(1) as helper:
+            warm_up(question, helper)
     head = [_reached_range(question, next(later))]
     rest = ordered_map(partial(_reached_range, question), later, workers)
     try:

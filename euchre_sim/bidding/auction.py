@@ -29,7 +29,7 @@ from ..core.calls import (
     row_call,
 )
 from ..core.dealing import Deal
-from ..core.jit import njit
+from ..core.jit import njit, unlinked
 from ..core.seats import seat_at, team_of
 from .conventional import conventional_choice, dealer_value, hand_value
 from .params import BIDDER_DD, BIDDER_GAME, BIDDER_TABLE, INDEX
@@ -83,6 +83,10 @@ def bidder_choice(bidder, tb, params, table, hand, upcard, turn, wins):
     return conventional_choice(tb, params, hand, upcard, round_no, pos)
 
 
+# the auctions above reach the bidder through this call: one compiled copy (`core.jit.unlinked`)
+call_bidder_choice = unlinked(bidder_choice)
+
+
 @njit
 def defends_alone(tb, params, deal, round_no, pos, trump, j):
     """Does lone-defender candidate j (the earlier defender first) of a call at `pos` go
@@ -105,6 +109,9 @@ def lone_defender(tb, params, deal, round_no, pos, trump):
     return -1
 
 
+_call_lone_defender = unlinked(lone_defender)
+
+
 @njit
 def reached_rows(bidder, tb, params, table, hands, upcard, dealer, passing, wanted):
     """wanted[row] = 1 for the call-table rows a rules or table bidder's auction and its
@@ -120,7 +127,7 @@ def reached_rows(bidder, tb, params, table, hands, upcard, dealer, passing, want
         pos = turn_position(k)
         if first < 0:
             _want_open_calls(tb, params, deal, turn_round(k), pos, wanted)
-        choice = -1 if k == passing else bidder_choice(
+        choice = -1 if k == passing else call_bidder_choice(
             bidder, tb, params, table, hands[seat_at(dealer, pos)], upcard, k, NO_WINS)
         if choice >= 0:
             if first >= 0:
@@ -147,8 +154,8 @@ def advice_rows(bidder, tb, params, table, deal, turn, passing, wanted):
             continue
         if k == passing:
             continue
-        choice = bidder_choice(bidder, tb, params, table, hands[seat_at(dealer, pos)], upcard,
-                               k, NO_WINS)
+        choice = call_bidder_choice(bidder, tb, params, table, hands[seat_at(dealer, pos)],
+                                    upcard, k, NO_WINS)
         if choice >= 0:
             if k < turn:
                 wanted[:] = 0
@@ -174,7 +181,7 @@ def _want(tb, params, deal, row, wanted):
     if defence_open(tb.flags):
         round_no, pos, trump, _ = row_call(row)
         named = deal.upcard >> 3 if round_no == 1 else trump
-        j = lone_defender(tb, params, deal, round_no, pos, named)
+        j = _call_lone_defender(tb, params, deal, round_no, pos, named)
         if j >= 0:
             wanted[defence_row(row, j)] = 1
 
@@ -209,7 +216,7 @@ def resolve_contracts(bidders, weights, tb, deal, calls, contracts):
             continue
         team = 1 - team_of(seat_at(dealer, pos))
         if bidders[team] != BIDDER_DD:
-            j = lone_defender(tb, weights[team], deal, round_no, pos, trump)
+            j = _call_lone_defender(tb, weights[team], deal, round_no, pos, trump)
             if j >= 0:
                 contracts[row, 0] = tb.score[alone, 1, calls[defence_row(row, j)]]
                 contracts[row, 1] = calls[defence_row(row, j)]
@@ -247,8 +254,8 @@ def _choose(bidders, weights, tables, tb, deal, contracts, choices):
         team = team_of(seat)
         sign = 1 if team == 0 else -1
         if bidders[team] != BIDDER_DD:
-            best = bidder_choice(bidders[team], tb, weights[team], tables[team], hands[seat],
-                                 upcard, k, NO_WINS)
+            best = call_bidder_choice(bidders[team], tb, weights[team], tables[team],
+                                      hands[seat], upcard, k, NO_WINS)
             choices[k] = best
             if best >= 0:
                 value = ns_points(contracts, best, dealer)

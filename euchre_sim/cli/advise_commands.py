@@ -66,7 +66,7 @@ def advise(ruleset, as_json: bool, workers: int, **fields) -> None:
     double dummy beside: read at once from the shipped atlas where it covers the question
     (the standard, online, yooker and drinking presets unchanged, no --deals; with --score
     where the atlas keeps each entry's results, today Yooker's),
-    else simulated (a few seconds; the first run compiles for a few minutes and says so).
+    else simulated (a few seconds; the first run compiles for about a minute and says so).
     With --trump and --maker: which card to discard or play now, over worlds consistent
     with what you have seen.
 

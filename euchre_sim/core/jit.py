@@ -24,7 +24,20 @@ def njit(*args, nrt: bool = True, **kwargs):
     kwargs.setdefault("nogil", True)
     if not nrt:
         kwargs = numba_internals.without_nrt(kwargs)
-    return numba.njit(*args, **kwargs)
+    if not numba_internals.OPEN or kwargs.get("inline") == "always":
+        return numba.njit(*args, **kwargs)
+
+    def twinned(func):
+        return numba_internals.with_inner_twin(numba.njit(**kwargs)(func), kwargs)
+
+    return twinned(args[0]) if args else twinned
+
+
+def compile_for(dispatcher, *args) -> None:
+    """Compile (or load from Numba's cache) `dispatcher` for the types of `args`, without
+    running it: a warm-up's part, whose kernels a caller compiled later (in this process or,
+    through the cache, another) finds compiled."""
+    numba_internals.jitted(dispatcher).compile(tuple(numba.typeof(arg) for arg in args))
 
 
 @contextlib.contextmanager

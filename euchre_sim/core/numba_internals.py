@@ -1,7 +1,8 @@
 """Every use of Numba below its public API, behind one door: a call by a compiled symbol
 (`call_unlinked`) with its cache hooks (a stale entry of another version of this package is
-compiled afresh), the compile listener (`compiles`), compiling without reference counting
-(`without_nrt`) and the bit instructions (`ctpop`,
+compiled afresh), kernels that jitted code calls compiled without Python's wrappers
+(`with_inner_twin`, `jitted`), the compile listener (`compiles`), compiling without
+reference counting (`without_nrt`) and the bit instructions (`ctpop`,
 `trailing_zeros`, `leading_zeros`, BMI2 `pext_instruction`).
 `core.jit` and `core.bits` take them from here and nothing else reaches below Numba's API.
 
@@ -11,7 +12,8 @@ code library's `_reload_init` (the unlinked call's cache hook), 0.63-0.67 have e
 (their wheels' source). Outside the range, or where a hook is missing, the door stays shut:
 `OPEN` is False, a warning on the log (one line on standard error) says why, and `core.jit` and
 `core.bits` use plain Numba instead: an `unlinked` call is an ordinary linked call (a longer
-first compile), the bit helpers are bit tricks (the same results), and no compile is told.
+first compile), every kernel keeps its wrappers, the bit helpers are bit tricks (the same
+results), and no compile is told.
 EUCHRE_SIM_PLAIN_NUMBA=1 shuts it on purpose (to test or measure the plain path) and also turns
 the on-disk cache off: Numba keys its cache by its own version, so no cache crosses a version
 change, but it does not know this switch, and a kernel cached with the door open must not be
@@ -26,6 +28,7 @@ import logging
 import os
 import platform
 import re
+import types as pytypes
 
 import llvmlite
 import numba
@@ -76,6 +79,7 @@ if SHUT_BECAUSE is None:
         from llvmlite import ir
         from numba.core import cgutils, event
         from numba.core.compiler import CompileResult
+        from numba.core.registry import CPUDispatcher
         from numba.core.typing import signature
         from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
     except ImportError as error:
@@ -144,6 +148,40 @@ if not OPEN and not PLAIN_BY_REQUEST:
         "euchre-sim: %s; using plain Numba (slower first compile, same results)", SHUT_BECAUSE)
 
 
+if OPEN:
+    class _Twinned(CPUDispatcher):
+        """A dispatcher whose calls from jitted code go to its twin (`inner`; itself where it
+        has none: one rebuilt from a pickle)."""
+
+        @property
+        def _numba_type_(self):
+            return types.Dispatcher(getattr(self, "inner", self))
+
+
+def with_inner_twin(dispatcher, options: dict):
+    """`dispatcher`, its calls from jitted code made to a twin compiled with `options` but
+    without the wrappers that let Python call it (`no_cpython_wrapper`, `no_cfunc_wrapper`):
+    those unpack every field of every record argument, and for a kernel that takes the rule
+    tables they cost ten times the kernel's own code to compile. The twin is cached under its
+    own name (`<name>.inner`); a call from Python compiles the dispatcher itself, wrappers and
+    all."""
+    py = dispatcher.py_func
+    func = pytypes.FunctionType(py.__code__, py.__globals__, py.__name__, py.__defaults__,
+                                py.__closure__)
+    func.__qualname__ = f"{py.__qualname__}.inner"
+    func.__module__, func.__doc__ = py.__module__, py.__doc__
+    func.__kwdefaults__ = py.__kwdefaults__
+    inner = numba.njit(**options, no_cpython_wrapper=True, no_cfunc_wrapper=True)(func)
+    dispatcher.__class__ = _Twinned
+    dispatcher.inner = inner
+    return dispatcher
+
+
+def jitted(dispatcher):
+    """The dispatcher that jitted code calls for `dispatcher`: its twin where it has one."""
+    return getattr(dispatcher, "inner", dispatcher)
+
+
 def without_nrt(options: dict) -> dict:
     """Numba's options for a function compiled without reference counting (its private
     `_nrt=False`: a kernel that allocates nothing then passes its arrays without an atomic
@@ -172,7 +210,7 @@ def _load_overload(module: str, name: str, argtypes: tuple, symbol: str | None =
     A callee compiled again since the caller was (its file changed, the caller's did not) has
     another symbol: the caller's `symbol` is made to name it, as a linked callee's stale copy
     would have served."""
-    dispatcher = getattr(importlib.import_module(module), name)
+    dispatcher = jitted(getattr(importlib.import_module(module), name))
     dispatcher.compile(argtypes)
     callee = dispatcher.overloads[argtypes]
     if symbol is not None and symbol != callee.fndesc.mangled_name:
@@ -187,6 +225,7 @@ def call_unlinked(dispatcher):
     caller's code library, as parfors use, kept on cached code by
     `_keep_reload_init_on_cached_code`)."""
     module, name = dispatcher.py_func.__module__, dispatcher.py_func.__name__
+    dispatcher = jitted(dispatcher)
 
     @intrinsic
     def call(typingctx, *args):

@@ -22,7 +22,7 @@ from ..bidding.auction import (
     NO_WINS,
     Auction,
     auction_choices,
-    bidder_choice,
+    call_bidder_choice,
     defends_alone,
     first_call,
     turn_position,
@@ -45,9 +45,9 @@ from ..core.ruletables import RuleTables
 from ..core.seats import left_of, seat_at, team_of
 from ..play.models import KERNEL_SOLVER
 from ..play.pimc import new_pimc_work
-from ..play.playout import ALL_ROWS, play_contract, play_deal
+from ..play.playout import ALL_ROWS, call_play_contract, call_play_deal
 from ..play.state import S_FAILED, S_MAKER_TRICKS
-from ..solver.calltable import analyze_deal, dealer_side_tricks
+from ..solver.calltable import call_analyze_deal, call_dealer_side_tricks
 from ..solver.search import SolverTT, new_work
 from .odds import result_wins
 
@@ -127,7 +127,7 @@ def auction_row(players, tb, deal, ns, ew, odds, wins):
             us, them = (ns, ew) if team == 0 else (ew, ns)
             result_wins(odds, us, them, team_of(left_of(dealer)) == team,
                         (wins.shape[0] - 1) // 2, wins)
-        row = bidder_choice(bidder, tb, weights[team], tables[team], hands[seat], upcard, k,
+        row = call_bidder_choice(bidder, tb, weights[team], tables[team], hands[seat], upcard, k,
                             wins if bidder == BIDDER_GAME else NO_WINS)
         if row < 0:
             continue
@@ -155,10 +155,11 @@ def play_hand(match, players, work, deal, ns, ew, key, rec):
     if players[0].bidder == BIDDER_DD or players[1].bidder == BIDDER_DD:
         calls, contracts, choices, _ = work.auction
         if both_dd:
-            analyze_deal(tb, deal, True, 0, BOTH_ROUNDS | WITH_DEFENCE, tt, work.solver, calls)
+            call_analyze_deal(tb, deal, True, 0, BOTH_ROUNDS | WITH_DEFENCE, tt, work.solver,
+                              calls)
         else:
-            play_deal(models, tb, hands, upcard, dealer, n_worlds, key, 0,
-                      BOTH_ROUNDS | WITH_DEFENCE, ALL_ROWS, tt, pws, calls)
+            call_play_deal(models, tb, hands, upcard, dealer, n_worlds, key, 0,
+                           BOTH_ROUNDS | WITH_DEFENCE, ALL_ROWS, tt, pws, calls)
         auction_choices(players, tb, deal, work.auction)
         k = first_call(choices, 0)
         row = choices[k] if k >= 0 else -1
@@ -178,13 +179,14 @@ def play_hand(match, players, work, deal, ns, ew, key, rec):
     alone_pos = pos if alone else 0
     if both_dd and not match.card_play:
         contract = Contract(round_no, trump, alone_pos, def_pos)
-        dealer_tricks = dealer_side_tricks(tb, deal, contract, True, team_of(maker), tt,
-                                           work.solver)
+        dealer_tricks = call_dealer_side_tricks(tb, deal, contract, True, team_of(maker), tt,
+                                                work.solver)
         tricks = dealer_tricks if team_of(maker) == team_of(dealer) else 5 - dealer_tricks
     else:
         played = row if def_pos == 0 else defence_row(row, (def_pos - 1) // 2)
-        st = play_contract(models, tb, hands, upcard, dealer, round_no, trump, maker, alone_pos,
-                           def_pos, n_worlds, deal_key(key, np.uint64(played)), tt, pws)
+        st = call_play_contract(models, tb, hands, upcard, dealer, round_no, trump, maker,
+                                alone_pos, def_pos, n_worlds, deal_key(key, np.uint64(played)),
+                                tt, pws)
         tricks = st[S_MAKER_TRICKS]
         for s in range(4):
             rec[F_FAILED + s] = st[S_FAILED + s]

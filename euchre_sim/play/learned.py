@@ -57,7 +57,9 @@ def _net_card(tb, lay, hands, st, pm, seat, pw):
     if settled(st):
         return option_of(lay, hands, st, pm, seat,
                          conventional_card(lay, hands, st, pm, seat)), 1
-    return net_choice(tb, hands, st, pm, seat, False, cands, n, pw.nets, pw.net_work), n
+    # np.bool_, not a literal: a literal compiles the net's choice once more
+    return net_choice(tb, hands, st, pm, seat, np.bool_(False), cands, n, pw.nets,
+                      pw.net_work), n
 
 
 @njit(nrt=False)
@@ -67,7 +69,7 @@ def _net_discard(tb, lay, hands, st, pm, pw):
     n = discard_candidates(lay, hands, st, pm, False, cands)
     if n == 1:
         return cands[0], 1
-    return net_choice(tb, hands, st, pm, st[S_DEALER], True, cands, n, pw.nets,
+    return net_choice(tb, hands, st, pm, st[S_DEALER], np.bool_(True), cands, n, pw.nets,
                       pw.net_work), n
 
 

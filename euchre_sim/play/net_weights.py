@@ -66,6 +66,11 @@ def no_card_nets() -> CardNets:
     return nets_of()
 
 
+def every_deal(nets: CardNets) -> bool:
+    """Has the player a net for every deal (the standard and the general one, as shipped)?"""
+    return nets.standard.b1.shape[0] > 0 and nets.general.b1.shape[0] > 0
+
+
 def net_of(layers: list[tuple[np.ndarray, np.ndarray]],
            nl: NetLayout = STANDARD_LAYOUT) -> CardNet:
     """A CardNet from three (weights[in, out], bias[out]) layers, as a trainer writes them."""

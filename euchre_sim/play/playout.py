@@ -33,13 +33,14 @@ from ..core.calls import (
     seats_in_play,
 )
 from ..core.dealing import deal_key
-from ..core.jit import njit
+from ..core.jit import njit, unlinked
 from ..core.ruletables import FLAG_LONE_LAST
 from ..core.seats import position_of, seat_at, team_of
 from ..solver.search import shared_tt, to_power
 from .conventional import conventional_card, conventional_discard
 from .learned import learned_card, learned_discard, searched_card, searched_discard
 from .models import KERNEL_CONVENTIONAL, KERNEL_NET, KERNEL_NET_SEARCH, KERNEL_SOLVER
+from .net_weights import CardNets, every_deal
 from .pimc import inference_of, new_pimc_work, pimc_card, pimc_discard
 from .player import Player
 from .state import (
@@ -59,15 +60,27 @@ from .teaching_log import card_work, keeps_log, log_choice
 from .worlds import forget_hopeless
 
 
+def searches(model: int, nets: CardNets) -> bool:
+    """Does card player `model` (a KERNEL_* id) with these nets sample or solve worlds? All
+    but the conventional player and the learned one with a net for every deal. Where no player
+    searches, the kernels are given no solver table (tt None): they compile no PIMC."""
+    if model == KERNEL_CONVENTIONAL:
+        return False
+    return model != KERNEL_NET or not every_deal(nets)
+
+
 @njit(nrt=False)
 def choose_card(model, tb, lay, hands, st, pm, seat, n_worlds, key, tt, pws):
     """The card for `seat` by card player `model` (a KERNEL_* id); pws: the card players'
     work by team (NS, EW). A work that keeps a teaching log (`teaching_log`) logs PIMC's
-    choice at every decision (the learned player, where it has a card, plays its own)."""
+    choice at every decision (the learned player, where it has a card, plays its own). tt
+    None: no player searches (`searches`), and Numba compiles no PIMC here."""
     if model == KERNEL_CONVENTIONAL:
         return conventional_card(lay, hands, st, pm, seat)
     held = pws[team_of(seat)]
     pw = card_work(held)
+    if tt is None:
+        return learned_card(tb, lay, hands, st, pm, seat, pw)
     mine = -1
     if model == KERNEL_NET:
         mine = learned_card(tb, lay, hands, st, pm, seat, pw)
@@ -83,11 +96,13 @@ def choose_card(model, tb, lay, hands, st, pm, seat, n_worlds, key, tt, pws):
 
 @njit(nrt=False)
 def choose_discard(model, tb, lay, hands, st, pm, n_worlds, key, tt, pws):
-    """The dealer's discard by card player `model`; pws and the log as choose_card."""
+    """The dealer's discard by card player `model`; pws, the log and tt as choose_card."""
     if model == KERNEL_CONVENTIONAL:
         return conventional_discard(lay, hands, st, pm)
     held = pws[team_of(st[S_DEALER])]
     pw = card_work(held)
+    if tt is None:
+        return learned_discard(tb, lay, hands, st, pm, pw)
     mine = -1
     if model == KERNEL_NET:
         mine = learned_discard(tb, lay, hands, st, pm, pw)
@@ -101,13 +116,19 @@ def choose_discard(model, tb, lay, hands, st, pm, n_worlds, key, tt, pws):
     return mine if mine >= 0 else p
 
 
+# the layers below reach these through calls that do not link their code in (`core.jit.unlinked`):
+# each compiled once, not again inside every kernel above it
+_choose_card = unlinked(choose_card)
+_choose_discard = unlinked(choose_discard)
+
+
 @njit(nrt=False)
 def _play_out(models, tb, lay, hands, st, pm, n_worlds, key, tt, pws):
     """Play the hand to its end from the state, each seat by its side's model."""
     while st[S_TRICKS] < TRICKS_PER_HAND:
         seat = st[S_TURN]
-        play_card(lay, hands, st, pm, choose_card(models[team_of(seat)], tb, lay, hands, st, pm,
-                                                seat, n_worlds, key, tt, pws))
+        play_card(lay, hands, st, pm, _choose_card(models[team_of(seat)], tb, lay, hands, st,
+                                                 pm, seat, n_worlds, key, tt, pws))
 
 
 @njit(inline="always")
@@ -142,16 +163,19 @@ def play_contract(models, tb, hands, upcard, dealer, round_no, trump, maker, alo
     plays by its model (models[team], team 0 NS)."""
     lay, hp, st, pm, take_up = contract_start(tb, hands, upcard, dealer, round_no, trump, maker,
                                               alone_pos, def_pos)
-    forget_hopeless(card_work(pws[0]).inference)
-    forget_hopeless(card_work(pws[1]).inference)
+    if tt is not None:  # no worlds, no inference to forget
+        forget_hopeless(card_work(pws[0]).inference)
+        forget_hopeless(card_work(pws[1]).inference)
     if take_up:
-        d = choose_discard(models[team_of(dealer)], tb, lay, hp, st, pm, n_worlds, key, tt, pws)
+        d = _choose_discard(models[team_of(dealer)], tb, lay, hp, st, pm, n_worlds, key, tt,
+                            pws)
         hp[dealer] &= ~one_bit(d)
         st[S_DISCARD] = d
     _play_out(models, tb, lay, hp, st, pm, n_worlds, key, tt, pws)
     return st
 
 
+call_play_contract = unlinked(play_contract)
 ALL_ROWS = np.zeros(0, dtype=np.uint8)  # `wanted` of play_deal: every row
 
 
@@ -181,10 +205,13 @@ def play_deal(models, tb, hands, upcard, dealer, n_worlds, key, only_pos, rounds
                         if wanted.shape[0] and not wanted[row]:
                             continue
                         def_pos = 0 if j < 0 else defender_position(pos, j)
-                        out[row] = play_contract(
+                        out[row] = call_play_contract(
                             models, tb, hands, upcard, dealer, round_no, trump,
                             seat_at(dealer, pos), pos if alone else 0, def_pos, n_worlds,
                             deal_key(key, np.uint64(row)), tt, pws)[S_MAKER_TRICKS]
+
+
+call_play_deal = unlinked(play_deal)
 
 
 @njit
@@ -197,8 +224,8 @@ def _play_batch(player, tb, hands, upcards, dealer, seed, start, parts, reached_
         if reached_only:
             reached_rows(player.bidder, tb, player.weights, player.table, hands[i], upcards[i],
                          dealer, -1, wanted)
-        play_deal((player.play, player.play), tb, hands[i], upcards[i], dealer, player.worlds,
-                  key, 0, parts, wanted, tt, pws, out[i])
+        call_play_deal((player.play, player.play), tb, hands[i], upcards[i], dealer,
+                       player.worlds, key, 0, parts, wanted, tt, pws, out[i])
 
 
 class Playout(NamedTuple):
@@ -226,9 +253,11 @@ def play_deals(rules, playout: Playout, hands: np.ndarray, upcards: np.ndarray, 
     player = playout.player.record()
     if playout.reached_only and player.bidder not in (BIDDER_RULES, BIDDER_TABLE, BIDDER_GAME):
         raise ValueError("reached_only needs a rules or table bidder")
-    if work is None:
+    tt = shared_tt()
+    if work is None:  # (training's work logs PIMC's decisions: it searches)
         work = new_pimc_work(inference_of(player if playout.infer else None), player.nets)
+        tt = tt if searches(player.play, player.nets) else None
     _play_batch(player, compile_rules(rules), hands, upcards, dealer, seed_to_u64(seed),
                 np.uint64(start), BOTH_ROUNDS | (WITH_DEFENCE if playout.defence else 0),
-                playout.reached_only, work, shared_tt(), out)
+                playout.reached_only, work, tt, out)
     return out

@@ -151,7 +151,7 @@ def dealer_side_tricks(tb, deal, contract, exact, makers, tt, work):
                          work)
 
 
-_dealer_side_tricks = unlinked(dealer_side_tricks)
+call_dealer_side_tricks = unlinked(dealer_side_tricks)
 
 
 @njit
@@ -177,7 +177,7 @@ def analyze_deal(tb, deal, exact, only_pos, rounds, tt, work, out):
                     if not _any_written(flags, round_no, trump, alone_pos, def_pos, only_pos,
                                         upcard):
                         continue
-                    dealer_tricks = _dealer_side_tricks(
+                    dealer_tricks = call_dealer_side_tricks(
                         tb, deal, Contract(round_no, trump, alone_pos, def_pos), exact,
                         _makers(dealer, alone_pos, def_pos, only_pos), tt, work)
                     alone = 1 if alone_pos > 0 else 0
@@ -224,14 +224,15 @@ def _any_written(flags, round_no, trump, alone_pos, def_pos, only_pos, upcard):
     return False
 
 
-_analyze_deal = unlinked(analyze_deal)
+call_analyze_deal = unlinked(analyze_deal)
 
 
 @njit
 def analyze_batch(tb, hands, upcards, dealer, exact, parts, tt, out):
     work = new_work()
     for i in range(hands.shape[0]):
-        _analyze_deal(tb, Deal(hands[i], upcards[i], dealer), exact, 0, parts, tt, work, out[i])
+        call_analyze_deal(tb, Deal(hands[i], upcards[i], dealer), exact, 0, parts, tt, work,
+                          out[i])
 
 
 @njit

@@ -33,11 +33,10 @@ from __future__ import annotations
 import threading
 from typing import NamedTuple
 
-import numba
 import numpy as np
 
 from ..core.bits import above_highest, bits_above, high_bit, low_index, one_bit, pext, popcount
-from ..core.jit import njit, unlinked
+from ..core.jit import compile_for, njit, unlinked
 from ..core.ruletables import LAYOUT_NO_LEAD, LAYOUT_SUIT_LOWS, LAYOUT_TRUMPS
 from ..core.seats import left_of, partner_of, right_of, team_of
 from ..core.trick import legal_cards, next_active
@@ -695,8 +694,8 @@ def compile_search() -> None:
     process meanwhile."""
     tt, work = new_tt(1), new_work()
     masks, i = np.zeros(4, np.uint64), np.int64(0)
-    search_at.compile(tuple(numba.typeof(x) for x in (
-        masks, masks, i, i, _ZERO, i, i, i, i, i, i, tt.table, tt.stats, work)))
+    compile_for(search_at, masks, masks, i, i, _ZERO, i, i, i, i, i, i, tt.table, tt.stats,
+                work)
 
 
 _SHARED: list[np.ndarray] = []
