@@ -22,8 +22,8 @@ def _deals_help() -> str:
                                   for deals, names in others.items()))
 
 
-COMPILING = ("advise: compiling the kernels (first run only: a few minutes; later runs load "
-             "them from Numba's cache)")
+COMPILING = ("advise: compiling the kernels (first run only: 20 s to a minute; later runs "
+             "load them from Numba's cache)")
 
 
 @cli.command()
