@@ -38,6 +38,7 @@ from ..core.seats import side_sign
 from ..core.stats import interval95, mean_se
 from ..game.odds import game_chances, results_from_contracts, win_odds
 from ..play.models import KERNEL_SOLVER
+from ..play.net_weights import nets_for
 from ..play.pimc import Inference, inference_of, new_pimc_work
 from ..play.player import PlayerRecord
 from ..play.playout import call_play_deal, play_deal, searches
@@ -382,6 +383,7 @@ def advise_in_auction(question: AdviceQuestion, progress: Progress | None = None
     table or, without one, from the odds solved over fresh deals bid and played the same way
     (`odds_deals`). `progress(done, total)` counts kept deals, then the odds' deals."""
     rules, deals, q = question.rules, question.deals, question.cards
+    nets_for(question.play)  # read before anything compiles: a damaged net is one line
     extra = question.work_units - deals
     tables = compile_rules(rules)
     pass_open = bool(may_pass(tables.flags, q.round_no, q.position))

@@ -24,7 +24,6 @@ from __future__ import annotations
 import html
 import json
 import os
-import textwrap
 
 import numpy as np
 import pandas as pd
@@ -369,25 +368,28 @@ def write_html(cells: pd.DataFrame, info: dict, path: str) -> None:
         handle.write("\n".join(parts))
 
 
-def legend_text(info: dict) -> str:
-    """What a cell's number is and which seat is which (the printed chart's legend)."""
+def legend_lines(info: dict) -> list[str]:
+    """What a cell's number is and which seat is which, a sentence a line (the printed
+    chart's legend)."""
     unit = "percentage points of the chance of winning the game" if info.get("score") \
         else "points a hand"
-    close = "" if info.get("score") else (
-        f" {CLOSE_MARK} marks a close call: the best action leads the runner-up by less than "
-        f"its 95 % interval.")
-    return (f"A cell's colour is the best action on average; its number that action's gain "
+    close = [] if info.get("score") else [
+        f"{CLOSE_MARK} marks a close call: the best action leads the runner-up by less than "
+        f"its 95 % interval."]
+    return [f"A cell's colour is the best action on average; its number that action's gain "
             f"over passing, in {unit} (over the call with partner where the seat may not "
-            f"pass).{close} Seats in bidding order: 1 the dealer's left, 2 its left, 3 the "
-            f"dealer's partner, 4 the dealer.")
+            f"pass).", *close, "Seats in bidding order: 1 the dealer's left, 2 its left, 3 the "
+            "dealer's partner, 4 the dealer."]
+
+
+def legend_text(info: dict) -> str:
+    """The legend as one paragraph (the page's)."""
+    return " ".join(legend_lines(info))
 
 
 def _legend_html(info: dict) -> str:
     return ("<p>" + " ".join(f"<span style='background:{c};padding:2px 6px'>{a}</span>"
                              for a, c in _COLOURS.items()) + f" — {legend_text(info)}</p>")
-
-
-LEGEND_WIDTH = 170  # characters a line of the printed legend: the page's width at its size
 
 
 def write_figure(cells: pd.DataFrame, info: dict, path: str, kind: str) -> None:
@@ -423,7 +425,7 @@ def write_figure(cells: pd.DataFrame, info: dict, path: str, kind: str) -> None:
     fig.legend([Patch(color=_COLOURS[a]) for a in ACTIONS], ["pass", "call with partner",
                                                              "call alone"],
                loc="outside lower center", ncol=3, fontsize=11,
-               title=textwrap.fill(legend_text(info), LEGEND_WIDTH), title_fontsize=10)
+               title="\n".join(legend_lines(info)), title_fontsize=10)
     save_figure(fig, path, _title(info), kind)
 
 
