@@ -39,7 +39,8 @@ from contract_play import rules_contracts  # noqa: E402
 
 from euchre_sim.advice.advise import deal_around  # noqa: E402
 from euchre_sim.advice.question import AdviceQuestion  # noqa: E402
-from euchre_sim.core.dealing import deal_batch, deal_key, seed_to_u64  # noqa: E402
+from euchre_sim.core.calls import Contract  # noqa: E402
+from euchre_sim.core.dealing import Deal, deal_batch, deal_key, seed_to_u64  # noqa: E402
 from euchre_sim.core.jit import njit  # noqa: E402
 from euchre_sim.core.rules import build_rules  # noqa: E402
 from euchre_sim.core.ruletables import compile_rules  # noqa: E402
@@ -53,8 +54,7 @@ from euchre_sim.play.pimc import (  # noqa: E402
     new_pimc_work,
 )
 from euchre_sim.play.player import Player  # noqa: E402
-from euchre_sim.play.playout import play_contract  # noqa: E402
-from euchre_sim.play.state import S_MAKER_TRICKS  # noqa: E402
+from euchre_sim.play.playout import new_play_work, play_contract  # noqa: E402
 from euchre_sim.solver.search import new_tt  # noqa: E402
 
 RUNS = 5
@@ -67,22 +67,22 @@ def _ours_lone(tb, unseen, seed, seat, hand, upcard, trump, worlds, tt, pws, tri
     """The lone call of seat `seat` (dealer 0) played out on each deal around the hand."""
     hands = np.zeros(4, dtype=np.uint64)
     work = np.empty_like(unseen)
+    cards = new_play_work((KERNEL_PIMC, KERNEL_PIMC), tb, worlds, pws)
     for i in range(tricks.shape[0]):
         deal_around(unseen, seed, i, seat, hand, hands, work)
-        tricks[i] = play_contract((KERNEL_PIMC, KERNEL_PIMC), tb, hands, upcard, 0, 1, trump,
-                                  seat, seat, 0, worlds, deal_key(seed, np.uint64(i)), tt,
-                                  pws)[S_MAKER_TRICKS]
+        tricks[i] = play_contract(cards, Deal(hands, upcard, 0), Contract(1, trump, seat, 0),
+                                  seat, deal_key(seed, np.uint64(i)), tt)
 
 
 @njit
 def _ours_contracts(tb, hands, ups, calls, seed, worlds, tt, pws, tricks):
     """Each deal's contract (round, position, trump, alone) played out, dealer 0."""
+    cards = new_play_work((KERNEL_PIMC, KERNEL_PIMC), tb, worlds, pws)
     for i in range(tricks.shape[0]):
         pos, alone = calls[i, 1], calls[i, 3]
-        tricks[i] = play_contract((KERNEL_PIMC, KERNEL_PIMC), tb, hands[i], ups[i], 0,
-                                  calls[i, 0], calls[i, 2], pos & 3, pos if alone else 0, 0,
-                                  worlds, deal_key(seed, np.uint64(i)), tt,
-                                  pws)[S_MAKER_TRICKS]
+        tricks[i] = play_contract(cards, Deal(hands[i], ups[i], 0),
+                                  Contract(calls[i, 0], calls[i, 2], pos if alone else 0, 0),
+                                  pos & 3, deal_key(seed, np.uint64(i)), tt)
 
 
 def load_peer(folder):

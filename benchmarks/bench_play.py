@@ -20,16 +20,16 @@ import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
+from euchre_sim.core.calls import Contract  # noqa: E402
 from euchre_sim.core.cards import JOKER  # noqa: E402
-from euchre_sim.core.dealing import deal_batch, deal_key, seed_to_u64  # noqa: E402
+from euchre_sim.core.dealing import Deal, deal_batch, deal_key, seed_to_u64  # noqa: E402
 from euchre_sim.core.jit import njit  # noqa: E402
 from euchre_sim.core.rules import build_rules  # noqa: E402
 from euchre_sim.core.ruletables import compile_rules  # noqa: E402
 from euchre_sim.play.models import play_model  # noqa: E402
 from euchre_sim.play.net_weights import no_card_nets  # noqa: E402
 from euchre_sim.play.pimc import inference_of, new_pimc_work  # noqa: E402
-from euchre_sim.play.playout import play_contract  # noqa: E402
-from euchre_sim.play.state import S_MAKER_TRICKS  # noqa: E402
+from euchre_sim.play.playout import new_play_work, play_contract  # noqa: E402
 from euchre_sim.solver.search import new_tt  # noqa: E402
 
 RUNS = 5
@@ -41,14 +41,14 @@ DEALER = 0
 
 @njit
 def _play_hands(model, tb, hands, ups, n_worlds, seed, tt, pws, out):
+    cards = new_play_work((model, model), tb, n_worlds, pws)
     for i in range(hands.shape[0]):
         up = ups[i]
         if up == JOKER:  # Benny turned up: no round 1
             out[i] = -1
             continue
-        out[i] = play_contract((model, model), tb, hands[i], up, DEALER, 1, up >> 3,
-                               (DEALER + 1) & 3, 0, 0, n_worlds, deal_key(seed, np.uint64(i)),
-                               tt, pws)[S_MAKER_TRICKS]
+        out[i] = play_contract(cards, Deal(hands[i], up, DEALER), Contract(1, up >> 3, 0, 0),
+                               (DEALER + 1) & 3, deal_key(seed, np.uint64(i)), tt)
 
 
 def measure(tb, model, hands, ups, worlds, runs):

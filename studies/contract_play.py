@@ -13,7 +13,7 @@ decision's own: decision k of a contract draws deal_key(key, k)).
 import numpy as np
 
 from euchre_sim.bidding.auction import NO_WINS
-from euchre_sim.core.calls import row_call
+from euchre_sim.core.calls import Contract, row_call
 from euchre_sim.core.dealing import Deal, deal_batch, deal_key, seed_to_u64
 from euchre_sim.core.ruletables import compile_rules
 from euchre_sim.core.seats import team_of
@@ -22,8 +22,7 @@ from euchre_sim.game.match import auction_row
 from euchre_sim.game.model_strategy import state_arrays
 from euchre_sim.play.models import KERNEL_PIMC
 from euchre_sim.play.player import Player
-from euchre_sim.play.playout import play_contract
-from euchre_sim.play.state import S_MAKER_TRICKS
+from euchre_sim.play.playout import new_play_work, play_contract
 from euchre_sim.solver.search import new_tt
 
 
@@ -61,9 +60,10 @@ def duplicate_gains(rules, side_a, side_b, match: int, seed: int, worlds: int) -
         key = np.uint64(deal_key(seed_to_u64(seed), np.uint64(i)))
         ns_points = []
         for works in ((side_a, side_b), (side_b, side_a)):
-            tricks = play_contract((KERNEL_PIMC, KERNEL_PIMC), tb, hands[i], ups[i], 0, round_no,
-                                   trump, pos & 3, pos if alone else 0, 0, worlds, key, tt,
-                                   works)[S_MAKER_TRICKS]
+            tricks = play_contract(new_play_work((KERNEL_PIMC, KERNEL_PIMC), tb, worlds, works),
+                                   Deal(hands[i], ups[i], 0),
+                                   Contract(round_no, trump, pos if alone else 0, 0), pos & 3,
+                                   key, tt)
             points = int(tb.score[alone, 0, tricks])
             ns_points.append(points if pos % 2 == 0 else -points)
         gains.append((ns_points[0] - ns_points[1]) / 2)

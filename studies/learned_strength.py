@@ -47,7 +47,7 @@ from euchre_sim.advice.advise import advise
 from euchre_sim.advice.question import AdviceQuestion
 from euchre_sim.advice.review import read_hands
 from euchre_sim.bidding.auction import NO_WINS
-from euchre_sim.core.calls import row_call
+from euchre_sim.core.calls import Contract, row_call
 from euchre_sim.core.dealing import Deal, deal_batch, deal_key, seed_to_u64
 from euchre_sim.core.rules import build_rules
 from euchre_sim.core.ruletables import NO_TRUMP, compile_rules
@@ -58,8 +58,7 @@ from euchre_sim.game.model_strategy import state_arrays
 from euchre_sim.play.models import DEFAULT_WORLDS, play_model
 from euchre_sim.play.pimc import inference_of, new_pimc_work, option_candidates, option_of
 from euchre_sim.play.player import Player
-from euchre_sim.play.playout import choose_card, play_contract
-from euchre_sim.play.state import S_MAKER_TRICKS
+from euchre_sim.play.playout import PlayWork, choose_card, new_play_work, play_contract
 from euchre_sim.solver.search import new_tt
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
@@ -124,9 +123,11 @@ def duplicate(rules, tested: str, yardstick: str, bidder: str, deals: int, seed:
         key = np.uint64(deal_key(seed_to_u64(seed), np.uint64(i)))
         makers = []  # the makers' points, pairing by pairing
         for models, works in pairings:
-            st = play_contract(models, tb, hands[i], ups[i], 0, round_no, trump, pos & 3,
-                               pos if alone else 0, def_pos, a.worlds, key, tt, works)
-            makers.append(int(tb.score[alone, 1 if def_pos else 0, st[S_MAKER_TRICKS]]))
+            tricks = play_contract(new_play_work(models, tb, a.worlds, works),
+                                   Deal(hands[i], ups[i], 0),
+                                   Contract(round_no, trump, pos if alone else 0, def_pos),
+                                   pos & 3, key, tt)
+            makers.append(int(tb.score[alone, 1 if def_pos else 0, tricks]))
         ns = [m if pos % 2 == 0 else -m for m in makers]
         gains.append((ns[0] - ns[1]) / 2)
         if alone_only:  # pairing 0 or 1 has the tested side making, the other defending
@@ -201,8 +202,9 @@ def _agreement(state, seat, card, agree, worlds, tt, rng) -> int:
         player = Player(None, name).record()
         work = new_pimc_work(inference_of(), player.nets)
         h, s, p = state_arrays(state)
-        chosen = choose_card(play_model(name).kernel, tb, lay, h, s, p, seat, worlds,
-                             np.uint64(rng.getrandbits(64)), tt, (work, work))
+        kernel = play_model(name).kernel
+        chosen = choose_card(PlayWork((kernel, kernel), tb, worlds, (work, work), h, s, p), lay,
+                             seat, np.uint64(rng.getrandbits(64)), tt)
         agree[name] += int(option_of(lay, hands, st, pm, seat, chosen) == person)
     return 1
 

@@ -14,8 +14,9 @@ import pytest
 from hypothesis import assume, event, given, settings
 from hypothesis import strategies as st
 
+from euchre_sim.core.calls import Contract as PlayedCall
 from euchre_sim.core.cards import card_suit, cards_of
-from euchre_sim.core.dealing import deal_key, deal_one
+from euchre_sim.core.dealing import Deal, deal_key, deal_one
 from euchre_sim.core.rules import build_rules
 from euchre_sim.core.ruletables import compile_rules
 from euchre_sim.play.conventional import conventional_card
@@ -55,8 +56,8 @@ from euchre_sim.play.pimc import (
     pimc_discard,
 )
 from euchre_sim.play.player import Player
-from euchre_sim.play.playout import choose_card, choose_discard, contract_start
-from euchre_sim.play.state import S_DECISIONS, S_DISCARD, S_TURN, S_UP, play_card
+from euchre_sim.play.playout import PlayWork, choose_card, choose_discard, contract_start
+from euchre_sim.play.state import N_PM, N_ST, S_DECISIONS, S_DISCARD, S_TURN, S_UP, play_card
 from euchre_sim.play.teaching import teaching_log
 from euchre_sim.play.teaching_log import (
     TeachingWork,
@@ -89,6 +90,16 @@ N_SLOTS, N_LOGGED = S.n_slots, S.n_logged
 
 
 # --- the canonical slots, from card names -----------------------------------------------------
+
+def _started(tb, hands, upcard, dealer, contract, maker):
+    """`contract_start` in a fresh PlayWork: (the trump's layout, hands in power bits, state,
+    its per-card part, whether the dealer took the upcard up)."""
+    work = PlayWork((0, 0), tb, 0, (), np.zeros(4, np.uint64), np.zeros(N_ST, np.int64),
+                    np.zeros(N_PM, np.uint64))
+    lay, take_up = contract_start(work, Deal(np.array(hands, dtype=np.uint64), upcard, dealer),
+                                  contract, maker)
+    return lay, work.hands, work.st, work.pm, take_up
+
 
 def sister_suit(trump: int) -> int:
     """The other suit of the trump's colour (its jack is the left bower)."""
@@ -314,10 +325,10 @@ class Contract:
         def position(seat):
             return (seat - dealer - 1) % 4 + 1
 
-        self.lay, self.hp, self.st, self.pm, take_up = contract_start(
-            tb, np.array([sum(1 << c for c in h) for h in dealt], dtype=np.uint64),
-            self.upcard, dealer, self.round_no, trump, maker,
-            position(maker) if alone else 0, position(defender) if defended_alone else 0)
+        self.lay, self.hp, self.st, self.pm, take_up = _started(
+            tb, [sum(1 << c for c in h) for h in dealt], self.upcard, dealer,
+            PlayedCall(self.round_no, trump, position(maker) if alone else 0,
+                     position(defender) if defended_alone else 0), maker)
         self.tb = tb
         assert take_up == self.took_up
         assert self.st[S_TURN] == self.turn
@@ -901,16 +912,15 @@ def test_a_player_with_the_standard_net_alone_answers_minus_one_outside_it(prese
         hands, upcard = deal_one(rules, 5, index)
         up_suit = card_suit(upcard)
         t = trump if trump is not None else (up_suit + 1) % 4 if up_suit < 4 else 0
-        lay, hp, st_, pm, _ = contract_start(tb, np.array(hands, dtype=np.uint64), upcard, 0, 2,
-                                             t, 1, 0, 0)
+        lay, hp, st_, pm, _ = _started(tb, hands, upcard, 0, PlayedCall(2, t, 0, 0), 1)
         pw = new_pimc_work(inference_of(), net)
         seat = int(st_[S_TURN])
         if option_candidates(lay, hp, st_, pm, seat, False, pw.candidates) > 1:
             assert learned_card(tb, lay, hp, st_, pm, seat, pw) == -1
             asked += 1
         if trump is None and up_suit < 4:  # round 1: the dealer takes it up
-            lay, hp, st_, pm, took = contract_start(tb, np.array(hands, dtype=np.uint64),
-                                                    upcard, 0, 1, up_suit, 1, 0, 0)
+            lay, hp, st_, pm, took = _started(tb, hands, upcard, 0, PlayedCall(1, up_suit, 0, 0),
+                                              1)
             assert took
             assert learned_discard(tb, lay, hp, st_, pm, pw) == -1
             asked += 1
@@ -944,12 +954,12 @@ def _logged_decision(c, seat, discard, model, net, key, values=False):
     probe = new_pimc_work(inference_of(), net, clear_z)
     if discard:
         pimc = pimc_discard(c.tb, c.lay, c.hp, c.st, c.pm, WORLDS, k, False, new_tt(), probe)
-        got = choose_discard(model, c.tb, c.lay, c.hp, c.st, c.pm, WORLDS, np.uint64(key),
-                             new_tt(), (pw, pw))
+        got = choose_discard(PlayWork((model, model), c.tb, WORLDS, (pw, pw), c.hp, c.st, c.pm),
+                             c.lay, np.uint64(key), new_tt())
     else:
         pimc = pimc_card(c.tb, c.lay, c.hp, c.st, c.pm, seat, WORLDS, k, False, new_tt(), probe)
-        got = choose_card(model, c.tb, c.lay, c.hp, c.st, c.pm, seat, WORLDS, np.uint64(key),
-                          new_tt(), (pw, pw))
+        got = choose_card(PlayWork((model, model), c.tb, WORLDS, (pw, pw), c.hp, c.st, c.pm),
+                          c.lay, seat, np.uint64(key), new_tt())
     assert c.st[S_DECISIONS] == before[S_DECISIONS] + 1, "a PIMC decision drew its key"
     c.st[S_DECISIONS] = before[S_DECISIONS]
     assert (c.st == before).all(), "deciding changes nothing else"

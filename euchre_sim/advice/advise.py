@@ -20,7 +20,7 @@ from ..core.seats import seat_at
 from ..core.stats import mean_se, points_interval95
 from ..play.pimc import inference_of, new_pimc_work
 from ..play.player import Player
-from ..play.playout import ALL_ROWS, call_play_deal, searches
+from ..play.playout import ALL_ROWS, call_play_deal, new_play_work, searches
 from ..solver.calltable import call_analyze_deal
 from ..solver.search import new_tt, new_work
 from .question import AdviceQuestion
@@ -90,11 +90,11 @@ def _play_batch(tb, sampled, start, stop, player, inference, tt, out):
     hands = np.zeros(4, dtype=np.uint64)
     work = np.empty_like(unseen)
     pimc_work = new_pimc_work(inference, player.nets)
-    pimc_works = (pimc_work, pimc_work)
+    cards = new_play_work((player.play, player.play), tb, player.worlds, (pimc_work, pimc_work))
+    deal = Deal(hands, ref_card, 0)
     for i in range(start, stop):
         deal_around(unseen, seed, i, seat, hand, hands, work)
-        call_play_deal((player.play, player.play), tb, hands, ref_card, 0, player.worlds,
-                       deal_key(seed, np.uint64(i)), pos, rounds, ALL_ROWS, tt, pimc_works,
+        call_play_deal(cards, deal, deal_key(seed, np.uint64(i)), pos, rounds, ALL_ROWS, tt,
                        out[i])
 
 

@@ -41,7 +41,7 @@ from ..play.models import KERNEL_SOLVER
 from ..play.net_weights import nets_for
 from ..play.pimc import Inference, inference_of, new_pimc_work
 from ..play.player import PlayerRecord
-from ..play.playout import call_play_deal, play_deal, searches
+from ..play.playout import call_play_deal, new_play_work, play_deal, searches
 from ..runs.parallel import ordered_map, worker_pool
 from ..solver.calltable import analyze_deal, call_analyze_deal
 from ..solver.search import compile_search, new_work, shared_tt
@@ -107,28 +107,26 @@ def _reached_batch(player, tb, sampled, start, stop, inference, tt, out):
     work = np.empty_like(unseen)
     solver_work = new_work()
     pimc_work = new_pimc_work(inference, player.nets)
-    pimc_works = (pimc_work, pimc_work)
+    cards = new_play_work((player.play, player.play), tb, player.worlds, (pimc_work, pimc_work))
     play_tt = tt if inference is not None else None
     wanted = np.ones(N_ROWS, dtype=np.uint8)
     kept = 0
-    bidder, model, n_worlds = player.bidder, player.play, player.worlds
+    bidder, model = player.bidder, player.play
     deal = Deal(hands, ref_card, ADVISE_DEALER)
     for i in range(start, stop):
         deal_around(unseen, seed, i, seat, hand, hands, work)
         if model == KERNEL_SOLVER:
             call_analyze_deal(tb, deal, False, 0, PARTS, tt, solver_work, calls[kept])
         elif bidder == BIDDER_DD:  # every row (`wanted` as it was made)
-            call_play_deal((model, model), tb, hands, ref_card, ADVISE_DEALER, n_worlds,
-                           deal_key(seed, np.uint64(i)), 0, PARTS, wanted, play_tt,
-                           pimc_works, calls[kept])
+            call_play_deal(cards, deal, deal_key(seed, np.uint64(i)), 0, PARTS, wanted, play_tt,
+                           calls[kept])
         else:  # the bidder's own hands tell whether the seat is reached and what follows its
             #    pass: play only the rows the advice reads
             if advice_rows(bidder, tb, player.weights, player.table, deal, turn, own_pass,
                            wanted) >= 0:
                 continue
-            call_play_deal((model, model), tb, hands, ref_card, ADVISE_DEALER, n_worlds,
-                           deal_key(seed, np.uint64(i)), 0, PARTS, wanted, play_tt,
-                           pimc_works, calls[kept])
+            call_play_deal(cards, deal, deal_key(seed, np.uint64(i)), 0, PARTS, wanted, play_tt,
+                           calls[kept])
         auction_choices((player, player), tb, deal,
                         Auction(calls[kept], contracts[kept], choices[kept], values[kept]))
         called = first_call(choices[kept], 0)
@@ -180,10 +178,11 @@ def _compile_play(question: AdviceQuestion) -> None:
     inference = _inference(question, player)
     work = new_pimc_work(inference, player.nets)
     i = np.int64(0)
-    compile_for(play_deal, (player.play, player.play), compile_rules(question.rules),
-                np.zeros(4, np.uint64), i, i, player.worlds, np.uint64(0), i, i,
+    cards = new_play_work((player.play, player.play), compile_rules(question.rules),
+                          player.worlds, (work, work))
+    compile_for(play_deal, cards, Deal(np.zeros(4, np.uint64), i, i), np.uint64(0), i, i,
                 np.ones(N_ROWS, np.uint8), shared_tt() if inference is not None else None,
-                (work, work), np.zeros(N_ROWS, np.int8))
+                np.zeros(N_ROWS, np.int8))
 
 
 def _compile_solver_and_bidder(question: AdviceQuestion) -> None:

@@ -41,7 +41,7 @@ from ..core.rules import RuleSet
 from ..core.ruletables import compile_rules
 from ..core.seats import seat_at, team_of
 from ..play.pimc import inference_of, new_pimc_work
-from ..play.playout import ALL_ROWS, play_deal
+from ..play.playout import ALL_ROWS, new_play_work, play_deal
 from ..solver.calltable import analyze_deal
 from ..solver.search import new_work, shared_tt
 from .engine import Bid, HandState
@@ -125,9 +125,9 @@ class KernelAuction:
         else:
             ns, ew = self.players
             pws = (new_pimc_work(inference_of(), ns.nets), new_pimc_work(inference_of(), ew.nets))
-            play_deal((ns.play, ew.play), self.tb, self.hands, state.upcard, state.dealer,
-                      ns.worlds, np.uint64(self.rng.getrandbits(64)), 0, rounds, ALL_ROWS,
-                      shared_tt(), pws, calls)
+            play_deal(new_play_work((ns.play, ew.play), self.tb, ns.worlds, pws), deal,
+                      np.uint64(self.rng.getrandbits(64)), 0, rounds, ALL_ROWS, shared_tt(),
+                      calls)
         auction_choices(self.players, self.tb, deal, Auction(calls, self.contracts, self.choices,
                                                              np.zeros(9, dtype=np.int64)))
 

@@ -45,8 +45,8 @@ from ..core.ruletables import RuleTables
 from ..core.seats import left_of, seat_at, team_of
 from ..play.models import KERNEL_SOLVER
 from ..play.pimc import new_pimc_work
-from ..play.playout import ALL_ROWS, call_play_contract, call_play_deal
-from ..play.state import S_FAILED, S_MAKER_TRICKS
+from ..play.playout import ALL_ROWS, call_play_contract, call_play_deal, new_play_work
+from ..play.state import S_FAILED
 from ..solver.calltable import call_analyze_deal, call_dealer_side_tricks
 from ..solver.search import SolverTT, new_work
 from .odds import result_wins
@@ -90,12 +90,13 @@ class Match(NamedTuple):
 
 class HandWork(NamedTuple):
     """A game's work buffers, used again by each of its hands: the solver's (`solver`,
-    `solver.search.new_work`), the card players' by side (`pimc`, `play.pimc.PimcWork`), the
-    hand's `auction` (`bidding.auction.Auction`) and the game bidder's chance of winning
-    after each result (`wins`)."""
+    `solver.search.new_work`), the card play's (`cards`, `play.playout.PlayWork`: each side's
+    model and card player's work, the hand's buffers), the hand's `auction`
+    (`bidding.auction.Auction`) and the game bidder's chance of winning after each result
+    (`wins`)."""
 
     solver: tuple
-    pimc: tuple
+    cards: tuple
     auction: Auction
     wins: np.ndarray
 
@@ -147,19 +148,17 @@ def play_hand(match, players, work, deal, ns, ew, key, rec):
     """Bid and play one hand of the `match` at the score (ns, ew), players by side (team 0
     NS: records, `play.player`), in the game's `work` buffers; fills rec[F_ROUND:] (the
     contract, tricks, points, failed follows)."""
-    tb, tt, n_worlds = match.tb, match.tt, match.n_worlds
-    hands, upcard, dealer = deal
-    pws = work.pimc
-    models = (players[0].play, players[1].play)
-    both_dd = models[0] == KERNEL_SOLVER and models[1] == KERNEL_SOLVER
+    tb, tt = match.tb, match.tt
+    upcard, dealer = deal.upcard, deal.dealer
+    cards = work.cards
+    both_dd = cards.models[0] == KERNEL_SOLVER and cards.models[1] == KERNEL_SOLVER
     if players[0].bidder == BIDDER_DD or players[1].bidder == BIDDER_DD:
         calls, contracts, choices, _ = work.auction
         if both_dd:
             call_analyze_deal(tb, deal, True, 0, BOTH_ROUNDS | WITH_DEFENCE, tt, work.solver,
                               calls)
         else:
-            call_play_deal(models, tb, hands, upcard, dealer, n_worlds, key, 0,
-                           BOTH_ROUNDS | WITH_DEFENCE, ALL_ROWS, tt, pws, calls)
+            call_play_deal(cards, deal, key, 0, BOTH_ROUNDS | WITH_DEFENCE, ALL_ROWS, tt, calls)
         auction_choices(players, tb, deal, work.auction)
         k = first_call(choices, 0)
         row = choices[k] if k >= 0 else -1
@@ -184,12 +183,10 @@ def play_hand(match, players, work, deal, ns, ew, key, rec):
         tricks = dealer_tricks if team_of(maker) == team_of(dealer) else 5 - dealer_tricks
     else:
         played = row if def_pos == 0 else defence_row(row, (def_pos - 1) // 2)
-        st = call_play_contract(models, tb, hands, upcard, dealer, round_no, trump, maker,
-                                alone_pos, def_pos, n_worlds, deal_key(key, np.uint64(played)),
-                                tt, pws)
-        tricks = st[S_MAKER_TRICKS]
+        tricks = call_play_contract(cards, deal, Contract(round_no, trump, alone_pos, def_pos),
+                                    maker, deal_key(key, np.uint64(played)), tt)
         for s in range(4):
-            rec[F_FAILED + s] = st[S_FAILED + s]
+            rec[F_FAILED + s] = cards.st[S_FAILED + s]
     points = tb.score[alone, 1 if def_pos else 0, tricks]
     rec[F_ROUND] = round_no
     rec[F_MAKER] = maker
@@ -214,7 +211,8 @@ def play_game(match, players, pws, game, copy, dealer, out):
     deal_work = np.empty_like(deck_cards)
     auction = Auction(np.empty(N_ROWS, dtype=np.int8), np.zeros((N_CALLS, 3), dtype=np.int64),
                       np.zeros(N_TURNS, dtype=np.int64), np.zeros(N_TURNS + 1, dtype=np.int64))
-    work = HandWork(new_work(), pws, auction, np.zeros(match.odds_results))
+    cards = new_play_work((players[0].play, players[1].play), match.tb, match.n_worlds, pws)
+    work = HandWork(new_work(), cards, auction, np.zeros(match.odds_results))
     ns = match.ns_start
     ew = match.ew_start
     for h in range(HANDS_PER_GAME):

@@ -15,7 +15,7 @@ from ..core.cards import cards_of
 from ..play.models import DEFAULT_WORLDS, play_model
 from ..play.net_weights import nets_for
 from ..play.pimc import inference_of, new_pimc_work
-from ..play.playout import choose_card, choose_discard
+from ..play.playout import PlayWork, choose_card, choose_discard
 from ..play.state import S_DISCARD, S_MAKER_TURN, S_UPCARD, new_state, play_card
 from ..solver.search import new_tt
 from .engine import HandState
@@ -79,19 +79,23 @@ class ModelStrategy:
     def defend_alone(self, state, seat):
         return self.bidder.defend_alone(state, seat)
 
+    def _cards(self, tb, hands, st, pm) -> PlayWork:
+        """The card play of a hand in these arrays, both sides by this model."""
+        return PlayWork((self.model, self.model), tb, self.worlds, self.works, hands, st, pm)
+
     def _key(self) -> np.uint64:
         return np.uint64(self.rng.getrandbits(64))
 
     def discard(self, state: HandState) -> int:
         hands, st, pm = state_arrays(state)
         tb = state.tables
-        p = choose_discard(self.model, tb, tb.layout[state.trump], hands, st, pm, self.worlds,
-                            self._key(), self.tt, self.works)
+        p = choose_discard(self._cards(tb, hands, st, pm), tb.layout[state.trump], self._key(),
+                           self.tt)
         return int(tb.power_card[state.trump, p])
 
     def play(self, state: HandState, seat: int) -> int:
         hands, st, pm = state_arrays(state)
         tb = state.tables
-        p = choose_card(self.model, tb, tb.layout[state.trump], hands, st, pm, seat,
-                         self.worlds, self._key(), self.tt, self.works)
+        p = choose_card(self._cards(tb, hands, st, pm), tb.layout[state.trump], seat,
+                        self._key(), self.tt)
         return int(tb.power_card[state.trump, p])

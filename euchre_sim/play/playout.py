@@ -25,6 +25,7 @@ from ..core.calls import (
     BOTH_ROUNDS,
     N_ROWS,
     WITH_DEFENCE,
+    Contract,
     call_open,
     call_row,
     defence_open,
@@ -32,9 +33,9 @@ from ..core.calls import (
     defender_position,
     seats_in_play,
 )
-from ..core.dealing import deal_key
+from ..core.dealing import Deal, deal_key
 from ..core.jit import njit, unlinked
-from ..core.ruletables import FLAG_LONE_LAST
+from ..core.ruletables import FLAG_LONE_LAST, RuleTables
 from ..core.seats import position_of, seat_at, team_of
 from ..solver.search import shared_tt, to_power
 from .conventional import conventional_card, conventional_discard
@@ -44,6 +45,8 @@ from .net_weights import CardNets, every_deal
 from .pimc import inference_of, new_pimc_work, pimc_card, pimc_discard
 from .player import Player
 from .state import (
+    N_PM,
+    N_ST,
     S_DEALER,
     S_DISCARD,
     S_MAKER_TRICKS,
@@ -52,9 +55,10 @@ from .state import (
     S_TURN,
     S_UPCARD,
     TRICKS_PER_HAND,
-    new_state,
+    StateStart,
     next_decision_key,
     play_card,
+    start_state,
 )
 from .teaching_log import card_work, keeps_log, log_choice
 from .worlds import forget_hopeless
@@ -69,15 +73,40 @@ def searches(model: int, nets: CardNets) -> bool:
     return model != KERNEL_NET or not every_deal(nets)
 
 
+class PlayWork(NamedTuple):
+    """A table's card play (`new_play_work`): each side's model (`models`, team 0 NS, KERNEL_*
+    ids), the rule tables (`tb`), the worlds of a PIMC decision (`n_worlds`), each side's card
+    player's work (`pws`: a PimcWork, or training's TeachingWork), and the hand being played:
+    the hands in power bits, the state and its per-card part (`play.state`), written again
+    by each contract (`contract_start`)."""
+
+    models: tuple
+    tb: RuleTables
+    n_worlds: int
+    pws: tuple
+    hands: np.ndarray
+    st: np.ndarray
+    pm: np.ndarray
+
+
+@njit
+def new_play_work(models, tb, n_worlds, pws):
+    """A PlayWork with fresh buffers for its hands."""
+    return PlayWork(models, tb, n_worlds, pws, np.zeros(4, dtype=np.uint64),
+                    np.zeros(N_ST, dtype=np.int64), np.zeros(N_PM, dtype=np.uint64))
+
+
 @njit(nrt=False)
-def choose_card(model, tb, lay, hands, st, pm, seat, n_worlds, key, tt, pws):
-    """The card for `seat` by card player `model` (a KERNEL_* id); pws: the card players'
-    work by team (NS, EW). A work that keeps a teaching log (`teaching_log`) logs PIMC's
-    choice at every decision (the learned player, where it has a card, plays its own). tt
-    None: no player searches (`searches`), and Numba compiles no PIMC here."""
+def choose_card(work, lay, seat, key, tt):
+    """The card for `seat` in work's hand by its side's model; `lay` the trump's layout, `key`
+    the hand's. A work that keeps a teaching log (`teaching_log`) logs PIMC's choice at every
+    decision (the learned player, where it has a card, plays its own). tt: the solver's table,
+    None where no player searches (`searches`), and Numba compiles no PIMC here."""
+    model = work.models[team_of(seat)]
+    tb, hands, st, pm = work.tb, work.hands, work.st, work.pm
     if model == KERNEL_CONVENTIONAL:
         return conventional_card(lay, hands, st, pm, seat)
-    held = pws[team_of(seat)]
+    held = work.pws[team_of(seat)]
     pw = card_work(held)
     if tt is None:
         return learned_card(tb, lay, hands, st, pm, seat, pw)
@@ -85,21 +114,24 @@ def choose_card(model, tb, lay, hands, st, pm, seat, n_worlds, key, tt, pws):
     if model == KERNEL_NET:
         mine = learned_card(tb, lay, hands, st, pm, seat, pw)
     elif model == KERNEL_NET_SEARCH:
-        mine = searched_card(tb, lay, hands, st, pm, seat, n_worlds, key, tt, pw)
+        mine = searched_card(tb, lay, hands, st, pm, seat, work.n_worlds, key, tt, pw)
     if mine >= 0 and not keeps_log(held):
         return mine
-    p = pimc_card(tb, lay, hands, st, pm, seat, n_worlds, next_decision_key(key, st),
+    p = pimc_card(tb, lay, hands, st, pm, seat, work.n_worlds, next_decision_key(key, st),
                   model == KERNEL_SOLVER, tt, pw)
-    log_choice(held, tb, lay, hands, st, pm, seat, False, p, n_worlds)
+    log_choice(held, tb, lay, hands, st, pm, seat, False, p, work.n_worlds)
     return mine if mine >= 0 else p
 
 
 @njit(nrt=False)
-def choose_discard(model, tb, lay, hands, st, pm, n_worlds, key, tt, pws):
-    """The dealer's discard by card player `model`; pws, the log and tt as choose_card."""
+def choose_discard(work, lay, key, tt):
+    """The dealer's discard in work's hand by its side's model; the log and tt as
+    choose_card's."""
+    tb, hands, st, pm = work.tb, work.hands, work.st, work.pm
+    model = work.models[team_of(st[S_DEALER])]
     if model == KERNEL_CONVENTIONAL:
         return conventional_discard(lay, hands, st, pm)
-    held = pws[team_of(st[S_DEALER])]
+    held = work.pws[team_of(st[S_DEALER])]
     pw = card_work(held)
     if tt is None:
         return learned_discard(tb, lay, hands, st, pm, pw)
@@ -107,12 +139,12 @@ def choose_discard(model, tb, lay, hands, st, pm, n_worlds, key, tt, pws):
     if model == KERNEL_NET:
         mine = learned_discard(tb, lay, hands, st, pm, pw)
     elif model == KERNEL_NET_SEARCH:
-        mine = searched_discard(tb, lay, hands, st, pm, n_worlds, key, tt, pw)
+        mine = searched_discard(tb, lay, hands, st, pm, work.n_worlds, key, tt, pw)
     if mine >= 0 and not keeps_log(held):
         return mine
-    p = pimc_discard(tb, lay, hands, st, pm, n_worlds, next_decision_key(key, st),
+    p = pimc_discard(tb, lay, hands, st, pm, work.n_worlds, next_decision_key(key, st),
                      model == KERNEL_SOLVER, tt, pw)
-    log_choice(held, tb, lay, hands, st, pm, st[S_DEALER], True, p, n_worlds)
+    log_choice(held, tb, lay, hands, st, pm, st[S_DEALER], True, p, work.n_worlds)
     return mine if mine >= 0 else p
 
 
@@ -123,24 +155,27 @@ _choose_discard = unlinked(choose_discard)
 
 
 @njit(nrt=False)
-def _play_out(models, tb, lay, hands, st, pm, n_worlds, key, tt, pws):
-    """Play the hand to its end from the state, each seat by its side's model."""
+def _play_out(work, lay, key, tt):
+    """Play work's hand to its end from its state, each seat by its side's model."""
+    st = work.st
     while st[S_TRICKS] < TRICKS_PER_HAND:
-        seat = st[S_TURN]
-        play_card(lay, hands, st, pm, _choose_card(models[team_of(seat)], tb, lay, hands, st,
-                                                 pm, seat, n_worlds, key, tt, pws))
+        play_card(lay, work.hands, st, work.pm, _choose_card(work, lay, st[S_TURN], key, tt))
 
 
 @njit(inline="always")
-def contract_start(tb, hands, upcard, dealer, round_no, trump, maker, alone_pos, def_pos):
-    """A contract's play before the dealer's discard: (trump's layout, hands in power bits,
-    state, its per-card part, whether the dealer takes the upcard up and must discard) when
-    `maker` calls `trump` (round 1: orders up) and position def_pos defends alone (0: nobody).
-    A dealer who sits out (its partner alone) holds the upcard out of play."""
+def contract_start(work, deal, contract, maker):
+    """Start work's hand for `contract` (`core.calls.Contract`) called by seat `maker` in
+    `deal` (round 1: ordered up), before the dealer's discard: its hands in power bits and
+    fresh state; returns (trump's layout, whether the dealer takes the upcard up and must
+    discard). A dealer who sits out (its partner alone) holds the upcard out of play."""
+    tb, hands, upcard, dealer = work.tb, deal.hands, deal.upcard, deal.dealer
+    round_no, trump, alone_pos, def_pos = contract
     active, leader = seats_in_play(dealer, alone_pos, def_pos, tb.flags[FLAG_LONE_LAST] != 0)
     lay = tb.layout[trump]
     take_up = round_no == 1 and ((active >> dealer) & 1) == 1
-    held = hands.copy()
+    held = work.hands
+    for s in range(4):
+        held[s] = hands[s]
     up = -1
     known_out = np.uint64(0)
     if take_up:
@@ -148,45 +183,45 @@ def contract_start(tb, hands, upcard, dealer, round_no, trump, maker, alone_pos,
         up = tb.power_bit[trump, upcard]
     else:
         known_out = one_bit(tb.power_bit[trump, upcard])
-    hp = to_power(tb, trump, held, active, held)
-    st, pm = new_state(trump, dealer, maker, 1 if alone_pos else 0, 1 if def_pos else 0, active,
-                       leader, up, known_out)
+    to_power(tb, trump, held, active, held)
+    st = work.st
+    start_state(st, work.pm, StateStart(trump, dealer, maker, 1 if alone_pos else 0,
+                                        1 if def_pos else 0, active, leader, up, known_out))
     st[S_UPCARD] = upcard
     st[S_MAKER_TURN] = (round_no - 1) * 4 + position_of(dealer, maker) - 1
-    return lay, hp, st, pm, take_up
+    return lay, take_up
 
 
-@njit
-def play_contract(models, tb, hands, upcard, dealer, round_no, trump, maker, alone_pos, def_pos,
-                  n_worlds, key, tt, pws):
-    """The final play state (play.state) of the contract of `contract_start` when each side
-    plays by its model (models[team], team 0 NS)."""
-    lay, hp, st, pm, take_up = contract_start(tb, hands, upcard, dealer, round_no, trump, maker,
-                                              alone_pos, def_pos)
+@njit(nrt=False)
+def play_contract(work, deal, contract, maker, key, tt):
+    """Play `contract` (`core.calls.Contract`) called by seat `maker` in `deal`, each side by
+    its model, from the hand's `key`; returns the makers' tricks, the final state left in
+    work.st."""
+    lay, take_up = contract_start(work, deal, contract, maker)
     if tt is not None:  # no worlds, no inference to forget
-        forget_hopeless(card_work(pws[0]).inference)
-        forget_hopeless(card_work(pws[1]).inference)
+        forget_hopeless(card_work(work.pws[0]).inference)
+        forget_hopeless(card_work(work.pws[1]).inference)
+    st = work.st
     if take_up:
-        d = _choose_discard(models[team_of(dealer)], tb, lay, hp, st, pm, n_worlds, key, tt,
-                            pws)
-        hp[dealer] &= ~one_bit(d)
+        d = _choose_discard(work, lay, key, tt)
+        work.hands[deal.dealer] &= ~one_bit(d)
         st[S_DISCARD] = d
-    _play_out(models, tb, lay, hp, st, pm, n_worlds, key, tt, pws)
-    return st
+    _play_out(work, lay, key, tt)
+    return st[S_MAKER_TRICKS]
 
 
 call_play_contract = unlinked(play_contract)
 ALL_ROWS = np.zeros(0, dtype=np.uint8)  # `wanted` of play_deal: every row
 
 
-@njit
-def play_deal(models, tb, hands, upcard, dealer, n_worlds, key, only_pos, rounds, wanted, tt,
-              pws, out):
+@njit(nrt=False)
+def play_deal(work, deal, key, only_pos, rounds, wanted, tt, out):
     """Fill `out` (N_ROWS, as solver.calltable.analyze_deal, the same only_pos and rounds)
     with the makers' tricks of every call open in the deal (of the rows where wanted[row] is
-    set, unless wanted is ALL_ROWS), each hand played out by each side's model (models[team],
-    team 0 NS) from key deal_key(key, row); pws: the PIMC players' work by team."""
-    flags = tb.flags
+    set, unless wanted is ALL_ROWS), each hand played out in `work` by each side's model from
+    key deal_key(key, row)."""
+    flags = work.tb.flags
+    upcard, dealer = deal.upcard, deal.dealer
     defence = defence_open(flags) and (rounds & WITH_DEFENCE) != 0
     out[:] = -1
     for round_no in range(1, 3):
@@ -206,26 +241,27 @@ def play_deal(models, tb, hands, upcard, dealer, n_worlds, key, only_pos, rounds
                             continue
                         def_pos = 0 if j < 0 else defender_position(pos, j)
                         out[row] = call_play_contract(
-                            models, tb, hands, upcard, dealer, round_no, trump,
-                            seat_at(dealer, pos), pos if alone else 0, def_pos, n_worlds,
-                            deal_key(key, np.uint64(row)), tt, pws)[S_MAKER_TRICKS]
+                            work, deal, Contract(round_no, trump, pos if alone else 0, def_pos),
+                            seat_at(dealer, pos), deal_key(key, np.uint64(row)), tt)
 
 
 call_play_deal = unlinked(play_deal)
 
 
 @njit
-def _play_batch(player, tb, hands, upcards, dealer, seed, start, parts, reached_only, pw, tt,
-                out):
-    pws = (pw, pw)
+def _play_batch(work, reached_by, deals, seed, start, parts, tt, out):
+    """Call tables into out of deals (hands, upcards, dealer) start.. of the seed, played in
+    `work`; reached_by: the player (a record) whose auction picks the rows played
+    (`bidding.auction.reached_rows`; None: every row)."""
+    hands, upcards, dealer = deals
     wanted = np.ones(N_ROWS, dtype=np.uint8)
     for i in range(hands.shape[0]):
         key = deal_key(seed, np.uint64(start + i))
-        if reached_only:
-            reached_rows(player.bidder, tb, player.weights, player.table, hands[i], upcards[i],
-                         dealer, -1, wanted)
-        call_play_deal((player.play, player.play), tb, hands[i], upcards[i], dealer,
-                       player.worlds, key, 0, parts, wanted, tt, pws, out[i])
+        if reached_by is not None:
+            reached_rows(reached_by.bidder, work.tb, reached_by.weights, reached_by.table,
+                         hands[i], upcards[i], dealer, -1, wanted)
+        call_play_deal(work, Deal(hands[i], upcards[i], dealer), key, 0, parts, wanted, tt,
+                       out[i])
 
 
 class Playout(NamedTuple):
@@ -257,7 +293,9 @@ def play_deals(rules, playout: Playout, hands: np.ndarray, upcards: np.ndarray, 
     if work is None:  # (training's work logs PIMC's decisions: it searches)
         work = new_pimc_work(inference_of(player if playout.infer else None), player.nets)
         tt = tt if searches(player.play, player.nets) else None
-    _play_batch(player, compile_rules(rules), hands, upcards, dealer, seed_to_u64(seed),
-                np.uint64(start), BOTH_ROUNDS | (WITH_DEFENCE if playout.defence else 0),
-                playout.reached_only, work, tt, out)
+    play = new_play_work((player.play, player.play), compile_rules(rules), player.worlds,
+                         (work, work))
+    _play_batch(play, player if playout.reached_only else None, (hands, upcards, dealer),
+                seed_to_u64(seed), np.uint64(start),
+                BOTH_ROUNDS | (WITH_DEFENCE if playout.defence else 0), tt, out)
     return out

@@ -12,6 +12,8 @@ card it discarded (S_DISCARD).
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from ..core.bits import bits_above, high_bit, low_index, one_bit, popcount
@@ -40,26 +42,52 @@ N_PM = P_BY + 4
 TRICKS_PER_HAND = 5
 
 
-@njit
-def new_state(trump, dealer, maker, maker_alone, defender_alone, active, leader, up, known_out):
-    """A fresh state before the first lead. up: power bit of an upcard the dealer took (-1:
-    none); known_out: power-layout mask of cards everyone knows are out of play."""
-    st = np.zeros(N_ST, dtype=np.int64)
-    pm = np.zeros(N_PM, dtype=np.uint64)
-    st[S_TRUMP] = trump
-    st[S_DEALER] = dealer
-    st[S_MAKER] = maker
-    st[S_MAKER_ALONE] = maker_alone
-    st[S_DEFENDER_ALONE] = defender_alone
-    st[S_ACTIVE] = active
-    st[S_N_ACTIVE] = popcount(np.uint64(active))
-    st[S_TURN] = leader
+class StateStart(NamedTuple):
+    """What a fresh state (`new_state`, `start_state`) is made of: the `trump`, the `dealer`,
+    the `maker`, whether the maker plays alone and whether a defender does (0/1), the seats in
+    play (`active`, a bit per seat), the `leader` of the first trick, the power bit of an
+    upcard the dealer took (`up`; -1: none) and the power-layout mask of cards everyone knows
+    are out of play (`known_out`)."""
+
+    trump: int
+    dealer: int
+    maker: int
+    maker_alone: int
+    defender_alone: int
+    active: int
+    leader: int
+    up: int
+    known_out: np.uint64
+
+
+@njit(nrt=False)
+def start_state(st, pm, start):
+    """Write a fresh state before the first lead (`StateStart`) into st and pm."""
+    st[:] = 0
+    pm[:] = 0
+    st[S_TRUMP] = start.trump
+    st[S_DEALER] = start.dealer
+    st[S_MAKER] = start.maker
+    st[S_MAKER_ALONE] = start.maker_alone
+    st[S_DEFENDER_ALONE] = start.defender_alone
+    st[S_ACTIVE] = start.active
+    st[S_N_ACTIVE] = popcount(np.uint64(start.active))
+    st[S_TURN] = start.leader
     st[S_WBIT] = -1
     st[S_WSEAT] = -1
-    st[S_UP] = up
+    st[S_UP] = start.up
     st[S_DISCARD] = -1
     st[S_UPCARD] = -1
-    pm[P_KNOWN_OUT] = known_out
+    pm[P_KNOWN_OUT] = start.known_out
+
+
+@njit
+def new_state(trump, dealer, maker, maker_alone, defender_alone, active, leader, up, known_out):
+    """A fresh state before the first lead, in new arrays (see `StateStart`)."""
+    st = np.zeros(N_ST, dtype=np.int64)
+    pm = np.zeros(N_PM, dtype=np.uint64)
+    start_state(st, pm, StateStart(trump, dealer, maker, maker_alone, defender_alone, active,
+                                   leader, up, np.uint64(known_out)))
     return st, pm
 
 
