@@ -7,6 +7,8 @@ Numba, or EUCHRE_SIM_PLAIN_NUMBA=1, which also turns the cache off) the plain wa
 """
 
 import contextlib
+import functools
+import gc
 import os
 
 import numba
@@ -31,6 +33,16 @@ def njit(*args, nrt: bool = True, **kwargs):
         return numba_internals.with_inner_twin(numba.njit(**kwargs)(func), kwargs)
 
     return twinned(args[0]) if args else twinned
+
+
+@functools.cache
+def freeze_compiled() -> None:
+    """Once a process, after its kernels ran: collect, then leave every object alive (Numba's
+    compiled kernels, their types and code libraries: hundreds of thousands) out of later
+    collections (`gc.freeze`). Every full collection walked them all again: 4-6 % of a run
+    of the learned player."""
+    gc.collect()
+    gc.freeze()
 
 
 def compile_for(dispatcher, *args) -> None:

@@ -61,10 +61,9 @@ def net_hidden(net, active, n, nw):
         for j in range(n1):
             h1[j] += w1[a, j]
     m = 0
-    for i in range(n1):
-        if h1[i] > 0:
-            nonzero[m] = i
-            m += 1
+    for i in range(n1):  # without a branch: the signs are a coin toss to the predictor
+        nonzero[m] = i
+        m += h1[i] > 0
     for j in range(n2):
         h2[j] = net.b2[j]
     k = 0

@@ -96,7 +96,7 @@ def new_play_work(models, tb, n_worlds, pws):
                     np.zeros(N_ST, dtype=np.int64), np.zeros(N_PM, dtype=np.uint64))
 
 
-@njit(nrt=False)
+@njit(nrt=False, inline="always")
 def choose_card(work, lay, seat, key, tt):
     """The card for `seat` in work's hand by its side's model; `lay` the trump's layout, `key`
     the hand's. A work that keeps a teaching log (`teaching_log`) logs PIMC's choice at every
@@ -159,7 +159,7 @@ def _play_out(work, lay, key, tt):
     """Play work's hand to its end from its state, each seat by its side's model."""
     st = work.st
     while st[S_TRICKS] < TRICKS_PER_HAND:
-        play_card(lay, work.hands, st, work.pm, _choose_card(work, lay, st[S_TURN], key, tt))
+        play_card(lay, work.hands, st, work.pm, choose_card(work, lay, st[S_TURN], key, tt))
 
 
 @njit(inline="always")

@@ -16,6 +16,7 @@ import pandas as pd
 
 from ..core.calls import N_ROWS
 from ..core.dealing import deal_batch
+from ..core.jit import freeze_compiled
 from ..core.rules import RuleSet
 from ..core.run_tables import AUCTION_KEYS, SUMMARY_KEYS
 from ..play.player import PlayerRecord
@@ -189,8 +190,9 @@ def compute_chunk(job: ChunkJob) -> tuple[int, int, dict[str, bytes]]:
     """Compute one chunk anywhere (a local process or a cluster worker); returns (index,
     count, files) with the chunk's files as bytes, so workers need no shared file system."""
     deals = chunk_calls(job)
-    return job.index, job.count, chunk_files(ChunkDeals(job, job.rules, job.player.record(),
-                                                        *deals))
+    files = chunk_files(ChunkDeals(job, job.rules, job.player.record(), *deals))
+    freeze_compiled()
+    return job.index, job.count, files
 
 
 def warm_up_chunk(job: ChunkJob, helper=None) -> None:
