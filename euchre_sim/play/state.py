@@ -12,6 +12,8 @@ card it discarded (S_DISCARD).
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from ..core.bits import bits_above, high_bit, low_index, one_bit, popcount
@@ -38,6 +40,19 @@ P_PLAYED, P_TRICK, P_LED, P_KNOWN_OUT, P_VOID = range(5)
 P_BY = P_VOID + 4
 N_PM = P_BY + 4
 TRICKS_PER_HAND = 5
+
+
+class Position(NamedTuple):
+    """The play as it stands, for one seat: the trump's layout (`lay`, a row of the rule
+    tables'), the hands (power layout, by seat: the true deal, or one of the seat's worlds),
+    the state `st` and its public part `pm`, and the `seat` that decides or whose worlds are
+    drawn."""
+
+    lay: np.ndarray
+    hands: np.ndarray
+    st: np.ndarray
+    pm: np.ndarray
+    seat: int
 
 
 @njit
