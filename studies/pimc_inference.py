@@ -28,9 +28,9 @@ from euchre_sim.core.rules import build_rules
 from euchre_sim.core.ruletables import compile_rules
 from euchre_sim.core.stats import mean_se
 from euchre_sim.play.net_weights import no_card_nets
-from euchre_sim.play.pimc import inference_of, new_pimc_work, pimc_card
+from euchre_sim.play.pimc import Worlds, inference_of, new_pimc_work, pimc_card
 from euchre_sim.play.player import Player
-from euchre_sim.play.state import S_DISCARD, S_MAKER_TURN, S_UPCARD, new_state
+from euchre_sim.play.state import S_DISCARD, S_MAKER_TURN, S_UPCARD, Position, new_state
 from euchre_sim.solver.search import new_tt
 
 DEALS = int(os.environ.get("BENCH_DEALS", "400"))
@@ -75,8 +75,8 @@ def probe_leads(rules) -> dict:
             st[S_DISCARD] = tb.power_bit[trump, deck.parse_card("9D")]
             st[S_UPCARD] = deck.parse_card("AS")
             st[S_MAKER_TURN] = 2  # round 1, position 3
-            p = pimc_card(tb, tb.layout[trump], hands.copy(), st, pm, leader, WORLDS,
-                          np.uint64(run + 1), False, new_tt(), pw)
+            p = pimc_card(tb, Position(tb.layout[trump], hands.copy(), st, pm, leader),
+                          Worlds(WORLDS, np.uint64(run + 1), False), new_tt(), pw)
             suit = deck.card_name(int(tb.power_card[trump, p]))[-1]
             suits[suit] = suits.get(suit, 0) + 1
         counts[label] = {"leads": suits, "worlds": [int(x) for x in inference[2]]}

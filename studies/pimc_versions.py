@@ -34,6 +34,7 @@ from euchre_sim.core.stats import interval95, mean_se  # noqa: E402
 from euchre_sim.play import pimc as new_pimc  # noqa: E402
 from euchre_sim.play.net_weights import no_card_nets  # noqa: E402
 from euchre_sim.play.player import Player  # noqa: E402
+from euchre_sim.play.state import S_DEALER, Position  # noqa: E402
 from euchre_sim.play.worlds import forget_hopeless  # noqa: E402
 from euchre_sim.solver.search import new_tt  # noqa: E402
 
@@ -60,10 +61,17 @@ class Side:
             forget_hopeless(self.work.inference)
 
     def card(self, lay, hands, st, pm, seat, key):
+        if self.pimc is new_pimc:  # positions and worlds as records (issue 57)
+            return new_pimc.pimc_card(self.tb, Position(lay, hands, st, pm, seat),
+                                      new_pimc.Worlds(WORLDS, key, False), self.tt, self.work)
         return self.pimc.pimc_card(self.tb, lay, hands, st, pm, seat, WORLDS, key, False,
                                    self.tt, self.work)
 
     def discard(self, lay, hands, st, pm, key):
+        if self.pimc is new_pimc:
+            return new_pimc.pimc_discard(self.tb, Position(lay, hands, st, pm, st[S_DEALER]),
+                                         new_pimc.Worlds(WORLDS, key, False), self.tt,
+                                         self.work)
         return self.pimc.pimc_discard(self.tb, lay, hands, st, pm, WORLDS, key, False, self.tt,
                                       self.work)
 

@@ -32,7 +32,7 @@ from euchre_sim.play import pimc  # noqa: E402
 from euchre_sim.play.conventional import conventional_card  # noqa: E402
 from euchre_sim.play.net_weights import no_card_nets  # noqa: E402
 from euchre_sim.play.player import Player  # noqa: E402
-from euchre_sim.play.state import S_MAKER, settled  # noqa: E402
+from euchre_sim.play.state import S_DEALER, S_MAKER, Position, settled  # noqa: E402
 from euchre_sim.play.worlds import forget_hopeless  # noqa: E402
 from euchre_sim.solver.search import new_tt  # noqa: E402
 
@@ -58,8 +58,8 @@ def race_pick(values, maximize, cands, preferred, ties):
                 cross[i, j] += values[w, i] * values[w, j]
         m = w + 1
         if m >= pimc.FIRST_LOOK and m % pimc.LOOK_EVERY == 0 and m < WORLDS:
-            alive = pimc.race_survivors(sums, cross, n, alive, m, maximize, cands, preferred,
-                                        pimc.CLEAR_Z)
+            alive = pimc.race_survivors(pimc.Race(sums, cross, cands, n, preferred, maximize),
+                                        alive, m, pimc.CLEAR_Z)
             if ties and m >= ties:
                 alive = _without_ties(values[:m], alive, maximize, cands, preferred)
             if alive & (alive - 1) == 0:
@@ -105,16 +105,16 @@ class Recorder:
         played = self._study(lay, hands, st, pm, seat, key)
         if played is not None:
             return played
-        return pimc.pimc_card(self.tb, lay, hands, st, pm, seat, WORLDS, key, False, self.tt,
-                              self.work)
+        return pimc.pimc_card(self.tb, Position(lay, hands, st, pm, seat),
+                              pimc.Worlds(WORLDS, key, False), self.tt, self.work)
 
     def discard(self, lay, hands, st, pm, key):
-        return pimc.pimc_discard(self.tb, lay, hands, st, pm, WORLDS, key, False, self.tt,
-                                 self.work)
+        return pimc.pimc_discard(self.tb, Position(lay, hands, st, pm, st[S_DEALER]),
+                                 pimc.Worlds(WORLDS, key, False), self.tt, self.work)
 
     def _solve(self, lay, hands, st, pm, seat, worlds, key, work):
-        n = pimc.option_values(self.tb, lay, hands, st, pm, seat, False, 0, worlds, key, False,
-                               self.tt, work, self.out)
+        n = pimc.option_values(self.tb, Position(lay, hands, st, pm, seat), False, 0,
+                               pimc.Worlds(worlds, key, False), self.tt, work, self.out)
         return self.out[:worlds, :n].copy(), work.candidates[:n].copy()
 
     def _study(self, lay, hands, st, pm, seat, key):

@@ -79,17 +79,8 @@ LONG_KERNELS = {
     "bidding/auction.py: reached_rows", "bidding/table.py: table_choice_into",
     "solver/search.py: search_at", "play/state.py: new_state",
     "play/net_features.py: encode", "play/net_inference.py: net_choice",
-    "play/teaching_log.py: log_decision", "play/teaching_log.py: log_pimc_decision",
     "play/learned.py: _settle",
     "play/learned.py: searched_card", "play/learned.py: searched_discard",
-    "play/pimc.py: _best_over_worlds", "play/pimc.py: _maker_points",
-    "play/pimc.py: _makers_at_least", "play/pimc.py: _ns_reach", "play/pimc.py: _points_after",
-    "play/pimc.py: _world", "play/pimc.py: _world_values", "play/pimc.py: option_values",
-    "play/pimc.py: pimc_among", "play/pimc.py: pimc_card", "play/pimc.py: pimc_discard",
-    "play/pimc.py: position_values", "play/pimc.py: race_survivors",
-    "play/worlds.py: _exact_world", "play/worlds.py: _place_state", "play/worlds.py: _plain_world",
-    "play/worlds.py: _start_chain", "play/worlds.py: _walk", "play/worlds.py: inferred_world",
-    "play/worlds.py: place_agrees", "play/worlds.py: sample_world",
 }
 
 

@@ -46,6 +46,7 @@ from euchre_sim.play.net_weights import net_of, nets_of, no_card_nets
 from euchre_sim.play.pimc import (
     CLEAR_Z,
     PimcWork,
+    Worlds,
     discard_candidates,
     inference_of,
     new_pimc_work,
@@ -57,7 +58,16 @@ from euchre_sim.play.pimc import (
 )
 from euchre_sim.play.player import Player
 from euchre_sim.play.playout import PlayWork, choose_card, choose_discard, contract_start
-from euchre_sim.play.state import N_PM, N_ST, S_DECISIONS, S_DISCARD, S_TURN, S_UP, play_card
+from euchre_sim.play.state import (
+    N_PM,
+    N_ST,
+    S_DECISIONS,
+    S_DISCARD,
+    S_TURN,
+    S_UP,
+    Position,
+    play_card,
+)
 from euchre_sim.play.teaching import teaching_log
 from euchre_sim.play.teaching_log import (
     TeachingWork,
@@ -720,8 +730,8 @@ def _check_settled_choice(c, seat, p):
                           conventional_card(c.lay, c.hp, c.st, c.pm, seat))
     assert p == preferred
     work = new_pimc_work(inference_of(), no_card_nets())
-    assert p == pimc_card(c.tb, c.lay, c.hp, c.st, c.pm, seat, 1, np.uint64(0), False,
-                          new_tt(), work)
+    assert p == pimc_card(c.tb, Position(c.lay, c.hp, c.st, c.pm, seat),
+                          Worlds(1, np.uint64(0), False), new_tt(), work)
 
 
 @settings(max_examples=25, deadline=None)
@@ -953,11 +963,13 @@ def _logged_decision(c, seat, discard, model, net, key, values=False):
     before = c.st.copy()
     probe = new_pimc_work(inference_of(), net, clear_z)
     if discard:
-        pimc = pimc_discard(c.tb, c.lay, c.hp, c.st, c.pm, WORLDS, k, False, new_tt(), probe)
+        pimc = pimc_discard(c.tb, Position(c.lay, c.hp, c.st, c.pm, c.dealer),
+                            Worlds(WORLDS, k, False), new_tt(), probe)
         got = choose_discard(PlayWork((model, model), c.tb, WORLDS, (pw, pw), c.hp, c.st, c.pm),
                              c.lay, np.uint64(key), new_tt())
     else:
-        pimc = pimc_card(c.tb, c.lay, c.hp, c.st, c.pm, seat, WORLDS, k, False, new_tt(), probe)
+        pimc = pimc_card(c.tb, Position(c.lay, c.hp, c.st, c.pm, seat), Worlds(WORLDS, k, False),
+                         new_tt(), probe)
         got = choose_card(PlayWork((model, model), c.tb, WORLDS, (pw, pw), c.hp, c.st, c.pm),
                           c.lay, seat, np.uint64(key), new_tt())
     assert c.st[S_DECISIONS] == before[S_DECISIONS] + 1, "a PIMC decision drew its key"
@@ -1042,8 +1054,8 @@ def test_a_valued_teaching_decision_logs_each_candidates_mean_points_for_the_sea
     _, rows, _, valued = _logged_decision(c, seat, False, KERNEL_PIMC, net, key, True)
     pw = new_pimc_work(inference_of(), net, 0.0)
     out = np.zeros((WORLDS, 8), dtype=np.int64)
-    n = option_values(c.tb, c.lay, c.hp, c.st, c.pm, seat, False, 0, WORLDS, k, False, new_tt(),
-                      pw, out)
+    n = option_values(c.tb, Position(c.lay, c.hp, c.st, c.pm, seat), False, 0,
+                      Worlds(WORLDS, k, False), new_tt(), pw, out)
     if n == 1 or c.settled():
         assert len(rows) == 0
         return

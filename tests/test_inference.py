@@ -26,6 +26,7 @@ from euchre_sim.play.state import (
     S_TRUMP,
     S_UP,
     S_UPCARD,
+    Position,
     deck_bits,
     new_state,
     unseen_by,
@@ -131,8 +132,8 @@ def _rejection_world(rules, tb, lay, hp, st_, pm, seat, rng):
 
 def _chain_world(tb, lay, hp, st_, pm, seat, key, inference):
     world = np.zeros(4, dtype=np.uint64)
-    sample_world(tb, lay, hp, st_, pm, seat, np.uint64(key), 0, np.zeros(64, np.int64), world,
-                 inference)
+    sample_world(tb, Position(lay, hp, st_, pm, seat), np.uint64(key), 0, np.zeros(64, np.int64),
+                 world, inference)
     return [int(x) for x in world]
 
 
@@ -239,7 +240,8 @@ def test_every_inferred_world_agrees_with_the_auction(index, round_no, pos, trum
     up = int(st_[S_UP])
     deck = int(deck_bits(lay)) & ~int(pm[P_KNOWN_OUT])
     for w in range(5):
-        sample_world(tb, lay, hp, st_, pm, seat, np.uint64(key), w, cards, world, inference)
+        sample_world(tb, Position(lay, hp, st_, pm, seat), np.uint64(key), w, cards, world,
+                     inference)
         if inference.counters[2]:
             return  # no agreeing world was found (counted): nothing to check
         got = [int(x) for x in world]

@@ -7,7 +7,7 @@ import numpy as np
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from euchre_sim.play.pimc import race_survivors
+from euchre_sim.play.pimc import Race, race_survivors
 
 POINTS = [-4, -2, -1, 0, 1, 2, 4]  # a world's points to the makers after a card
 
@@ -56,7 +56,7 @@ def test_race_drops_the_candidates_the_rule_in_words_drops(data, m, n, maximize,
     cross = np.zeros((8, 8), dtype=np.int64)
     sums[:n] = v.sum(axis=0)
     cross[:n, :n] = v.T @ v
-    got = race_survivors(sums, cross, n, alive, m, maximize, cands, preferred, z)
+    got = race_survivors(Race(sums, cross, cands, n, preferred, maximize), alive, m, z)
     want = naive_survivors(values, alive, maximize, cands, preferred, z)
     assert {i for i in range(n) if (got >> i) & 1} == want
 
@@ -68,9 +68,9 @@ def test_race_keeps_a_card_tied_with_the_leader_in_every_world_and_drops_a_sure_
     cross = np.zeros((8, 8), dtype=np.int64)
     sums[:3] = v.sum(axis=0)
     cross[:3, :3] = v.T @ v
-    got = race_survivors(sums, cross, 3, 0b111, 45, True, cands, 7, 3.0)
+    got = race_survivors(Race(sums, cross, cands, 3, 7, True), 0b111, 45, 3.0)
     # card 9 trails by 3 points in every world: dropped; 5 ties the preferred 7: kept
     assert {i for i in range(3) if (got >> i) & 1} == {0, 1}
     # the defenders' side: the least points to the makers leads, so 9 alone is left
-    got = race_survivors(sums, cross, 3, 0b111, 45, False, cands, 7, 3.0)
+    got = race_survivors(Race(sums, cross, cands, 3, 7, False), 0b111, 45, 3.0)
     assert {i for i in range(3) if (got >> i) & 1} == {2}

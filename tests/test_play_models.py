@@ -19,6 +19,8 @@ from euchre_sim.play.net_weights import no_card_nets
 from euchre_sim.play.pimc import (
     CLEAR_Z,
     MAX_CANDIDATES,
+    Race,
+    Worlds,
     inference_of,
     new_pimc_work,
     option_candidates,
@@ -39,6 +41,7 @@ from euchre_sim.play.state import (
     S_MAKER,
     S_TURN,
     S_UP,
+    Position,
     settled,
 )
 from euchre_sim.play.worlds import guided_deal, sample_world, seat_may_infer
@@ -114,8 +117,8 @@ def test_sampled_worlds_are_consistent_with_the_information_set(name, seed, stop
     world = np.zeros(4, dtype=np.uint64)
     cards = np.zeros(64, dtype=np.int64)
     for k in range(3):
-        sample_world(state.tables, lay, hands, st_, pm, seat, np.uint64((key + k) % 2**64), 0,
-                     cards, world, NO_INFERENCE)
+        sample_world(state.tables, Position(lay, hands, st_, pm, seat),
+                     np.uint64((key + k) % 2**64), 0, cards, world, NO_INFERENCE)
         _check_world(rules, state, hands, st_, pm, seat, world)
 
 
@@ -165,8 +168,8 @@ def test_worlds_spread_unseen_cards_evenly_without_voids():
     counts = np.zeros((4, 64))
     n = 3000
     for k in range(n):
-        sample_world(state.tables, lay, hands, st_, pm, seat, np.uint64(k), 0, cards, world,
-                     NO_INFERENCE)
+        sample_world(state.tables, Position(lay, hands, st_, pm, seat), np.uint64(k), 0, cards,
+                     world, NO_INFERENCE)
         for s in range(4):
             for p in range(64):
                 counts[s, p] += int(world[s]) >> p & 1
@@ -396,7 +399,8 @@ def test_inferred_worlds_agree_with_the_auction_under_the_rules_bidder(name, see
     params = {k: v for k, v, _ in PARAMS}
     for k in range(2):
         left_out = int(inference.counters[2])
-        sample_world(tb, lay, hands, st_, pm, seat, np.uint64(key), k, cards, world, inference)
+        sample_world(tb, Position(lay, hands, st_, pm, seat), np.uint64(key), k, cards, world,
+                     inference)
         _check_world(rules, state, hands, st_, pm, seat, world)
         if int(inference.counters[2]) > left_out:
             continue  # no world agrees with everything (the bids were not the bidder's)
@@ -432,7 +436,8 @@ def _race_replayed(values, maximize, cands, preferred):
             for j in live:
                 cross[i, j] += values[m - 1, i] * values[m - 1, j]
         if m >= 10 and m % 5 == 0 and m < len(values):
-            alive = race_survivors(sums, cross, n, alive, m, maximize, cands, preferred, CLEAR_Z)
+            alive = race_survivors(Race(sums, cross, cands, n, preferred, maximize), alive, m,
+                                   CLEAR_Z)
             if bin(alive).count("1") == 1:
                 break
     live = [i for i in range(n) if alive >> i & 1]
@@ -465,12 +470,13 @@ def test_a_pimc_decision_is_the_race_replayed_on_the_points_of_its_worlds(name, 
     cands = probe.candidates[:n].copy()
     preferred = option_of(lay, hands, st_, pm, seat, conventional_card(lay, hands, st_, pm, seat))
     out = np.zeros((50, MAX_CANDIDATES), dtype=np.int64)
-    option_values(tb, lay, hands, st_, pm, seat, False, 0, 50, np.uint64(key), False, new_tt(),
-                  probe, out)
+    option_values(tb, Position(lay, hands, st_, pm, seat), False, 0,
+                  Worlds(50, np.uint64(key), False), new_tt(), probe, out)
     maximize = (seat & 1) == (st_[S_MAKER] & 1)
     expected, worlds = _race_replayed(out[:, :n], maximize, cands, preferred)
     work = new_pimc_work(inference_of(bidder), no_card_nets())
-    chosen = pimc_card(tb, lay, hands, st_, pm, seat, 50, np.uint64(key), False, new_tt(), work)
+    chosen = pimc_card(tb, Position(lay, hands, st_, pm, seat), Worlds(50, np.uint64(key), False),
+                       new_tt(), work)
     assert chosen == expected
     if infer and seat_may_infer(st_, seat):
         assert work.inference.counters[0] == worlds
@@ -495,8 +501,8 @@ def test_each_options_points_in_the_true_deal_are_plain_minimaxs(name, seed, sto
     trump = state.trump
     work = new_pimc_work(NO_INFERENCE, no_card_nets())
     out = np.zeros((1, MAX_CANDIDATES), dtype=np.int64)
-    n = option_values(tb, tb.layout[trump], hands, st_, pm, seat, False, 0, 1, np.uint64(0),
-                      True, new_tt(), work, out)
+    n = option_values(tb, Position(tb.layout[trump], hands, st_, pm, seat), False, 0,
+                      Worlds(1, np.uint64(0), True), new_tt(), work, out)
     current = state.tricks[-1] if state.tricks and state.tricks[-1].winner < 0 else None
     leader = current.leader if current else seat
     before = tuple(card for _, card in current.plays) if current else ()

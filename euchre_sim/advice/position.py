@@ -27,6 +27,7 @@ from ..play.net_weights import no_card_nets
 from ..play.pimc import (
     MAX_CANDIDATES,
     Inference,
+    Worlds,
     inference_of,
     new_pimc_work,
     option_of,
@@ -34,7 +35,7 @@ from ..play.pimc import (
     position_values,
 )
 from ..play.player import Player
-from ..play.state import S_DISCARD
+from ..play.state import S_DISCARD, Position
 from ..solver.search import new_tt
 
 WORLDS_PER_BATCH = 50  # progress is reported after each batch of a decision's worlds
@@ -98,11 +99,12 @@ def card_options(state: HandState, valuer: Valuer, decision: int, tt=None,
     pw = valuer.work()
     out = np.zeros((valuer.worlds, MAX_CANDIDATES), dtype=np.int64)
     key = valuer.key(decision)
+    at = Position(lay, hands, st, pm, seat)
     n = 0
     for first in range(0, valuer.worlds, WORLDS_PER_BATCH):
         count = min(WORLDS_PER_BATCH, valuer.worlds - first)
-        n = option_values(tb, lay, hands, st, pm, seat, discard, first, count, key, False, tt,
-                          pw, out[first:])
+        n = option_values(tb, at, discard, first, Worlds(count, key, False), tt, pw,
+                          out[first:])
         if progress is not None:
             progress(first + count, valuer.worlds)
     cands = [int(c) for c in pw.candidates[:n]]
@@ -112,7 +114,7 @@ def card_options(state: HandState, valuer: Valuer, decision: int, tt=None,
     dd = None
     if valuer.true_deal:
         exact = np.zeros((1, MAX_CANDIDATES), dtype=np.int64)
-        option_values(tb, lay, hands, st, pm, seat, discard, 0, 1, key, True, tt, pw, exact)
+        option_values(tb, at, discard, 0, Worlds(1, key, True), tt, pw, exact)
         dd = side * exact[0, :n]
     power_bit, name = tb.power_bit[trump], state.rules.card_deck.card_name
     legal = state.hands[seat] if discard else state.legal_cards(seat)
@@ -138,14 +140,14 @@ def defence_options(state: HandState, seat: int, valuer: Valuer, decision: int,
         lay = tb.layout[after.trump]
         hands, st, pm = state_arrays(after)
         pw = valuer.work()
+        at = Position(lay, hands, st, pm, seat)
         out = np.zeros(valuer.worlds, dtype=np.int64)
-        position_values(tb, lay, hands, st, pm, seat, valuer.worlds, valuer.key(decision),
-                        False, tt, pw, out)
+        position_values(tb, at, Worlds(valuer.worlds, valuer.key(decision), False), tt, pw,
+                        out)
         values.append(_side(after, seat) * out)
         if valuer.true_deal:
             exact = np.zeros(1, dtype=np.int64)
-            position_values(tb, lay, hands, st, pm, seat, 1, valuer.key(decision), True, tt,
-                            pw, exact)
+            position_values(tb, at, Worlds(1, valuer.key(decision), True), tt, pw, exact)
             dd.append(float(_side(after, seat) * exact[0]))
     both = np.stack(values, axis=1)
     best = both == both.max(axis=1, keepdims=True)

@@ -14,8 +14,8 @@ from ..core.jit import njit
 from .conventional import conventional_card
 from .models import SEARCH_MARGIN
 from .net_inference import close_calls, net_choice
-from .pimc import discard_candidates, option_candidates, option_of, pimc_among
-from .state import S_DEALER, next_decision_key, settled
+from .pimc import Worlds, discard_candidates, option_candidates, option_of, pimc_among
+from .state import S_DEALER, Position, next_decision_key, settled
 
 
 @njit(nrt=False)
@@ -82,5 +82,5 @@ def _settle(tb, lay, hands, st, pm, seat, discard, best, n, n_worlds, key, tt, p
     close = close_calls(pw.net_work, pw.candidates, n, best, SEARCH_MARGIN)
     if close == 1:
         return best
-    return pimc_among(tb, lay, hands, st, pm, seat, discard, close, n_worlds,
-                      next_decision_key(key, st), best, tt, pw)
+    return pimc_among(tb, Position(lay, hands, st, pm, seat), discard, close,
+                      Worlds(n_worlds, next_decision_key(key, st), False), best, tt, pw)

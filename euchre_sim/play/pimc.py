@@ -42,6 +42,7 @@ from .state import (
     S_WBIT,
     S_WSEAT,
     TRICKS_PER_HAND,
+    Position,
     settled,
     unseen_by,
 )
@@ -109,48 +110,88 @@ def new_pimc_work(inference, nets, clear_z=CLEAR_Z):
                     np.zeros(MAX_CANDIDATES, dtype=np.int64), nets, new_net_work(nets))
 
 
+class Worlds(NamedTuple):
+    """The worlds a decision is valued over: `n_worlds` of its seat's (`sample_world`'s)
+    from the decision's `key`, or the true deal alone (`true_world`: double-dummy play)."""
+
+    n_worlds: int
+    key: np.uint64
+    true_world: bool
+
+
+class SolveFrom(NamedTuple):
+    """Where a solve of a world starts: the makers' tricks (`made`) of the tricks complete
+    (`done`), the seat to play next (`nxt`) and its place in the trick (`pos`, 0: on lead),
+    the trick's led suit (`led`, its cards' bits) and its winning power bit and seat so far
+    (`wbit`, `wseat`; -1: none yet)."""
+
+    made: int
+    done: int
+    nxt: int
+    pos: int
+    led: np.uint64
+    wbit: int
+    wseat: int
+
+
+class Race(NamedTuple):
+    """A decision's race among its candidates (`race_survivors`): each one's points summed
+    over the worlds so far (`sums`) and the sums' cross products (`cross`), the candidates
+    (`cands`, the first n of them), the one that wins a tie for the best (`preferred`), and
+    whether the deciding seat's side wants the most points to the makers (`maximize`)."""
+
+    sums: np.ndarray
+    cross: np.ndarray
+    cands: np.ndarray
+    n: int
+    preferred: int
+    maximize: bool
+
+
 @njit(nrt=False, inline="always")
-def _ns_reach(lay, wh, st, nxt, pos, led, wbit, wseat, left, target, tt, work):
+def _ns_reach(lay, wh, st, start, left, target, tt, work):
     """Do NS take at least `target` of the `left` tricks still open?"""
     if target <= 0:
         return True
     if target > left:
         return False
-    v = call_search_at(lay, wh, nxt, pos, led, wbit, wseat, st[S_ACTIVE],
-                       st[S_N_ACTIVE], target - 1, target, tt.table, tt.stats, work)
+    v = call_search_at(lay, wh, start.nxt, start.pos, start.led, start.wbit, start.wseat,
+                       st[S_ACTIVE], st[S_N_ACTIVE], target - 1, target, tt.table, tt.stats,
+                       work)
     return v >= target
 
 
 @njit(nrt=False, inline="always")
-def _makers_at_least(lay, wh, st, nxt, pos, led, wbit, wseat, left, k, tt, work):
+def _makers_at_least(lay, wh, st, start, left, k, tt, work):
     if team_of(st[S_MAKER]) == 0:
-        return _ns_reach(lay, wh, st, nxt, pos, led, wbit, wseat, left, k, tt, work)
-    return not _ns_reach(lay, wh, st, nxt, pos, led, wbit, wseat, left, left - k + 1,
-                            tt, work)
+        return _ns_reach(lay, wh, st, start, left, k, tt, work)
+    return not _ns_reach(lay, wh, st, start, left, left - k + 1, tt, work)
 
 
 @njit(nrt=False)
-def _maker_points(score, lay, wh, st, made, done, nxt, pos, led, wbit, wseat, tt, work):
+def _maker_points(score, lay, wh, st, start, tt, work):
     """Points to the makers (`score`: the rules' points table) under perfect play of world
-    `wh` from the given position (made/done: tricks the makers won / tricks complete so far).
-    Kernels below the decision take the arrays they read, not the rule tables: a struct of
-    arrays passed down every call is copied at every call."""
+    `wh` from `start` (a SolveFrom). Kernels below the decision take the arrays they read,
+    not the rule tables: a struct of arrays passed down every call is copied at every call."""
+    made, done = start.made, start.done
     left = TRICKS_PER_HAND - done
     need = 3 - made
     made_it = need <= 0 or (need <= left and _makers_at_least(
-        lay, wh, st, nxt, pos, led, wbit, wseat, left, need, tt, work))
+        lay, wh, st, start, left, need, tt, work))
     rep = 0
     if made_it:
         rep = 3
         if made == done and (left == 0 or _makers_at_least(
-                lay, wh, st, nxt, pos, led, wbit, wseat, left, left, tt, work)):
+                lay, wh, st, start, left, left, tt, work)):
             rep = 5
     return score[st[S_MAKER_ALONE], st[S_DEFENDER_ALONE], rep]
 
 
 @njit(nrt=False, inline="always")
-def _points_after(score, lay, wh, st, pm, seat, p, tt, work):
-    """Makers' points in world `wh` after `seat` plays power bit p, all playing perfectly."""
+def _points_after(score, at, p, tt, work):
+    """Makers' points in world at.hands after at.seat plays power bit p, all playing
+    perfectly."""
+    lay, wh, st, pm, seat = at
     b = one_bit(p)
     pos = st[S_POS]
     if pos == 0:
@@ -170,59 +211,72 @@ def _points_after(score, lay, wh, st, pm, seat, p, tt, work):
     if pos + 1 == st[S_N_ACTIVE]:
         if team_of(wseat) == team_of(st[S_MAKER]):
             made += 1
-        # a trick boundary: int64s, not literals (a literal compiles the chain once more)
-        value = _maker_points(score, lay, wh, st, made, done + 1, wseat, np.int64(0), _ZERO,
-                              np.int64(-1), np.int64(-1), tt, work)
+        value = _maker_points(score, lay, wh, st, _between_tricks(made, done + 1, wseat), tt,
+                              work)
     else:
-        value = _maker_points(score, lay, wh, st, made, done, next_active(st[S_ACTIVE], seat),
-                              pos + 1, led, wbit, wseat, tt, work)
+        value = _maker_points(score, lay, wh, st,
+                              SolveFrom(made, done, next_active(st[S_ACTIVE], seat), pos + 1,
+                                        led, wbit, wseat), tt, work)
     wh[seat] |= b
     return value
 
 
+@njit(inline="always")
+def _between_tricks(made, done, leader):
+    """A SolveFrom at a trick boundary, `leader` to lead (int64s, not literals: a literal
+    compiles the chain once more)."""
+    return SolveFrom(made, done, leader, np.int64(0), _ZERO, np.int64(-1), np.int64(-1))
+
+
 @njit(nrt=False)
-def _pick(sums, n, alive, maximize, cands, preferred):
-    """Index of the best sum among the candidates in the mask `alive`; `preferred` (a
-    candidate) wins ties for the best."""
+def _pick(race, alive):
+    """Index of the best sum among the race's candidates in the mask `alive`; the preferred
+    candidate wins ties for the best."""
+    sums, cands, n, maximize = race.sums, race.cands, race.n, race.maximize
     best = -1
     for i in range(n):
         if (alive >> i) & 1 and (best < 0 or ((sums[i] > sums[best]) if maximize
                                               else (sums[i] < sums[best]))):
             best = i
     for i in range(n):
-        if (alive >> i) & 1 and cands[i] == preferred and sums[i] == sums[best]:
+        if (alive >> i) & 1 and cands[i] == race.preferred and sums[i] == sums[best]:
             return i
     return best
 
 
 @njit(nrt=False, inline="always")
-def _discard_points(score, lay, wh, st, dealer, p, tt, work):
-    """Makers' points in world `wh` (the dealer holding six) when the dealer discards p."""
+def _discard_points(score, at, p, tt, work):
+    """Makers' points in world at.hands (at.seat, the dealer, holding six) when the dealer
+    discards p."""
+    lay, wh, st, _, dealer = at
     hand = wh[dealer]
     wh[dealer] = hand & ~one_bit(p)
-    value = _maker_points(score, lay, wh, st, np.int64(0), np.int64(0), st[S_TURN],
-                          np.int64(0), _ZERO, np.int64(-1), np.int64(-1), tt, work)
+    value = _maker_points(score, lay, wh, st, _between_tricks(np.int64(0), np.int64(0),
+                                                              st[S_TURN]), tt, work)
     wh[dealer] = hand
     return value
 
 
 @njit(inline="always")
-def _world(tb, lay, hands, st, pm, seat, key, w, true_world, cards, wh, inference):
-    """World w of `seat`'s decision into wh: a sampled world, or the true deal itself."""
-    if true_world:
+def _world(tb, at, worlds, w, pw):
+    """World w of at.seat's decision into pw.world: a sampled world, or the true deal
+    itself."""
+    if worlds.true_world:
         for s in range(4):
-            wh[s] = hands[s]
+            pw.world[s] = at.hands[s]
     else:
-        sample_world(tb, lay, hands, st, pm, seat, key, w, cards, wh, inference)
+        sample_world(tb, at, worlds.key, w, pw.cards, pw.world, pw.inference)
 
 
 @njit(nrt=False, inline="always")
-def _world_values(score, lay, wh, st, pm, seat, discard, cands, n, alive, values, tt, work):
-    """values[i] for each candidate i < n in the mask `alive`: the makers' points in world
-    `wh` after `seat` plays (or, as the dealer, discards) it, all playing perfectly from
-    there. Candidates the seat tells apart may be one run in this world (the cards between
-    them lie out of play here): such a candidate takes the value of the first of its run.
-    (`score`: the rules' points table.)"""
+def _world_values(score, at, discard, n, alive, tt, pw):
+    """pw.values[i] for each of pw's candidates i < n in the mask `alive`: the makers' points
+    in world at.hands after at.seat plays (or, as the dealer, discards) it, all playing
+    perfectly from there. Candidates the seat tells apart may be one run in this world (the
+    cards between them lie out of play here): such a candidate takes the value of the first
+    of its run. (`score`: the rules' points table.)"""
+    lay, wh, st, pm, seat = at
+    cands, values, work = pw.candidates, pw.values, pw.search
     live = pm[P_TRICK]
     for s in range(4):
         if (st[S_ACTIVE] >> s) & 1:
@@ -242,29 +296,35 @@ def _world_values(score, lay, wh, st, pm, seat, discard, cands, n, alive, values
         if same >= 0:
             values[i] = values[same]
         elif discard:
-            values[i] = _discard_points(score, lay, wh, st, seat, cands[i], tt, work)
+            values[i] = _discard_points(score, at, cands[i], tt, work)
         else:
-            values[i] = _points_after(score, lay, wh, st, pm, seat, cands[i], tt, work)
+            values[i] = _points_after(score, at, cands[i], tt, work)
+
+
+@njit(inline="always")
+def _in_world(at, pw):
+    """The position `at` in the world being solved (pw.world)."""
+    return Position(at.lay, pw.world, at.st, at.pm, at.seat)
 
 
 @njit(nrt=False)
-def _best_over_worlds(tb, lay, hands, st, pm, seat, discard, n, n_worlds, key, true_world,
-                      preferred, tt, pw):
-    """The candidate (of pw's list, n long) with the best total points for `seat`'s side over
-    the worlds: the seat's sampled worlds, or the true deal alone. A race: at each look a
-    candidate whose paired deficit to the leader is clear (`race_survivors`) is solved no
-    more, and the decision stops when one is left."""
-    work, wh, cards, cands, values = pw.search, pw.world, pw.cards, pw.candidates, pw.values
-    sums, cross, clear_z, inference = pw.sums, pw.cross, pw.clear_z, pw.inference
+def _best_over_worlds(tb, at, discard, n, worlds, preferred, tt, pw):
+    """The candidate (of pw's list, n long) with the best total points for at.seat's side
+    over the `worlds` (a Worlds: the seat's sampled worlds, or the true deal alone). A race:
+    at each look a candidate whose paired deficit to the leader is clear (`race_survivors`)
+    is solved no more, and the decision stops when one is left."""
+    sums, cross, clear_z, values = pw.sums, pw.cross, pw.clear_z, pw.values
+    n_worlds = worlds.n_worlds
     sums[:n] = 0
     cross[:n, :n] = 0
     tt.stats[4] += 1
-    maximize = team_of(seat) == team_of(st[S_MAKER])
+    race = Race(sums, cross, pw.candidates, n, preferred,
+                team_of(at.seat) == team_of(at.st[S_MAKER]))
+    inside = _in_world(at, pw)
     alive = (np.int64(1) << n) - 1
-    for w in range(1 if true_world else n_worlds):
-        _world(tb, lay, hands, st, pm, seat, key, w, true_world, cards, wh, inference)
-        _world_values(tb.score, lay, wh, st, pm, seat, discard, cands, n, alive, values, tt,
-                      work)
+    for w in range(1 if worlds.true_world else n_worlds):
+        _world(tb, at, worlds, w, pw)
+        _world_values(tb.score, inside, discard, n, alive, tt, pw)
         for i in range(n):
             if (alive >> i) & 1:
                 sums[i] += values[i]
@@ -273,20 +333,20 @@ def _best_over_worlds(tb, lay, hands, st, pm, seat, discard, n, n_worlds, key, t
                         cross[i, j] += values[i] * values[j]
         if clear_z[0] > 0 and w + 1 >= FIRST_LOOK and (w + 1) % LOOK_EVERY == 0 and \
                 w + 1 < n_worlds:
-            alive = race_survivors(sums, cross, n, alive, w + 1, maximize, cands, preferred,
-                                   clear_z[0])
+            alive = race_survivors(race, alive, w + 1, clear_z[0])
             if alive & (alive - 1) == 0:
                 break
-    return cands[_pick(sums, n, alive, maximize, cands, preferred)]
+    return race.cands[_pick(race, alive)]
 
 
 @njit(nrt=False)
-def race_survivors(sums, cross, n, alive, m, maximize, cands, preferred, z):
-    """`alive` less the candidates clearly beaten after m worlds (sums and cross products
-    of their points world by world): the leader's paired lead over them at least z standard
-    errors, or positive and the same in every world. (Candidates that have tied in every
-    world so far are not told apart: a rare world may still part them.)"""
-    best = _pick(sums, n, alive, maximize, cands, preferred)
+def race_survivors(race, alive, m, z):
+    """`alive` less the race's candidates (a Race) clearly beaten after m worlds (sums and
+    cross products of their points world by world): the leader's paired lead over them at
+    least z standard errors, or positive and the same in every world. (Candidates that have
+    tied in every world so far are not told apart: a rare world may still part them.)"""
+    sums, cross, n, maximize = race.sums, race.cross, race.n, race.maximize
+    best = _pick(race, alive)
     for i in range(n):
         if i == best or not (alive >> i) & 1:
             continue
@@ -298,9 +358,10 @@ def race_survivors(sums, cross, n, alive, m, maximize, cands, preferred, z):
 
 
 @njit(nrt=False)
-def pimc_card(tb, lay, hands, st, pm, seat, n_worlds, key, true_world, tt, pw):
-    """The card (power bit) `seat` plays: best mean points over sampled worlds (true_world:
-    the one true deal, i.e. double-dummy play)."""
+def pimc_card(tb, at, worlds, tt, pw):
+    """The card (power bit) at.seat plays: best mean points over the `worlds` (a Worlds; the
+    one true deal: double-dummy play)."""
+    lay, hands, st, pm, seat = at
     cands = pw.candidates
     n = option_candidates(lay, hands, st, pm, seat, False, cands)
     if n == 1:
@@ -309,31 +370,29 @@ def pimc_card(tb, lay, hands, st, pm, seat, n_worlds, key, true_world, tt, pw):
     if settled(st):
         return preferred
     # np.bool_, not a literal: a literal compiles the decision's whole loop once more
-    return _best_over_worlds(tb, lay, hands, st, pm, seat, np.bool_(False), n, n_worlds, key,
-                             true_world, preferred, tt, pw)
+    return _best_over_worlds(tb, at, np.bool_(False), n, worlds, preferred, tt, pw)
 
 
 @njit(nrt=False)
-def pimc_among(tb, lay, hands, st, pm, seat, discard, n, n_worlds, key, preferred, tt, pw):
-    """PIMC's choice among the first n of pw's candidates (`preferred` first among equals):
-    the learned player's close calls."""
-    return _best_over_worlds(tb, lay, hands, st, pm, seat, discard, n, n_worlds, key, False,
-                             preferred, tt, pw)
+def pimc_among(tb, at, discard, n, worlds, preferred, tt, pw):
+    """PIMC's choice among the first n of pw's candidates (`preferred` first among equals)
+    over the `worlds`: the learned player's close calls."""
+    return _best_over_worlds(tb, at, discard, n, worlds, preferred, tt, pw)
 
 
 @njit(nrt=False)
-def pimc_discard(tb, lay, hands, st, pm, n_worlds, key, true_world, tt, pw):
-    """The dealer's discard from six cards: best mean points for its side over worlds. Never
-    the upcard (the others place it in the dealer's hand), except double dummy."""
+def pimc_discard(tb, at, worlds, tt, pw):
+    """The dealer's discard from six cards (at.seat: the dealer): best mean points for its
+    side over the `worlds`. Never the upcard (the others place it in the dealer's hand),
+    except double dummy."""
+    lay, hands, st, pm, dealer = at
     cands = pw.candidates
-    dealer = st[S_DEALER]
-    n = discard_candidates(lay, hands, st, pm, true_world, cands)
+    n = discard_candidates(lay, hands, st, pm, worlds.true_world, cands)
     if n == 1:
         return cands[0]
     live = unseen_by(lay, hands, st, pm, dealer) | hands[dealer]
     preferred = run_top(lay, live, hands[dealer], conventional_discard(lay, hands, st, pm))
-    return _best_over_worlds(tb, lay, hands, st, pm, dealer, np.bool_(True), n, n_worlds, key,
-                             true_world, preferred, tt, pw)
+    return _best_over_worlds(tb, at, np.bool_(True), n, worlds, preferred, tt, pw)
 
 
 @njit(nrt=False)
@@ -368,31 +427,30 @@ def _live_for(lay, hands, st, pm, seat):
 
 
 @njit(nrt=False)
-def option_values(tb, lay, hands, st, pm, seat, discard, first, n_worlds, key, true_world, tt,
-                  pw, out):
-    """Every option of `seat`'s decision valued world by world: out[w - first, i] is the
-    makers' points in world w (first <= w < first + n_worlds; the true deal alone when
-    true_world) after candidate i of `option_candidates` (pw's list) is played or discarded,
-    all playing perfectly from there. Worlds are `sample_world`'s for the seat, none stopped
-    early (ask for them in order, batch after batch). Returns the count."""
-    work, wh, cards, cands, values = pw.search, pw.world, pw.cards, pw.candidates, pw.values
-    inference = pw.inference
-    n = option_candidates(lay, hands, st, pm, seat, discard, cands)
-    for w in range(first, first + (1 if true_world else n_worlds)):
-        _world(tb, lay, hands, st, pm, seat, key, w, true_world, cards, wh, inference)
-        _world_values(tb.score, lay, wh, st, pm, seat, discard, cands, n, (np.int64(1) << n) - 1,
-                      values, tt, work)
+def option_values(tb, at, discard, first, worlds, tt, pw, out):
+    """Every option of at.seat's decision valued world by world: out[w - first, i] is the
+    makers' points in world w (first <= w < first + worlds.n_worlds; the true deal alone when
+    worlds.true_world) after candidate i of `option_candidates` (pw's list) is played or
+    discarded, all playing perfectly from there. Worlds are `sample_world`'s for the seat,
+    none stopped early (ask for them in order, batch after batch). Returns the count."""
+    lay, hands, st, pm, seat = at
+    n = option_candidates(lay, hands, st, pm, seat, discard, pw.candidates)
+    inside = _in_world(at, pw)
+    for w in range(first, first + (1 if worlds.true_world else worlds.n_worlds)):
+        _world(tb, at, worlds, w, pw)
+        _world_values(tb.score, inside, discard, n, (np.int64(1) << n) - 1, tt, pw)
         for i in range(n):
-            out[w - first, i] = values[i]
+            out[w - first, i] = pw.values[i]
     return n
 
 
 @njit(nrt=False)
-def position_values(tb, lay, hands, st, pm, viewer, n_worlds, key, true_world, tt, pw, out):
+def position_values(tb, at, worlds, tt, pw, out):
     """The makers' points under perfect play from a position between tricks, in each of
-    `viewer`'s worlds (the true deal alone when true_world) into out[:n_worlds]."""
-    work, wh, cards, inference = pw.search, pw.world, pw.cards, pw.inference
-    for w in range(1 if true_world else n_worlds):
-        _world(tb, lay, hands, st, pm, viewer, key, w, true_world, cards, wh, inference)
-        out[w] = _maker_points(tb.score, lay, wh, st, st[S_MAKER_TRICKS], st[S_TRICKS], st[S_TURN],
-                               np.int64(0), _ZERO, np.int64(-1), np.int64(-1), tt, work)
+    at.seat's `worlds` (the true deal alone when worlds.true_world) into out[:n_worlds]."""
+    st, work = at.st, pw.search
+    for w in range(1 if worlds.true_world else worlds.n_worlds):
+        _world(tb, at, worlds, w, pw)
+        out[w] = _maker_points(tb.score, at.lay, pw.world, st,
+                               _between_tricks(st[S_MAKER_TRICKS], st[S_TRICKS], st[S_TURN]),
+                               tt, work)

@@ -42,7 +42,7 @@ from .conventional import conventional_card, conventional_discard
 from .learned import learned_card, learned_discard, searched_card, searched_discard
 from .models import KERNEL_CONVENTIONAL, KERNEL_NET, KERNEL_NET_SEARCH, KERNEL_SOLVER
 from .net_weights import CardNets, every_deal
-from .pimc import inference_of, new_pimc_work, pimc_card, pimc_discard
+from .pimc import Worlds, inference_of, new_pimc_work, pimc_card, pimc_discard
 from .player import Player
 from .state import (
     N_PM,
@@ -55,6 +55,7 @@ from .state import (
     S_TURN,
     S_UPCARD,
     TRICKS_PER_HAND,
+    Position,
     StateStart,
     next_decision_key,
     play_card,
@@ -117,9 +118,10 @@ def choose_card(work, lay, seat, key, tt):
         mine = searched_card(tb, lay, hands, st, pm, seat, work.n_worlds, key, tt, pw)
     if mine >= 0 and not keeps_log(held):
         return mine
-    p = pimc_card(tb, lay, hands, st, pm, seat, work.n_worlds, next_decision_key(key, st),
-                  model == KERNEL_SOLVER, tt, pw)
-    log_choice(held, tb, lay, hands, st, pm, seat, False, p, work.n_worlds)
+    p = pimc_card(tb, Position(lay, hands, st, pm, seat),
+                  Worlds(work.n_worlds, next_decision_key(key, st), model == KERNEL_SOLVER),
+                  tt, pw)
+    log_choice(held, tb, Position(lay, hands, st, pm, seat), False, p, work.n_worlds)
     return mine if mine >= 0 else p
 
 
@@ -142,9 +144,11 @@ def choose_discard(work, lay, key, tt):
         mine = searched_discard(tb, lay, hands, st, pm, work.n_worlds, key, tt, pw)
     if mine >= 0 and not keeps_log(held):
         return mine
-    p = pimc_discard(tb, lay, hands, st, pm, work.n_worlds, next_decision_key(key, st),
-                     model == KERNEL_SOLVER, tt, pw)
-    log_choice(held, tb, lay, hands, st, pm, st[S_DEALER], True, p, work.n_worlds)
+    p = pimc_discard(tb, Position(lay, hands, st, pm, st[S_DEALER]),
+                     Worlds(work.n_worlds, next_decision_key(key, st), model == KERNEL_SOLVER),
+                     tt, pw)
+    log_choice(held, tb, Position(lay, hands, st, pm, st[S_DEALER]), True, p,
+               work.n_worlds)
     return mine if mine >= 0 else p
 
 

@@ -42,6 +42,19 @@ N_PM = P_BY + 4
 TRICKS_PER_HAND = 5
 
 
+class Position(NamedTuple):
+    """The play as it stands, for one seat: the trump's layout (`lay`, a row of the rule
+    tables'), the hands (power layout, by seat: the true deal, or one of the seat's worlds),
+    the state `st` and its public part `pm`, and the `seat` that decides or whose worlds are
+    drawn."""
+
+    lay: np.ndarray
+    hands: np.ndarray
+    st: np.ndarray
+    pm: np.ndarray
+    seat: int
+
+
 class StateStart(NamedTuple):
     """What a fresh state (`new_state`, `start_state`) is made of: the `trump`, the `dealer`,
     the `maker`, whether the maker plays alone and whether a defender does (0/1), the seats in

@@ -84,11 +84,12 @@ def _log_choice(work, *decision):
 
 
 @njit(nrt=False)
-def log_pimc_decision(tb, lay, hands, st, pm, seat, discard, card, n_worlds, tw):
-    """Log PIMC's `card` for `seat`'s decision into tw's log, unless the decision is forced
-    or, for a card, the hand is settled (the cases PIMC does not decide by its worlds); where
-    tw keeps values, each candidate's mean points for the seat's side over its n_worlds
-    worlds too (PIMC's sums, just made)."""
+def log_pimc_decision(tb, at, discard, card, n_worlds, tw):
+    """Log PIMC's `card` for at.seat's decision (a `state.Position`; discard: the dealer's)
+    into tw's log, unless the decision is forced or, for a card, the hand is settled (the
+    cases PIMC does not decide by its worlds); where tw keeps values, each candidate's mean
+    points for the seat's side over its n_worlds worlds too (PIMC's sums, just made)."""
+    lay, hands, st, pm, seat = at
     pw = tw.work
     cands = pw.candidates
     if discard:
@@ -100,18 +101,18 @@ def log_pimc_decision(tb, lay, hands, st, pm, seat, discard, card, n_worlds, tw)
     if n == 1:
         return
     k = tw.count[0]
-    log_decision(tb, hands, st, pm, seat, discard, cands, n, card, tw.log, tw.count,
-                 pw.net_work)
+    log_decision(tb, at, discard, cands[:n], card, tw.log, tw.count, pw.net_work)
     if tw.values.shape[0] and tw.count[0] > k:
         side = 1.0 if team_of(seat) == team_of(st[S_MAKER]) else -1.0
         log_values(tw.values[k], pw.net_work.slots, cands, n, pw.sums, side / n_worlds)
 
 
 @njit(nrt=False)
-def log_decision(tb, hands, st, pm, seat, discard, cands, n_cands, card, log, log_n, nw):
-    """Append `seat`'s decision (its features, candidates and the card chosen) to the log, a
-    log of one layout (its width says which); nothing when the log is full or the deal is the
-    other layout's."""
+def log_decision(tb, at, discard, cands, card, log, log_n, nw):
+    """Append at.seat's decision (its features, its candidates `cands` and the card chosen)
+    to the log, a log of one layout (its width says which); nothing when the log is full or
+    the deal is the other layout's."""
+    _, hands, st, pm, seat = at
     k = log_n[0]
     if k >= log.shape[0]:
         return
@@ -126,7 +127,7 @@ def log_decision(tb, hands, st, pm, seat, discard, cands, n_cands, card, log, lo
     for i in range(n):
         if nw.active[i] < nl.n_logged:
             row[nw.active[i]] = 1
-    for i in range(n_cands):
+    for i in range(cands.shape[0]):
         row[nl.n_logged + nw.slots[cands[i]]] = 1
     row[nl.n_logged + nl.n_slots] = nw.slots[card]
     log_n[0] = k + 1

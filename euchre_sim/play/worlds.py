@@ -144,21 +144,22 @@ def guided_deal(lay, key, cards, n, room, voids, out, scratch):
 
 
 @njit(nrt=False, inline="always")  # a branch and a call: each caller holds its own copy
-def sample_world(tb, lay, hands, st, pm, seat, key, w, cards, out, inference):
+def sample_world(tb, at, key, w, cards, out, inference):
     """Fill out[0:4] (power layout, by seat) with world w of the decision keyed `key`: a deal
-    consistent with what `seat` knows and, when the player infers (a bidder in `inference`),
-    with the auction and the dealer's discard (worlds 0, 1, ... of one key are the states of
-    one chain, so ask for them in order).
+    consistent with what at.seat knows in position `at` (a `state.Position` of the true deal)
+    and, when the player infers (a bidder in `inference`), with the auction and the dealer's
+    discard (worlds 0, 1, ... of one key are the states of one chain, so ask for them in
+    order).
 
     cards: int64 work buffer of 64; inference: a play.pimc.Inference, whose player's bidder
     the worlds agree with (NO_BIDDER: they infer nothing). (Inlined, so
     that a plain world's call takes only the arrays it reads: Numba copies a struct of arrays,
     the rule tables or the inference, at every call that is not inlined.)"""
-    if inference.player.bidder >= 0 and seat_may_infer(st, seat):
-        inferred_world(tb, lay, hands, st, pm, seat, key, w, cards, out, inference)
+    if inference.player.bidder >= 0 and seat_may_infer(at.st, at.seat):
+        inferred_world(tb, at, key, w, cards, out, inference)
     else:
-        _plain_world(lay, hands, st, pm, seat, deal_key(key, np.uint64(w)), cards, out,
-                     inference.ints, inference.words)
+        _plain_world(at, deal_key(key, np.uint64(w)), cards, out, inference.ints,
+                     inference.words)
 
 
 @njit(nrt=False)
@@ -225,14 +226,15 @@ _AGREES, _DISAGREES, _BREAKS_VOID = 0, 1, 2
 
 
 @njit(inline="always")
-def _place_state(tb, lay, st, pm, seat, s, place, fixed, inference):
-    """How place s (a seat other than `seat`, or OUT) holding `place` stands with what `seat`
+def _place_state(tb, at, s, place, fixed, inference):
+    """How place s (a seat other than at.seat, or OUT) holding `place` stands with what at.seat
     knows: _BREAKS_VOID when its hand in the world (`world_hand`) holds a card of a suit it has
     shown void in (never allowed), _DISAGREES when the dealer's discard is not one of its
     unseen cards or a bid it made before and at the call is not the one the bidder makes with
     its hand (its played cards put back), else _AGREES. The dealer's discard is found once."""
     if s == OUT:
         return _AGREES
+    lay, st, pm, seat = at.lay, at.st, at.pm, at.seat
     before = place | pm[P_BY + s]  # the hand it bid with
     hand = place
     discard_agrees = True
@@ -250,9 +252,9 @@ def _place_state(tb, lay, st, pm, seat, s, place, fixed, inference):
 
 
 @njit(inline="always", nrt=False)
-def place_agrees(tb, lay, st, pm, seat, s, place, fixed, inference):
-    """Does place s agree with what `seat` knows (`_place_state`)?"""
-    return _place_state(tb, lay, st, pm, seat, s, place, fixed, inference) == _AGREES
+def place_agrees(tb, at, s, place, fixed, inference):
+    """Does place s agree with what at.seat knows (`_place_state`)?"""
+    return _place_state(tb, at, s, place, fixed, inference) == _AGREES
 
 
 @njit(inline="always")
@@ -288,19 +290,19 @@ def _bids_agree(tb, st, s, hand, inference):
 
 
 @njit(nrt=False)
-def inferred_world(tb, lay, hands, st, pm, seat, key, w, cards, out, inference):
-    """World w of `seat`'s decision consistent with what it knows, the auction and the
+def inferred_world(tb, at, key, w, cards, out, inference):
+    """World w of at.seat's decision consistent with what it knows, the auction and the
     discard (module docstring): by exact rejection sampling while that finds one within
     EXACT_TRIES deals (independent worlds), else from then on in the decision a Markov chain's
     state; counters: worlds asked, worlds that agree with everything, worlds that had to leave
     something out (no agreeing world was found)."""
+    lay, st, pm, seat = at.lay, at.st, at.pm, at.seat
     counters, chain, placed = inference.counters, inference.chain, inference.placed
     hopeless = inference.hopeless
     counters[0] += 1
     if w == 0:
         chain[_LIVE] = 0
-    if chain[_LIVE] == 0 and _exact_world(tb, lay, hands, st, pm, seat,
-                                          deal_key(key, np.uint64(3 + w)), cards, out,
+    if chain[_LIVE] == 0 and _exact_world(tb, at, deal_key(key, np.uint64(3 + w)), cards, out,
                                           inference):
         counters[1] += 1
         return
@@ -308,21 +310,20 @@ def inferred_world(tb, lay, hands, st, pm, seat, key, w, cards, out, inference):
         # where this seat found no agreeing world earlier in the hand, none exists now (what
         # it has seen since only narrows the worlds): a short search for the fewest
         search = 2 * chain[_N] if hopeless[seat] else SEARCH_STEPS
-        _start_chain(tb, lay, hands, st, pm, seat, key, cards, search, inference)
+        _start_chain(tb, at, key, cards, search, inference)
         hopeless[seat] = chain[_TARGET] > 0
         chain[_LIVE] = 1
         steps = BURN_IN_SWEEPS * chain[_N]
     else:
         steps = max(1, chain[_N] // THIN_DIVISOR)
-    total = _walk(tb, lay, st, pm, seat, deal_key(key, np.uint64(2)), steps, chain[_TARGET],
-                  cards, inference)
+    total = _walk(tb, at, deal_key(key, np.uint64(2)), steps, chain[_TARGET], cards, inference)
     counters[1 if total == 0 else 2] += 1
     for s in range(4):
         out[s] = world_hand(lay, st, pm, seat, s, placed[s], placed[5 + s])
 
 
 @njit(nrt=False, inline="always")  # one caller: no copy of the tables' structs per world
-def _exact_world(tb, lay, hands, st, pm, seat, key, cards, out, inference):
+def _exact_world(tb, at, key, cards, out, inference):
     """Exact rejection sampling, the maker's hand first: up to MAKER_TRIES draws of the
     maker's cards from the unseen ones until its call agrees (`_place_state`), then the
     other places dealt from the cards left; the deal goes into out when every place agrees,
@@ -330,11 +331,12 @@ def _exact_world(tb, lay, hands, st, pm, seat, key, cards, out, inference):
     maker's hand is uniform over the hands that agree with it, and the rest uniform over the
     deals of the cards left, whose number is the same whatever the maker holds. Returns
     whether a deal was found."""
+    lay, st, pm, seat = at.lay, at.st, at.pm, at.seat
     ints, words = inference.ints, inference.words
     room, _, dealt = _deal_buffers(ints, words)
     fixed = words[_FIXED:_FIXED + 5]
     fixed[:] = _ZERO
-    n = _inferred_room(lay, hands, st, pm, seat, cards, fixed, room)
+    n = _inferred_room(at, cards, fixed, room)
     first = st[S_MAKER] if st[S_MAKER] != seat else OUT  # OUT: no place drawn first
     taken = room[first] if first != OUT else 0
     left = n - taken  # cards[:left] are dealt to the others, cards[left:n] are the maker's
@@ -346,7 +348,7 @@ def _exact_world(tb, lay, hands, st, pm, seat, key, cards, out, inference):
             for t in range(MAKER_TRIES):
                 shuffle_tail(deal_key(key_attempt, np.uint64(t)), cards, n, taken)
                 dealt[first] = fixed[first] | _cards_mask(cards, left, n)
-                if _place_state(tb, lay, st, pm, seat, first, dealt[first], fixed[first],
+                if _place_state(tb, at, first, dealt[first], fixed[first],
                                 inference) == _AGREES:
                     found = True
                     break
@@ -357,7 +359,7 @@ def _exact_world(tb, lay, hands, st, pm, seat, key, cards, out, inference):
         agrees = True
         for s in range(4):
             if s != seat and s != first and (st[S_ACTIVE] >> s) & 1 and _place_state(
-                    tb, lay, st, pm, seat, s, dealt[s], fixed[s], inference) != _AGREES:
+                    tb, at, s, dealt[s], fixed[s], inference) != _AGREES:
                 agrees = False
                 break
         if agrees:
@@ -386,12 +388,13 @@ THIN_DIVISOR = 4  # a world every n // THIN_DIVISOR swaps after that
 
 
 @njit(nrt=False)
-def _walk(tb, lay, st, pm, seat, key, steps, limit, cards, inference):
+def _walk(tb, at, key, steps, limit, cards, inference):
     """`steps` proposals of the chain, each a swap of two unseen cards between places; a
     swap is taken when the disagreements after it are at most `limit`. With limit -1 it is
     the search for an agreeing world: a swap is taken when it lowers the disagreements, or
     keeps them and does not weaken the maker's hand for the trump (by the rules bidder's
     count), and the walk stops at none. Returns the disagreements left."""
+    st, pm, seat = at.st, at.pm, at.seat
     chain, placed, weights = inference.chain, inference.placed, inference.player.weights
     n = chain[_N]
     total = chain[_BAD:_BAD + 5].sum()
@@ -414,10 +417,10 @@ def _walk(tb, lay, st, pm, seat, key, steps, limit, cards, inference):
         bj = one_bit(cards[j])
         place_a = (placed[a] & ~bi) | bj
         place_b = (placed[b] & ~bj) | bi
-        bad_a = _place_state(tb, lay, st, pm, seat, a, place_a, placed[5 + a], inference)
+        bad_a = _place_state(tb, at, a, place_a, placed[5 + a], inference)
         if bad_a == _BREAKS_VOID:
             continue  # shown voids hold in every world
-        bad_b = _place_state(tb, lay, st, pm, seat, b, place_b, placed[5 + b], inference)
+        bad_b = _place_state(tb, at, b, place_b, placed[5 + b], inference)
         if bad_b == _BREAKS_VOID:
             continue
         after = total - chain[_BAD + a] - chain[_BAD + b] + bad_a + bad_b
@@ -463,16 +466,17 @@ def forget_hopeless(inference):
 
 
 @njit(nrt=False)
-def _start_chain(tb, lay, hands, st, pm, seat, key, cards, search, inference):
+def _start_chain(tb, at, key, cards, search, inference):
     """A random deal of the unseen cards (the dealer's six where its discard is inferred),
     then up to `search` swaps that never add a disagreement, until none is left: the chain
     keeps to the fewest disagreements reached (0 but where no world agrees)."""
+    lay, st, pm, seat = at.lay, at.st, at.pm, at.seat
     chain, placed = inference.chain, inference.placed
     ints, words = inference.ints, inference.words
     room, voids, dealt = _deal_buffers(ints, words)
     fixed = placed[5:10]
     fixed[:] = _ZERO
-    n = _inferred_room(lay, hands, st, pm, seat, cards, fixed, room)
+    n = _inferred_room(at, cards, fixed, room)
     for s in range(4):
         if s != seat:
             voids[s] = pm[P_VOID + s]
@@ -485,19 +489,20 @@ def _start_chain(tb, lay, hands, st, pm, seat, key, cards, search, inference):
         placed[s] = fixed[s] | dealt[s]
         asked = s < 4 and s != seat and (st[S_ACTIVE] >> s) & 1
         chain[_BAD + s] = 1 if asked and not place_agrees(
-            tb, lay, st, pm, seat, s, placed[s], fixed[s], inference) else 0
+            tb, at, s, placed[s], fixed[s], inference) else 0
     chain[_N] = n
     chain[_STEP] = 0
-    chain[_TARGET] = _walk(tb, lay, st, pm, seat, deal_key(key, np.uint64(1)), search,
-                           np.int64(-1), cards, inference)  # an int64: a literal compiles it twice
+    chain[_TARGET] = _walk(tb, at, deal_key(key, np.uint64(1)), search, np.int64(-1), cards,
+                           inference)  # an int64: a literal compiles it twice
     chain[_STEP] = 0
 
 
 @njit(nrt=False)
-def _known(lay, hands, st, pm, seat, cards, fixed, room):
-    """What every world keeps: fixed[s] (the seat's own hand, the upcard in the dealer's hand
-    while unplayed) and room[s] (cards still to deal to each seat in play); the unseen cards
-    to deal are listed in cards[:n]. Returns n."""
+def _known(at, cards, fixed, room):
+    """What every world of at.seat keeps: fixed[s] (the seat's own hand, the upcard in the
+    dealer's hand while unplayed) and room[s] (cards still to deal to each seat in play); the
+    unseen cards to deal are listed in cards[:n]. Returns n."""
+    lay, hands, st, pm, seat = at
     dealer = st[S_DEALER]
     hidden = unseen_by(lay, hands, st, pm, seat)
     fixed[seat] = hands[seat]
@@ -529,24 +534,26 @@ def _deal_in_order(cards, k, room, fixed, dealt, skip):
 
 
 @njit(nrt=False)
-def _inferred_room(lay, hands, st, pm, seat, cards, fixed, room):
+def _inferred_room(at, cards, fixed, room):
     """`_known` for an inferred world: the dealer's place holds six cards where its discard
     is inferred, the out-of-play place the rest. Returns the count of unseen cards."""
-    n = _known(lay, hands, st, pm, seat, cards, fixed, room)
-    if _holds_discard(st, seat, st[S_DEALER]):
+    n = _known(at, cards, fixed, room)
+    st = at.st
+    if _holds_discard(st, at.seat, st[S_DEALER]):
         room[st[S_DEALER]] += 1
     room[OUT] = n - room[:4].sum()
     return n
 
 
 @njit(nrt=False)
-def _plain_world(lay, hands, st, pm, seat, key, cards, out, ints, words):
-    """A world from what `seat` has seen (hands, voids, the upcard), nothing else (ints,
+def _plain_world(at, key, cards, out, ints, words):
+    """A world from what at.seat has seen (hands, voids, the upcard), nothing else (ints,
     words: the samplers' work)."""
+    lay, seat, pm = at.lay, at.seat, at.pm
     room, voids, dealt = _deal_buffers(ints, words)
     fixed = words[_FIXED:_FIXED + 5]
     fixed[:] = _ZERO
-    n = _known(lay, hands, st, pm, seat, cards, fixed, room)
+    n = _known(at, cards, fixed, room)
     for s in range(4):
         if s != seat:
             voids[s] = pm[P_VOID + s]
