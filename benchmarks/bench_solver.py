@@ -73,7 +73,8 @@ def _table_solves(tb, hands, which, exact, tt, out):
                 if alone >= 0:
                     active &= ~(1 << ((alone + 2) % 4))
                 leader = opening_leader(0, active, alone, False)  # dealer N
-                hp = to_power(tb, trump, hands[d], active, work[2])
+                hp = work[2]
+                to_power(tb, trump, hands[d], active, hp)
                 if exact:
                     out[k] = exact_tricks(tb.layout[trump], hp, leader, active, tt, work)
                 else:

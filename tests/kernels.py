@@ -26,6 +26,13 @@ from euchre_sim.solver.search import (
 )
 
 
+def power_hands(tables, trump: int, hands, active: int) -> np.ndarray:
+    """The hands (card ids, by seat) in the trump's power layout, in a new array."""
+    power = np.empty(4, np.uint64)
+    to_power(tables, trump, np.array(hands, dtype=np.uint64), active, power)
+    return power
+
+
 def legal_mask(tables, trump: int, hand: int, led_suit: int) -> int:
     """Legal cards of `hand` (led_suit -1 when leading)."""
     return int(trick.legal_mask(tables, trump, np.uint64(hand), led_suit))
@@ -45,7 +52,7 @@ def solve(rules, hands: list[int], trump: int, leader: int, active=(True,) * 4, 
     """NS tricks when all play perfectly; hands indexed by seat (sitting-out hands ignored)."""
     tb = compile_rules(rules)
     mask = active_mask(active)
-    power = to_power(tb, trump, np.array(hands, dtype=np.uint64), mask, np.empty(4, np.uint64))
+    power = power_hands(tb, trump, hands, mask)
     tt = tt if tt is not None else shared_tt()
     return int(exact_tricks(tb.layout[trump], power, leader, mask, tt, new_work()))
 
@@ -56,7 +63,7 @@ def endgame_tricks(rules, hands: list[int], trump: int, leader: int, active, alp
     table, fail-soft in the window (alpha, beta)."""
     tb = compile_rules(rules)
     mask = active_mask(active)
-    power = to_power(tb, trump, np.array(hands, dtype=np.uint64), mask, np.empty(4, np.uint64))
+    power = power_hands(tb, trump, hands, mask)
     tt = new_tt(10)
     n = bin(int(power[leader])).count("1")
     return int(endgame(Search(tb.layout[trump], mask, sum(active), tt), power, leader, alpha,
@@ -68,8 +75,7 @@ def sure_tricks(rules, hands: list[int], trump: int, leader: int, active) -> tup
     cashing the leader's top cards, (NS, EW) tricks each side surely takes with one seat's
     trumps)."""
     tb = compile_rules(rules)
-    power = to_power(tb, trump, np.array(hands, dtype=np.uint64), active_mask(active),
-                     np.empty(4, np.uint64))
+    power = power_hands(tb, trump, hands, active_mask(active))
     lay = tb.layout[trump]
     ns, ew = sure_trump_tricks(lay, power)
     return int(quick_tricks(lay, power, leader)), (int(ns), int(ew))
@@ -82,7 +88,7 @@ def solve_mid_trick(rules, hands: list[int], trump: int, leader: int, active, tr
     tb = compile_rules(rules)
     mask = active_mask(active)
     lay = tb.layout[trump]
-    power = to_power(tb, trump, np.array(hands, dtype=np.uint64), mask, np.empty(4, np.uint64))
+    power = power_hands(tb, trump, hands, mask)
     bits = [int(tb.power_bit[trump, card]) for card in trick]
     led = lay[bits[0]]
     wbit, wseat, seat = bits[0], leader, leader
@@ -104,7 +110,7 @@ def trick_seat_after(active: int, seat: int) -> int:
 def ns_at_least(tables, trump: int, hands: np.ndarray, leader: int, active: int, target: int,
                 tt) -> bool:
     """Does NS take at least `target` tricks? (hands in card ids, `active` a seat mask)"""
-    power = to_power(tables, trump, hands, active, np.empty(4, np.uint64))
+    power = power_hands(tables, trump, hands, active)
     lay = tables.layout[trump]
     return bool(at_least(lay, power, leader, active, target, tt, new_work()))
 

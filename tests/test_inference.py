@@ -55,7 +55,8 @@ def _contract(rules, index, round_no, pos, trump, alone):
     take_up = round_no == 1 and (active >> DEALER) & 1
     if take_up:
         held[DEALER] |= np.uint64(1) << np.uint64(up)
-    hp = to_power(tb, trump, held, active, held)
+    to_power(tb, trump, held, active, held)
+    hp = held
     known_out = np.uint64(0) if take_up else np.uint64(1) << np.uint64(tb.power_bit[trump, up])
     st_, pm = new_state(trump, DEALER, maker, int(alone), 0, active, leader,
                         tb.power_bit[trump, up] if take_up else -1, known_out)

@@ -90,7 +90,7 @@ def defender_position(maker_pos, j):
     return (2 if maker_pos & 1 else 1) + 2 * j
 
 
-@njit
+@njit(nrt=False)
 def defence_open(flags):
     """May a defender play alone (asked after trump is fixed, from the dealer's left)?"""
     return flags[FLAG_DEFEND_ALONE] != 0

@@ -137,7 +137,8 @@ def dealer_side_tricks(tb, deal, contract, exact, makers, tt, work):
     round_no, trump, alone_pos, def_pos = contract
     active, leader = seats_in_play(dealer, alone_pos, def_pos, tb.flags[FLAG_LONE_LAST] != 0)
     discard = round_no == 1 and (active >> dealer) & 1
-    hp = to_power(tb, trump, hands, active, work[2])
+    hp = work[2]
+    to_power(tb, trump, hands, active, hp)
     if discard:
         hp[dealer] |= one_bit(tb.power_bit[trump, upcard])
     lay = tb.layout[trump]
@@ -255,7 +256,8 @@ def _solve_table(tb, hands, dealer, n_trumps, lone_last, tt, work, out):
             if alone >= 0:
                 active &= ~(1 << partner_of(alone))
             leader = opening_leader(dealer, active, alone, lone_last)
-            hp = to_power(tb, trump, hands, active, work[2])
+            hp = work[2]
+            to_power(tb, trump, hands, active, hp)
             out[row, 0] = trump
             out[row, 1] = alone
             out[row, 2] = leader

@@ -89,10 +89,12 @@ def new_work():
             np.zeros(4, np.uint64))
 
 
-@njit
+@njit(nrt=False)
 def to_power(tb, trump, hands_in, active, out):
-    """Hands by seat in card ids -> power layout, written to `out` (which may be hands_in) and
-    returned; sitting-out seats (bits of `active`) empty. A byte of a mask per lookup."""
+    """Hands by seat in card ids -> power layout, written to `out` (which may be hands_in);
+    sitting-out seats (bits of `active`) empty. A byte of a mask per lookup. It returns
+    nothing: compiled without reference counting (as the play wing's kernels that call it
+    are), an array it returned would reach a counting caller uncounted."""
     table = tb.power_bytes[trump]
     for s in range(4):
         m = hands_in[s] if (active >> s) & 1 else _ZERO
@@ -100,7 +102,6 @@ def to_power(tb, trump, hands_in, active, out):
         for i in range(table.shape[0]):
             power |= table[i, (m >> np.uint64(8 * i)) & np.uint64(0xFF)]
         out[s] = power
-    return out
 
 
 @njit(inline="always")
