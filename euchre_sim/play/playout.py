@@ -101,7 +101,8 @@ def choose_card(work, lay, seat, key, tt):
     """The card for `seat` in work's hand by its side's model; `lay` the trump's layout, `key`
     the hand's. A work that keeps a teaching log (`teaching_log`) logs PIMC's choice at every
     decision (the learned player, where it has a card, plays its own). tt: the solver's table,
-    None where no player searches (`searches`), and Numba compiles no PIMC here."""
+    None where no player searches (`searches`), and Numba compiles no PIMC here. Inlined into
+    the playout's loop: a call passed the work's ~1,000 fields at every card."""
     model = work.models[team_of(seat)]
     tb, hands, st, pm = work.tb, work.hands, work.st, work.pm
     if model == KERNEL_CONVENTIONAL:
