@@ -149,13 +149,12 @@ def choose_discard(work, lay, key, tt):
     return mine if mine >= 0 else p
 
 
-# the layers below reach these through calls that do not link their code in (`core.jit.unlinked`):
-# each compiled once, not again inside every kernel above it
-_choose_card = unlinked(choose_card)
+# the contract reaches the discard through a call that does not link its code in
+# (`core.jit.unlinked`): compiled once, not again inside every kernel above it
 _choose_discard = unlinked(choose_discard)
 
 
-@njit(nrt=False)
+@njit(nrt=False, inline="always")
 def _play_out(work, lay, key, tt):
     """Play work's hand to its end from its state, each seat by its side's model."""
     st = work.st
