@@ -821,8 +821,10 @@ def _close_call(plays, net_seed, share, contract, margin=None):
     return c, contract_nets(c, layers), margin, _close_by_twin(by, margin)
 
 
+# plays up to 15: later positions are mostly forced or settled, and Hypothesis's health check
+# failed a run now and then for filtering out too many of them
 @settings(max_examples=80, deadline=None)
-@given(plays=st.integers(0, 19), net_seed=st.integers(0, 2**32), share=st.floats(0.0, 1.2),
+@given(plays=st.integers(0, 15), net_seed=st.integers(0, 2**32), share=st.floats(0.0, 1.2),
        **contracts)
 def test_close_calls_are_the_candidates_scored_within_the_margin_of_the_nets_best(
         plays, net_seed, share, **contract):

@@ -238,10 +238,11 @@ def test_the_learned_players_question_compiles_no_search_and_its_deals_only_thei
     compiled = json.loads(out.stdout.strip().splitlines()[-1])
     search = {"pimc_card", "pimc_discard", "pimc_among", "sample_world", "searched_card",
               "searched_discard", "_best_over_worlds"}
-    assert {"play_deal", "choose_card", "learned_card", "analyze_deal",
+    # choose_card is inlined into the contract's playout: it compiles as play_contract
+    assert {"play_deal", "play_contract", "learned_card", "analyze_deal",
             "bidder_choice"} <= set(compiled["warmed"])
     assert search.isdisjoint(compiled["warmed"] + compiled["tried"])
     assert "_reached_batch" in compiled["tried"]
-    assert {"play_deal", "play_contract", "choose_card", "choose_discard", "analyze_deal",
+    assert {"play_deal", "play_contract", "choose_discard", "analyze_deal",
             "search_at", "advice_rows", "auction_choices", "resolve_contracts",
             "bidder_choice"}.isdisjoint(compiled["tried"])

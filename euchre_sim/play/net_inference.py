@@ -101,11 +101,11 @@ def net_scores(net, active, n, nw):
         nw.out[slot] = slot_score(net, nw, slot)
 
 
-@njit(nrt=False)
+@njit(nrt=False, inline="always")
 def net_choice(tb, hands, st, pm, seat, discard, cands, n_cands, nets, nw):
     """The candidate (power bit, of cands[:n_cands]) the deal's net scores highest for
     `seat`'s decision, the candidates' scores left in nw.out by slot; -1 when the player has
-    no net for the deal."""
+    no net for the deal. Inlined: a call passed its records' ~300 fields at every decision."""
     if net_slots(tb, st[S_TRUMP], nw.slots) == 0:  # each layout a constant to its encoding
         net = nets.standard
         if net.b1.shape[0] == 0:
