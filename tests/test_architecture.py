@@ -79,8 +79,6 @@ LONG_KERNELS = {
     "bidding/auction.py: reached_rows", "bidding/table.py: table_choice_into",
     "solver/search.py: search_at", "play/state.py: new_state",
     "play/net_features.py: encode", "play/net_inference.py: net_choice",
-    "play/learned.py: _settle",
-    "play/learned.py: searched_card", "play/learned.py: searched_discard",
 }
 
 

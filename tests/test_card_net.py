@@ -853,15 +853,15 @@ def test_learned_search_takes_a_clear_call_from_the_net_and_leaves_a_close_one_t
     picks = []
     for _ in range(2):
         st_ = c.st.copy()
-        picks.append(searched_card(c.tb, c.lay, c.hp, st_, c.pm, c.turn, 8, np.uint64(key),
-                                   new_tt(), new_pimc_work(inference_of(), net)))
+        picks.append(searched_card(c.tb, Position(c.lay, c.hp, st_, c.pm, c.turn), 8,
+                                   np.uint64(key), new_tt(), new_pimc_work(inference_of(), net)))
         assert st_[S_DECISIONS] == c.st[S_DECISIONS] + (len(close) > 1)
     event("close call" if len(close) > 1 else "clear call")
     assert picks[0] == picks[1] and picks[0] in close
     if len(close) == 1:
         assert picks[0] == close[0]
-    assert searched_card(c.tb, c.lay, c.hp, c.st.copy(), c.pm, c.turn, 8, np.uint64(key),
-                         new_tt(), new_pimc_work(inference_of(), net)) == picks[0]
+    assert searched_card(c.tb, Position(c.lay, c.hp, c.st.copy(), c.pm, c.turn), 8,
+                         np.uint64(key), new_tt(), new_pimc_work(inference_of(), net)) == picks[0]
 
 
 @settings(max_examples=40, deadline=None)
@@ -886,8 +886,8 @@ def test_learned_search_discard_is_the_nets_when_clear_else_one_of_its_close_cal
                            SEARCH_MARGIN)
     assume(close is not None)
     st_ = c.st.copy()
-    d = searched_discard(c.tb, c.lay, c.hp, st_, c.pm, 8, np.uint64(key), new_tt(),
-                         new_pimc_work(inference_of(), contract_nets(c, layers)))
+    d = searched_discard(c.tb, Position(c.lay, c.hp, st_, c.pm, c.dealer), 8, np.uint64(key),
+                         new_tt(), new_pimc_work(inference_of(), contract_nets(c, layers)))
     event("close call" if len(close) > 1 else "clear call")
     assert c.card(d) != c.upcard and c.card(d) in c.hands[c.dealer]
     assert d in close and st_[S_DECISIONS] == c.st[S_DECISIONS] + (len(close) > 1)

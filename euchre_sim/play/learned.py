@@ -15,7 +15,7 @@ from .conventional import conventional_card
 from .models import SEARCH_MARGIN
 from .net_inference import close_calls, net_choice
 from .pimc import Worlds, discard_candidates, option_candidates, option_of, pimc_among
-from .state import S_DEALER, Position, next_decision_key, settled
+from .state import S_DEALER, next_decision_key, settled
 
 
 @njit(nrt=False)
@@ -31,20 +31,22 @@ def learned_discard(tb, lay, hands, st, pm, pw):
 
 
 @njit(nrt=False)
-def searched_card(tb, lay, hands, st, pm, seat, n_worlds, key, tt, pw):
-    """`learned_card`, its close calls (candidates within SEARCH_MARGIN of the net's best)
-    decided by PIMC among them over n_worlds worlds from the hand's `key`."""
+def searched_card(tb, at, n_worlds, key, tt, pw):
+    """`learned_card` for the Position `at`, its close calls (candidates within SEARCH_MARGIN
+    of the net's best) decided by PIMC among them over n_worlds worlds from the hand's
+    `key`."""
+    lay, hands, st, pm, seat = at
     best, n = _net_card(tb, lay, hands, st, pm, seat, pw)
-    return _settle(tb, lay, hands, st, pm, seat, np.bool_(False), best, n, n_worlds, key, tt,
-                   pw)
+    return _settle(tb, at, np.bool_(False), best, n, Worlds(n_worlds, key, False), tt, pw)
 
 
 @njit(nrt=False)
-def searched_discard(tb, lay, hands, st, pm, n_worlds, key, tt, pw):
-    """`learned_discard`, its close calls decided as `searched_card`'s."""
+def searched_discard(tb, at, n_worlds, key, tt, pw):
+    """`learned_discard` (at.seat: the dealer), its close calls decided as
+    `searched_card`'s."""
+    lay, hands, st, pm, _ = at
     best, n = _net_discard(tb, lay, hands, st, pm, pw)
-    return _settle(tb, lay, hands, st, pm, st[S_DEALER], np.bool_(True), best, n, n_worlds, key,
-                   tt, pw)
+    return _settle(tb, at, np.bool_(True), best, n, Worlds(n_worlds, key, False), tt, pw)
 
 
 @njit(nrt=False)
@@ -74,13 +76,14 @@ def _net_discard(tb, lay, hands, st, pm, pw):
 
 
 @njit(nrt=False)
-def _settle(tb, lay, hands, st, pm, seat, discard, best, n, n_worlds, key, tt, pw):
+def _settle(tb, at, discard, best, n, hand_worlds, tt, pw):
     """The net's `best` of pw's n candidates, or PIMC's choice among those it scored within
-    SEARCH_MARGIN of it."""
+    SEARCH_MARGIN of it, over `hand_worlds` (`Worlds`, the hand's key: the decision's is
+    drawn from it)."""
     if best < 0 or n == 1:
         return best
     close = close_calls(pw.net_work, pw.candidates, n, best, SEARCH_MARGIN)
     if close == 1:
         return best
-    return pimc_among(tb, Position(lay, hands, st, pm, seat), discard, close,
-                      Worlds(n_worlds, next_decision_key(key, st), False), best, tt, pw)
+    worlds = Worlds(hand_worlds.n_worlds, next_decision_key(hand_worlds.key, at.st), False)
+    return pimc_among(tb, at, discard, close, worlds, best, tt, pw)

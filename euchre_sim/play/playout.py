@@ -116,7 +116,7 @@ def choose_card(work, lay, seat, key, tt):
     if model == KERNEL_NET:
         mine = learned_card(tb, lay, hands, st, pm, seat, pw)
     elif model == KERNEL_NET_SEARCH:
-        mine = searched_card(tb, lay, hands, st, pm, seat, work.n_worlds, key, tt, pw)
+        mine = searched_card(tb, Position(lay, hands, st, pm, seat), work.n_worlds, key, tt, pw)
     if mine >= 0 and not keeps_log(held):
         return mine
     p = pimc_card(tb, Position(lay, hands, st, pm, seat),
@@ -142,7 +142,8 @@ def choose_discard(work, lay, key, tt):
     if model == KERNEL_NET:
         mine = learned_discard(tb, lay, hands, st, pm, pw)
     elif model == KERNEL_NET_SEARCH:
-        mine = searched_discard(tb, lay, hands, st, pm, work.n_worlds, key, tt, pw)
+        mine = searched_discard(tb, Position(lay, hands, st, pm, st[S_DEALER]), work.n_worlds,
+                                key, tt, pw)
     if mine >= 0 and not keeps_log(held):
         return mine
     p = pimc_discard(tb, Position(lay, hands, st, pm, st[S_DEALER]),
