@@ -30,7 +30,14 @@ from euchre_sim.core.stats import mean_se
 from euchre_sim.play.net_weights import no_card_nets
 from euchre_sim.play.pimc import Worlds, inference_of, new_pimc_work, pimc_card
 from euchre_sim.play.player import Player
-from euchre_sim.play.state import S_DISCARD, S_MAKER_TURN, S_UPCARD, Position, new_state
+from euchre_sim.play.state import (
+    S_DISCARD,
+    S_MAKER_TURN,
+    S_UPCARD,
+    Position,
+    StateStart,
+    new_state,
+)
 from euchre_sim.solver.search import new_tt
 
 DEALS = int(os.environ.get("BENCH_DEALS", "400"))
@@ -71,7 +78,8 @@ def probe_leads(rules) -> dict:
         suits = {}
         pw = new_pimc_work(inference, no_card_nets())
         for run in range(RUNS):
-            st, pm = new_state(trump, dealer, loner, 1, 0, active, leader, up, np.uint64(0))
+            st, pm = new_state(StateStart(trump, dealer, loner, 1, 0, active, leader, up,
+                                          np.uint64(0)))
             st[S_DISCARD] = tb.power_bit[trump, deck.parse_card("9D")]
             st[S_UPCARD] = deck.parse_card("AS")
             st[S_MAKER_TURN] = 2  # round 1, position 3

@@ -77,8 +77,7 @@ MAX_PARAMETERS = 8
 # (issue 57), and those the play wing calls with their arguments loose
 LONG_KERNELS = {
     "bidding/auction.py: reached_rows", "bidding/table.py: table_choice_into",
-    "solver/search.py: search_at", "play/state.py: new_state",
-    "play/net_features.py: encode", "play/net_inference.py: net_choice",
+    "solver/search.py: search_at",
 }
 
 

@@ -482,7 +482,8 @@ class Contract:
         active = np.zeros(MAX_ACTIVE, dtype=np.int64)
         which = net_slots(self.tb, self.trump, slots)
         assert LAYOUTS[which] is self.nl, "the kernel's layout is the rule text's"
-        n = encode(self.tb, self.nl, self.hp, self.st, self.pm, seat, discard, slots, active)
+        n = encode(self.tb, self.nl, Position(self.lay, self.hp, self.st, self.pm, seat),
+                   discard, slots, active)
         return [int(a) for a in active[:n]]
 
 
@@ -833,7 +834,8 @@ def test_close_calls_are_the_candidates_scored_within_the_margin_of_the_nets_bes
     event(f"{len(want)} close")
     pw = new_pimc_work(inference_of(), net)
     n = option_candidates(c.lay, c.hp, c.st, c.pm, c.turn, False, pw.candidates)
-    best = net_choice(c.tb, c.hp, c.st, c.pm, c.turn, False, pw.candidates, n, net,
+    best = net_choice(c.tb, Position(c.lay, c.hp, c.st, c.pm, c.turn), False, pw.candidates, n,
+                      net,
                       pw.net_work)
     kept = close_calls(pw.net_work, pw.candidates, n, best, margin)
     assert pw.candidates[0] == want[0] == best

@@ -18,6 +18,7 @@ from euchre_sim.play.state import (
     S_MAKER_TRICKS,
     S_TRICKS,
     S_TURN,
+    StateStart,
     new_state,
     play_card,
 )
@@ -62,7 +63,8 @@ def _lone_order_up(rng: random.Random):
     active, leader = seats_in_play(DEALER, LONER, 0, False)
     hands = np.array([_power(t, dealt[0]), 0, _power(t, dealt[2]), _power(t, hand)],
                      dtype=np.uint64)
-    st_, pm = new_state(t, DEALER, LONER, 1, 0, active, leader, _bit(t, "AS"), np.uint64(0))
+    st_, pm = new_state(StateStart(t, DEALER, LONER, 1, 0, active, leader, _bit(t, "AS"),
+                                   np.uint64(0)))
     d = conventional_discard(TB.layout[t], hands, st_, pm)
     hands[DEALER] &= ~np.uint64(1 << d)
     st_[S_DISCARD] = d
@@ -159,8 +161,8 @@ def _choice(t: int, hands: list[int], led) -> int:
                      dtype=np.uint64)
     everything = hands[0] | hands[1] | hands[2] | (1 << led if led is not None else 0)
     known_out = _power(t, DECK.mask & ~everything)
-    st_, pm = new_state(t, W_SEAT, N_SEAT, 1, 0, 0b1011, W_SEAT if led is not None else N_SEAT,
-                        -1, known_out)
+    st_, pm = new_state(StateStart(t, W_SEAT, N_SEAT, 1, 0, 0b1011,
+                                   W_SEAT if led is not None else N_SEAT, -1, np.uint64(known_out)))
     if led is not None:
         power[W_SEAT] |= np.uint64(1 << _bit(t, DECK.card_name(led)))
         play_card(lay, power, st_, pm, _bit(t, DECK.card_name(led)))
@@ -226,7 +228,7 @@ def _defender_choice(deal: str, trump: str, leader: int, plays: list[str],
     dealt = DECK.parse_deal(deal)
     hands = np.array([_power(t, h) if s != 2 else 0 for s, h in enumerate(dealt)],
                      dtype=np.uint64)
-    st_, pm = new_state(t, W_SEAT, N_SEAT, 1, 0, 0b1011, leader, -1, np.uint64(0))
+    st_, pm = new_state(StateStart(t, W_SEAT, N_SEAT, 1, 0, 0b1011, leader, -1, np.uint64(0)))
     for suit in loner_voids:
         pm[P_VOID + N_SEAT] |= lay[_bit(t, "A" + suit)]
     for card in plays:

@@ -27,6 +27,7 @@ from euchre_sim.play.state import (
     S_UP,
     S_UPCARD,
     Position,
+    StateStart,
     deck_bits,
     new_state,
     unseen_by,
@@ -58,8 +59,8 @@ def _contract(rules, index, round_no, pos, trump, alone):
     to_power(tb, trump, held, active, held)
     hp = held
     known_out = np.uint64(0) if take_up else np.uint64(1) << np.uint64(tb.power_bit[trump, up])
-    st_, pm = new_state(trump, DEALER, maker, int(alone), 0, active, leader,
-                        tb.power_bit[trump, up] if take_up else -1, known_out)
+    st_, pm = new_state(StateStart(trump, DEALER, maker, int(alone), 0, active, leader,
+                                   tb.power_bit[trump, up] if take_up else -1, known_out))
     st_[S_UPCARD] = up
     st_[S_MAKER_TURN] = (round_no - 1) * 4 + pos - 1
     lay = tb.layout[trump]

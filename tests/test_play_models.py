@@ -256,7 +256,7 @@ def _rules_choice(deal, trump, leader, plays=(), maker=0, dealer=3, rules_name="
                   up=-1, dealer_takes=None, discard=False):
     """The conventional player's card (text) for the seat to play after `plays` (text)."""
     from euchre_sim.play.conventional import conventional_card, conventional_discard
-    from euchre_sim.play.state import new_state, play_card
+    from euchre_sim.play.state import StateStart, new_state, play_card
 
     rules = build_rules(rules_name)
     deck = rules.card_deck
@@ -272,7 +272,7 @@ def _rules_choice(deal, trump, leader, plays=(), maker=0, dealer=3, rules_name="
         dealt[dealer] |= 1 << deck.parse_card(dealer_takes)
     hands = np.array([power(h) for h in dealt], dtype=np.uint64)
     up_bit = int(tb.power_bit[t, deck.parse_card(up)]) if up != -1 else -1
-    st_, pm = new_state(t, dealer, maker, 0, 0, 15, leader, up_bit, np.uint64(0))
+    st_, pm = new_state(StateStart(t, dealer, maker, 0, 0, 15, leader, up_bit, np.uint64(0)))
     if discard:
         p = conventional_discard(lay, hands, st_, pm)
     else:

@@ -16,7 +16,7 @@ from ..play.models import DEFAULT_WORLDS, play_model
 from ..play.net_weights import nets_for
 from ..play.pimc import inference_of, new_pimc_work
 from ..play.playout import PlayWork, choose_card, choose_discard
-from ..play.state import S_DISCARD, S_MAKER_TURN, S_UPCARD, new_state, play_card
+from ..play.state import S_DISCARD, S_MAKER_TURN, S_UPCARD, StateStart, new_state, play_card
 from ..solver.search import new_tt
 from .engine import HandState
 
@@ -47,8 +47,9 @@ def state_arrays(state: HandState):
     hands = np.array([_power_mask(power_bit, state.hands[s] | played[s]) if active >> s & 1
                       else 0 for s in range(4)], dtype=np.uint64)
     leader = state.tricks[0].leader if state.tricks else state.opening_leader()
-    st, pm = new_state(trump, state.dealer, state.maker, int(state.maker_alone),
-                        int(state.defender_alone >= 0), active, leader, up, known_out)
+    st, pm = new_state(StateStart(trump, state.dealer, state.maker, int(state.maker_alone),
+                                  int(state.defender_alone >= 0), active, leader, up,
+                                  np.uint64(known_out)))
     if state.discarded >= 0:
         st[S_DISCARD] = int(power_bit[state.discarded])
     st[S_UPCARD] = state.upcard

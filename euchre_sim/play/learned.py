@@ -15,7 +15,7 @@ from .conventional import conventional_card
 from .models import SEARCH_MARGIN
 from .net_inference import close_calls, net_choice
 from .pimc import Worlds, discard_candidates, option_candidates, option_of, pimc_among
-from .state import S_DEALER, next_decision_key, settled
+from .state import S_DEALER, Position, next_decision_key, settled
 
 
 @njit(nrt=False)
@@ -60,8 +60,8 @@ def _net_card(tb, lay, hands, st, pm, seat, pw):
         return option_of(lay, hands, st, pm, seat,
                          conventional_card(lay, hands, st, pm, seat)), 1
     # np.bool_, not a literal: a literal compiles the net's choice once more
-    return net_choice(tb, hands, st, pm, seat, np.bool_(False), cands, n, pw.nets,
-                      pw.net_work), n
+    return net_choice(tb, Position(lay, hands, st, pm, seat), np.bool_(False), cands, n,
+                      pw.nets, pw.net_work), n
 
 
 @njit(nrt=False)
@@ -71,8 +71,8 @@ def _net_discard(tb, lay, hands, st, pm, pw):
     n = discard_candidates(lay, hands, st, pm, False, cands)
     if n == 1:
         return cands[0], 1
-    return net_choice(tb, hands, st, pm, st[S_DEALER], np.bool_(True), cands, n, pw.nets,
-                      pw.net_work), n
+    return net_choice(tb, Position(lay, hands, st, pm, st[S_DEALER]), np.bool_(True), cands,
+                      n, pw.nets, pw.net_work), n
 
 
 @njit(nrt=False)

@@ -282,9 +282,10 @@ def _rule_flags(tb, trump, nl, active, n):
 
 
 @njit(nrt=False, inline="always")
-def encode(tb, nl, hands, st, pm, seat, discard, slots, active):
-    """The indices of `seat`'s active features in layout `nl` into `active` (slots from
-    `net_slots` for that layout); returns their count."""
+def encode(tb, nl, at, discard, slots, active):
+    """The indices of the active features of at.seat (`state.Position`) in layout `nl` into
+    `active` (slots from `net_slots` for that layout); returns their count."""
+    _, hands, st, pm, seat = at
     n_slots, classes = nl.n_slots, nl.class_of_slot
     n = _put_cards(hands[seat], nl.hand, slots, active, 0)
     n = _put_cards(pm[P_BY + seat], nl.played, slots, active, n)

@@ -102,20 +102,21 @@ def net_scores(net, active, n, nw):
 
 
 @njit(nrt=False, inline="always")
-def net_choice(tb, hands, st, pm, seat, discard, cands, n_cands, nets, nw):
+def net_choice(tb, at, discard, cands, n_cands, nets, nw):
     """The candidate (power bit, of cands[:n_cands]) the deal's net scores highest for
-    `seat`'s decision, the candidates' scores left in nw.out by slot; -1 when the player has
-    no net for the deal. Inlined: a call passed its records' ~300 fields at every decision."""
-    if net_slots(tb, st[S_TRUMP], nw.slots) == 0:  # each layout a constant to its encoding
+    at.seat's decision (`state.Position`), the candidates' scores left in nw.out by slot; -1
+    when the player has no net for the deal. Inlined: a call passed its records' ~300 fields
+    at every decision."""
+    if net_slots(tb, at.st[S_TRUMP], nw.slots) == 0:  # each layout a constant to its encoding
         net = nets.standard
         if net.b1.shape[0] == 0:
             return -1
-        n = encode(tb, STANDARD_LAYOUT, hands, st, pm, seat, discard, nw.slots, nw.active)
+        n = encode(tb, STANDARD_LAYOUT, at, discard, nw.slots, nw.active)
     else:
         net = nets.general
         if net.b1.shape[0] == 0:
             return -1
-        n = encode(tb, GENERAL_LAYOUT, hands, st, pm, seat, discard, nw.slots, nw.active)
+        n = encode(tb, GENERAL_LAYOUT, at, discard, nw.slots, nw.active)
     net_hidden(net, nw.active, n, nw)
     best = -1
     best_score = np.float32(0.0)

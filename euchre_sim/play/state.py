@@ -95,12 +95,11 @@ def start_state(st, pm, start):
 
 
 @njit
-def new_state(trump, dealer, maker, maker_alone, defender_alone, active, leader, up, known_out):
-    """A fresh state before the first lead, in new arrays (see `StateStart`)."""
+def new_state(start):
+    """A fresh state before the first lead (`StateStart`), in new arrays."""
     st = np.zeros(N_ST, dtype=np.int64)
     pm = np.zeros(N_PM, dtype=np.uint64)
-    start_state(st, pm, StateStart(trump, dealer, maker, maker_alone, defender_alone, active,
-                                   leader, up, np.uint64(known_out)))
+    start_state(st, pm, start)
     return st, pm
 
 

@@ -121,7 +121,7 @@ def log_decision(tb, at, discard, cands, card, log, log_n, nw):
         nl = STANDARD_LAYOUT
     if log.shape[1] != nl.n_logged + nl.n_slots + 1:
         return
-    n = encode(tb, nl, hands, st, pm, seat, discard, nw.slots, nw.active)
+    n = encode(tb, nl, at, discard, nw.slots, nw.active)
     row = log[k]
     row[:] = 0
     for i in range(n):
