@@ -28,7 +28,6 @@ from ..core.calls import (
     may_pass,
     row_call,
 )
-from ..core.dealing import Deal
 from ..core.jit import njit, unlinked
 from ..core.seats import seat_at, team_of
 from .conventional import conventional_choice, dealer_value, hand_value
@@ -113,14 +112,16 @@ _call_lone_defender = unlinked(lone_defender)
 
 
 @njit
-def reached_rows(bidder, tb, params, table, hands, upcard, dealer, passing, wanted):
+def reached_rows(player, tb, deal, passing, wanted):
     """wanted[row] = 1 for the call-table rows a rules or table bidder's auction and its
     decisions read (0 elsewhere): every call open at each turn the auction reaches (up to its
     first call), and the call that follows if the first caller passes instead (the value of
     its pass), each with the lone defence its defenders choose where the rules allow one
     (`resolve_contracts`); the seat at turn `passing` (-1: none) is taken to pass there.
-    Returns the turn of the first call (-1: passed out)."""
-    deal = Deal(hands, upcard, dealer)
+    `player`: the bidder's record (`play.player.PlayerRecord`). Returns the turn of the first
+    call (-1: passed out)."""
+    bidder, params, table = player.bidder, player.weights, player.table
+    hands, upcard, dealer = deal
     wanted[:] = 0
     first = -1
     for k in range(N_TURNS):

@@ -262,11 +262,10 @@ def _play_batch(work, reached_by, deals, seed, start, parts, tt, out):
     wanted = np.ones(N_ROWS, dtype=np.uint8)
     for i in range(hands.shape[0]):
         key = deal_key(seed, np.uint64(start + i))
+        deal = Deal(hands[i], upcards[i], dealer)
         if reached_by is not None:
-            reached_rows(reached_by.bidder, work.tb, reached_by.weights, reached_by.table,
-                         hands[i], upcards[i], dealer, -1, wanted)
-        call_play_deal(work, Deal(hands[i], upcards[i], dealer), key, 0, parts, wanted, tt,
-                       out[i])
+            reached_rows(reached_by, work.tb, deal, -1, wanted)
+        call_play_deal(work, deal, key, 0, parts, wanted, tt, out[i])
 
 
 class Playout(NamedTuple):
