@@ -13,6 +13,7 @@ from euchre_sim.core.seats import SEAT_NAMES, seat_at
 from euchre_sim.game.random_hands import CALL, PASS, play_key, random_hand
 from euchre_sim.solver.search import (
     Search,
+    TrickPoint,
     at_least,
     endgame,
     exact_tricks,
@@ -98,8 +99,9 @@ def solve_mid_trick(rules, hands: list[int], trump: int, leader: int, active, tr
             wbit, wseat = p, seat
     seat = trick_seat_after(mask, seat)
     n_active = bin(mask).count("1")
-    return int(search_at(lay, power, seat, len(trick), led, wbit, wseat, mask, n_active,
-                         -1, 6, tt.table, tt.stats, new_work()))
+    return int(search_at(Search(lay, mask, n_active, tt), power,
+                         TrickPoint(seat, len(trick), np.uint64(led), wbit, wseat), -1, 6,
+                         new_work()))
 
 
 def trick_seat_after(active: int, seat: int) -> int:

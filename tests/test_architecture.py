@@ -77,7 +77,6 @@ MAX_PARAMETERS = 8
 # anything there)
 LONG_KERNELS = {
     "bidding/table.py: table_choice_into",  # its work is two slices of its caller's scratch
-    "solver/search.py: search_at",  # the solver's entry: a position's scalars, read in registers
 }
 
 

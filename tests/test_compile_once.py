@@ -206,6 +206,60 @@ def test_a_cached_caller_calls_its_unlinked_callee_compiled_again_since(tmp_path
     assert json.loads(first.stdout) == json.loads(again.stdout) == 31
 
 
+# a callee reached unlinked through a middle kernel that the top one links in: the top's
+# cached code calls the callee with the types it had when the top was compiled
+_MIDDLE = """
+import numpy as np
+from euchre_sim.core.jit import njit, unlinked
+from callee_kernels import total
+
+call_total = unlinked(total)
+
+@njit
+def middle(a):
+    return call_total(a, np.int64(3)){extra}
+"""
+
+_TOP = """
+import json
+import numpy as np
+from euchre_sim.core.jit import njit
+from middle_kernels import middle
+
+@njit
+def top(a):
+    return middle(a) + 1
+
+print(json.dumps(int(top(np.arange(5, dtype=np.int64)))))
+"""
+
+
+def test_a_cached_kernel_whose_linked_code_calls_a_callee_since_changed_is_compiled_afresh(
+        tmp_path):
+    """The callee takes other parameters now, and the middle kernel calls it so; the top
+    kernel's file is unchanged, so Numba's cache still holds it, with the middle's old code
+    linked in, which asks for the callee with its old types: a cache miss, the top compiled
+    afresh (without this, loading it raised a TypeError)."""
+    (tmp_path / "callee_kernels.py").write_text(_CALLEE)
+    (tmp_path / "middle_kernels.py").write_text(_MIDDLE.format(extra=""))
+    (tmp_path / "top_kernels.py").write_text(_TOP)
+    env = _cache_env(tmp_path)
+
+    def run():
+        return subprocess.run([sys.executable, str(tmp_path / "top_kernels.py")],
+                              capture_output=True, text=True, timeout=300, env=env,
+                              cwd=tmp_path)
+
+    first = run()
+    (tmp_path / "callee_kernels.py").write_text(_CALLEE.replace(
+        "def total(a, k):", "def total(a, k, b):").replace("return s", "return s + b"))
+    (tmp_path / "middle_kernels.py").write_text(_MIDDLE.replace(
+        "call_total(a, np.int64(3))", "call_total(a, np.int64(3), np.int64(2))").format(extra=""))
+    again = run()
+    assert (first.returncode, again.returncode) == (0, 0), again.stderr[-500:]
+    assert (json.loads(first.stdout), json.loads(again.stdout)) == (31, 33)
+
+
 # the README's first realistic question (issue 55), its kernels compiled by the warm-up's two
 # parts (a thread stands for the helper process: the types are what is checked) and then its
 # first deals tried

@@ -107,9 +107,10 @@ def _compile_afresh_over_stale_cache() -> None:
     """A cached kernel names the functions its reload runs first (`_load_overload`) by module
     and name, and its index names the types of its signatures (a record type by its module);
     one written by another version of this package may name a function or module since moved
-    or removed, and Numba would fail loading it, or saving beside it. Such an entry is a cache
-    miss instead, and such an index an empty one: the kernel is compiled afresh and its entry
-    written again."""
+    or removed, or a callee whose parameters have changed since (Numba checks a kernel's own
+    file, not those of the code linked into it), and Numba would fail loading it, or saving
+    beside it. Such an entry is a cache miss instead, and such an index an empty one: the
+    kernel is compiled afresh and its entry written again."""
     from numba.core.caching import Cache, IndexDataCacheFile
 
     load = Cache.load_overload
@@ -128,7 +129,7 @@ def _compile_afresh_over_stale_cache() -> None:
     def load_overload(self, sig, target_context):
         try:
             return load(self, sig, target_context)
-        except (AttributeError, ImportError) as error:
+        except (AttributeError, ImportError, TypeError) as error:
             logging.getLogger(__name__).info("euchre-sim: a cached kernel of another version "
                                              "(%s): compiled afresh", error)
             return None

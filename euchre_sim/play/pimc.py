@@ -21,7 +21,7 @@ from ..core.ruletables import LAYOUT_TRUMPS
 from ..core.seats import team_of
 from ..core.trick import legal_cards, next_active
 from ..solver.equivalence import candidates, run_top
-from ..solver.search import call_search_at, new_work
+from ..solver.search import Search, TrickPoint, call_search_at, new_work
 from .conventional import conventional_card, conventional_discard
 from .net_inference import new_net_work
 from .player import Player, PlayerRecord
@@ -155,9 +155,9 @@ def _ns_reach(lay, wh, st, start, left, target, tt, work):
         return True
     if target > left:
         return False
-    v = call_search_at(lay, wh, start.nxt, start.pos, start.led, start.wbit, start.wseat,
-                       st[S_ACTIVE], st[S_N_ACTIVE], target - 1, target, tt.table, tt.stats,
-                       work)
+    v = call_search_at(Search(lay, st[S_ACTIVE], st[S_N_ACTIVE], tt), wh,
+                       TrickPoint(start.nxt, start.pos, start.led, start.wbit, start.wseat),
+                       target - 1, target, work)
     return v >= target
 
 

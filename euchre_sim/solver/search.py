@@ -70,6 +70,18 @@ def new_tt(bits: int = TT_BITS) -> SolverTT:
     return SolverTT(np.zeros((1 << bits, 2), np.uint64), np.zeros(5, np.int64))
 
 
+class TrickPoint(NamedTuple):
+    """Where in a trick a search starts: `seat` plays the trick's card number `pos`; `led` the
+    led suit's bits, (wbit, wseat) the winning card so far and its seat (unused when pos is
+    0)."""
+
+    seat: int
+    pos: int
+    led: np.uint64
+    wbit: int
+    wseat: int
+
+
 class Search(NamedTuple):
     """What one search keeps to its end: the trump's layout (`lay`, a row of the rule tables'),
     the seats in play (`active`, a bit mask) and how many (`n_active`), and the transposition
@@ -519,15 +531,15 @@ def endgame(search, hands, leader, alpha, beta, n):
 
 # as endgame: the counts Numba keeps for arrays handed to inlined helpers cost a few per cent
 @njit(nrt=False)
-def search_at(lay, hands, seat, pos, led, wbit, wseat, active, n_active, alpha, beta,
-              table, stats, work):
-    """NS tricks from any point of a trick (the current one included): `seat` plays the
-    trick's card number `pos`; `led` the led suit's bits, (wbit, wseat) the winning card so
-    far and its seat (unused when pos is 0).
+def search_at(search, hands, at, alpha, beta, work):
+    """NS tricks of the `search` (`Search`) from any point of a trick (`TrickPoint`, the
+    current trick included), fail-soft in (alpha, beta).
 
     Depth-first with an explicit stack: the node being worked on lives in locals, and is
     written to its row of `work` only while a child is searched."""
-    search = Search(lay, active, n_active, SolverTT(table, stats))
+    lay, active, n_active = search.lay, search.active, search.n_active
+    table, stats = search.tt.table, search.tt.stats
+    seat, pos, led, wbit, wseat = at
     ints = work[0]
     masks = work[1]
     stats[3] += 1
@@ -671,8 +683,9 @@ def _search(lay, hands, leader, active, alpha, beta, tt, work):
     """NS tricks from a trick boundary, `leader` to lead; fail-soft in (alpha, beta). The
     arguments search_at fixes here are int64s, not literals: a literal argument would
     compile search_at once more for its value."""
-    return call_search_at(lay, hands, leader, np.int64(0), _ZERO, np.int64(-1), np.int64(-1),
-                          active, popcount(active), alpha, beta, tt.table, tt.stats, work)
+    return call_search_at(Search(lay, active, popcount(active), tt), hands,
+                          TrickPoint(leader, np.int64(0), _ZERO, np.int64(-1), np.int64(-1)),
+                          alpha, beta, work)
 
 
 @njit(nrt=False)
@@ -695,7 +708,7 @@ def compile_search() -> None:
     process meanwhile."""
     tt, work = new_tt(1), new_work()
     masks, i = np.zeros(4, np.uint64), np.int64(0)
-    compile_for(search_at, masks, masks, i, i, _ZERO, i, i, i, i, i, i, tt.table, tt.stats,
+    compile_for(search_at, Search(masks, i, i, tt), masks, TrickPoint(i, i, _ZERO, i, i), i, i,
                 work)
 
 
