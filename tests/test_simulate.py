@@ -1,5 +1,6 @@
 """simulate: exact counts, trump distribution, identical tables however run, resume, advise."""
 
+import fcntl
 import io
 import json
 import os
@@ -21,6 +22,7 @@ from euchre_sim.core.cards import cards_of
 from euchre_sim.core.rules import build_rules
 from euchre_sim.core.ruletables import make_points
 from euchre_sim.play.player import Player
+from euchre_sim.runs.runner import LOCK
 
 from . import naive
 from .helpers import class_text_parts
@@ -270,6 +272,19 @@ def _living(processes) -> list:
     return alive
 
 
+def _folder_held(folder) -> bool:
+    """Does a process still hold the run folder's lock (`runs.runner`: the writing run and the
+    workers it forked)?"""
+    fd = os.open(folder / LOCK, os.O_RDWR)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        return True
+    finally:
+        os.close(fd)  # our own lock, if taken, goes with it
+    return False
+
+
 def test_workers_exit_when_the_parent_is_killed(tmp_path):
     """kill -9 of simulate leaves no worker running; --resume then finishes the run with the
     tables of an uninterrupted one."""
@@ -290,9 +305,12 @@ def test_workers_exit_when_the_parent_is_killed(tmp_path):
     try:
         assert workers
         deadline = time.time() + 10
-        while _living(workers) and time.time() < deadline:
+        while (_living(workers) or _folder_held(out)) and time.time() < deadline:
             time.sleep(0.1)
         assert _living(workers) == []
+        # every process of the killed run has let go of the folder, a worker forked after
+        # the list above was taken too
+        assert not _folder_held(out)
     finally:
         for worker in _living(workers):  # never leave an orphan behind a failed test
             worker.kill()
