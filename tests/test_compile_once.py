@@ -187,21 +187,20 @@ print(json.dumps(int(caller(np.arange(5, dtype=np.int64)))))
 '''
 
 
+def _run_script(tmp_path, name: str) -> subprocess.CompletedProcess:
+    """Run the test's module `name` in a child process with its own Numba cache."""
+    return subprocess.run([sys.executable, str(tmp_path / name)], capture_output=True,
+                          text=True, timeout=300, env=_cache_env(tmp_path), cwd=tmp_path)
+
+
 def test_a_cached_caller_calls_its_unlinked_callee_compiled_again_since(tmp_path):
     """The callee's file changes and the caller's does not: the caller comes from the cache,
     the callee is compiled again under another symbol, and the caller must still reach it."""
     (tmp_path / "callee_kernels.py").write_text(_CALLEE)
     (tmp_path / "caller_kernels.py").write_text(_CALLER)
-    env = _cache_env(tmp_path)
-
-    def run():
-        return subprocess.run([sys.executable, str(tmp_path / "caller_kernels.py")],
-                              capture_output=True, text=True, timeout=300, env=env,
-                              cwd=tmp_path)
-
-    first = run()
+    first = _run_script(tmp_path, "caller_kernels.py")
     (tmp_path / "callee_kernels.py").write_text(_CALLEE + "\n\nunused = 0\n")
-    again = run()
+    again = _run_script(tmp_path, "caller_kernels.py")
     assert (first.returncode, again.returncode) == (0, 0), again.stderr[-500:]
     assert json.loads(first.stdout) == json.loads(again.stdout) == 31
 
@@ -217,7 +216,7 @@ call_total = unlinked(total)
 
 @njit
 def middle(a):
-    return call_total(a, np.int64(3)){extra}
+    return call_total(a, np.int64(3))
 """
 
 _TOP = """
@@ -241,21 +240,14 @@ def test_a_cached_kernel_whose_linked_code_calls_a_callee_since_changed_is_compi
     linked in, which asks for the callee with its old types: a cache miss, the top compiled
     afresh (without this, loading it raised a TypeError)."""
     (tmp_path / "callee_kernels.py").write_text(_CALLEE)
-    (tmp_path / "middle_kernels.py").write_text(_MIDDLE.format(extra=""))
+    (tmp_path / "middle_kernels.py").write_text(_MIDDLE)
     (tmp_path / "top_kernels.py").write_text(_TOP)
-    env = _cache_env(tmp_path)
-
-    def run():
-        return subprocess.run([sys.executable, str(tmp_path / "top_kernels.py")],
-                              capture_output=True, text=True, timeout=300, env=env,
-                              cwd=tmp_path)
-
-    first = run()
+    first = _run_script(tmp_path, "top_kernels.py")
     (tmp_path / "callee_kernels.py").write_text(_CALLEE.replace(
         "def total(a, k):", "def total(a, k, b):").replace("return s", "return s + b"))
     (tmp_path / "middle_kernels.py").write_text(_MIDDLE.replace(
-        "call_total(a, np.int64(3))", "call_total(a, np.int64(3), np.int64(2))").format(extra=""))
-    again = run()
+        "call_total(a, np.int64(3))", "call_total(a, np.int64(3), np.int64(2))"))
+    again = _run_script(tmp_path, "top_kernels.py")
     assert (first.returncode, again.returncode) == (0, 0), again.stderr[-500:]
     assert (json.loads(first.stdout), json.loads(again.stdout)) == (31, 33)
 

@@ -112,17 +112,17 @@ def choose_card(work, lay, seat, key, tt):
     pw = card_work(held)
     if tt is None:
         return learned_card(tb, lay, hands, st, pm, seat, pw)
+    at = Position(lay, hands, st, pm, seat)
     mine = -1
     if model == KERNEL_NET:
         mine = learned_card(tb, lay, hands, st, pm, seat, pw)
     elif model == KERNEL_NET_SEARCH:
-        mine = searched_card(tb, Position(lay, hands, st, pm, seat), work.n_worlds, key, tt, pw)
+        mine = searched_card(tb, at, work.n_worlds, key, tt, pw)
     if mine >= 0 and not keeps_log(held):
         return mine
-    p = pimc_card(tb, Position(lay, hands, st, pm, seat),
-                  Worlds(work.n_worlds, next_decision_key(key, st), model == KERNEL_SOLVER),
-                  tt, pw)
-    log_choice(held, tb, Position(lay, hands, st, pm, seat), False, p, work.n_worlds)
+    p = pimc_card(tb, at, Worlds(work.n_worlds, next_decision_key(key, st),
+                                 model == KERNEL_SOLVER), tt, pw)
+    log_choice(held, tb, at, False, p, work.n_worlds)
     return mine if mine >= 0 else p
 
 
@@ -138,19 +138,17 @@ def choose_discard(work, lay, key, tt):
     pw = card_work(held)
     if tt is None:
         return learned_discard(tb, lay, hands, st, pm, pw)
+    at = Position(lay, hands, st, pm, st[S_DEALER])
     mine = -1
     if model == KERNEL_NET:
         mine = learned_discard(tb, lay, hands, st, pm, pw)
     elif model == KERNEL_NET_SEARCH:
-        mine = searched_discard(tb, Position(lay, hands, st, pm, st[S_DEALER]), work.n_worlds,
-                                key, tt, pw)
+        mine = searched_discard(tb, at, work.n_worlds, key, tt, pw)
     if mine >= 0 and not keeps_log(held):
         return mine
-    p = pimc_discard(tb, Position(lay, hands, st, pm, st[S_DEALER]),
-                     Worlds(work.n_worlds, next_decision_key(key, st), model == KERNEL_SOLVER),
-                     tt, pw)
-    log_choice(held, tb, Position(lay, hands, st, pm, st[S_DEALER]), True, p,
-               work.n_worlds)
+    p = pimc_discard(tb, at, Worlds(work.n_worlds, next_decision_key(key, st),
+                                    model == KERNEL_SOLVER), tt, pw)
+    log_choice(held, tb, at, True, p, work.n_worlds)
     return mine if mine >= 0 else p
 
 
