@@ -27,12 +27,15 @@ RULE_ARGS = {"standard": [], "online": ["--rules", "online"], "yooker": ["--rule
 
 
 def _naive_tables(rules, bidding, seed, deals):
-    """Decision sums by (round, seat, action, suit label, alone) and contract counts by (round,
-    seat, alone, defended), from the naive auction over the solver's call tables of the run's
-    deals (N deals: positions 2 and 4 are NS)."""
+    """Decision sums by (round, seat, action, suit label, alone), contract counts by (round,
+    seat, alone, defended), and the forced table's decision sums (the first caller's round-1
+    call taken back as a pass: its round-2 decision, where no later seat calls before it), from
+    the naive auction over the solver's call tables of the run's deals (N deals: positions 2
+    and 4 are NS)."""
     hands, ups = deal_batch(rules, seed, 0, deals, 0)
     calls = analyze_deals(rules, hands, ups, 0, exact=True, defence=True)
     decisions = defaultdict(lambda: np.zeros(4))  # n, chosen, points, gain
+    forced = defaultdict(lambda: np.zeros(4))
     contracts = defaultdict(int)
     for d in range(deals):
         upcard = int(ups[d])
@@ -60,50 +63,68 @@ def _naive_tables(rules, bidding, seed, deals):
                 c = choices[k]
                 pts = resolved(c)[0] if c is not None else None
                 values[k] = values[k + 1] if c is None else (pts if c[1] % 2 == 0 else -pts)
-        for k in range(8):
+
+        def record(k, table, choices=choices, values=values, upcard=upcard, hand_at=hand_at,
+                   resolved=resolved):
             round_no, pos = k // 4 + 1, k % 4 + 1
-            if round_no == 1 and upcard == 32:
-                continue
             side = 1 if pos % 2 == 0 else -1
             stuck = round_no == 2 and pos == 4 and rules.stick_the_dealer
             pass_points = 0 if stuck else side * values[k + 1]
             if not stuck:
-                decisions[(round_no, pos, "pass", "-", False)] += [1, choices[k] is None,
-                                                                  pass_points, 0]
+                table[(round_no, pos, "pass", "-", False)] += [1, choices[k] is None,
+                                                              pass_points, 0]
             for trump, alone in naive.open_calls(rules, round_no, pos, upcard):
                 call = (round_no, pos, trump, alone)
                 pts = resolved(call)[0]
                 action = "order_up" if round_no == 1 else "call"
                 label = naive.call_label(rules, hand_at(pos), upcard, round_no, trump)
-                decisions[(round_no, pos, action, label, alone)] += [1, choices[k] == call, pts,
-                                                                     pts - pass_points]
+                table[(round_no, pos, action, label, alone)] += [1, choices[k] == call, pts,
+                                                                 pts - pass_points]
+
+        for k in range(8):
+            round_no, pos = k // 4 + 1, k % 4 + 1
+            if round_no == 1 and upcard == 32:
+                continue
+            record(k, decisions)
             if choices[k] is not None:
                 defended = resolved(choices[k])[1] is not None
                 contracts[(round_no, pos, choices[k][3], defended)] += 1
                 break
         else:
             contracts[(0, 0, False, False)] += 1
-    return decisions, contracts
+        callers = [k for k in range(8) if choices[k] is not None]
+        if callers and callers[0] < 4 and not any(callers[0] < k < callers[0] + 4
+                                                   for k in callers):
+            record(callers[0] + 4, forced)
+    return decisions, contracts, forced
 
 
-@pytest.mark.parametrize("name,bidding", CASES)
-def test_decisions_and_auction_match_a_naive_auction(tmp_path, name, bidding):
-    rules = RULE_SETS[name]
-    out = tmp_path / "run"
-    run_cli(["simulate", "--deals", str(DEALS), "--seed", "4", "--out", str(out), "--workers",
-             "1", "--no-progress", "--bidding", bidding] + RULE_ARGS[name])
-    decisions = pd.read_parquet(out / "decisions.parquet")
+def _decision_sums(decisions: pd.DataFrame) -> pd.DataFrame:
+    """n, chosen, points and gains summed by (round, seat, action, suit label, alone)."""
     decisions["suit_label"] = decisions["suit"].fillna("-")
     decisions["chosen"] = decisions["chosen_rate"] * decisions["n"]
     decisions["points"] = decisions["mean_points"] * decisions["n"]
     decisions["gains"] = decisions["gain"].fillna(decisions["mean_points"]) * decisions["n"]
-    got = decisions.groupby(["round", "seat", "action", "suit_label", "alone"])[
+    return decisions.groupby(["round", "seat", "action", "suit_label", "alone"])[
         ["n", "chosen", "points", "gains"]].sum()
-    want, contracts = _naive_tables(rules, bidding, 4, DEALS)
-    assert len(got) == len(want)
-    for (round_no, pos, action, label, alone), sums in want.items():
-        row = got.loc[(round_no, pos, action, label, alone)]
-        assert row.to_numpy() == pytest.approx(sums), (round_no, pos, action, label, alone)
+
+
+@pytest.mark.parametrize("name,bidding", CASES)
+def test_decisions_auction_and_forced_match_a_naive_auction(tmp_path, name, bidding):
+    """The decisions, auction and forced tables (round 2 after the round-1 caller's pass
+    forced) against the naive auction's."""
+    rules = RULE_SETS[name]
+    out = tmp_path / "run"
+    run_cli(["simulate", "--deals", str(DEALS), "--seed", "4", "--out", str(out), "--workers",
+             "1", "--no-progress", "--bidding", bidding, "--tables",
+             "calls,decisions,auction,forced"] + RULE_ARGS[name])
+    want, contracts, forced = _naive_tables(rules, bidding, 4, DEALS)
+    for table, sums in (("decisions", want), ("forced", forced)):
+        got = _decision_sums(pd.read_parquet(out / f"{table}.parquet"))
+        assert len(got) == len(sums) > 0, table
+        for (round_no, pos, action, label, alone), row in sums.items():
+            assert got.loc[(round_no, pos, action, label, alone)].to_numpy() == \
+                pytest.approx(row), (table, round_no, pos, action, label, alone)
     auction = pd.read_parquet(out / "auction.parquet")
     assert {(int(r), int(s), bool(a), bool(f)): int(n) for r, s, a, f, n in
             auction[["round", "seat", "alone", "defended", "n"]].itertuples(index=False)} \
@@ -157,16 +178,21 @@ def test_decision_classes_read_the_hand_against_the_turned_down_card(tmp_path):
 def test_played_out_auction_plays_only_the_calls_it_reads(tmp_path):
     """--play rules with the rules bidder writes decisions and auction only, playing the calls
     the auction reads; the same tables as a run that plays every call (--tables with calls);
+    so does --tables forced alone (it plays only the calls of round 2 after the forced pass);
     --keep-deals keeps every table; bad --tables are one line, exit 2."""
     base = ["simulate", "--deals", "300", "--seed", "4", "--workers", "1", "--no-progress",
             "--play", "rules", "--bidding", "rules", "--rules", "online"]
     run_cli(base + ["--out", str(tmp_path / "reached")])
-    run_cli(base + ["--out", str(tmp_path / "every"), "--tables", "calls,decisions,auction"])
+    run_cli(base + ["--out", str(tmp_path / "forced"), "--tables", "forced"])
+    run_cli(base + ["--out", str(tmp_path / "every"), "--tables",
+                    "calls,decisions,auction,forced"])
     assert sorted(p.name for p in (tmp_path / "reached").glob("*.parquet")) == \
         ["auction.parquet", "decisions.parquet"]
+    assert sorted(p.name for p in (tmp_path / "forced").glob("*.parquet")) == ["forced.parquet"]
+    assert "auction" not in json.loads((tmp_path / "forced" / "run.json").read_text())
     assert (tmp_path / "every" / "calls.parquet").is_file()
-    for name in ("decisions", "auction"):
-        reached = pd.read_parquet(tmp_path / "reached" / f"{name}.parquet")
+    for run, name in (("reached", "decisions"), ("reached", "auction"), ("forced", "forced")):
+        reached = pd.read_parquet(tmp_path / run / f"{name}.parquet")
         every = pd.read_parquet(tmp_path / "every" / f"{name}.parquet")
         pd.testing.assert_frame_equal(reached, every)
     run_cli(base + ["--out", str(tmp_path / "kept"), "--keep-deals"])

@@ -1,11 +1,14 @@
 """Build the realistic atlas of a preset (`advice.atlas`; built by `advice.atlas_build`), the
 package data behind instant answers at a table of people.
 
-Two runs of the same deals, each resumable (`simulate --resume`: rerun the same command after
-an interruption and it goes on): the human bidder with the learned player, and the same with
+Runs of the same deals, each resumable (`simulate --resume`: rerun the same command after an
+interruption and it goes on): the human bidder with the learned player, and the same with
 double-dummy play (the human bidder's auction does not depend on the play, so both reach the
-same decisions). Then the classes reached at least --min-n times are kept, with each call's
-double-dummy points beside, and written to euchre_sim/data/atlas_PRESET.parquet with their
+same decisions); each writes the decisions table, and a second run of each the forced table
+(round 2 after the round-1 caller's own pass forced: the round-2 questions of a player who
+passed what the table's bidder would have called, a few calls a deal, so a quick run of its
+own). Then the classes reached at least --min-n times in both tables together are kept, with
+each call's double-dummy points beside, and written to euchre_sim/data/atlas_PRESET.parquet with their
 provenance (the commands, seed, deals, the net's and the bidder's digests, the rules) in the
 file's metadata (built into WORK/atlas/; `--install` then copies the finished files into the
 package and its manifest, so that a trial run or a failed step never replaces the shipped
@@ -68,17 +71,33 @@ OUT_DIR = os.path.join(str(package_root()), ATLAS_FOLDER)
 ODDS_DEALS = 200_000
 
 
-def simulate_args(name: str, play: str, deals: int, seed: int, out: str) -> list[str]:
+RUNS = {"learned": ("learned", "decisions"), "dd": ("dd", "decisions"),
+        "learned-forced": ("learned", "forced"), "dd-forced": ("dd", "forced")}
+
+
+def simulate_args(name: str, run_name: str, deals: int, seed: int, out: str) -> list[str]:
+    """The simulate command of one of the RUNS."""
+    play, table = RUNS[run_name]
     return ["simulate", "--rules", name, "--bidding", "human", "--play", play, "--deals",
-            str(deals), "--seed", str(seed), "--tables", "decisions", "--out", out, "--resume"]
+            str(deals), "--seed", str(seed), "--tables", table, "--out", out, "--resume"]
 
 
-def coverage(learned: pd.DataFrame, min_n: int) -> dict:
-    """By round and seat, the share of the run's decisions (reached turns) that each level
-    answers, a level with those before it (its class, else its pool, else its coarse pool
-    reached at least as often as the level needs, `level_min_n`): what the atlas answers at
-    once."""
-    turns = learned.drop_duplicates(["round", "seat", "hand_key"])  # one row a turn reached
+def read_runs(work: str) -> dict[str, pd.DataFrame]:
+    """Each run's table (RUNS), by run."""
+    return {run_name: read_table(os.path.join(work, run_name, f"{table}.parquet"),
+                                 f"the {table} table", table_schema(table))
+            for run_name, (_, table) in RUNS.items()}
+
+
+def coverage(tables: list[pd.DataFrame], min_n: int) -> dict:
+    """By round and seat, the share of the runs' decisions (reached turns, of the decisions
+    and forced tables) that each level answers, a level with those before it (its class, else
+    its pool, else its coarse pool reached at least as often as the level needs,
+    `level_min_n`): what the atlas answers at once."""
+    turn = ["round", "seat", "hand_key"]
+    turns = pd.concat([t.drop_duplicates(turn) for t in tables])  # one row a turn reached
+    turns = turns.groupby(turn, as_index=False).agg(
+        {name: "sum" if name == "n" else "first" for name in turns.columns if name not in turn})
     if turns.empty:
         return {}
     answered = np.zeros(len(turns), dtype=bool)
@@ -153,12 +172,12 @@ def main() -> None:
     extra = (["--workers", str(args.workers)] if args.workers is not None else []) + (
         ["--scheduler", args.scheduler] if args.scheduler else [])
     commands = {}
-    for play in ("learned", "dd"):
-        out = os.path.join(work, play)
-        commands[play] = simulate_args(args.preset, play, args.deals, args.seed, out)
-        run(commands[play], extra)
-    learned, exact = (read_table(os.path.join(work, play, "decisions.parquet"),
-                                 "the decisions table", table_schema("decisions"))
+    for run_name in RUNS:
+        out = os.path.join(work, run_name)
+        commands[run_name] = simulate_args(args.preset, run_name, args.deals, args.seed, out)
+        run(commands[run_name], extra)
+    tables = read_runs(work)
+    learned, exact = (pd.concat([tables[play], tables[f"{play}-forced"]], ignore_index=True)
                       for play in ("learned", "dd"))
     spread = {"deals": args.deals, "seed": args.seed,
               "command": "python tools/make_atlas.py " + " ".join(sys.argv[1:])}
@@ -175,7 +194,7 @@ def main() -> None:
     levels = build_levels(learned, exact, rules, args.min_n)
     with open(os.path.join(work, "learned", "run.json"), encoding="utf-8") as handle:
         info = json.load(handle)
-    covered = coverage(learned, args.min_n)
+    covered = coverage([tables["learned"], tables["learned-forced"]], args.min_n)
     provenance = {
         "preset": args.preset, "rules": rules.options(), "deals": args.deals, "seed": args.seed,
         "min_n": level_min_n(args.min_n), "card_net": info.get("card_net"),
@@ -187,7 +206,9 @@ def main() -> None:
         "rows": {level: int(len(rows)) for level, rows in levels.items()},
         "decisions_covered": covered, "spread": spread}
     facts = {key: info[key] for key in ("bidding", "play", "deals", "seed", "rules")}
-    cells = pooled_cells(chart_rows(learned, rules.max_hand_points, not rules.yooker))
+    # the chart: the hands each seat holds when the table's bidder bids them (no forced pass)
+    cells = pooled_cells(chart_rows(tables["learned"], rules.max_hand_points,
+                                    not rules.yooker))
     files = {LEVEL_FILES[level]: (rows, provenance) for level, rows in levels.items()}
     files |= {"chart": (cells, provenance | facts),
              "odds": (odds_frame(os.path.join(odds_out, "odds.parquet")),

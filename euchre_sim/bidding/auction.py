@@ -35,6 +35,10 @@ from .params import BIDDER_DD, BIDDER_GAME, BIDDER_TABLE, INDEX
 from .table import table_choice
 
 N_TURNS = 8
+# which call-table rows a playout reads for a bidder from its own hand (`rows_read`): those its
+# auction reads (`reached_rows`), those of round 2 after the round-1 caller's pass is forced
+# (`forced_rows`); 0: every row
+AUCTION_READS, FORCED_READS = 1, 2
 NO_WINS = np.zeros(0)  # bidders that do not play for the game
 _DEFEND_ALONE = INDEX["defend_alone"]
 
@@ -136,6 +140,61 @@ def reached_rows(player, tb, deal, passing, wanted):
                 return first
             first = k
     return first
+
+
+@njit
+def forced_rows(player, tb, deal, wanted):
+    """Also set wanted[row] (never cleared here) for the rows that the first round-1
+    caller's round-2 decision reads when its call is taken back as a pass (`forced_turn`),
+    if the auction then reaches that seat again: every call open to it there, and the first
+    call after it (the value of its pass), each with its lone defence. Returns that turn
+    (-1: none)."""
+    bidder, params, table = player.bidder, player.weights, player.table
+    hands, upcard, dealer = deal
+    first = -1
+    turn = -1
+    for k in range(N_TURNS):
+        if k == turn:
+            _want_open_calls(tb, params, deal, 2, turn_position(k), wanted)
+            continue
+        choice = call_bidder_choice(bidder, tb, params, table, hands[seat_at(dealer, turn_position(k))],
+                                    upcard, k, NO_WINS)
+        if choice < 0:
+            continue
+        if first < 0:
+            if k >= 4:
+                return -1  # nobody called in round 1
+            first, turn = k, k + 4
+        elif k < turn:
+            return -1  # a later seat calls before the auction comes back
+        else:
+            _want(tb, params, deal, choice, wanted)
+            return turn
+    return turn
+
+
+@njit
+def forced_turn(choices):
+    """Of a deal's auction (choices[0:8], `auction_choices`): the round-2 turn of its first
+    caller if that call was in round 1 and, taken back as a pass, no later seat calls before
+    the auction comes back to it; else -1. There the seat decides as a player does who
+    passed in round 1 what the table's bidder would have called."""
+    first = first_call(choices, 0)
+    if first < 0 or first >= 4:
+        return -1
+    after = first_call(choices, first + 1)
+    return -1 if 0 <= after < first + 4 else first + 4
+
+
+@njit
+def rows_read(player, reads, tb, deal, wanted):
+    """wanted[row] = 1 for the rows read by `reads` (AUCTION_READS, FORCED_READS or both) of
+    the auction bid by `player`'s rules or table bidder, 0 elsewhere."""
+    wanted[:] = 0
+    if reads & AUCTION_READS:
+        reached_rows(player, tb, deal, -1, wanted)
+    if reads & FORCED_READS:
+        forced_rows(player, tb, deal, wanted)
 
 
 @njit

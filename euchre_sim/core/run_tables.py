@@ -8,10 +8,13 @@ No Numba here: reading finished tables must not load the kernels.
 from .limits import MAX_POINTS
 from .schema import Column, Schema, counts, rates, standard_errors
 
-OUTPUT_TABLES = ("calls", "summary", "decisions", "auction")
+OUTPUT_TABLES = ("calls", "summary", "decisions", "auction", "forced")
 # what `tournament` writes, after the players' standings `report` derives from them
 TOURNAMENT_TABLES = ("players", "games", "hands")
-RUN_TABLES = ("calls", "decisions", "auction")  # what simulate --tables names (calls: + summary)
+# what simulate --tables names (calls: + summary); by default a run with a bidder writes the
+# first three, and `forced` (round 2 after the round-1 caller's pass forced) only when asked
+RUN_TABLES = ("calls", "decisions", "auction", "forced")
+BIDDING_TABLES = RUN_TABLES[:3]
 CALLS_KEYS = ["round", "seat", "alone", "hand_key"]  # a calls row's class
 SUMMARY_KEYS = ["round", "seat", "alone", "trumps", "right", "left", "aces", "voids"]
 DECISIONS_KEYS = ["round", "seat", "hand_key", "action", "suit", "alone"]
@@ -24,7 +27,7 @@ SIDES = ("NS", "EW")
 def class_keys(table: str) -> list[str]:
     """The columns that name a class (a row) in output table `table`."""
     return list({"calls": CALLS_KEYS, "summary": SUMMARY_KEYS, "decisions": DECISIONS_KEYS,
-                 "auction": AUCTION_KEYS}[table])
+                 "auction": AUCTION_KEYS, "forced": DECISIONS_KEYS}[table])
 
 
 def result_names(top: int) -> list[str]:
@@ -58,10 +61,12 @@ _CONTRACT_SCHEMAS = {
                   *standard_errors("points_se"), Column("gain", "float", missing=True),
                   *standard_errors("gain_se"),
                   *rates(*share_names(MAX_POINTS), required=False)),
+    "forced": (),  # as decisions (below)
     "auction": (Column("round", "int", 0, 2), Column("seat", "int", 0, 4), Column("alone", "bool"),
                 Column("defended", "bool"), *rates("share", missing=False), *counts("n"),
                 *_RESULTS),
 }
+_CONTRACT_SCHEMAS["forced"] = _CONTRACT_SCHEMAS["decisions"]
 _GAME = (*counts("game"), Column("copy", "int", 0, 1))
 _DRINKS = tuple(Column(f"drinks_{seat.lower()}", "int", 0, required=False)
                 for seat in SEAT_LETTERS)

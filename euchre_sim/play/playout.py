@@ -18,7 +18,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..bidding.auction import reached_rows
+from ..bidding.auction import rows_read
 from ..bidding.params import BIDDER_GAME, BIDDER_RULES, BIDDER_TABLE
 from ..core.bits import one_bit
 from ..core.calls import (
@@ -254,15 +254,15 @@ call_play_deal = unlinked(play_deal)
 @njit
 def _play_batch(work, reached_by, deals, seed, start, parts, tt, out):
     """Call tables into out of deals (hands, upcards, dealer) start.. of the seed, played in
-    `work`; reached_by: the player (a record) whose auction picks the rows played
-    (`bidding.auction.reached_rows`; None: every row)."""
+    `work`; reached_by: (the player (a record) whose auction picks the rows played, which of
+    its rows: `bidding.auction.rows_read`), or None: every row."""
     hands, upcards, dealer = deals
     wanted = np.ones(N_ROWS, dtype=np.uint8)
     for i in range(hands.shape[0]):
         key = deal_key(seed, np.uint64(start + i))
         deal = Deal(hands[i], upcards[i], dealer)
         if reached_by is not None:
-            reached_rows(reached_by, work.tb, deal, -1, wanted)
+            rows_read(reached_by[0], reached_by[1], work.tb, deal, wanted)
         call_play_deal(work, deal, key, 0, parts, wanted, tt, out[i])
 
 
@@ -270,13 +270,14 @@ class Playout(NamedTuple):
     """How deals are played out: by `player` (its model; a solved one plays out with the
     solver's choices; its worlds per PIMC decision), the lone-defence rows too, whether
     PIMC's worlds agree with the player's auction (`infer`, where it has a bidder), and
-    whether only the rows that auction reads are played (`bidding.auction.reached_rows`, -1
-    elsewhere; a bidder from its own hand or a table)."""
+    which rows are played: every row (`reads` 0), or only those the player's auction reads
+    (`bidding.auction.rows_read`: AUCTION_READS, FORCED_READS or both; -1 elsewhere; a
+    bidder from its own hand or a table)."""
 
     player: Player
     defence: bool = False
     infer: bool = True
-    reached_only: bool = False
+    reads: int = 0
 
 
 def play_deals(rules, playout: Playout, hands: np.ndarray, upcards: np.ndarray, seed: int,
@@ -289,15 +290,15 @@ def play_deals(rules, playout: Playout, hands: np.ndarray, upcards: np.ndarray, 
 
     out = np.zeros((hands.shape[0], N_ROWS), dtype=np.int8)
     player = playout.player.record()
-    if playout.reached_only and player.bidder not in (BIDDER_RULES, BIDDER_TABLE, BIDDER_GAME):
-        raise ValueError("reached_only needs a rules or table bidder")
+    if playout.reads and player.bidder not in (BIDDER_RULES, BIDDER_TABLE, BIDDER_GAME):
+        raise ValueError("reading only the auction's rows needs a rules or table bidder")
     tt = shared_tt()
     if work is None:  # (training's work logs PIMC's decisions: it searches)
         work = new_pimc_work(inference_of(player if playout.infer else None), player.nets)
         tt = tt if searches(player.play, player.nets) else None
     play = new_play_work((player.play, player.play), compile_rules(rules), player.worlds,
                          (work, work))
-    _play_batch(play, player if playout.reached_only else None, (hands, upcards, dealer),
-                seed_to_u64(seed), np.uint64(start),
+    _play_batch(play, (player, np.int64(playout.reads)) if playout.reads else None,
+                (hands, upcards, dealer), seed_to_u64(seed), np.uint64(start),
                 BOTH_ROUNDS | (WITH_DEFENCE if playout.defence else 0), tt, out)
     return out

@@ -12,7 +12,7 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
-from ..bidding.auction import N_TURNS, Auction
+from ..bidding.auction import AUCTION_READS, FORCED_READS, N_TURNS, Auction
 from ..bidding.params import CONVENTIONAL
 from ..core.calls import BOTH_ROUNDS, N_CALLS, N_ROWS, WITH_DEFENCE, row_call
 from ..core.cards import JOKER
@@ -90,7 +90,7 @@ def chunk_calls(job: ChunkJob, exact: bool | None = None, infer: bool = True) ->
         analyze_batch(compile_rules(rules), hands, ups, SIM_DEALER, exact, parts, shared_tt(),
                       calls)
     else:
-        playout = Playout(job.player, defence, infer, job.reached_only)
+        playout = Playout(job.player, defence, infer, job.reads)
         calls = play_deals(rules, playout, hands, ups, job.seed, job.start, SIM_DEALER)
     return hands, ups, calls
 
@@ -203,7 +203,12 @@ class ChunkJob(NamedTuple):
     count: int
     keep_deals: bool = False  # deals and outcomes kept, with exact trick counts
     player: Player = Player()  # with a bidder: decisions and auction tables too
-    per_call: bool = True  # the per-call tables (calls, summary; deals and outcomes)
+    tables: tuple = ("calls",)  # of run_tables.RUN_TABLES: what the run writes
+
+    @property
+    def per_call(self) -> bool:
+        """The per-call tables (calls, summary; deals and outcomes)."""
+        return "calls" in self.tables
 
     @classmethod
     def of(cls, rules: RuleSet, seed: int, start: int, count: int, **fields) -> ChunkJob:
@@ -215,29 +220,41 @@ class ChunkJob(NamedTuple):
         return rules_from_dict(self.options)
 
     @property
-    def reached_only(self) -> bool:
-        """Play only the calls the auction reads: a model's playouts, no per-call tables, a
-        bidder that bids from its own hand."""
-        return (not self.per_call and not self.player.model.solved
-                and self.player.bidder in CONVENTIONAL)
+    def reads(self) -> int:
+        """The call-table rows played (`bidding.auction.rows_read`): 0, every row, for the
+        per-call tables, a solved model or a bidder not from its own hand; else only those
+        the chunk's auction tables read (`bids_own_auction`) and the forced table's."""
+        if self.per_call or self.player.model.solved or self.player.bidder not in CONVENTIONAL:
+            return 0
+        return ((AUCTION_READS if bids_own_auction(self) else 0)
+                | (FORCED_READS if "forced" in self.tables else 0))
 
 
-def auction_sums(rules: RuleSet, player: PlayerRecord, hands: np.ndarray, ups: np.ndarray,
-                 calls: np.ndarray) -> tuple[pd.DataFrame, bytes]:
-    """The chunk's auctions, every seat bid by `player`: contract sums by (round, seat,
-    alone, defended), round 0 for passed-out deals, and the decision sums as bucketed Parquet
-    bytes."""
-    tables = compile_rules(rules)
-    count = len(ups)
-    auctions, contracts = run_auctions(rules, player, hands, ups, calls)
+def bids_own_auction(job) -> bool:
+    """Whether a chunk's job (or its run's plan) has its auction's own tables (decisions,
+    auction and run.json's auction facts): a bidder and a table besides `forced`, whose
+    rows alone leave the auction's other calls unplayed."""
+    return job.player.bidder is not None and set(job.tables) != {"forced"}
+
+
+def contract_sums(contracts: dict[str, np.ndarray]) -> pd.DataFrame:
+    """The contract sums of a chunk's auctions (their `contract_records`) by (round, seat,
+    alone, defended), round 0 for passed-out deals."""
     tricks = contracts["maker_tricks"]
     made = tricks >= 0
-    addends = np.stack([np.ones(count, dtype=np.int64), made & (tricks >= 3), tricks == 5,
-                        made & (tricks < 3), contracts["points"],
+    addends = np.stack([np.ones(len(tricks), dtype=np.int64), made & (tricks >= 3),
+                        tricks == 5, made & (tricks < 3), contracts["points"],
                         contracts["points"] ** 2], axis=1).astype(np.int64)
-    frame = feature_sums(contracts, _AUCTION_BITS, addends, SUMS)
-    keys, sums = decision_sums(rules, tables, hands, ups, SIM_DEALER, auctions)
-    return frame, bucketed_sums(keys, sums, decision_sum_names(rules), DECISIONS_BUCKET_SHIFT)
+    return feature_sums(contracts, _AUCTION_BITS, addends, SUMS)
+
+
+def decision_bytes(rules: RuleSet, hands: np.ndarray, ups: np.ndarray, auctions: Auction,
+                   forced: bool = False) -> bytes:
+    """The decision sums of a chunk's auctions (with `forced`, of the forced table: see
+    `sim.decisions`) as bucketed Parquet bytes."""
+    keys, sums = decision_sums(rules, compile_rules(rules), hands, ups, SIM_DEALER, auctions,
+                               forced)
+    return bucketed_sums(keys, sums, decision_sum_names(rules), DECISIONS_BUCKET_SHIFT)
 
 
 def run_auctions(rules: RuleSet, player: PlayerRecord, hands: np.ndarray, ups: np.ndarray,

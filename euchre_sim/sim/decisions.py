@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..bidding.auction import N_TURNS, Auction, auction_choices, first_call
+from ..bidding.auction import N_TURNS, Auction, auction_choices, first_call, forced_turn
 from ..bidding.decision_keys import (
     PASS_CODE,
     SUIT_LABELS,
@@ -72,9 +72,11 @@ def result_column(points, top):
 
 
 @njit
-def _decision_records(tb, hands, ups, dealer, auctions, top, keys, cols):
+def _decision_records(tb, deals, auctions, forced, top, keys, cols):
     """keys[n] and cols[n] (decision_sum_names addends; cols zero on entry) of every decision
-    reached in a batch's `auctions`; top: the rules' max_hand_points; returns n."""
+    reached in a batch's `auctions` of deals (hands, upcards, dealer), or with `forced` only
+    each deal's decision at its `forced_turn`; top: the rules' max_hand_points; returns n."""
+    hands, ups, dealer = deals
     _, contracts, choices, values = auctions
     flags = tb.flags
     masks = np.zeros(5, dtype=np.uint64)
@@ -83,8 +85,14 @@ def _decision_records(tb, hands, ups, dealer, auctions, top, keys, cols):
     n = 0
     for d in range(hands.shape[0]):
         up = ups[d]
+        only = forced_turn(choices[d]) if forced else -1
+        if forced and only < 0:
+            continue
         for k in range(N_TURNS):
-            if k > 0 and choices[d, k - 1] >= 0:
+            if forced:
+                if k != only:
+                    continue
+            elif k > 0 and choices[d, k - 1] >= 0:
                 break  # the auction ended before this turn
             round_no = k // 4 + 1
             pos = k % 4 + 1
@@ -130,9 +138,10 @@ def _decision_records(tb, hands, ups, dealer, auctions, top, keys, cols):
     return n
 
 
-def decision_sums(rules, tables, hands, ups, dealer, auctions: Auction):
+def decision_sums(rules, tables, hands, ups, dealer, auctions: Auction, forced: bool = False):
     """(sorted unique group keys, summed decision_sum_names) of a batch of deals and their
-    auctions, built a sub-batch of deals at a time."""
+    auctions (with `forced`, of their decisions at their `forced_turn` only), built a
+    sub-batch of deals at a time."""
     top = rules.max_hand_points
     width = len(decision_sum_names(rules))
     parts_keys, parts_sums = [], []
@@ -141,8 +150,9 @@ def decision_sums(rules, tables, hands, ups, dealer, auctions: Auction):
         size = hands[part].shape[0] * N_TURNS * 11
         keys = np.zeros(size, dtype=np.uint64)
         cols = np.zeros((size, width), dtype=np.int64)
-        n = _decision_records(tables, hands[part], ups[part], dealer,
-                              Auction(*(column[part] for column in auctions)), top, keys, cols)
+        n = _decision_records(tables, (hands[part], ups[part], dealer),
+                              Auction(*(column[part] for column in auctions)), forced, top,
+                              keys, cols)
         keys, sums = group_sums(keys[:n], cols[:n])
         parts_keys.append(keys)
         parts_sums.append(sums)

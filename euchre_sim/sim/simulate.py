@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from ..core.errors import FieldError, UserError
 from ..core.limits import MAX_DEALS, check_seed
 from ..core.rules import RuleSet
-from ..core.run_tables import RUN_TABLES
+from ..core.run_tables import BIDDING_TABLES, RUN_TABLES
 from ..play.models import chunk_size
 from ..play.player import Player
 from ..runs.parallel import worker_pool
@@ -55,7 +55,7 @@ class RunPlan(ChunkedPlan):
         bidder = self.player.bidder
         tables = self.tables
         if tables is None and self.keep_deals:  # the deals' outcomes are the per-call rows
-            tables = RUN_TABLES if bidder else ("calls",)
+            tables = BIDDING_TABLES if bidder else ("calls",)
         settle("tables", run_tables(bidder, tables, plays_out=not self.player.model.solved))
         if self.keep_deals and "calls" not in self.tables:
             raise FieldError("{keep_deals} keeps each call's outcome: add calls to {tables}")
@@ -79,7 +79,7 @@ class RunPlan(ChunkedPlan):
     def job(self, index: int, first: int, count: int) -> ChunkJob:
         """Chunk `index`'s job: `count` deals from deal `first`."""
         return ChunkJob(self.rules.options(), self.seed, index, first, count, self.keep_deals,
-                        self.player, self.per_call)
+                        self.player, self.tables)
 
     def warm_up(self, workers: int = 1) -> None:
         """Compile (or load from Numba's cache) every kernel the run's chunks call, once, in
@@ -119,13 +119,13 @@ def run_tables(bidding: str | None, asked: tuple | None = None, plays_out: bool 
     if asked is None:
         if bidding is None:
             return ("calls",)
-        return ("decisions", "auction") if plays_out else RUN_TABLES
+        return BIDDING_TABLES[1:] if plays_out else BIDDING_TABLES
     unknown = sorted(set(asked) - set(RUN_TABLES))
     if unknown or not asked:
         raise UserError(f"--tables takes names of {', '.join(RUN_TABLES)} separated by "
                         f"commas, got {','.join(asked)!r}")
-    if bidding is None and set(asked) & {"decisions", "auction"}:
-        raise UserError("the decisions and auction tables need a bidder: add --bidding")
+    if bidding is None and set(asked) & {"decisions", "auction", "forced"}:
+        raise UserError("the decisions, auction and forced tables need a bidder: add --bidding")
     return tuple(name for name in RUN_TABLES if name in asked)
 
 

@@ -26,13 +26,16 @@ from .callsums import SUMS, ChunkSums, add_rates, bucketed_sums, merge_frames, m
 from .chunk import (
     SIM_DEALER,
     ChunkJob,
-    auction_sums,
+    bids_own_auction,
     call_records,
     chunk_calls,
     chunk_sums,
+    contract_sums,
     deal_frame,
+    decision_bytes,
     outcome_frame,
     record_sums,
+    run_auctions,
     summary_sums,
 )
 from .decisions import auction_facts, auction_table, decision_tables
@@ -51,6 +54,11 @@ class ChunkDeals:
     hands: np.ndarray
     ups: np.ndarray
     calls: np.ndarray
+
+    @cached_property
+    def auctions(self) -> tuple:
+        """Every deal's auction and its contract records (`chunk.run_auctions`)."""
+        return run_auctions(self.rules, self.player, self.hands, self.ups, self.calls)
 
     @cached_property
     def records(self) -> dict[str, np.ndarray]:
@@ -138,9 +146,9 @@ def _merge_deals(merge: Merge) -> None:
 
 
 def _fill_auction(deals: ChunkDeals) -> dict:
-    auction, decisions = auction_sums(deals.rules, deals.player, deals.hands, deals.ups,
-                                      deals.calls)
-    return {"auction.parquet": auction, "decisions.sums": decisions}
+    auctions, contracts = deals.auctions
+    return {"auction.parquet": contract_sums(contracts),
+            "decisions.sums": decision_bytes(deals.rules, deals.hands, deals.ups, auctions)}
 
 
 def _merge_auction(merge: Merge) -> None:
@@ -156,12 +164,22 @@ def _merge_auction(merge: Merge) -> None:
         merge.write("auction", [pa.Table.from_pandas(auction, preserve_index=False)])
 
 
+def _fill_forced(deals: ChunkDeals) -> dict:
+    return {"forced.sums": decision_bytes(deals.rules, deals.hands, deals.ups,
+                                          deals.auctions[0], forced=True)}
+
+
+def _merge_forced(merge: Merge) -> None:
+    merge.write("forced", decision_tables(merge.plan.rules, merge.parts("forced", "sums"),
+                                          MERGE_ROWS))
+
+
 FAMILIES = (
     TableFamily("calls", lambda job: job.per_call, _fill_calls, _merge_calls),
     TableFamily("deals", lambda job: job.per_call and job.keep_deals, _fill_deals,
                 _merge_deals),
-    TableFamily("auction", lambda job: job.player.bidder is not None, _fill_auction,
-                _merge_auction),
+    TableFamily("auction", bids_own_auction, _fill_auction, _merge_auction),
+    TableFamily("forced", lambda job: "forced" in job.tables, _fill_forced, _merge_forced),
 )
 
 
