@@ -8,8 +8,8 @@ same decisions); each writes the decisions table, and a second run of each the f
 (round 2 after the round-1 caller's own pass forced: the round-2 questions of a player who
 passed what the table's bidder would have called, a few calls a deal, so a quick run of its
 own). Then the classes reached at least --min-n times in both tables together are kept, with
-each call's double-dummy points beside, and written to euchre_sim/data/atlas_PRESET.parquet with their
-provenance (the commands, seed, deals, the net's and the bidder's digests, the rules) in the
+each call's double-dummy points beside, and written to euchre_sim/data/atlas_PRESET.parquet
+with their provenance (the commands, seed, deals, the net's and the bidder's digests, the rules) in the
 file's metadata (built into WORK/atlas/; `--install` then copies the finished files into the
 package and its manifest, so that a trial run or a failed step never replaces the shipped
 ones). Beside it: chart_PRESET.parquet, the strategy chart's cells pooled over every

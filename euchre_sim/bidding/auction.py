@@ -157,8 +157,8 @@ def forced_rows(player, tb, deal, wanted):
         if k == turn:
             _want_open_calls(tb, params, deal, 2, turn_position(k), wanted)
             continue
-        choice = call_bidder_choice(bidder, tb, params, table, hands[seat_at(dealer, turn_position(k))],
-                                    upcard, k, NO_WINS)
+        hand = hands[seat_at(dealer, turn_position(k))]
+        choice = call_bidder_choice(bidder, tb, params, table, hand, upcard, k, NO_WINS)
         if choice < 0:
             continue
         if first < 0:
