@@ -8,17 +8,17 @@ same decisions); each writes the decisions table, and a second run of each the f
 (round 2 after the round-1 caller's own pass forced: the round-2 questions of a player who
 passed what the table's bidder would have called, a few calls a deal, so a quick run of its
 own). Then the classes reached at least --min-n times in both tables together are kept, with
-each call's double-dummy points beside, and written to euchre_sim/data/atlas_PRESET.parquet
-with their provenance (the commands, seed, deals, the net's and the bidder's digests, the rules) in the
-file's metadata (built into WORK/atlas/; `--install` then copies the finished files into the
-package and its manifest, so that a trial run or a failed step never replaces the shipped
-ones). Beside it: chart_PRESET.parquet, the strategy chart's cells pooled over every
-class of the learned run (`euchre-sim chart atlas`), and odds_PRESET.parquet, the chance of
-winning the game from every score under the same bidder and play (`euchre-sim odds`, ODDS_DEALS
-deals of the same seed), for the chart at a score.
+each call's double-dummy points beside, and written to euchre_sim/data/atlas_PRESET.parquet with
+their provenance (the commands, seed, deals, the net's and the bidder's digests, the rules) in
+the file's metadata (built into WORK/atlas/; `--install` then copies the finished files into the
+package and its manifest, so that a trial run or a failed step never replaces the shipped ones).
+Beside it: chart_PRESET.parquet, the strategy chart's cells pooled over every class of the
+learned run (`euchre-sim chart atlas`), and odds_PRESET.parquet, the chance of winning the game
+from every score under the same bidder and play (`euchre-sim odds`, ODDS_DEALS deals of the same
+seed), for the chart at a score.
 
 The pooled level's standard errors widen by the spread of class means within a pool
-(`advice.atlas_build.pool_spread`), estimated from every class of the same two runs. With
+(`advice.atlas_build.pool_spread`), estimated from every class of the same runs. With
 --spread-only, the runs (of --deals deals, into --work) serve only that estimate: the shipped
 pooled file keeps its rows and gets new spread columns, its provenance saying so.
 
