@@ -527,9 +527,10 @@ def test_table_bidder_matches_its_naive_twin(tmp_path, name, game):
         for round_no in (1, 2):
             for pos in (1, 2, 3, 4):
                 hand = hands[pos % 4]
+                turn = (round_no - 1) * 4 + pos - 1
                 got = _as_call(int(table_choice(tb, params, table, np.uint64(hand), upcard,
-                                                round_no, pos,
-                                                NO_WINS if wins is None else wins)), upcard)
+                                                turn, NO_WINS if wins is None else wins)),
+                               upcard)
                 want = _naive_table_choice(rules, frame, hand, upcard, round_no, pos, min_n,
                                            wins)
                 assert got == want

@@ -31,7 +31,8 @@ def test_simulate_with_a_play_model_writes_complete_tables_of_that_model(runs, m
     outcomes = pd.read_parquet(out / "outcomes.parquet")
     rules = build_rules("standard")
     hands, ups = deal_batch(rules, 3, 0, info["deals"])
-    want = play_deals(rules, Playout(Player(play=model, worlds=5)), hands, ups, seed=3, start=0)
+    want = play_deals(rules, Playout(Player(play=model, worlds=5)), (hands, ups, 0), seed=3,
+                      start=0)
     assert len(outcomes) == (want >= 0).sum()
     assert sorted(outcomes["maker_tricks"]) == sorted(want[want >= 0].tolist())
     calls = pd.read_parquet(out / "calls.parquet")

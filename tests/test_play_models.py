@@ -192,7 +192,7 @@ def test_double_dummy_play_with_the_true_world_scores_as_the_solver(name):
     tb = compile_rules(rules)
     hands, ups = deal_batch(rules, 17, 0, 6)
     solved = analyze_deals(rules, hands, ups, exact=True, defence=True)
-    played = play_deals(rules, Playout(Player(), defence=True), hands, ups, seed=17, start=0)
+    played = play_deals(rules, Playout(Player(), defence=True), (hands, ups, 0), seed=17, start=0)
     assert ((solved >= 0) == (played >= 0)).all()
     assert (solved[:, 48:] >= 0).any() == rules.defend_alone
     open_ = solved >= 0
@@ -222,11 +222,13 @@ def test_models_never_make_an_illegal_play(name, model):
 def test_models_are_reproducible_from_a_seed_in_any_batching(model):
     rules = RULE_SETS["online"]
     hands, ups = deal_batch(rules, 4, 0, 6)
-    whole = play_deals(rules, Playout(Player(play=model, worlds=5)), hands, ups, seed=4, start=0)
-    again = play_deals(rules, Playout(Player(play=model, worlds=5)), hands, ups, seed=4, start=0)
+    whole = play_deals(rules, Playout(Player(play=model, worlds=5)), (hands, ups, 0), seed=4,
+                       start=0)
+    again = play_deals(rules, Playout(Player(play=model, worlds=5)), (hands, ups, 0), seed=4,
+                       start=0)
     how = Playout(Player(play=model, worlds=5))
-    parts = np.vstack([play_deals(rules, how, hands[:2], ups[:2], seed=4, start=0),
-                       play_deals(rules, how, hands[2:], ups[2:], seed=4, start=2)])
+    parts = np.vstack([play_deals(rules, how, (hands[:2], ups[:2], 0), seed=4, start=0),
+                       play_deals(rules, how, (hands[2:], ups[2:], 0), seed=4, start=2)])
     assert (whole == again).all() and (whole == parts).all()
     assert ((whole >= 0) == (analyze_deals(rules, hands, ups) >= 0)).all()
 

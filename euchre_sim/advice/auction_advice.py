@@ -26,10 +26,17 @@ from ..bidding.auction import (
     auction_choices,
     first_call,
     resolve_contracts,
-    turn_at,
 )
 from ..bidding.params import BIDDER_DD
-from ..core.calls import BOTH_ROUNDS, N_CALLS, N_ROWS, WITH_DEFENCE, may_pass, row_call
+from ..core.calls import (
+    BOTH_ROUNDS,
+    N_CALLS,
+    N_ROWS,
+    WITH_DEFENCE,
+    may_pass,
+    row_call,
+    turn_at,
+)
 from ..core.dealing import Deal, deal_key
 from ..core.errors import UserError
 from ..core.jit import compile_for, njit

@@ -27,6 +27,8 @@ from ..core.calls import (
     defender_position,
     may_pass,
     row_call,
+    turn_position,
+    turn_round,
 )
 from ..core.jit import njit, unlinked
 from ..core.seats import seat_at, team_of
@@ -57,33 +59,15 @@ class Auction(NamedTuple):
 
 
 @njit
-def turn_round(k):
-    return k // 4 + 1
-
-
-@njit
-def turn_position(k):
-    return k % 4 + 1
-
-
-@njit
-def turn_at(round_no, pos):
-    """The turn of position `pos` in round `round_no` (turn_round's and turn_position's)."""
-    return (round_no - 1) * 4 + pos - 1
-
-
-@njit
 def bidder_choice(bidder, tb, params, table, hand, upcard, turn, wins):
     """The row a rules, table or game bidder calls with `hand` at turn `turn`, or -1 to pass
     (what it decides from its own hand alone). wins: the game bidder's chance of winning the
     game after each result (bidding.table; NO_WINS for the others)."""
-    round_no = turn_round(turn)
-    pos = turn_position(turn)
     if bidder == BIDDER_TABLE:
-        return table_choice(tb, params, table, hand, upcard, round_no, pos, NO_WINS)
+        return table_choice(tb, params, table, hand, upcard, turn, NO_WINS)
     if bidder == BIDDER_GAME:
-        return table_choice(tb, params, table, hand, upcard, round_no, pos, wins)
-    return conventional_choice(tb, params, hand, upcard, round_no, pos)
+        return table_choice(tb, params, table, hand, upcard, turn, wins)
+    return conventional_choice(tb, params, hand, upcard, turn_round(turn), turn_position(turn))
 
 
 # the auctions above reach the bidder through this call: one compiled copy (`core.jit.unlinked`)

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..core.calls import turn_position
 from ..core.dealing import deal_batch
 from ..core.jit import njit
 from ..core.ruletables import compile_rules
 from ..core.seats import seat_at
-from .auction import N_TURNS, NO_WINS, bidder_choice, turn_position
+from .auction import N_TURNS, NO_WINS, bidder_choice
 from .params import BIDDER_RULES
 from .table import empty_table
 

@@ -18,7 +18,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..core.calls import call_open, call_row, may_pass
+from ..core.calls import call_open, call_row, may_pass, turn_position, turn_round
 from ..core.errors import UserError
 from ..core.files import read_json
 from ..core.jit import njit
@@ -170,18 +170,21 @@ def _game_chance(table, level, i, wins):
 
 
 @njit
-def table_choice(tb, params, table, hand, upcard, round_no, pos, wins):
-    """The call-table row the table bidder calls at this turn, or -1 to pass. With `wins`
-    (the chance of winning the game after each result, in the order of the table's result
-    shares; empty: points) it is the `game` bidder."""
-    return table_choice_into(tb, params, table, hand, upcard, round_no, pos, wins,
-                             np.zeros(5, dtype=np.uint64), np.zeros(9, dtype=np.int64))
+def table_choice(tb, params, table, hand, upcard, turn, wins):
+    """The call-table row the table bidder calls at auction turn `turn`
+    (`core.calls.turn_round`), or -1 to pass. With `wins` (the chance of winning the game
+    after each result, in the order of the table's result shares; empty: points) it is the
+    `game` bidder."""
+    return table_choice_into(tb, params, table, hand, upcard, turn, wins,
+                             (np.zeros(5, dtype=np.uint64), np.zeros(9, dtype=np.int64)))
 
 
 @njit(nrt=False)
-def table_choice_into(tb, params, table, hand, upcard, round_no, pos, wins, masks, ints):
-    """table_choice with its work given (masks: uint64[5]; ints: int64[9]), so that it
+def table_choice_into(tb, params, table, hand, upcard, turn, wins, work):
+    """table_choice with its work given (masks: uint64[5], ints: int64[9]), so that it
     allocates nothing."""
+    masks, ints = work
+    round_no, pos = turn_round(turn), turn_position(turn)
     flags = tb.flags
     others = ints[0:4]
     key = turn_class(tb, hand, upcard, round_no, masks, others)

@@ -48,6 +48,24 @@ class Contract(NamedTuple):
 
 
 # inlined: callers pass literal rounds and positions, each of which would compile a copy
+@njit
+def turn_round(k):
+    """The round of auction turn k (0..7: four seats a round, position 1 first)."""
+    return k // 4 + 1
+
+
+@njit
+def turn_position(k):
+    """The position (1 = dealer's left) of auction turn k."""
+    return k % 4 + 1
+
+
+@njit
+def turn_at(round_no, pos):
+    """The turn of position `pos` in round `round_no` (turn_round's and turn_position's)."""
+    return (round_no - 1) * 4 + pos - 1
+
+
 @njit(inline="always")
 def call_open(flags, round_no, pos, trump, alone, upcard):
     """Is the call open to position `pos`? `flags` are the rule tables' flags; `upcard` the card

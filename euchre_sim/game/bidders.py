@@ -22,7 +22,6 @@ from ..bidding.auction import (
     auction_choices,
     bidder_choice,
     defends_alone,
-    turn_at,
 )
 from ..bidding.params import SELF_PLAY_BIDDERS
 from ..bidding.table import load_decision_table
@@ -34,6 +33,7 @@ from ..core.calls import (
     call_row,
     defender_position,
     row_call,
+    turn_at,
 )
 from ..core.dealing import Deal
 from ..core.errors import UserError

@@ -25,7 +25,6 @@ from ..bidding.auction import (
     call_bidder_choice,
     defends_alone,
     first_call,
-    turn_position,
 )
 from ..bidding.params import BIDDER_DD, BIDDER_GAME
 from ..core.calls import (
@@ -38,6 +37,7 @@ from ..core.calls import (
     defence_row,
     defender_position,
     row_call,
+    turn_position,
 )
 from ..core.dealing import Deal, deal_into, deal_key
 from ..core.jit import njit

@@ -43,7 +43,7 @@ from .learned import learned_card, learned_discard, searched_card, searched_disc
 from .models import KERNEL_CONVENTIONAL, KERNEL_NET, KERNEL_NET_SEARCH, KERNEL_SOLVER
 from .net_weights import CardNets, every_deal
 from .pimc import Worlds, inference_of, new_pimc_work, pimc_card, pimc_discard
-from .player import Player
+from .player import Player, PlayerRecord
 from .state import (
     N_PM,
     N_ST,
@@ -280,16 +280,18 @@ class Playout(NamedTuple):
     reads: int = 0
 
 
-def play_deals(rules, playout: Playout, hands: np.ndarray, upcards: np.ndarray, seed: int,
-               start: int, dealer: int = 0, work: tuple | None = None) -> np.ndarray:
-    """Call tables (int8[n, N_ROWS], makers' tricks or -1) of deals start.. played out; work:
+def play_deals(rules, playout: Playout, deals: tuple, seed: int, start: int,
+               work: tuple | None = None, record: PlayerRecord | None = None) -> np.ndarray:
+    """Call tables (int8[n, N_ROWS], makers' tricks or -1) of deals start.. of the seed
+    (`deals`: their hands, upcards and dealer) played out; work:
     the card players' work (default: the player's `new_pimc_work`; training gives a
-    `teaching_log.TeachingWork`)."""
+    `teaching_log.TeachingWork`); record: the player's record where the caller has built it
+    (default: `playout.player.record()`)."""
     from ..core.dealing import seed_to_u64
     from ..core.ruletables import compile_rules
 
-    out = np.zeros((hands.shape[0], N_ROWS), dtype=np.int8)
-    player = playout.player.record()
+    out = np.zeros((deals[0].shape[0], N_ROWS), dtype=np.int8)
+    player = playout.player.record() if record is None else record
     if playout.reads and player.bidder not in (BIDDER_RULES, BIDDER_TABLE, BIDDER_GAME):
         raise ValueError("reading only the auction's rows needs a rules or table bidder")
     tt = shared_tt()
@@ -299,6 +301,6 @@ def play_deals(rules, playout: Playout, hands: np.ndarray, upcards: np.ndarray, 
     play = new_play_work((player.play, player.play), compile_rules(rules), player.worlds,
                          (work, work))
     _play_batch(play, (player, np.int64(playout.reads)) if playout.reads else None,
-                (hands, upcards, dealer), seed_to_u64(seed), np.uint64(start),
+                deals, seed_to_u64(seed), np.uint64(start),
                 BOTH_ROUNDS | (WITH_DEFENCE if playout.defence else 0), tt, out)
     return out

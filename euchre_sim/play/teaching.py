@@ -39,7 +39,7 @@ def teaching_log(rules, player: Player, seed: int, start: int, count: int,
     record = loaded.record()
     work = TeachingWork(new_pimc_work(inference_of(record), record.nets, TEACHING_CLEAR_Z), log,
                         valued, logged)
-    play_deals(rules, Playout(loaded, reads=AUCTION_READS), hands, ups, seed, start, 0, work)
+    play_deals(rules, Playout(loaded, reads=AUCTION_READS), (hands, ups, 0), seed, start, work)
     if logged[0] == log.shape[0]:
         raise RuntimeError("the teaching log filled up: raise DECISIONS_PER_DEAL")
     return log[:logged[0]].copy(), valued[:logged[0]].copy()

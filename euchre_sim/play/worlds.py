@@ -273,9 +273,9 @@ def _bids_agree(tb, st, s, hand, inference):
         round_no = k // 4 + 1
         if bidder == BIDDER_TABLE or bidder == BIDDER_GAME:  # a direct call: see bidder_choice
             choice = table_choice_into(tb, params, table, _to_cards(tb, trump, hand),
-                                       st[S_UPCARD], round_no, pos,
-                                       NO_WINS, words[_TABLE_WORDS:_TABLE_WORDS + 5],
-                                       ints[_TABLE_INTS:_TABLE_INTS + 9])
+                                       st[S_UPCARD], k, NO_WINS,
+                                       (words[_TABLE_WORDS:_TABLE_WORDS + 5],
+                                        ints[_TABLE_INTS:_TABLE_INTS + 9]))
         elif k == st[S_MAKER_TURN] and round_no == 2 and not may_name(bt, params, hand, trump,
                                                                        trump, pos):
             return False

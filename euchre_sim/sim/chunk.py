@@ -73,9 +73,11 @@ RECORD_FIELDS = ["deal", "round", "seat", "trump", "alone", "hand_key", "trumps"
                  "left", "aces", "voids", "maker_tricks", "points"]
 
 
-def chunk_calls(job: ChunkJob, exact: bool | None = None, infer: bool = True) -> tuple:
+def chunk_calls(job: ChunkJob, exact: bool | None = None, infer: bool = True,
+                record: PlayerRecord | None = None) -> tuple:
     """The job's deals (hands, upcards) and their call tables, with the lone-defence rows
-    where it has a bidder (whose auction PIMC's worlds agree with, unless not `infer`).
+    where it has a bidder (whose auction PIMC's worlds agree with, unless not `infer`);
+    record: the player's record where the caller has built it (`play.playout.play_deals`).
 
     exact (default: the job's keep_deals) False gives maker_tricks as representatives of their
     scoring class (euchred, made, marched; see analyze_deal): the same points and rates for
@@ -91,7 +93,8 @@ def chunk_calls(job: ChunkJob, exact: bool | None = None, infer: bool = True) ->
                       calls)
     else:
         playout = Playout(job.player, defence, infer, job.reads)
-        calls = play_deals(rules, playout, hands, ups, job.seed, job.start, SIM_DEALER)
+        calls = play_deals(rules, playout, (hands, ups, SIM_DEALER), job.seed, job.start,
+                           record=record)
     return hands, ups, calls
 
 

@@ -207,8 +207,9 @@ def merge_tables(merge: Merge) -> None:
 def compute_chunk(job: ChunkJob) -> tuple[int, int, dict[str, bytes]]:
     """Compute one chunk anywhere (a local process or a cluster worker); returns (index,
     count, files) with the chunk's files as bytes, so workers need no shared file system."""
-    deals = chunk_calls(job)
-    files = chunk_files(ChunkDeals(job, job.rules, job.player.record(), *deals))
+    player = job.player.record()  # once a chunk: its playouts' and its auctions'
+    deals = chunk_calls(job, record=player)
+    files = chunk_files(ChunkDeals(job, job.rules, player, *deals))
     freeze_compiled()
     return job.index, job.count, files
 
@@ -223,7 +224,8 @@ def warm_up_chunk(job: ChunkJob, helper=None) -> None:
     if search is not None:
         _warm_up_files(job)
         search.result()
-    chunk_files(ChunkDeals(job, job.rules, job.player.record(), *chunk_calls(job)))
+    player = job.player.record()
+    chunk_files(ChunkDeals(job, job.rules, player, *chunk_calls(job, record=player)))
 
 
 def _warm_up_files(job: ChunkJob) -> None:
