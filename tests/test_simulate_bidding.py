@@ -178,7 +178,8 @@ def test_decision_classes_read_the_hand_against_the_turned_down_card(tmp_path):
 def test_played_out_auction_plays_only_the_calls_it_reads(tmp_path):
     """--play rules with the rules bidder writes decisions and auction only, playing the calls
     the auction reads; the same tables as a run that plays every call (--tables with calls);
-    so does --tables forced alone (it plays only the calls of round 2 after the forced pass);
+    so does --tables forced alone (it plays only the calls of round 2 after the forced pass;
+    double dummy solves only round 2's);
     --keep-deals keeps every table; bad --tables are one line, exit 2."""
     base = ["simulate", "--deals", "300", "--seed", "4", "--workers", "1", "--no-progress",
             "--play", "rules", "--bidding", "rules", "--rules", "online"]
@@ -191,9 +192,15 @@ def test_played_out_auction_plays_only_the_calls_it_reads(tmp_path):
     assert sorted(p.name for p in (tmp_path / "forced").glob("*.parquet")) == ["forced.parquet"]
     assert "auction" not in json.loads((tmp_path / "forced" / "run.json").read_text())
     assert (tmp_path / "every" / "calls.parquet").is_file()
-    for run, name in (("reached", "decisions"), ("reached", "auction"), ("forced", "forced")):
+    dd = base[:-6] + ["--play", "dd", "--bidding", "rules", "--rules", "online"]
+    run_cli(dd + ["--out", str(tmp_path / "dd-forced"), "--tables", "forced"])
+    run_cli(dd + ["--out", str(tmp_path / "dd-every"), "--tables", "decisions,forced"])
+    for run, every_run, name in (("reached", "every", "decisions"),
+                                 ("reached", "every", "auction"), ("forced", "every", "forced"),
+                                 ("dd-forced", "dd-every", "forced")):
         reached = pd.read_parquet(tmp_path / run / f"{name}.parquet")
-        every = pd.read_parquet(tmp_path / "every" / f"{name}.parquet")
+        every = pd.read_parquet(tmp_path / every_run / f"{name}.parquet")
+        assert len(every) > 0
         pd.testing.assert_frame_equal(reached, every)
     run_cli(base + ["--out", str(tmp_path / "kept"), "--keep-deals"])
     assert (tmp_path / "kept" / "outcomes.parquet").is_file()

@@ -62,10 +62,11 @@ def print_headline(out_dir: str) -> None:
               help="Run the chunks on a Dask cluster ('local': a LocalCluster of --workers).")
 @player_options
 @click.option("--tables", default=None, metavar="NAMES",
-              help="Tables to write, of calls (with summary), decisions, auction, separated "
-                   "by commas (default: calls, and decisions,auction with --bidding; under "
-                   "--play rules|pimc with --bidding only decisions,auction, which play just "
-                   "the calls the auction reaches).")
+              help="Tables to write, of calls (with summary), decisions, auction, forced, "
+                   "separated by commas (default: calls, and decisions,auction with --bidding; "
+                   "under --play rules|pimc|learned with --bidding only decisions,auction, "
+                   "which play just the calls the auction reaches; forced: round 2 after the "
+                   "round-1 caller's own pass forced, only when asked).")
 def simulate(ruleset, out_dir: str, workers: int, resume: bool, no_progress: bool,
              scheduler: str | None, tables: str | None, **fields) -> None:
     """Deal and solve DEALS random deals; write call and lone-hand win-rate tables (Parquet);

@@ -14,7 +14,7 @@ import pandas as pd
 
 from ..bidding.auction import AUCTION_READS, FORCED_READS, N_TURNS, Auction
 from ..bidding.params import CONVENTIONAL
-from ..core.calls import BOTH_ROUNDS, N_CALLS, N_ROWS, WITH_DEFENCE, row_call
+from ..core.calls import BOTH_ROUNDS, N_CALLS, N_ROWS, ROUND_2, WITH_DEFENCE, row_call
 from ..core.cards import JOKER
 from ..core.dealing import deal_batch
 from ..core.handclass import class_features, class_key
@@ -88,7 +88,7 @@ def chunk_calls(job: ChunkJob, exact: bool | None = None, infer: bool = True,
     hands, ups = deal_batch(rules, job.seed, job.start, job.count, SIM_DEALER)
     if job.player.model.solved:
         calls = np.zeros((job.count, N_ROWS), dtype=np.int8)
-        parts = BOTH_ROUNDS | (WITH_DEFENCE if defence else 0)
+        parts = job.rounds | (WITH_DEFENCE if defence else 0)
         analyze_batch(compile_rules(rules), hands, ups, SIM_DEALER, exact, parts, shared_tt(),
                       calls)
     else:
@@ -221,6 +221,12 @@ class ChunkJob(NamedTuple):
     @property
     def rules(self) -> RuleSet:
         return rules_from_dict(self.options)
+
+    @property
+    def rounds(self) -> int:
+        """The rounds whose calls a solved model solves (`core.calls`' round bits): both,
+        but round 2 alone for the forced table alone (it reads only round 2's calls)."""
+        return ROUND_2 if set(self.tables) == {"forced"} else BOTH_ROUNDS
 
     @property
     def reads(self) -> int:
