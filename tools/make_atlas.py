@@ -112,10 +112,11 @@ def coverage(tables: list[pd.DataFrame], min_n: int) -> dict:
 
 
 def run(args: list[str], extra: list[str]) -> None:
-    """One step (a euchre-sim command); a failed one ends the build with its status and one
+    """One step (a euchre-sim command; what it prints goes to standard error, so that standard
+    output holds the build's JSON alone); a failed one ends the build with its status and one
     line, nothing installed."""
     step = [sys.executable, "-m", "euchre_sim.cli", *args, *extra]
-    status = subprocess.run(step).returncode
+    status = subprocess.run(step, stdout=sys.stderr).returncode
     if status:
         sys.exit(f"make_atlas: the step 'euchre-sim {' '.join(args)}' failed (exit status "
                  f"{status}); nothing was installed; rerun the same command to resume")
