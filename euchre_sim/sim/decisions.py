@@ -10,6 +10,11 @@ the hand against the upcard or the turned-down card (`bidding.decision_keys.turn
 The contract the auction reaches (or a pass-out) is a contract record. Where defending alone is
 on, a call's points are those after the defenders' decision under B.
 
+The forced table holds the same records at one more turn a deal: where the first call came in
+round 1, that caller's round-2 turn with its call taken back as a pass, when no later seat calls
+before the auction comes back to it (`bidding.auction.forced_turn`): the round-2 questions of a
+player who passed what B would have called, which the auction itself never reaches.
+
 Decisions are summed by their 64-bit key (`bidding.decision_keys`), so the chunk sums use the
 bucketed storage and bounded merge of `callsums`.
 """
