@@ -7,6 +7,8 @@ from collections import defaultdict
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from euchre_sim.core.cards import cards_of
 from euchre_sim.core.dealing import deal_batch
@@ -211,3 +213,25 @@ def test_played_out_auction_plays_only_the_calls_it_reads(tmp_path):
     result = run_cli(["simulate", "--deals", "10", "--out", str(tmp_path / "nb"), "--tables",
                       "decisions"], code=2)
     assert "need a bidder" in result.output
+
+
+@settings(max_examples=12, deadline=None)
+@given(name=st.sampled_from(sorted(RULE_SETS)), seed=st.integers(0, 2**40))
+def test_forced_rows_play_every_call_the_forced_table_reads(name, seed):
+    """On random deals of every rule set: the forced table from a call table of only the rows
+    `forced_rows` marks equals the one from every row played (the conventional player)."""
+    from euchre_sim.bidding.auction import FORCED_READS
+    from euchre_sim.play.player import Player
+    from euchre_sim.play.playout import Playout, play_deals
+    from euchre_sim.sim.chunk import SIM_DEALER, decision_bytes, run_auctions
+
+    rules = RULE_SETS[name]
+    player = Player(bidder="rules", play="rules")
+    hands, ups = deal_batch(rules, seed, 0, 40, SIM_DEALER)
+    tables = []
+    for reads in (0, FORCED_READS):
+        calls = play_deals(rules, Playout(player, defence=True, reads=reads),
+                           (hands, ups, SIM_DEALER), seed, 0)
+        auctions = run_auctions(rules, player.record(), hands, ups, calls)[0]
+        tables.append(decision_bytes(rules, hands, ups, auctions, forced=True))
+    assert tables[0] == tables[1]
