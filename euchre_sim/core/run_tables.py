@@ -52,21 +52,21 @@ _FEATURES = counts("trumps", "right", "left", "aces", "voids")
 _RESULTS = (*rates("make_rate", "march_rate", "euchred_rate"),
             *standard_errors("make_se", "march_se", "euchred_se"), Column("mean_points", "float"),
             *standard_errors("points_se"))
+_DECISIONS = (*_TURN, *_HAND, Column("action", "str", values=("pass", "order_up", "call")),
+              Column("suit", "str", missing=True), Column("alone", "bool"), *counts("n"),
+              *_FEATURES, *rates("chosen_rate", missing=False), Column("mean_points", "float"),
+              *standard_errors("points_se"), Column("gain", "float", missing=True),
+              *standard_errors("gain_se"),
+              *rates(*share_names(MAX_POINTS), required=False))
 _CONTRACT_SCHEMAS = {
     "calls": (*_TURN, Column("alone", "bool"), *_HAND, *counts("trumps", "n"), *_RESULTS),
     "summary": (*_TURN, Column("alone", "bool"), *_FEATURES, *counts("n"), *_RESULTS),
-    "decisions": (*_TURN, *_HAND, Column("action", "str", values=("pass", "order_up", "call")),
-                  Column("suit", "str", missing=True), Column("alone", "bool"), *counts("n"),
-                  *_FEATURES, *rates("chosen_rate", missing=False), Column("mean_points", "float"),
-                  *standard_errors("points_se"), Column("gain", "float", missing=True),
-                  *standard_errors("gain_se"),
-                  *rates(*share_names(MAX_POINTS), required=False)),
-    "forced": (),  # as decisions (below)
+    "decisions": _DECISIONS,
+    "forced": _DECISIONS,  # the same records at the forced turn
     "auction": (Column("round", "int", 0, 2), Column("seat", "int", 0, 4), Column("alone", "bool"),
                 Column("defended", "bool"), *rates("share", missing=False), *counts("n"),
                 *_RESULTS),
 }
-_CONTRACT_SCHEMAS["forced"] = _CONTRACT_SCHEMAS["decisions"]
 _GAME = (*counts("game"), Column("copy", "int", 0, 1))
 _DRINKS = tuple(Column(f"drinks_{seat.lower()}", "int", 0, required=False)
                 for seat in SEAT_LETTERS)
