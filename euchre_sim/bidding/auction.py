@@ -135,25 +135,18 @@ def forced_rows(player, tb, deal, wanted):
     (-1: none)."""
     bidder, params, table = player.bidder, player.weights, player.table
     hands, upcard, dealer = deal
-    first = -1
-    turn = -1
+    choices = np.empty(N_TURNS, dtype=np.int64)
     for k in range(N_TURNS):
-        if k == turn:
-            _want_open_calls(tb, params, deal, 2, turn_position(k), wanted)
-            continue
-        hand = hands[seat_at(dealer, turn_position(k))]
-        choice = call_bidder_choice(bidder, tb, params, table, hand, upcard, k, NO_WINS)
-        if choice < 0:
-            continue
-        if first < 0:
-            if k >= 4:
-                return -1  # nobody called in round 1
-            first, turn = k, k + 4
-        elif k < turn:
-            return -1  # a later seat calls before the auction comes back
-        else:
-            _want(tb, params, deal, choice, wanted)
-            return turn
+        choices[k] = call_bidder_choice(bidder, tb, params, table,
+                                        hands[seat_at(dealer, turn_position(k))], upcard, k,
+                                        NO_WINS)
+    turn = forced_turn(choices)
+    if turn < 0:
+        return -1
+    _want_open_calls(tb, params, deal, 2, turn_position(turn), wanted)
+    after = first_call(choices, turn + 1)
+    if after >= 0:
+        _want(tb, params, deal, choices[after], wanted)
     return turn
 
 

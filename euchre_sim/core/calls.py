@@ -47,7 +47,6 @@ class Contract(NamedTuple):
     def_pos: int
 
 
-# inlined: callers pass literal rounds and positions, each of which would compile a copy
 @njit
 def turn_round(k):
     """The round of auction turn k (0..7: four seats a round, position 1 first)."""
@@ -66,6 +65,7 @@ def turn_at(round_no, pos):
     return (round_no - 1) * 4 + pos - 1
 
 
+# inlined: callers pass literal rounds and positions, each of which would compile a copy
 @njit(inline="always")
 def call_open(flags, round_no, pos, trump, alone, upcard):
     """Is the call open to position `pos`? `flags` are the rule tables' flags; `upcard` the card
