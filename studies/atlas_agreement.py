@@ -21,6 +21,11 @@ same odds as the atlas (those shipped beside it), so that only the hand's result
         [--scores 8-9,4-4] [--records R.jsonl]
     .venv/bin/python studies/atlas_agreement.py --summarize R.jsonl   # of a records file
     .venv/bin/python studies/atlas_agreement.py --coverage-only 4000  # no simulation
+    .venv/bin/python studies/atlas_agreement.py --rescore R.jsonl [--preset P] [--scores S]
+
+--rescore asks a records file's questions of today's atlas again and compares the answers with
+the fresh simulations recorded there: a change to how the atlas is built, measured without
+simulating again (the same --preset as the study that wrote it; --scores to read the odds).
 """
 
 import argparse
@@ -77,15 +82,16 @@ def z_scores(atlas: dict, fresh: dict, column: str, se: str, log=None,
     fresh_by = {(a["action"], a["suit"], a["alone"]): a for a in fresh["actions"]}
     out = []
     for a in atlas["actions"]:
-        b = fresh_by[(a["action"], a["suit"], a["alone"])]
         if a.get(column) is None:
             continue
+        b = fresh_by[(a["action"], a["suit"], a["alone"])]
         spread = float(np.hypot(a[se] if a[se] > 0 else floor / np.sqrt(a["n"]), b[se]))
         out.append((a[column] - b[column]) / spread)
         if log is not None:
             log.append({"level": atlas["atlas"]["level"], "round": atlas["round"],
                         "action": a["action"], "alone": a["alone"], "column": column,
-                        "atlas": a[column], "atlas_se": a[se], "n": a["n"],
+                        "suit": a["suit"], "atlas": a[column], "atlas_se": a[se],
+                        "n": a["n"],
                         "fresh": b[column], "fresh_se": b[se], "z": out[-1]})
     return out
 
@@ -109,6 +115,43 @@ def summarize(path: str) -> dict:
             by.setdefault(key, []).append(row["z"])
     return {"questions": len({row["question"] for row in rows}),
             **{key: summary(z) for key, z in sorted(by.items())}}
+
+
+def rescore(rules, path: str, odds_dir) -> dict:
+    """The agreement of today's atlas with the fresh simulations of a records file: each
+    recorded question (its hand, position, card and score are in its records) answered from
+    the atlas again and each action's figure compared with the recorded simulation's; a
+    question today's atlas does not cover is counted, not compared."""
+    with open(path, encoding="utf-8") as handle:
+        recorded: dict = {}
+        for row in map(json.loads, filter(str.strip, handle)):
+            recorded.setdefault(row["question"], []).append(row)
+    rows: list = []
+    uncovered = 0
+    for number, before in recorded.items():
+        q = before[0]
+        ref = {"up": q["card"]} if q["round"] == 1 else {"turned_down": q["card"]}
+        at = {"score": q["score"], "odds": odds_dir} if q.get("score") else {}
+        answer = atlas_answer(AdviceQuestion(rules, q["hand"], q["position"], **ref, **at))
+        if answer is None:
+            uncovered += 1
+            continue
+        for column, se, floor in (("mean_points", "points_se", 3.0),
+                                  ("dd_mean_points", "dd_points_se", 3.0),
+                                  ("p_win", "p_win_se", 0.5)):
+            fresh = {"actions": [{"action": r["action"], "suit": r["suit"], "alone": r["alone"],
+                                  column: r["fresh"], se: r["fresh_se"]}
+                                 for r in before if r["column"] == column]}
+            if fresh["actions"]:
+                log: list = []
+                z_scores(answer, fresh, column, se, log, floor)
+                rows += [entry | {"question": number, "seat": q["position"]} for entry in log]
+    with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False) as out:
+        out.writelines(json.dumps(row) + "\n" for row in rows)
+    try:
+        return {"uncovered": uncovered, **summarize(out.name)}
+    finally:
+        os.unlink(out.name)
 
 
 def coverage_only(rules, drawn: int) -> dict:
@@ -141,6 +184,9 @@ def main() -> None:
                         "question's as it is answered")
     parser.add_argument("--scores", help="ask each question at one of these scores in turn "
                         "(US-THEM,...), comparing the chances of winning the game too")
+    parser.add_argument("--rescore", metavar="RECORDS",
+                        help="a records file's questions asked of today's atlas again, compared "
+                        "with its simulations (no simulation)")
     parser.add_argument("--coverage-only", type=int, metavar="DRAWN",
                         help="only the coverage of DRAWN questions, by round, seat and level "
                         "(no simulation)")
@@ -151,6 +197,9 @@ def main() -> None:
         return
     scores = args.scores.split(",") if args.scores else [None]
     odds_dir = shipped_odds_folder(rules) if args.scores else None
+    if args.rescore:
+        print(json.dumps(rescore(rules, args.rescore, odds_dir), indent=1))
+        return
     rng = random.Random(STUDY_SEED)
     drawn, covered, z, z_dd, z_win, atlas_s, fresh_s = 0, [], [], [], [], [], []
     by_level: dict = {}
@@ -184,7 +233,9 @@ def main() -> None:
             z_win += z_scores(answer, fresh, "p_win", "p_win_se", records, floor=0.5)
         if args.records:  # as each question is answered: an interrupted study keeps them
             with open(args.records, "a", encoding="utf-8") as handle:
-                handle.writelines(json.dumps(r | {"question": len(covered), "seat": position})
+                handle.writelines(json.dumps(r | {"question": len(covered), "seat": position,
+                                                  "hand": hand, "position": position,
+                                                  "card": card, "score": score})
                                   + "\n" for r in records)
             records.clear()
         print(f"{len(covered)}/{args.questions}", file=sys.stderr, flush=True)
