@@ -1,7 +1,7 @@
 """Does the realistic atlas agree with a fresh simulation of the same hand? (issue 42; a study,
 not a timed test.)
 
-Questions are drawn as they are dealt: deal i of STUDY_SEED (never the atlas's seed), a
+Questions are drawn as they are dealt: deal i of STUDY_SEED or --seed (never the atlas's seed), a
 position 1-4 and a round at random, the hand at that position and the upcard (round 1) or the
 same card turned down (round 2). The first QUESTIONS the shipped atlas covers are answered
 twice: from the atlas, and by `advise` simulating DEALS fresh deals of that very hand (same
@@ -52,11 +52,11 @@ STUDY_SEED = 4242
 DEALS = int(os.environ.get("STUDY_DEALS", "20000"))
 
 
-def questions(rules, rng: random.Random):
-    """Questions as dealt: (hand, position, round, card) from deal i of STUDY_SEED."""
+def questions(rules, rng: random.Random, seed: int = STUDY_SEED):
+    """Questions as dealt: (hand, position, round, card) from deal i of `seed`."""
     deck = rules.card_deck
     for index in range(10**6):
-        hands, upcard = deal_one(rules, STUDY_SEED, index, 0)
+        hands, upcard = deal_one(rules, seed, index, 0)
         position, round_no = rng.randint(1, 4), rng.choice((1, 2))
         yield (deck.format_hand(hands[seat_at(0, position)]), position, round_no,
                deck.card_name(upcard))
@@ -180,6 +180,9 @@ def main() -> None:
     parser.add_argument("--preset", default="standard")
     parser.add_argument("--questions", type=int, default=200)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=STUDY_SEED,
+                        help="the questions' deals and draw (a fresh set of questions: another "
+                        "seed than the one a change was measured on)")
     parser.add_argument("--records", help="append every comparison here (JSON lines), each "
                         "question's as it is answered")
     parser.add_argument("--scores", help="ask each question at one of these scores in turn "
@@ -200,12 +203,12 @@ def main() -> None:
     if args.rescore:
         print(json.dumps(rescore(rules, args.rescore, odds_dir), indent=1))
         return
-    rng = random.Random(STUDY_SEED)
+    rng = random.Random(args.seed)
     drawn, covered, z, z_dd, z_win, atlas_s, fresh_s = 0, [], [], [], [], [], []
     by_level: dict = {}
     asked: dict = {}
     records: list = []
-    for hand, position, round_no, card in questions(rules, rng):
+    for hand, position, round_no, card in questions(rules, rng, args.seed):
         if len(covered) == args.questions:
             break
         drawn += 1
@@ -241,7 +244,7 @@ def main() -> None:
         print(f"{len(covered)}/{args.questions}", file=sys.stderr, flush=True)
     z, z_dd = np.array(z), np.array(z_dd)
     print(json.dumps({
-        "preset": args.preset, "questions": len(covered), "drawn": drawn,
+        "preset": args.preset, "seed": args.seed, "questions": len(covered), "drawn": drawn,
         "coverage": len(covered) / drawn, "fresh_deals": DEALS,
         "actions": len(z), "within_95": float((np.abs(z) <= 1.96).mean()),
         "z_mean": float(z.mean()), "z_sd": float(z.std(ddof=1)),

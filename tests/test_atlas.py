@@ -44,9 +44,14 @@ SEED, DEALS = 6, 2000
 SHIPPED_LEVELS = {preset_name: ("class", "pooled", "coarse") for preset_name in ATLAS_PRESETS}
 
 
+POOL_MIN_N = 3  # the tiny atlas's pools: classes reached once or twice pooled
+
+
 @pytest.fixture(scope="module")
 def tiny_atlas(tmp_path_factory):
-    """An atlas of every class (min_n 1) from 2,000 deals, learned and double dummy."""
+    """An atlas of every class (min_n 1) from 2,000 deals, learned and double dummy; its
+    pooled and coarse levels those of an atlas of min_n POOL_MIN_N (a pool needs classes no
+    level before answers)."""
     root = tmp_path_factory.mktemp("atlas")
     for play in ("learned", "dd"):
         run_cli(["simulate", "--deals", str(DEALS), "--seed", str(SEED), "--bidding", "human",
@@ -55,11 +60,28 @@ def tiny_atlas(tmp_path_factory):
     learned = pd.read_parquet(root / "learned" / "decisions.parquet")
     exact = pd.read_parquet(root / "dd" / "decisions.parquet")
     levels = {}
-    for level, rows in build_levels(learned, exact, RULES, min_n=1).items():
-        write_table(rows, str(root / f"{level}.parquet"), {"deals": DEALS, "seed": SEED,
-                                                           "min_n": 1})
-        levels[level] = Atlas(root / f"{level}.parquet")
+    for min_n in (1, POOL_MIN_N):
+        for level, rows in build_levels(learned, exact, RULES, min_n=min_n).items():
+            if (level == "class") == (min_n == 1):
+                write_table(rows, str(root / f"{level}.parquet"),
+                            {"deals": DEALS, "seed": SEED, "min_n": min_n})
+                levels[level] = Atlas(root / f"{level}.parquet")
     return levels, learned, exact
+
+
+def _unanswered(table: pd.DataFrame, level: str, min_n: int = POOL_MIN_N) -> pd.DataFrame:
+    """The rows of a run's decisions table that reach `level` of an atlas of `min_n`, by
+    hand: their class and action reached fewer than min_n times, and at the coarse level
+    their pooled text and action too (over the rows the class level leaves)."""
+    action = [table["round"], table["seat"], table["action"], table["suit"].fillna("-"),
+              table["alone"]]
+    left = table[table.groupby([*action, table["hand_key"]])["n"].transform("sum") < min_n]
+    if level == "coarse":
+        action = [left["round"], left["seat"], left["action"], left["suit"].fillna("-"),
+                  left["alone"]]
+        left = left[left.groupby([*action, left["hand"].map(pooled_text)])["n"].transform(
+            "sum") < min_n]
+    return left
 
 
 def _class_text(hand: int, upcard: int) -> str:
@@ -144,43 +166,47 @@ def test_the_coarse_level_pools_more_of_what_a_round_2_call_may_name():
         "T=RA N=K O=A/x up=9")
 
 
-def test_a_pool_is_its_classes_weighted_by_how_often_each_was_reached(tiny_atlas, monkeypatch):
+def test_a_pool_is_the_classes_no_level_before_answers_weighted_by_how_often_each_was_reached(
+        tiny_atlas, monkeypatch):
+    """A pooled entry's figures are those of the deals of its pool's classes that the class
+    level leaves (reached fewer than min_n times), summed by hand from the run's rows."""
     levels, learned, exact = tiny_atlas
     monkeypatch.setattr(atlas_module, "atlas_for", lambda question: {"pooled": levels["pooled"]})
     deck = RULES.card_deck
-    hands, upcard = deal_one(RULES, SEED, 7, 0)
-    hand = hands[seat_at(0, 1)]
-    answer = atlas_answer(AdviceQuestion(RULES, deck.format_hand(hand), 1,
-                                         up=deck.card_name(upcard)))
-    assert answer["atlas"]["level"] == "pooled"
-    pool = pooled_text(_class_text(hand, upcard))
-    mine = learned[(learned["round"] == 1) & (learned["seat"] == 1)
-                   & (learned["hand"].map(pooled_text) == pool)]
-    dd = exact[(exact["round"] == 1) & (exact["seat"] == 1)
-               & (exact["hand"].map(pooled_text) == pool)]
-    def pick(frame, action):
-        return frame[(frame["action"] == action["action"]) & (frame["alone"] == action["alone"])]
-
-    for action in answer["actions"]:
-        rows = pick(mine, action)
-        assert action["n"] == rows["n"].sum()
-        want = (rows["mean_points"] * rows["n"]).sum() / rows["n"].sum()
-        assert action["mean_points"] == pytest.approx(want, abs=1e-5)
-        if action["action"] != "pass":
-            rows = pick(dd, action)
-            want = (rows["mean_points"] * rows["n"]).sum() / rows["n"].sum()
-            assert action["dd_mean_points"] == pytest.approx(want, abs=1e-5)
-    assert len(set(level_keys(mine, "pooled"))) == 3  # one pool: pass, order up, alone
+    left = {"learned": _unanswered(learned, "pooled"), "dd": _unanswered(exact, "pooled")}
+    checked = 0
+    for index in range(300):
+        hands, upcard = deal_one(RULES, SEED, index, 0)
+        hand = hands[seat_at(0, 1)]
+        answer = atlas_answer(AdviceQuestion(RULES, deck.format_hand(hand), 1,
+                                             up=deck.card_name(upcard)))
+        pool = pooled_text(_class_text(hand, upcard))
+        mine = {play: rows[(rows["round"] == 1) & (rows["seat"] == 1)
+                           & (rows["hand"].map(pooled_text) == pool)]
+                for play, rows in left.items()}
+        if answer is None:
+            assert (mine["learned"].groupby(["action", "alone"])["n"].sum() < POOL_MIN_N).all()
+            continue
+        assert answer["atlas"]["level"] == "pooled"
+        for action in answer["actions"]:
+            for play, column in (("learned", "mean_points"), ("dd", "dd_mean_points")):
+                rows = mine[play][(mine[play]["action"] == action["action"])
+                                  & (mine[play]["alone"] == action["alone"])]
+                assert action["n"] == rows["n"].sum()
+                if action.get(column) is not None:
+                    want = (rows["mean_points"] * rows["n"]).sum() / rows["n"].sum()
+                    assert action[column] == pytest.approx(want, abs=1e-5)
+        checked += 1
+    assert checked >= 5
 
 
 def _spread_twin(table: pd.DataFrame, level: str) -> dict:
-    """The between-class standard deviation within pools, by hand from the table's rows: per
-    (round, seat, action, suit, alone), the classes grouped by pooled text; over
+    """The between-class standard deviation within pools, by hand from the table's rows (the
+    classes a level answers for): per (round, seat, action, suit, alone), the classes grouped
+    by pooled text; over
     the pools of two or more classes, tau^2 = (sum SSB - sum (k - 1) s^2) / sum (N - sum n^2 /
     N), s^2 the variance of the pool's deals."""
     out = {}
-    if level == "coarse":  # only the classes the coarse level pools further than the pooled
-        table = table[table["hand"].map(lambda h: pooled_text(h, level) != pooled_text(h))]
     for group, rows in table.groupby(["round", "seat", "action", "suit", "alone"],
                                      dropna=False):
         ssb = chance = spread_df = 0.0
@@ -215,26 +241,24 @@ def test_the_pooled_standard_error_widens_by_the_spread_of_classes_in_the_pool(t
                                                                                monkeypatch,
                                                                                level):
     levels, learned, exact = tiny_atlas
-    twins = {"mean_points": _spread_twin(learned, level),
-             "dd_mean_points": _spread_twin(exact, level)}
-    pools = {"mean_points": learned["hand"].map(lambda h: pooled_text(h, level)),
-             "dd_mean_points": exact["hand"].map(lambda h: pooled_text(h, level))}
+    left = {"mean_points": _unanswered(learned, level),
+            "dd_mean_points": _unanswered(exact, level)}
+    twins = {column: _spread_twin(rows, level) for column, rows in left.items()}
+    pools = {column: rows["hand"].map(lambda h: pooled_text(h, level))
+             for column, rows in left.items()}
     monkeypatch.setattr(atlas_module, "atlas_for", lambda question: {level: levels[level]})
     deck = RULES.card_deck
     checked = 0
-    for index in range(300):
+    for index in range(800):
         hands, upcard = deal_one(RULES, SEED, index, 0)
         hand = hands[seat_at(0, 1)]
         pool = pooled_text(_class_text(hand, upcard), level)
-        if (pools["mean_points"] == pool).sum() < 6:  # pass, order up, alone: n >= 2
-            continue
-        turn = (learned["round"] == 1) & (learned["seat"] == 1) & (pools["mean_points"] == pool)
-        if level == "coarse" and learned.loc[turn, "hand"].map(pooled_text).nunique() == 1:
-            continue  # the deals of one pooled entry: the pooled level answers, no coarse entry
         question = AdviceQuestion(RULES, deck.format_hand(hand), 1, up=deck.card_name(upcard))
         answer = atlas_answer(question)
+        if answer is None:
+            continue
         for action in answer["actions"]:
-            for column, table in (("mean_points", learned), ("dd_mean_points", exact)):
+            for column, table in left.items():
                 if action["action"] == "pass" and column == "dd_mean_points":
                     continue
                 part = table[(table["round"] == 1) & (table["seat"] == 1)
@@ -244,11 +268,38 @@ def test_the_pooled_standard_error_widens_by_the_spread_of_classes_in_the_pool(t
                     continue
                 group = (1, 1, action["action"], part["suit"].iloc[0], action["alone"])
                 se = column.replace("mean_points", "points_se")
-                want = np.hypot(_pool_se(part), twins[column][group])
-                assert action[se] == pytest.approx(want, rel=2e-3, abs=1e-4)
+                want = np.hypot(_pool_se(part), twins[column].get(group, np.nan))
+                assert action[se] == pytest.approx(want, rel=2e-3, abs=1e-4, nan_ok=True)
                 checked += 1
     assert checked >= 40
-    assert max(twins["mean_points"].values()) > 0  # the classes of a pool do differ
+
+
+@pytest.mark.parametrize("level", ["pooled", "coarse"])
+def test_the_spread_is_the_analysis_of_variance_of_the_classes_a_level_answers(tiny_atlas,
+                                                                              level):
+    """The tiny run's classes are reached once or twice, too rarely to tell classes apart
+    from chance (its spreads are 0): here its round-1 rows get made-up counts (2-29 deals,
+    below min_n 30: every class reaches the pooled level), means and standard errors, and
+    each entry's spread is `_spread_twin`'s by hand."""
+    _, learned, _ = tiny_atlas
+    rng = np.random.default_rng(11)
+    fake = learned[learned["round"] == 1].copy()
+    fake["n"] = rng.integers(2, 30, len(fake))
+    fake["mean_points"] = rng.normal(0.0, 0.8, len(fake))
+    fake["points_se"] = rng.uniform(0.8, 1.6, len(fake)) / np.sqrt(fake["n"])
+    levels = build_levels(fake, fake, RULES, min_n=30)
+    left = fake if level == "pooled" else _unanswered(fake, level, 30)
+    twin = _spread_twin(left, level)
+    group = zip(left["round"], left["seat"], left["action"], left["suit"], left["alone"],
+                strict=True)
+    want = dict(zip(level_keys(left, level), (twin.get(g, np.nan) for g in group),
+                    strict=True))
+    rows = levels[level]
+    assert len(rows) > 50
+    got = rows["points_spread"].astype(np.float64)
+    expected = np.array([want[k] for k in rows["key"]])
+    assert got.to_numpy() == pytest.approx(expected, rel=2e-3, abs=1e-4, nan_ok=True)
+    assert np.nanmax(expected) > 0.3  # the classes of a pool do differ
 
 
 def test_a_class_under_min_n_is_not_in_the_atlas(tiny_atlas):
@@ -398,33 +449,20 @@ def test_an_entry_reads_its_figures_from_its_results_counts():
         atlas_module.entry_figures(row | {"n_none": 2}, 4, "atlas.parquet")
 
 
-def test_the_coarse_level_answers_a_pool_too_rare_for_the_pooled_level_and_repeats_none(
-        tiny_atlas, monkeypatch):
-    """With min_n 3 the pooled level keeps pools of 3 deals and the coarse level (the last,
-    LAST_MIN_N, here 2: 2,000 deals) pools of 2: a round-1 seat-1 pooled pool of 2 deals that
-    is the whole of its coarse pool is answered at the coarse level with its n; a coarse
-    pool holding only one pooled entry has no entry of its own. Counted by hand from the class
-    texts."""
+def test_the_coarse_level_answers_the_deals_the_levels_before_leave(tiny_atlas, monkeypatch):
+    """With min_n POOL_MIN_N and the coarse level's own minimum (LAST_MIN_N) 2: the coarse
+    entries are the coarse pools of the deals the class and pooled levels leave (each class
+    and action, then each pooled text and action, reached fewer than min_n times) reached at
+    least twice,
+    with their counts; summed by hand from the class texts."""
     _, learned, exact = tiny_atlas
     monkeypatch.setattr(atlas_build_module, "LAST_MIN_N", 2)
-    levels = build_levels(learned, exact, RULES, min_n=3)
-    mine = learned[(learned["round"] == 1) & (learned["seat"] == 1) & (learned["action"] == "pass")]
-    texts = pd.DataFrame({"pooled": mine["hand"].map(pooled_text),
-                          "coarse": mine["hand"].map(lambda h: pooled_text(h, "coarse")),
-                          "n": mine["n"]})
-    by_coarse = texts.groupby("coarse").agg(pools=("pooled", "nunique"), n=("n", "sum"))
-    by_pooled = texts.groupby("pooled")["n"].sum()
-    coarse_n = dict(zip(levels["coarse"]["key"], levels["coarse"]["n"], strict=True))
-    seen = {"alone": 0, "repeat": 0}
-    for coarse, row in by_coarse.iterrows():
-        if row["pools"] != 1:
-            continue
-        pooled = texts.loc[texts["coarse"] == coarse, "pooled"].iloc[0]
-        key = level_keys(mine[texts["coarse"] == coarse].head(1), "coarse")[0]
-        if by_pooled[pooled] == 2:
-            assert coarse_n.get(key) == by_pooled[pooled]
-            seen["alone"] += 1
-        elif by_pooled[pooled] >= 3:
-            assert key not in coarse_n
-            seen["repeat"] += 1
-    assert seen["alone"] and seen["repeat"]
+    levels = build_levels(learned, exact, RULES, min_n=POOL_MIN_N)
+    left = _unanswered(learned, "coarse")
+    assert 0 < len(left) < len(learned)
+    left = left.assign(key=level_keys(left, "coarse"))
+    want = left.groupby("key")["n"].sum()
+    want = want[want >= 2]
+    got = pd.Series(levels["coarse"]["n"].to_numpy(), index=levels["coarse"]["key"].to_numpy())
+    assert len(want) > 20
+    assert got.sort_index().to_dict() == want.sort_index().to_dict()

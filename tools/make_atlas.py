@@ -17,14 +17,13 @@ learned run (`euchre-sim chart atlas`), and odds_PRESET.parquet, the chance of w
 from every score under the same bidder and play (`euchre-sim odds`, ODDS_DEALS deals of the same
 seed), for the chart at a score.
 
-The pooled level's standard errors widen by the spread of class means within a pool
-(`advice.atlas_build.pool_spread`), estimated from every class of the same runs. With
---spread-only, the runs (of --deals deals, into --work) serve only that estimate: the shipped
-pooled file keeps its rows and gets new spread columns, its provenance saying so.
+A pooled level's entry holds the deals of the classes no level before answers; its standard
+errors widen by the spread of class means within a pool (`advice.atlas_build.pool_spread`),
+estimated from those classes of the same runs.
 
 Usage: python tools/make_atlas.py --preset standard [--deals 10000000] [--seed 2026]
        [--work DIR] [--workers W] [--scheduler tcp://HOST:PORT|local] [--min-n 100]
-       [--spread-only] [--install]
+       [--install]
 Prints the atlas's size and coverage as JSON.
 """
 
@@ -46,9 +45,7 @@ from euchre_sim import __version__  # noqa: E402
 from euchre_sim.advice.atlas import (  # noqa: E402
     ATLAS_FOLDER,
     ATLAS_PRESETS,
-    ATLAS_SCHEMA,
     LEVEL_FILES,
-    Atlas,
     atlas_file,
 )
 from euchre_sim.advice.atlas_build import (  # noqa: E402
@@ -56,8 +53,6 @@ from euchre_sim.advice.atlas_build import (  # noqa: E402
     build_levels,
     level_keys,
     level_min_n,
-    pool_spread,
-    run_sums,
     write_table,
 )
 from euchre_sim.core.package_data import package_root, record, sha256_of  # noqa: E402
@@ -138,20 +133,6 @@ def write_files(preset_name: str, files: dict, folder: str, install: bool) -> di
                                 "sha256": sha256_of(Path(folder) / name)} for name in names}
 
 
-def spread_only(preset_name: str, spread: dict, learned, exact, folder: str,
-                install: bool) -> None:
-    """New spread columns for the shipped pooled file, from the runs given."""
-    path = os.path.join(OUT_DIR, atlas_file(preset_name, LEVEL_FILES["pooled"]))
-    shipped = Atlas(path)
-    rows = read_table(path, "the pooled atlas", ATLAS_SCHEMA)
-    provenance = shipped.provenance | {"spread": spread}
-    rules = preset(preset_name)
-    written = write_files(preset_name, {LEVEL_FILES["pooled"]: (
-        pool_spread(rows, run_sums(learned, exact, rules, "class"), rules), provenance)},
-        folder, install)
-    print(json.dumps(provenance | {"files": written}, indent=1))
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--preset", choices=ATLAS_PRESETS, required=True)
@@ -162,14 +143,11 @@ def main() -> None:
                         "atlas-runs/PRESET under the current folder)")
     parser.add_argument("--workers", type=int, default=None)
     parser.add_argument("--scheduler", default=None)
-    parser.add_argument("--spread-only", action="store_true",
-                        help="only new spread columns for the shipped pooled level")
     parser.add_argument("--install", action="store_true",
                         help="copy the finished files into the package (default: only into "
                              "WORK/atlas)")
     args = parser.parse_args()
-    default_work = args.preset + ("-spread" if args.spread_only else "")
-    work = args.work or os.path.join("atlas-runs", default_work)
+    work = args.work or os.path.join("atlas-runs", args.preset)
     extra = (["--workers", str(args.workers)] if args.workers is not None else []) + (
         ["--scheduler", args.scheduler] if args.scheduler else [])
     commands = {}
@@ -183,9 +161,6 @@ def main() -> None:
     spread = {"deals": args.deals, "seed": args.seed,
               "command": "python tools/make_atlas.py " + " ".join(sys.argv[1:])}
     built = os.path.join(work, "atlas")
-    if args.spread_only:
-        spread_only(args.preset, spread, learned, exact, built, args.install)
-        return
     odds_out = os.path.join(work, "odds")
     commands["odds"] = ["odds", "--rules", args.preset, "--bidding", "human", "--play",
                         "learned", "--deals", str(ODDS_DEALS), "--seed", str(args.seed),

@@ -130,31 +130,15 @@ def pool_hash(class_text: str, level: str = "pooled") -> int:
     return int.from_bytes(hashlib.blake2b(pooled, digest_size=7).digest(), "little")
 
 
-def class_pools(class_keys: np.ndarray, rules: RuleSet,
-                level: str = "pooled") -> tuple[np.ndarray, np.ndarray]:
+def class_pools(class_keys: np.ndarray, rules: RuleSet, level: str = "pooled") -> np.ndarray:
     """Of each class-level key: its key at a pooled level (the same turn and action, the class
-    replaced by its `pool_hash`), and whether that pool holds more than the class's pool at
-    the level before (`pools_more`). Each distinct class is read once."""
+    replaced by its `pool_hash`). Each distinct class is read once."""
     read = KeyReader(rules)
     parts = split_decision_keys(class_keys)
     hands, where = np.unique(parts["hand_key"], return_inverse=True)
-    texts = np.array([read(int(h)) for h in hands], dtype=object)
-    hashes = np.array([pool_hash(text, level) for text in texts], dtype=np.uint64)
-    keys = join_decision_keys(parts["round"], parts["seat"], parts["suit"], parts["alone"],
+    hashes = np.array([pool_hash(read(int(h)), level) for h in hands], dtype=np.uint64)
+    return join_decision_keys(parts["round"], parts["seat"], parts["suit"], parts["alone"],
                               packed_features=hashes[where.ravel()])
-    return keys, pools_more(texts, level)[where.ravel()]
-
-
-def pools_more(hands, level: str) -> np.ndarray:
-    """Whether each class text's pool at `level` holds more than its pool at the level before
-    (the coarse level's rule leaves many hands as the pooled level has them: such an entry
-    would repeat the pooled level's, and the coarse level keeps none). Each distinct text is
-    read once."""
-    if level != "coarse":
-        return np.ones(len(hands), dtype=bool)
-    texts, where = np.unique(np.asarray(hands, dtype=object), return_inverse=True)
-    more = np.array([pooled_text(h, level) != pooled_text(h) for h in texts], dtype=bool)
-    return more[where.ravel()]
 
 
 class Atlas:
@@ -256,7 +240,7 @@ def _question_keys(question: AdviceQuestion, wanted: list[tuple], level: str) ->
                np.array([alone for _, alone in wanted]))
     keys = join_decision_keys(*columns, hand_key=np.full(len(wanted), class_key, np.uint64))
     if level in POOLED_LEVELS:
-        keys = class_pools(keys, rules, level)[0]
+        keys = class_pools(keys, rules, level)
     return [int(k) for k in keys]
 
 

@@ -101,27 +101,20 @@ def _sums(frame: pd.DataFrame, keys: np.ndarray, shares: list[str]) -> pd.DataFr
 def build_levels(learned: pd.DataFrame, exact: pd.DataFrame, rules: RuleSet,
                  min_n: int = MIN_N) -> dict[str, pd.DataFrame]:
     """Every level's atlas rows (LEVEL_FILES' levels) of a learned-play decisions table and
-    its double-dummy twin, each pooled level with its spreads."""
-    sums = {level: run_sums(learned, exact, rules, level) for level in LEVEL_FILES}
-    levels = {level: build_atlas(sums[level], rules, fewest)
-              for level, fewest in level_min_n(min_n).items()}
-    for level, before in zip(POOLED_LEVELS[1:], POOLED_LEVELS, strict=False):
-        repeats = _repeated_pools(learned, level, before, levels[before]["key"])
-        levels[level] = levels[level][~levels[level]["key"].isin(repeats)]
-    for level in POOLED_LEVELS:
-        levels[level] = pool_spread(levels[level], sums["class"], rules, level)
+    its double-dummy twin, each pooled level with its spreads. A pooled level's entry holds
+    the deals of the classes that reach it, those no level before answers: a question of a
+    common class never reaches a pool, and the rare classes that do stray from the common
+    ones (the Yooker atlas's round-2 pools, of every class, read a quarter of a standard
+    error high for the hands they answered)."""
+    levels = {}
+    for level, fewest in level_min_n(min_n).items():
+        levels[level] = build_atlas(run_sums(learned, exact, rules, level), rules, fewest)
+        if level in POOLED_LEVELS:
+            levels[level] = pool_spread(levels[level], run_sums(learned, exact, rules, "class"),
+                                        rules, level)
+        learned, exact = (frame[~np.isin(level_keys(frame, level), levels[level]["key"])]
+                          for frame in (learned, exact))
     return levels
-
-
-def _repeated_pools(frame: pd.DataFrame, level: str, before: str,
-                    answered: pd.Series) -> np.ndarray:
-    """The keys at `level` whose pool is one pool of the level `before` that already has an
-    entry (`answered`): the same deals, so the same figures; such a pool has an entry of its
-    own only where the level before has none (it needs fewer deals: `level_min_n`)."""
-    keys = pd.DataFrame({"key": level_keys(frame, level), "before": level_keys(frame, before)})
-    pools = keys.drop_duplicates().groupby("key")["before"]
-    only = pools.first()[pools.nunique() == 1]
-    return only.index[only.isin(answered)].to_numpy(np.uint64)
 
 
 def build_atlas(sums: RunSums, rules: RuleSet, min_n: int = MIN_N) -> pd.DataFrame:
@@ -190,15 +183,14 @@ def pool_spread(pooled: pd.DataFrame, class_sums: RunSums, rules: RuleSet,
     sums = {}
     for table, found in class_sums._asdict().items():
         keys = found.index.to_numpy(np.uint64)
-        sums[table] = (found, _turn_and_action(keys), *class_pools(keys, rules, level))
+        sums[table] = (found, _turn_and_action(keys), class_pools(keys, rules, level))
     out_group = _turn_and_action(out["key"].to_numpy(np.uint64))
     for se_name, spread_name in SPREADS.items():
-        table, group, pool, pooled_further = sums["exact" if se_name == "dd_points_se"
-                                                  else "learned"]
+        table, group, pool = sums["exact" if se_name == "dd_points_se" else "learned"]
         total, squares = figures.get(se_name, figures["points_se"])
         spread = np.full(len(out), np.nan)
         for g in np.unique(out_group):
-            mine = (group == g) & np.isfinite(table[squares].to_numpy()) & pooled_further
+            mine = (group == g) & np.isfinite(table[squares].to_numpy())
             if mine.any():
                 tau2 = _between_class_variance(*(table[c].to_numpy(np.float64)[mine]
                                                  for c in ("n", total, squares)), pool[mine])
