@@ -453,8 +453,7 @@ def test_the_coarse_level_answers_the_deals_the_levels_before_leave(tiny_atlas, 
     """With min_n POOL_MIN_N and the coarse level's own minimum (LAST_MIN_N) 2: the coarse
     entries are the coarse pools of the deals the class and pooled levels leave (each class
     and action, then each pooled text and action, reached fewer than min_n times) reached at
-    least twice,
-    with their counts; summed by hand from the class texts."""
+    least twice, with their counts; summed by hand from the class texts."""
     _, learned, exact = tiny_atlas
     monkeypatch.setattr(atlas_build_module, "LAST_MIN_N", 2)
     levels = build_levels(learned, exact, RULES, min_n=POOL_MIN_N)
