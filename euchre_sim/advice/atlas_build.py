@@ -104,8 +104,8 @@ def build_levels(learned: pd.DataFrame, exact: pd.DataFrame, rules: RuleSet,
     its double-dummy twin, each pooled level with its spreads. A pooled level's entry holds
     the deals of the classes that reach it, those no level before answers: a question of a
     common class never reaches a pool, and the rare classes that do stray from the common
-    ones (the Yooker atlas's round-2 pools, of every class, read a quarter of a standard
-    error high for the hands they answered)."""
+    ones (the Yooker atlas's round-2 pools of every class read high for the hands they
+    answered: mean z up to +0.45)."""
     levels = {}
     for level, fewest in level_min_n(min_n).items():
         levels[level] = build_atlas(run_sums(learned, exact, rules, level), rules, fewest)
@@ -172,12 +172,13 @@ def _turn_and_action(keys: np.ndarray) -> np.ndarray:
 def pool_spread(pooled: pd.DataFrame, class_sums: RunSums, rules: RuleSet,
                 level: str = "pooled") -> pd.DataFrame:
     """A pooled level's rows with the spread of each figure among the classes of a pool
-    (`SPREADS`), from the two runs' sums at the class level (`run_sums`: every class they
-    reached): a question reaches the pooled level because its own class was reached too
-    rarely, and its class's expectation differs from the pool's by about that much. One
-    variance per round, seat and action (`_between_class_variance`; the seats differ: in
-    the Yooker atlas's study one variance for every seat left round 2's pooled answers a
-    third too wide); an answer's standard error is hypot(se, spread)."""
+    (`SPREADS`), from the two runs' sums at the class level of the classes the level answers
+    for (`run_sums` of the rows the levels before leave): a question reaches the pooled level
+    because its own class was reached too rarely, and its class's expectation differs from
+    the pool's by about that much. One variance per round, seat and action
+    (`_between_class_variance`; the seats differ: in the Yooker atlas's study one variance for
+    every seat left round 2's pooled answers a third too wide); an answer's standard error is
+    hypot(se, spread)."""
     out = pooled[[c for c in pooled.columns if c not in SPREAD_COLUMNS]].copy()
     figures = {"points_se": ("points", "points_sq"), "gain_se": ("gain", "gain_sq")}
     sums = {}
