@@ -86,9 +86,10 @@ def read_runs(work: str) -> dict[str, pd.DataFrame]:
 
 def coverage(tables: list[pd.DataFrame], min_n: int) -> dict:
     """By round and seat, the share of the runs' decisions (reached turns, of the decisions
-    and forced tables) that each level answers, a level with those before it (its class, else
-    its pool, else its coarse pool reached at least as often as the level needs,
-    `level_min_n`): what the atlas answers at once."""
+    and forced tables) that each level answers, a level with those before it: its class, else
+    its pool, else its coarse pool, each counted over the turns no level before answers (as
+    `build_levels` builds them) and reached at least as often as the level needs
+    (`level_min_n`): what the atlas answers at once."""
     turn = ["round", "seat", "hand_key"]
     turns = pd.concat([t.drop_duplicates(turn) for t in tables])  # one row a turn reached
     turns = turns.groupby(turn, as_index=False).agg(
@@ -98,8 +99,9 @@ def coverage(tables: list[pd.DataFrame], min_n: int) -> dict:
     answered = np.zeros(len(turns), dtype=bool)
     out: dict = {}
     for level, fewest in level_min_n(min_n).items():
-        n = turns.groupby(level_keys(turns, level))["n"].transform("sum")
-        answered = answered | (n >= fewest).to_numpy()
+        left = turns[~answered]
+        n = left.groupby(level_keys(left, level))["n"].transform("sum")
+        answered[~answered] = (n >= fewest).to_numpy()
         for (round_no, seat), part in turns.assign(answered=answered).groupby(["round", "seat"]):
             share = float(part.loc[part["answered"], "n"].sum() / part["n"].sum())
             out.setdefault(f"round_{round_no}", {}).setdefault(f"seat_{seat}", {})[level] = share
