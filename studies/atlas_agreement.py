@@ -62,6 +62,16 @@ def questions(rules, rng: random.Random, seed: int = STUDY_SEED):
                deck.card_name(upcard))
 
 
+def ask(rules, hand: str, position: int, round_no: int, card: str, score=None, odds_dir=None,
+        **simulated) -> AdviceQuestion:
+    """The question of a hand at a position with the upcard (round 1) or the same card turned
+    down (round 2), at `score` (reading the odds in `odds_dir`) where one is given;
+    `simulated`: deals and seed for a fresh simulation."""
+    ref = {"up": card} if round_no == 1 else {"turned_down": card}
+    at = {"score": score, "odds": odds_dir} if score else {}
+    return AdviceQuestion(rules, hand, position, **ref, **at, **simulated)
+
+
 def shipped_odds_folder(rules) -> str:
     """A folder holding the odds shipped beside the preset's atlas as odds.parquet (what
     `--odds DIR` reads), for the simulation to read the atlas's odds."""
@@ -130,9 +140,8 @@ def rescore(rules, path: str, odds_dir) -> dict:
     uncovered = 0
     for number, before in recorded.items():
         q = before[0]
-        ref = {"up": q["card"]} if q["round"] == 1 else {"turned_down": q["card"]}
-        at = {"score": q["score"], "odds": odds_dir} if q.get("score") else {}
-        answer = atlas_answer(AdviceQuestion(rules, q["hand"], q["position"], **ref, **at))
+        answer = atlas_answer(ask(rules, q["hand"], q["position"], q["round"], q["card"],
+                                  q.get("score"), odds_dir))
         if answer is None:
             uncovered += 1
             continue
@@ -161,8 +170,7 @@ def coverage_only(rules, drawn: int) -> dict:
     found: dict = {}
     for (hand, position, round_no, card), _ in zip(questions(rules, rng), range(drawn),
                                                    strict=False):
-        ref = {"up": card} if round_no == 1 else {"turned_down": card}
-        answer = atlas_answer(AdviceQuestion(rules, hand, position, **ref))
+        answer = atlas_answer(ask(rules, hand, position, round_no, card))
         level = answer["atlas"]["level"] if answer else None
         found.setdefault(f"round {round_no} seat {position}", []).append(level)
     return {"drawn": drawn, **{key: {"drawn": len(levels),
@@ -212,18 +220,16 @@ def main() -> None:
         if len(covered) == args.questions:
             break
         drawn += 1
-        ref = {"up": card} if round_no == 1 else {"turned_down": card}
         score = scores[len(covered) % len(scores)]
-        at = {"score": score, "odds": odds_dir} if score else {}
-        question = AdviceQuestion(rules, hand, position, **ref, **at)
+        question = ask(rules, hand, position, round_no, card, score, odds_dir)
         started = time.perf_counter()
         answer = atlas_answer(question)
         atlas_s.append(time.perf_counter() - started)
         asked.setdefault((round_no, position), []).append(answer is not None)
         if answer is None:
             continue
-        fresh_question = AdviceQuestion(rules, hand, position, deals=DEALS,
-                                        seed=len(covered) + 1, **ref, **at)
+        fresh_question = ask(rules, hand, position, round_no, card, score, odds_dir,
+                             deals=DEALS, seed=len(covered) + 1)
         started = time.perf_counter()
         fresh = advise_in_auction(fresh_question, workers=args.workers)
         fresh_s.append(time.perf_counter() - started)
