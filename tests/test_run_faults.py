@@ -292,3 +292,42 @@ def test_a_broken_manifest_is_one_line_naming_it(command, content, why, tmp_path
     assert result.output.splitlines() == [
         f"euchre-sim: error: cannot resume in {str(out)!r}: its manifest.json is damaged "
         f"({why}; start the run again in an empty folder)"]
+
+
+@pytest.mark.parametrize("code", ["0" * 64, None])
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+def test_a_run_of_other_code_is_not_resumed(command, code, tmp_path):
+    """A run whose manifest names other code (another version, an edited install; None: a
+    version before runs named their code) is refused in one line, its chunks left alone."""
+    out = tmp_path / "run"
+    stored_run(command, out)
+    manifest = json.loads((out / runner.MANIFEST).read_text())
+    manifest.pop(runner.CODE_KEY)
+    (out / runner.MANIFEST).write_text(json.dumps(manifest | (
+        {} if code is None else {runner.CODE_KEY: code})))
+    chunks = sorted(os.listdir(out / "chunks"))
+    result = run_cli(args(command, out, "--resume"), code=2)
+    assert result.output.splitlines() == [
+        f"euchre-sim: error: cannot resume: the run in {str(out)!r} was computed by other code "
+        "(another euchre-sim version, or an edited install); start it afresh in another "
+        "folder"]
+    assert sorted(os.listdir(out / "chunks")) == chunks
+
+
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+def test_a_chunk_stored_by_other_code_is_computed_again(clean, command, tmp_path,
+                                                        monkeypatch):
+    """Chunk 1 copied in from the same run stored by other code (same seed, rules and size):
+    its commit names another run, so --resume computes it again."""
+    out, other = tmp_path / "run", tmp_path / "other"
+    stored_run(command, out)
+    monkeypatch.setattr(runner, "code_digest", lambda: "0" * 64)
+    stored_run(command, other)
+    monkeypatch.undo()
+    shutil.rmtree(out / "chunks" / "000001")
+    shutil.copytree(other / "chunks" / "000001", out / "chunks" / "000001")
+    result = run_cli(args(command, out, "--resume"))
+    assert ("euchre-sim: chunk 1 belongs to another run (another seed, rules, size or place): "
+            "computing it again") in result.output
+    assert "chunk 0 " not in result.output and "chunk 2 " not in result.output
+    assert_clean_tables(clean, command, out)

@@ -22,7 +22,8 @@ from euchre_sim.core.cards import cards_of
 from euchre_sim.core.rules import build_rules
 from euchre_sim.core.ruletables import make_points
 from euchre_sim.play.player import Player
-from euchre_sim.runs.runner import LOCK
+from euchre_sim.runs.code_digest import code_digest
+from euchre_sim.runs.runner import CODE_KEY, LOCK
 
 from . import naive
 from .helpers import class_text_parts
@@ -233,7 +234,8 @@ def test_resume_refuses_a_different_seed(tmp_path):
     out = tmp_path / "run"
     out.mkdir()
     (out / "manifest.json").write_text(json.dumps({"seed": 1, "deals": 10, "chunk_size": 5,
-                                                   "rules": {}, "keep_deals": False}))
+                                                   "rules": {}, "keep_deals": False,
+                                                   CODE_KEY: code_digest()}))
     result = CliRunner().invoke(cli, ["simulate", "--deals", "10", "--seed", "2", "--out",
                                       str(out), "--resume"])
     assert result.exit_code == 2 and "different seed" in result.output

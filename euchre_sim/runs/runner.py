@@ -35,8 +35,10 @@ from .. import __version__
 from ..core.errors import FieldError, UserError
 from ..core.files import loads
 from ..core.limits import MAX_CHUNKS, at_most
+from .code_digest import code_digest
 
 MANIFEST = "manifest.json"
+CODE_KEY = "code_sha256"  # in a run's identity: the digest of the code that computes it
 COMMIT = "commit.json"  # in each chunk's folder: {"sha256": {name: digest}, "run": key, "index": i}
 _NO_SPACE = (errno.ENOSPC, errno.EDQUOT)
 _READ_ONLY = (errno.EROFS, errno.EACCES, errno.EPERM)
@@ -143,6 +145,10 @@ def open_run(out_dir: str, identity: dict, chunk_size: int | None, resume: bool,
     with writing_run(out_dir):
         if exists:
             old = read_manifest(out_dir)
+            if old.get(CODE_KEY) != identity.get(CODE_KEY):
+                raise UserError(f"cannot resume: the run in {out_dir!r} was computed by other "
+                                "code (another euchre-sim version, or an edited install); "
+                                "start it afresh in another folder")
             for key, value in identity.items():
                 if old.get(key) != value:
                     raise UserError(f"cannot resume: the run in {out_dir!r} has a different "
@@ -265,18 +271,23 @@ class ChunkedPlan:
     def run_key(self) -> str:
         """What each chunk's commit record names: the sha256 of the run's identity and chunk
         size (a chunk stored by any other run, or cut to another size, differs)."""
-        identity = self.identity() | {"chunk_size": self.chunk_items}
+        identity = self.run_identity() | {"chunk_size": self.chunk_items}
         return hashlib.sha256(json.dumps(identity, sort_keys=True).encode()).hexdigest()
 
+    def run_identity(self) -> dict:
+        """`identity()` and the digest of the code that computes it (`code_digest`): a run
+        resumed by another version, or an edited install, computes afresh."""
+        return self.identity() | {CODE_KEY: code_digest()}
+
     def manifest(self) -> dict:
-        return self.identity() | {"chunk_size": self.chunk_items, "version": __version__}
+        return self.run_identity() | {"chunk_size": self.chunk_items, "version": __version__}
 
     def opened(self, resume: bool = False, warn: Callable[[str], None] | None = None):
         """The plan, its folder checked and its manifest written (or checked: `open_run`);
         a resume removes every stored chunk that is damaged or not this run's own (warn(line)
         names each: `drop_damaged`). A resumed run keeps its chunk size unless the plan names
         one (then they must agree)."""
-        resumed = open_run(self.out_dir, self.identity(), self.chunk_size, resume,
+        resumed = open_run(self.out_dir, self.run_identity(), self.chunk_size, resume,
                            self.manifest())
         if resumed is None:
             return self
