@@ -18,7 +18,7 @@ action's chance of winning the game is compared too (z of p_win), the simulation
 same odds as the atlas (those shipped beside it), so that only the hand's results differ.
 
     .venv/bin/python studies/atlas_agreement.py [--preset standard] [--questions 200]
-        [--scores 8-9,4-4] [--records R.jsonl]
+        [--scores 8-9,4-4] [--records R.jsonl [--resume]]
     .venv/bin/python studies/atlas_agreement.py --summarize R.jsonl   # of a records file
     .venv/bin/python studies/atlas_agreement.py --coverage-only 4000  # no simulation
     .venv/bin/python studies/atlas_agreement.py --rescore R.jsonl [--preset P] [--scores S]
@@ -192,7 +192,10 @@ def main() -> None:
                         help="the questions' deals and draw (a fresh set of questions: another "
                         "seed than the one a change was measured on)")
     parser.add_argument("--records", help="append every comparison here (JSON lines), each "
-                        "question's as it is answered")
+                        "question's as it is answered (default: a temporary file)")
+    parser.add_argument("--resume", action="store_true",
+                        help="go on with --records: the questions it holds whole are not asked "
+                        "again (the same --preset, --seed, --questions and --scores)")
     parser.add_argument("--scores", help="ask each question at one of these scores in turn "
                         "(US-THEM,...), comparing the chances of winning the game too")
     parser.add_argument("--rescore", metavar="RECORDS",
@@ -211,16 +214,19 @@ def main() -> None:
     if args.rescore:
         print(json.dumps(rescore(rules, args.rescore, odds_dir), indent=1))
         return
+    records = args.records or os.path.join(tempfile.mkdtemp(prefix="agreement-"),
+                                           "records.jsonl")
+    done = complete_questions(records) if args.resume else set()
+    if not args.resume and os.path.exists(records) and os.path.getsize(records):
+        parser.error(f"{records} holds records already: --resume to go on with them")
     rng = random.Random(args.seed)
-    drawn, covered, z, z_dd, z_win, atlas_s, fresh_s = 0, [], [], [], [], [], []
-    by_level: dict = {}
+    drawn, covered, atlas_s, fresh_s = 0, 0, [], []
     asked: dict = {}
-    records: list = []
     for hand, position, round_no, card in questions(rules, rng, args.seed):
-        if len(covered) == args.questions:
+        if covered == args.questions:
             break
         drawn += 1
-        score = scores[len(covered) % len(scores)]
+        score = scores[covered % len(scores)]
         question = ask(rules, hand, position, round_no, card, score, odds_dir)
         started = time.perf_counter()
         answer = atlas_answer(question)
@@ -228,42 +234,66 @@ def main() -> None:
         asked.setdefault((round_no, position), []).append(answer is not None)
         if answer is None:
             continue
+        covered += 1
+        if covered in done:
+            continue
         fresh_question = ask(rules, hand, position, round_no, card, score, odds_dir,
-                             deals=DEALS, seed=len(covered) + 1)
+                             deals=DEALS, seed=covered)
         started = time.perf_counter()
         fresh = advise_in_auction(fresh_question, workers=args.workers)
         fresh_s.append(time.perf_counter() - started)
-        covered.append((hand, position, round_no, card))
-        found = z_scores(answer, fresh, "mean_points", "points_se", records)
-        by_level.setdefault((answer["atlas"]["level"], round_no, position), []).extend(found)
-        z += found
-        z_dd += z_scores(answer, fresh, "dd_mean_points", "dd_points_se", records)
+        found: list = []
+        z_scores(answer, fresh, "mean_points", "points_se", found)
+        z_scores(answer, fresh, "dd_mean_points", "dd_points_se", found)
         if score:
-            z_win += z_scores(answer, fresh, "p_win", "p_win_se", records, floor=0.5)
-        if args.records:  # as each question is answered: an interrupted study keeps them
-            with open(args.records, "a", encoding="utf-8") as handle:
-                handle.writelines(json.dumps(r | {"question": len(covered), "seat": position,
-                                                  "hand": hand, "position": position,
-                                                  "card": card, "score": score})
-                                  + "\n" for r in records)
-            records.clear()
-        print(f"{len(covered)}/{args.questions}", file=sys.stderr, flush=True)
-    z, z_dd = np.array(z), np.array(z_dd)
+            z_scores(answer, fresh, "p_win", "p_win_se", found, floor=0.5)
+        append_question(records, found, {"question": covered, "seat": position, "hand": hand,
+                                         "position": position, "card": card, "score": score})
+        print(f"{covered}/{args.questions}", file=sys.stderr, flush=True)
     print(json.dumps({
-        "preset": args.preset, "seed": args.seed, "questions": len(covered), "drawn": drawn,
-        "coverage": len(covered) / drawn, "fresh_deals": DEALS,
-        "actions": len(z), "within_95": float((np.abs(z) <= 1.96).mean()),
-        "z_mean": float(z.mean()), "z_sd": float(z.std(ddof=1)),
-        "dd_calls": len(z_dd), "dd_within_95": float((np.abs(z_dd) <= 1.96).mean()),
-        "dd_z_mean": float(z_dd.mean()), "dd_z_sd": float(z_dd.std(ddof=1)),
-        "by_level_round_and_seat": {f"{level} round {r} seat {seat}": summary(found)
-                                    for (level, r, seat), found in sorted(by_level.items())},
+        "preset": args.preset, "seed": args.seed, "questions": covered, "drawn": drawn,
+        "coverage": covered / drawn, "fresh_deals": DEALS, "records": records,
+        **summarize(records),
         "coverage_by_round_and_seat": {f"round {r} seat {seat}": {
             "drawn": len(found), "covered": float(np.mean(found))}
             for (r, seat), found in sorted(asked.items())},
-        **({"scores": scores, "p_win": summary(z_win)} if args.scores else {}),
+        **({"scores": scores} if args.scores else {}),
         "atlas_lookup_median_s": statistics.median(atlas_s),
-        "simulation_median_s": statistics.median(fresh_s)}, indent=1))
+        "simulation_median_s": statistics.median(fresh_s) if fresh_s else None}, indent=1))
+
+
+def append_question(path: str, found: list, about: dict) -> None:
+    """A question's comparisons appended to the records in one write, each line naming how
+    many lines the question has (`of`), so that a resume can tell a question cut short."""
+    lines = "".join(json.dumps(row | about | {"of": len(found)}) + "\n" for row in found)
+    with open(path, "a", encoding="utf-8") as handle:
+        handle.write(lines)
+        handle.flush()
+        os.fsync(handle.fileno())
+
+
+def complete_questions(path: str) -> set[int]:
+    """The questions a records file holds whole; a question cut short by an interrupted write
+    (or a broken line) is dropped from the file, to be asked again."""
+    if not os.path.exists(path):
+        return set()
+    with open(path, encoding="utf-8") as handle:
+        text = handle.read()
+    rows: dict = {}
+    for line in text.split("\n"):
+        try:
+            row = json.loads(line)
+        except ValueError:
+            continue
+        rows.setdefault(row["question"], []).append(line)
+    whole = {q: lines for q, lines in rows.items()
+             if len(lines) == json.loads(lines[0]).get("of", len(lines))}
+    kept = "".join(line + "\n" for q in sorted(whole) for line in whole[q])
+    if kept != text:
+        with open(path + ".tmp", "w", encoding="utf-8") as handle:
+            handle.write(kept)
+        os.replace(path + ".tmp", path)
+    return set(whole)
 
 
 if __name__ == "__main__":
