@@ -106,10 +106,30 @@ def z_scores(atlas: dict, fresh: dict, column: str, se: str, log=None,
     return out
 
 
-def summary(z: list[float]) -> dict:
+def summary(z: list[float], questions: list[int] | None = None) -> dict:
+    """Share within the 95 % interval, mean and sd of z; with each z's question, the share's
+    95 % interval from a bootstrap of questions (a question's actions are correlated, so
+    resampling actions would understate it)."""
     z = np.array(z)
-    return {"actions": len(z), "within_95": float((np.abs(z) <= 1.96).mean()),
-            "z_mean": float(z.mean()), "z_sd": float(z.std(ddof=1)) if len(z) > 1 else None}
+    within = np.abs(z) <= 1.96
+    out = {"actions": len(z), "within_95": float(within.mean()),
+           "z_mean": float(z.mean()), "z_sd": float(z.std(ddof=1)) if len(z) > 1 else None}
+    if questions is not None and len(z) > 1:
+        out["questions"] = len(set(questions))
+        out["within_95_interval"] = question_bootstrap(within, np.array(questions))
+    return out
+
+
+def question_bootstrap(within: np.ndarray, questions: np.ndarray, draws: int = 2000,
+                       seed: int = 1) -> list[float]:
+    """The 2.5 and 97.5 percentiles of the share within, the questions drawn with
+    replacement."""
+    ids, index = np.unique(questions, return_inverse=True)
+    hits = np.bincount(index, weights=within, minlength=len(ids))
+    counts = np.bincount(index, minlength=len(ids))
+    picks = np.random.default_rng(seed).integers(0, len(ids), size=(draws, len(ids)))
+    shares = hits[picks].sum(axis=1) / counts[picks].sum(axis=1)
+    return [round(float(v), 4) for v in np.percentile(shares, [2.5, 97.5])]
 
 
 def summarize(path: str) -> dict:
@@ -119,12 +139,15 @@ def summarize(path: str) -> dict:
         rows = [json.loads(line) for line in handle if line.strip()]
     by: dict = {}
     for row in rows:
-        by.setdefault(row["column"], []).append(row["z"])
+        keys = [row["column"]]
         if row["column"] == "mean_points":
-            key = f"{row['level']} round {row['round']} seat {row['seat']}"
-            by.setdefault(key, []).append(row["z"])
+            keys.append(f"{row['level']} round {row['round']} seat {row['seat']}")
+        for key in keys:
+            z, questions = by.setdefault(key, ([], []))
+            z.append(row["z"])
+            questions.append(row["question"])
     return {"questions": len({row["question"] for row in rows}),
-            **{key: summary(z) for key, z in sorted(by.items())}}
+            **{key: summary(z, questions) for key, (z, questions) in sorted(by.items())}}
 
 
 def rescore(rules, path: str, odds_dir) -> dict:
