@@ -45,6 +45,8 @@ SHIPPED_LEVELS = {preset_name: ("class", "pooled", "coarse") for preset_name in 
 
 
 POOL_MIN_N = 3  # the tiny atlas's pools: classes reached once or twice pooled
+TAIL_FACTORS = {"pooled": 1.3, "coarse": 1.15}  # docs/table-of-people.md, "Tail factors"
+MADE_UP_SPREADS = {"points_spread": 0.25, "gain_spread": 0.125, "dd_points_spread": 0.375}
 
 
 @pytest.fixture(scope="module")
@@ -268,10 +270,53 @@ def test_the_pooled_standard_error_widens_by_the_spread_of_classes_in_the_pool(t
                     continue
                 group = (1, 1, action["action"], part["suit"].iloc[0], action["alone"])
                 se = column.replace("mean_points", "points_se")
-                want = np.hypot(_pool_se(part), twins[column].get(group, np.nan))
+                want = np.hypot(_pool_se(part),
+                                TAIL_FACTORS[level] * twins[column].get(group, np.nan))
                 assert action[se] == pytest.approx(want, rel=2e-3, abs=1e-4, nan_ok=True)
                 checked += 1
     assert checked >= 40
+
+
+@pytest.mark.parametrize("level", ["pooled", "coarse"])
+def test_a_pooled_answer_widens_by_its_level_s_tail_factor_times_the_spread(tiny_atlas,
+                                                                            monkeypatch,
+                                                                            tmp_path, level):
+    """The level's file again with made-up spreads (each column its own, exact in float16)
+    and with none: every standard error of an answer is hypot(the one without, factor x
+    spread), the chance of winning's widened as its points' are (an entry whose deals all
+    scored alike has no chance spread to widen)."""
+    levels, _, _ = tiny_atlas
+    frame = pd.read_parquet(levels[level].path)
+    versions = {}
+    for name, scale in (("none", 0.0), ("made_up", 1.0)):
+        for column, spread in MADE_UP_SPREADS.items():
+            frame[column] = np.where(frame[column].notna(), scale * spread,
+                                     np.nan).astype(np.float16)
+        write_table(frame, str(tmp_path / f"{name}.parquet"), levels[level].provenance)
+        versions[name] = Atlas(tmp_path / f"{name}.parquet")
+    deck, factor, checked = RULES.card_deck, TAIL_FACTORS[level], 0
+    for index in range(800):
+        hands, upcard = deal_one(RULES, SEED, index, 0)
+        question = AdviceQuestion(RULES, deck.format_hand(hands[seat_at(0, 1)]), 1,
+                                  up=deck.card_name(upcard), score=(8, 9))
+        answers = {}
+        for name, version in versions.items():
+            monkeypatch.setattr(atlas_module, "atlas_for", lambda q, v=version: {level: v})
+            answers[name] = atlas_answer(question)
+        if answers["none"] is None:
+            continue
+        for plain, wide in zip(answers["none"]["actions"], answers["made_up"]["actions"],
+                               strict=True):
+            assert (plain["action"], plain["suit"]) == (wide["action"], wide["suit"])
+            for se, spread in (("points_se", 0.25), ("gain_se", 0.125),
+                               ("dd_points_se", 0.375)):
+                if plain.get(se) is not None:
+                    assert wide[se] == pytest.approx(np.hypot(plain[se], factor * spread),
+                                                     rel=1e-6)
+                    checked += 1
+            widen = wide["points_se"] / plain["points_se"] if plain["points_se"] > 0 else 1.0
+            assert wide["p_win_se"] == pytest.approx(plain["p_win_se"] * widen, rel=1e-6)
+    assert checked >= 100
 
 
 @pytest.mark.parametrize("level", ["pooled", "coarse"])
@@ -365,6 +410,21 @@ def test_a_hopeless_lone_call_from_the_atlas_has_an_interval_not_a_point():
     assert result["source"] == "atlas" and alone["points_se"] == 0
     n, bound = alone["n"], build_rules().max_hand_points
     assert alone["ci95"] == pytest.approx([-2 - 3 / n * (bound - 2), -2 + 3 / n * (bound + 2)])
+
+
+def test_a_hopeless_lone_call_at_a_score_has_a_chance_interval_not_a_point():
+    """Issue 55: at 8-9 the lone call euchred on every deal of its class gives the other side
+    2 points and the game (10): p_win 0 on each deal, so its standard error is 0; the
+    interval is the rule of three's over the class's deals, 0 .. 3 / n, in the JSON and the
+    text."""
+    question = AdviceQuestion(build_rules(), "TS QC JC KS JD", 1, up="JH", score=(8, 9))
+    alone = next(a for a in atlas_answer(question)["actions"] if a["alone"])
+    assert alone["p_win"] == 0 and alone["p_win_se"] == 0
+    assert alone["p_win_ci95"] == pytest.approx([0.0, 3 / alone["n"]])
+    text = run_cli(["advise", "--hand", "TS QC JC KS JD", "--up", "JH", "--seat", "1",
+                    "--score", "8-9"]).output
+    row = next(line for line in text.splitlines() if "│   yes │" in line)
+    assert row.rstrip("│ ").endswith(f"0.0% (0.0% .. {3 / alone['n']:.1%})")
 
 
 def test_at_a_score_an_entry_answers_with_its_results_chances_of_the_game(tiny_atlas,

@@ -12,6 +12,7 @@ from euchre_sim.core.results import n_results, result_index, result_points
 from euchre_sim.core.run_tables import result_names, share_names
 from euchre_sim.core.stats import (
     Z95,
+    chance_interval95,
     interval95,
     mean_se,
     mean_se_of_sums,
@@ -73,3 +74,13 @@ def test_a_sample_without_spread_gets_the_rule_of_three_not_a_zero_width_interva
     assert hi == pytest.approx(-2 + 3 / 119 * 6)
     assert points_interval95(1.0, 0.0, 2, 4) == [-4.0, 4.0]  # 3 / n above 1: anything
     assert points_interval95(0.5, 0.1, 50, 4) == interval95(0.5, 0.1)
+
+
+def test_a_chance_without_spread_gets_the_rule_of_three_within_0_and_1():
+    # 150 deals whose game is won on every one: another outcome (0) could come up in up to
+    # 3 / 150 of them, moving the chance down by at most 3 / 150, never above 1
+    assert chance_interval95(1.0, 0.0, 150) == pytest.approx([1 - 3 / 150, 1.0])
+    assert chance_interval95(0.25, 0.0, 30) == pytest.approx([0.25 - 0.1 * 0.25,
+                                                              0.25 + 0.1 * 0.75])
+    assert chance_interval95(0.4, 0.05, 80) == pytest.approx([0.4 - 1.959964 * 0.05,
+                                                              0.4 + 1.959964 * 0.05])

@@ -132,6 +132,32 @@ def test_a_hand_picked_by_clicking_is_advised_as_the_library_advises_it(browser,
     assert len(after) == len(expected["after_pass"]) > 0
 
 
+def test_a_hopeless_lone_call_at_a_score_shows_an_interval_not_a_point(browser, server):
+    """Issue 55: from the atlas at 8-9, the lone call euchred on every deal of its class has
+    P(win game) 0 with standard error 0; the page shows the rule of three's interval, as the
+    JSON gives it, never 0.0% ± 0.0%."""
+    _open(browser, server)
+    hand, up = ["TS", "QC", "JC", "KS", "JD"], "JH"
+    for card in hand + [up]:
+        browser.find_element(By.CSS_SELECTOR, f'[data-card="{card}"]').click()
+    browser.find_element(By.CSS_SELECTOR, '.seat[data-seat="1"]').click()
+    _set(browser, "score", "8-9")
+    old = browser.find_elements(By.CSS_SELECTOR, "#advise-results tbody tr")
+    browser.find_element(By.ID, "advise-run").click()
+    if old:
+        WebDriverWait(browser, 120).until(ready.staleness_of(old[0]))
+    WebDriverWait(browser, 120).until(
+        ready.visibility_of_element_located((By.CSS_SELECTOR, "#advise-results tbody tr")))
+    expected = answer(AdviceQuestion(build_rules(), " ".join(hand), 1, up, score=(8, 9)))
+    alone = next(a for a in expected["actions"] if a["alone"])
+    assert expected["source"] == "atlas" and alone["p_win_se"] == 0
+    low, high = alone["p_win_ci95"]
+    assert low == 0 and high > 0
+    row = browser.find_element(By.CSS_SELECTOR, '#advise-results tbody tr[data-alone="true"]')
+    cell = row.find_element(By.CSS_SELECTOR, 'td[data-key="p_win"]').text
+    assert cell == f"{_rate(alone['p_win'])} ({_rate(low)}..{_rate(high)})"
+
+
 def _check_advice_rows(browser, expected: dict) -> None:
     """The results table shows every action of the answer, double dummy beside each call."""
     rows = browser.find_elements(By.CSS_SELECTOR, "#advise-results tbody tr")

@@ -42,7 +42,7 @@ from ..core.errors import UserError
 from ..core.jit import compile_for, njit
 from ..core.ruletables import FLAG_DEFEND_ALONE, compile_rules
 from ..core.seats import side_sign
-from ..core.stats import interval95, mean_se
+from ..core.stats import chance_interval95, interval95, mean_se
 from ..game.odds import game_chances, results_from_contracts, win_odds
 from ..play.models import KERNEL_SOLVER
 from ..play.net_weights import nets_for
@@ -319,14 +319,17 @@ def _best(actions: list[dict], per_deal: list[np.ndarray]) -> dict | None:
 
 def _game_figures(question: AdviceQuestion, actions: list[dict], per_deal: list[np.ndarray],
                   p: np.ndarray) -> dict:
-    """p_win and p_win_se on every action (its deals' chances of winning from the score after
-    the hand), the action best for the game, and whether it differs from the best for
-    points. The deal passes left, so our side deals next when we sit at position 1 or 3."""
+    """p_win, p_win_se and p_win_ci95 on every action (its deals' chances of winning from the
+    score after the hand; the interval never of zero width: `chance_interval95`), the action
+    best for the game, and whether it differs from the best for points. The deal passes
+    left, so our side deals next when we sit at position 1 or 3."""
     us, them = question.score
     we_deal_next = question.seat % 2 == 1
     for action, points in zip(actions, per_deal, strict=True):
         chances = game_chances(p, us, them, np.asarray(points, dtype=np.int64), we_deal_next)
         action["p_win"], action["p_win_se"] = mean_se(chances)
+        action["p_win_ci95"] = chance_interval95(action["p_win"], action["p_win_se"],
+                                                 len(chances))
     top = max(actions, key=lambda a: a["p_win"])
     by_points = max(actions, key=lambda a: a["mean_points"])
     return {"score": {"us": us, "them": them},

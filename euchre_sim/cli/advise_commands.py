@@ -127,6 +127,15 @@ def _action_label(a: dict) -> str:
     return f"call {a['suit']}" if a["action"] == "call" else "order up"
 
 
+def _chance_cell(action: dict) -> str:
+    """P(win game) and its 95 % interval: ± its half-width, or where every deal's chance was
+    alike (the rule of three's interval, not symmetric) its ends."""
+    p, (low, high) = action["p_win"], action["p_win_ci95"]
+    if action["p_win_se"] > 0:
+        return f"{p:.1%} ± {high - p:.1%}"
+    return f"{p:.1%} ({low:.1%} .. {high:.1%})"
+
+
 def _print_advice(result: dict, rules, seat: int, model: PlayModel) -> None:
     from rich.console import Console
     from rich.table import Table
@@ -169,7 +178,7 @@ def _print_advice(result: dict, rules, seat: int, model: PlayModel) -> None:
         elif exact:
             cells += [f"{a['dd']['make_rate']:.1%}", f"{a['dd']['mean_points']:+.3f}"]
         if "score" in result:
-            cells.append(f"{a['p_win']:.1%} ± {Z95 * a['p_win_se']:.1%}")
+            cells.append(_chance_cell(a))
         table.add_row(*cells)
     console = Console(width=140)
     console.print(table)

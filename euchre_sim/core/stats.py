@@ -43,12 +43,22 @@ def interval95(mean: float, se: float) -> list[float]:
     return [mean - Z95 * se, mean + Z95 * se]
 
 
-def points_interval95(mean: float, se: float, n: int, bound: float) -> list[float]:
-    """The 95 % interval of a mean of n values, each within -bound..bound: the normal one,
-    but where the sample shows no spread at all (se 0: every value alike) the rule of three
-    (a value other than the one seen in n draws has a chance below 3 / n at 95 %), as far
-    towards either bound as that share of the other values could move the mean."""
+def bounded_interval95(mean: float, se: float, n: int, low: float, high: float) -> list[float]:
+    """The 95 % interval of a mean of n values, each within low..high: the normal one, but
+    where the sample shows no spread at all (se 0: every value alike) the rule of three (a
+    value other than the one seen in n draws has a chance below 3 / n at 95 %), as far
+    towards either end as that share of the other values could move the mean."""
     if not se == 0 or n < 1:
         return interval95(mean, se)
     share = min(1.0, 3.0 / n)
-    return [mean - share * (mean + bound), mean + share * (bound - mean)]
+    return [mean - share * (mean - low), mean + share * (high - mean)]
+
+
+def points_interval95(mean: float, se: float, n: int, bound: float) -> list[float]:
+    """`bounded_interval95` of a mean of points, each within -bound..bound."""
+    return bounded_interval95(mean, se, n, -bound, bound)
+
+
+def chance_interval95(p: float, se: float, n: int) -> list[float]:
+    """`bounded_interval95` of a mean of chances (each within 0..1)."""
+    return bounded_interval95(p, se, n, 0.0, 1.0)

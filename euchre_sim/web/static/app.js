@@ -32,6 +32,11 @@ function el(tag, attrs, ...children) {
 
 const fmtRate = (x) => (x === null || x === undefined ? "–" : (100 * x).toFixed(1) + "%");
 const fmtPoints = (x) => (x >= 0 ? "+" : "−") + Math.abs(x).toFixed(3);
+// P(win game) and its 95 % interval: ± its half-width, or where every deal's chance was alike
+// (the rule of three's interval, not symmetric) its ends
+const fmtChance = (a) => (a.p_win_se > 0
+  ? `${fmtRate(a.p_win)} ± ${fmtRate(a.p_win_ci95[1] - a.p_win)}`
+  : `${fmtRate(a.p_win)} (${fmtRate(a.p_win_ci95[0])}..${fmtRate(a.p_win_ci95[1])})`);
 
 // ---- tabs and health --------------------------------------------------------------------
 
@@ -280,7 +285,7 @@ function renderAdvice(result) {
     }
     if (result.score) {
       cells.push(el("td", { "data-key": "p_win",
-                            textContent: `${fmtRate(a.p_win)} ± ${fmtRate(state.catalog.z95 * a.p_win_se)}` }));
+                            textContent: fmtChance(a) }));
     }
     return el("tr", { "data-action": a.action, "data-suit": a.suit || "", "data-alone": String(a.alone) }, ...cells);
   });
