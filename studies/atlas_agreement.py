@@ -29,6 +29,7 @@ simulating again (the same --preset as the study that wrote it; --scores to read
 """
 
 import argparse
+import gzip
 import json
 import os
 import random
@@ -132,11 +133,18 @@ def question_bootstrap(within: np.ndarray, questions: np.ndarray, draws: int = 2
     return [round(float(v), 4) for v in np.percentile(shares, [2.5, 97.5])]
 
 
+def read_records(path: str) -> list[dict]:
+    """A records file's rows (JSON lines; gzipped where its name ends in .gz, as the
+    records kept in studies/records/ are)."""
+    opener = gzip.open if path.endswith(".gz") else open
+    with opener(path, "rt", encoding="utf-8") as handle:
+        return [json.loads(line) for line in handle if line.strip()]
+
+
 def summarize(path: str) -> dict:
     """The agreement of a records file (`--records`, a finished or an interrupted study): by
     figure, and by level, round and seat for the mean points."""
-    with open(path, encoding="utf-8") as handle:
-        rows = [json.loads(line) for line in handle if line.strip()]
+    rows = read_records(path)
     by: dict = {}
     for row in rows:
         keys = [row["column"]]
@@ -155,10 +163,9 @@ def rescore(rules, path: str, odds_dir) -> dict:
     recorded question (its hand, position, card and score are in its records) answered from
     the atlas again and each action's figure compared with the recorded simulation's; a
     question today's atlas does not cover is counted, not compared."""
-    with open(path, encoding="utf-8") as handle:
-        recorded: dict = {}
-        for row in map(json.loads, filter(str.strip, handle)):
-            recorded.setdefault(row["question"], []).append(row)
+    recorded: dict = {}
+    for row in read_records(path):
+        recorded.setdefault(row["question"], []).append(row)
     rows: list = []
     uncovered = 0
     for number, before in recorded.items():

@@ -45,7 +45,10 @@ SHIPPED_LEVELS = {preset_name: ("class", "pooled", "coarse") for preset_name in 
 
 
 POOL_MIN_N = 3  # the tiny atlas's pools: classes reached once or twice pooled
-TAIL_FACTORS = {"pooled": 1.3, "coarse": 1.15}  # docs/table-of-people.md, "Tail factors"
+# each preset's tail factors by level (docs/table-of-people.md, "Tail factors")
+TAIL_FACTORS = {"standard": {"pooled": 1.3, "coarse": 1.15},
+                "online": {"pooled": 1.3, "coarse": 1.15},
+                "yooker": {"pooled": 1.0, "coarse": 1.0}}
 MADE_UP_SPREADS = {"points_spread": 0.25, "gain_spread": 0.125, "dd_points_spread": 0.375}
 
 
@@ -270,22 +273,25 @@ def test_the_pooled_standard_error_widens_by_the_spread_of_classes_in_the_pool(t
                     continue
                 group = (1, 1, action["action"], part["suit"].iloc[0], action["alone"])
                 se = column.replace("mean_points", "points_se")
-                want = np.hypot(_pool_se(part),
-                                TAIL_FACTORS[level] * twins[column].get(group, np.nan))
+                want = np.hypot(_pool_se(part), TAIL_FACTORS["standard"][level]
+                                * twins[column].get(group, np.nan))
                 assert action[se] == pytest.approx(want, rel=2e-3, abs=1e-4, nan_ok=True)
                 checked += 1
     assert checked >= 40
 
 
+@pytest.mark.parametrize("preset_name", sorted(TAIL_FACTORS))
 @pytest.mark.parametrize("level", ["pooled", "coarse"])
-def test_a_pooled_answer_widens_by_its_level_s_tail_factor_times_the_spread(tiny_atlas,
-                                                                            monkeypatch,
-                                                                            tmp_path, level):
+def test_a_pooled_answer_widens_by_its_preset_s_tail_factor_times_the_spread(tiny_atlas,
+                                                                             monkeypatch,
+                                                                             tmp_path, level,
+                                                                             preset_name):
     """The level's file again with made-up spreads (each column its own, exact in float16)
-    and with none: every standard error of an answer is hypot(the one without, factor x
-    spread), the chance of winning's widened as its points' are (an entry whose deals all
-    scored alike has no chance spread to widen)."""
+    and with none, read as the preset's atlas: every standard error of an answer is
+    hypot(the one without, factor x spread), the chance of winning's widened as its points'
+    are (an entry whose deals all scored alike has no chance spread to widen)."""
     levels, _, _ = tiny_atlas
+    monkeypatch.setattr(atlas_module, "atlas_preset", lambda rules: preset_name)
     frame = pd.read_parquet(levels[level].path)
     versions = {}
     for name, scale in (("none", 0.0), ("made_up", 1.0)):
@@ -294,7 +300,7 @@ def test_a_pooled_answer_widens_by_its_level_s_tail_factor_times_the_spread(tiny
                                      np.nan).astype(np.float16)
         write_table(frame, str(tmp_path / f"{name}.parquet"), levels[level].provenance)
         versions[name] = Atlas(tmp_path / f"{name}.parquet")
-    deck, factor, checked = RULES.card_deck, TAIL_FACTORS[level], 0
+    deck, factor, checked = RULES.card_deck, TAIL_FACTORS[preset_name][level], 0
     for index in range(800):
         hands, upcard = deal_one(RULES, SEED, index, 0)
         question = AdviceQuestion(RULES, deck.format_hand(hands[seat_at(0, 1)]), 1,

@@ -64,14 +64,18 @@ ATLAS_SCHEMA = Schema((
 # the pooled level's standard errors widen by the spread of class means within a pool
 SPREADS = {"points_se": "points_spread", "gain_se": "gain_spread",
            "dd_points_se": "dd_points_spread"}
-# ... times its level's tail factor. A pool's spread is one standard deviation for every pool
-# of its round, seat and action, but pools differ in how far their classes stray: the strays
-# have longer tails than a normal law's, and 1.96 spreads cover fewer than 95 % of them
-# (standard's agreement study, seed 6161: 94.3 % of the pooled level's actions and 93.8 % of
-# the coarse level's within, the sd of z about 1). The factors make those answers cover 95 %
-# of fresh simulations there, and are checked on questions of other seeds and presets
-# (docs/table-of-people.md, "Tail factors").
-SPREAD_TAILS = {"pooled": 1.3, "coarse": 1.15}
+# ... times its preset's and level's tail factor. A pool's spread is one standard deviation for
+# every pool of its round, seat and action, but pools differ in how far their classes stray:
+# the strays have longer tails than a normal law's, and 1.96 spreads can cover fewer than 95 %
+# of them. Each factor is measured by the agreement study against fresh simulations
+# (docs/table-of-people.md, "Tail factors"): standard's were chosen on 1,200 questions (94.3 %
+# of the pooled level's actions and 93.8 % of the coarse level's within, sd of z about 1) and
+# checked on 600 others; online (the same deals, the dealer stuck) shares them, checked on
+# 600 of its own; Yooker's answers were not short (95.8 % within; its pooled round 2 too wide
+# already), so they are not widened.
+STANDARD_TAILS = {"pooled": 1.3, "coarse": 1.15}
+SPREAD_TAILS = {"standard": STANDARD_TAILS, "online": STANDARD_TAILS,
+                "yooker": {"pooled": 1.0, "coarse": 1.0}}
 
 
 def atlas_file(preset_name: str, kind: str = "atlas") -> str:
@@ -311,6 +315,7 @@ def _answer(question: AdviceQuestion, atlas: Atlas, level: str, wanted: list[tup
     from .advise import describe_question
 
     actions = []
+    tail = SPREAD_TAILS[atlas_preset(question.rules)].get(level, 1.0)
     gains_over_passing(rows, wanted)
     for (action, suit, _, alone), row in zip(wanted, rows, strict=True):
         if action != "pass":
@@ -318,8 +323,7 @@ def _answer(question: AdviceQuestion, atlas: Atlas, level: str, wanted: list[tup
         row["plain_points_se"] = row["points_se"]
         for se_name, spread_name in SPREADS.items():
             if row[se_name] is not None and np.isfinite(row.get(spread_name, np.nan)):
-                row[se_name] = float(np.hypot(row[se_name],
-                                              SPREAD_TAILS[level] * row[spread_name]))
+                row[se_name] = float(np.hypot(row[se_name], tail * row[spread_name]))
         entry = {"action": action, "suit": suit, "alone": alone, "n": row["n"],
                  "chosen_rate": row["chosen_rate"], "mean_points": row["mean_points"],
                  "points_se": row["points_se"],
