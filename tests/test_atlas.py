@@ -290,6 +290,7 @@ def test_a_pooled_answer_widens_by_its_preset_s_tail_factor_times_the_spread(tin
     and with none, read as the preset's atlas: every standard error of an answer is
     hypot(the one without, factor x spread), the chance of winning's widened as its points'
     are (an entry whose deals all scored alike has no chance spread to widen)."""
+    assert sorted(TAIL_FACTORS) == sorted(ATLAS_PRESETS)  # every shipped atlas has its own
     levels, _, _ = tiny_atlas
     monkeypatch.setattr(atlas_module, "atlas_preset", lambda rules: preset_name)
     frame = pd.read_parquet(levels[level].path)
