@@ -84,3 +84,13 @@ def test_a_chance_without_spread_gets_the_rule_of_three_within_0_and_1():
                                                               0.25 + 0.1 * 0.75])
     assert chance_interval95(0.4, 0.05, 80) == pytest.approx([0.4 - 1.959964 * 0.05,
                                                               0.4 + 1.959964 * 0.05])
+
+
+def test_a_sample_of_one_value_repeated_has_no_spread_exactly():
+    # three deals of the same chance: the sums of squares leave a rounding (8.6e-09 here),
+    # which would print as an interval of zero width, not the rule of three's
+    for value in (0.9127555772777217, 0.1, 2.0):
+        mean, se = mean_se([value] * 3)
+        assert se == 0.0 and mean == pytest.approx(value)
+    assert chance_interval95(*mean_se([0.9127555772777217] * 3), 3) == pytest.approx(
+        [0.0, 1.0])  # 3 / n is 1: any chance

@@ -30,11 +30,15 @@ def mean_se_of_sums(total, squares, n) -> tuple:
 
 
 def mean_se(values) -> tuple[float, float]:
-    """Mean of a sample and its standard error (NaN below two values; both NaN when empty)."""
+    """Mean of a sample and its standard error (NaN below two values; both NaN when empty;
+    exactly 0 when every value is alike, which sums of squares of fractions miss by a
+    rounding)."""
     x = np.asarray(values, dtype=np.float64)
     if len(x) == 0:
         return float("nan"), float("nan")
     mean, se = mean_se_of_sums(x.sum(), (x * x).sum(), len(x))
+    if len(x) > 1 and x.min() == x.max():
+        se = 0.0
     return float(mean), float(se)
 
 
