@@ -48,7 +48,7 @@ POOL_MIN_N = 3  # the tiny atlas's pools: classes reached once or twice pooled
 # each preset's tail factors by level (docs/table-of-people.md, "Tail factors")
 TAIL_FACTORS = {"standard": {"pooled": 1.3, "coarse": 1.15},
                 "online": {"pooled": 1.3, "coarse": 1.15},
-                "yooker": {"pooled": 1.0, "coarse": 1.0}}
+                "yooker": {"pooled": 0.85, "coarse": 1.0}}
 MADE_UP_SPREADS = {"points_spread": 0.25, "gain_spread": 0.125, "dd_points_spread": 0.375}
 
 
