@@ -309,15 +309,14 @@ def complete_questions(path: str) -> set[int]:
         return set()
     with open(path, encoding="utf-8") as handle:
         text = handle.read()
-    rows: dict = {}
+    rows: dict = {}  # question -> (the count its lines name, its lines)
     for line in text.split("\n"):
         try:
             row = json.loads(line)
         except ValueError:
             continue
-        rows.setdefault(row["question"], []).append(line)
-    whole = {q: lines for q, lines in rows.items()
-             if len(lines) == json.loads(lines[0]).get("of", len(lines))}
+        rows.setdefault(row["question"], (row.get("of"), []))[1].append(line)
+    whole = {q: lines for q, (of, lines) in rows.items() if of in (None, len(lines))}
     kept = "".join(line + "\n" for q in sorted(whole) for line in whole[q])
     if kept != text:
         with open(path + ".tmp", "w", encoding="utf-8") as handle:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 from functools import lru_cache
+from importlib.resources.abc import Traversable
 
 from ..core.package_data import package_root, sha256_of
 
@@ -14,7 +15,7 @@ COMPUTING_WINGS = ("core", "bidding", "game", "play", "solver", "sim", "runs")
 CODE_SUFFIXES = (".py", ".json")  # the sources, and the bidder's and nets' settings beside them
 
 
-def code_files() -> list[tuple[str, object]]:
+def code_files() -> list[tuple[str, Traversable]]:
     """(path under the package, file) of every source the digest covers, sorted by path."""
     found = []
     pending = [(wing, package_root() / wing) for wing in COMPUTING_WINGS]
