@@ -42,7 +42,12 @@ import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from euchre_sim.advice.atlas import atlas_answer, atlas_preset, shipped_file  # noqa: E402
+from euchre_sim.advice.atlas import (  # noqa: E402
+    LEVEL_FILES,
+    atlas_answer,
+    atlas_preset,
+    shipped_file,
+)
 from euchre_sim.advice.auction_advice import advise_in_auction  # noqa: E402
 from euchre_sim.advice.question import AdviceQuestion  # noqa: E402
 from euchre_sim.core.dealing import deal_one  # noqa: E402
@@ -206,7 +211,7 @@ def coverage_only(rules, drawn: int) -> dict:
     return {"drawn": drawn, **{key: {"drawn": len(levels),
                                      "covered": float(np.mean([x is not None for x in levels])),
                                      **{level: levels.count(level) / len(levels)
-                                        for level in ("class", "pooled", "coarse")}}
+                                        for level in LEVEL_FILES}}
                                 for key, levels in sorted(found.items())}}
 
 

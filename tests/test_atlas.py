@@ -40,14 +40,16 @@ from .helpers import run_cli
 
 RULES = build_rules("standard")
 SEED, DEALS = 6, 2000
-# the levels each preset's shipped atlas has
-SHIPPED_LEVELS = {preset_name: ("class", "pooled", "coarse") for preset_name in ATLAS_PRESETS}
+# the levels each preset's shipped atlas has (a Yooker atlas's broad level is empty)
+SHIPPED_LEVELS = {"standard": ("class", "pooled", "broad", "coarse"),
+                  "online": ("class", "pooled", "coarse"),
+                  "yooker": ("class", "pooled", "coarse")}
 
 
 POOL_MIN_N = 3  # the tiny atlas's pools: classes reached once or twice pooled
 # each preset's tail factors by level (docs/table-of-people.md, "Tail factors")
-TAIL_FACTORS = {"standard": {"pooled": 1.3, "coarse": 1.15},
-                "online": {"pooled": 1.3, "coarse": 1.15},
+TAIL_FACTORS = {"standard": {"pooled": 1.3, "broad": 1.1, "coarse": 1.1},
+                "online": {"pooled": 1.3, "broad": 1.1, "coarse": 1.1},
                 "yooker": {"pooled": 0.85, "coarse": 1.0}}
 MADE_UP_SPREADS = {"points_spread": 0.25, "gain_spread": 0.125, "dd_points_spread": 0.375}
 
@@ -76,16 +78,16 @@ def tiny_atlas(tmp_path_factory):
 
 def _unanswered(table: pd.DataFrame, level: str, min_n: int = POOL_MIN_N) -> pd.DataFrame:
     """The rows of a run's decisions table that reach `level` of an atlas of `min_n`, by
-    hand: their class and action reached fewer than min_n times, and at the coarse level
-    their pooled text and action too (over the rows the class level leaves)."""
-    action = [table["round"], table["seat"], table["action"], table["suit"].fillna("-"),
-              table["alone"]]
-    left = table[table.groupby([*action, table["hand_key"]])["n"].transform("sum") < min_n]
-    if level == "coarse":
+    hand: their class and action reached fewer than min_n times, then their pooled text (of
+    each pooled level before `level`, in turn) and action, over the rows the levels before
+    leave."""
+    left = table
+    for earlier in list(LEVEL_FILES)[:list(LEVEL_FILES).index(level)]:
         action = [left["round"], left["seat"], left["action"], left["suit"].fillna("-"),
                   left["alone"]]
-        left = left[left.groupby([*action, left["hand"].map(pooled_text)])["n"].transform(
-            "sum") < min_n]
+        text = left["hand_key"] if earlier == "class" else left["hand"].map(
+            lambda hand, earlier=earlier: pooled_text(hand, earlier))
+        left = left[left.groupby([*action, text])["n"].transform("sum") < min_n]
     return left
 
 
@@ -155,6 +157,18 @@ def test_pooled_text_pools_the_cards_that_seldom_take_a_trick():
     assert pooled_text("T=RA N=- O=T9/- up=K") == "T=RA N=- O=-/xx up=K"
     assert pooled_text("T=R N=Q9 O=AQ/J9 up=A") == "T=R N=xx O=Ax/Jx up=A"  # jacks kept
     assert pooled_text("T=LAQ9 N=K9 O=QT/T down=9t") == "T=LAxx N=K9 O=QT/T down=9t"
+
+
+def test_the_broad_level_pools_the_queens_and_below_of_what_a_round_2_call_may_name():
+    """By hand, from the rule: round 2 keeps the aces, kings and jacks of the suits a call may
+    name (in the key's order), the turned-down suit as the pooled level pools it; round 1 and
+    a Yooker hand as the pooled level."""
+    assert pooled_text("T=LAQ9 N=K9 O=QT/J down=9t", "broad") == "T=LAxx N=Kx O=xx/J down=9t"
+    assert pooled_text("T=- N=AKQJ O=KQ/AT9 down=Rt", "broad") == "T=- N=AKxJ O=Kx/Axx down=Rt"
+    for hand in ("T=RA N=KQ O=Q/A9 up=9", "T=62 O=531/64/- down=4t"):
+        assert pooled_text(hand, "broad") == pooled_text(hand)
+    assert atlas_module.pool_hash("T=RA N=K O=A/x down=9t", "broad") != atlas_module.pool_hash(
+        "T=RA N=K O=A/x down=9t")
 
 
 def test_the_coarse_level_pools_more_of_what_a_round_2_call_may_name():
@@ -281,7 +295,7 @@ def test_the_pooled_standard_error_widens_by_the_spread_of_classes_in_the_pool(t
 
 
 @pytest.mark.parametrize("preset_name", sorted(TAIL_FACTORS))
-@pytest.mark.parametrize("level", ["pooled", "coarse"])
+@pytest.mark.parametrize("level", ["pooled", "broad", "coarse"])
 def test_a_pooled_answer_widens_by_its_preset_s_tail_factor_times_the_spread(tiny_atlas,
                                                                              monkeypatch,
                                                                              tmp_path, level,
@@ -301,11 +315,13 @@ def test_a_pooled_answer_widens_by_its_preset_s_tail_factor_times_the_spread(tin
                                      np.nan).astype(np.float16)
         write_table(frame, str(tmp_path / f"{name}.parquet"), levels[level].provenance)
         versions[name] = Atlas(tmp_path / f"{name}.parquet")
-    deck, factor, checked = RULES.card_deck, TAIL_FACTORS[preset_name][level], 0
+    deck, factor, checked = RULES.card_deck, TAIL_FACTORS[preset_name].get(level, 1.0), 0
     for index in range(800):
         hands, upcard = deal_one(RULES, SEED, index, 0)
-        question = AdviceQuestion(RULES, deck.format_hand(hands[seat_at(0, 1)]), 1,
-                                  up=deck.card_name(upcard), score=(8, 9))
+        ref = {"up": deck.card_name(upcard)} if level != "broad" else \
+            {"turned_down": deck.card_name(upcard)}  # the broad level holds round 2 only
+        question = AdviceQuestion(RULES, deck.format_hand(hands[seat_at(0, 1)]), 1, **ref,
+                                  score=(8, 9))
         answers = {}
         for name, version in versions.items():
             monkeypatch.setattr(atlas_module, "atlas_for", lambda q, v=version: {level: v})
@@ -323,7 +339,7 @@ def test_a_pooled_answer_widens_by_its_preset_s_tail_factor_times_the_spread(tin
                     checked += 1
             widen = wide["points_se"] / plain["points_se"] if plain["points_se"] > 0 else 1.0
             assert wide["p_win_se"] == pytest.approx(plain["p_win_se"] * widen, rel=1e-6)
-    assert checked >= 100
+    assert checked >= (30 if level == "broad" else 100)  # few round-2 broad pools
 
 
 @pytest.mark.parametrize("level", ["pooled", "coarse"])
@@ -516,19 +532,24 @@ def test_an_entry_reads_its_figures_from_its_results_counts():
         atlas_module.entry_figures(row | {"n_none": 2}, 4, "atlas.parquet")
 
 
-def test_the_coarse_level_answers_the_deals_the_levels_before_leave(tiny_atlas, monkeypatch):
-    """With min_n POOL_MIN_N and the coarse level's own minimum (LAST_MIN_N) 2: the coarse
-    entries are the coarse pools of the deals the class and pooled levels leave (each class
-    and action, then each pooled text and action, reached fewer than min_n times) reached at
-    least twice, with their counts; summed by hand from the class texts."""
+@pytest.mark.parametrize("level", ["broad", "coarse"])
+def test_a_later_level_answers_the_deals_the_levels_before_leave(tiny_atlas, monkeypatch,
+                                                                 level):
+    """With min_n POOL_MIN_N and the coarse level's own minimum (LAST_MIN_N) 2: the broad
+    (coarse) entries are the broad (coarse) pools of the deals the levels before leave (each
+    class and action, then each pooled text and action, reached fewer than min_n times)
+    reached at least min_n times (twice), with their counts; summed by hand from the class
+    texts. The broad level holds round 2 only (round 1 pools as the pooled level does)."""
     _, learned, exact = tiny_atlas
     monkeypatch.setattr(atlas_build_module, "LAST_MIN_N", 2)
     levels = build_levels(learned, exact, RULES, min_n=POOL_MIN_N)
-    left = _unanswered(learned, "coarse")
+    left = _unanswered(learned, level)
     assert 0 < len(left) < len(learned)
-    left = left.assign(key=level_keys(left, "coarse"))
+    left = left.assign(key=level_keys(left, level))
     want = left.groupby("key")["n"].sum()
-    want = want[want >= 2]
-    got = pd.Series(levels["coarse"]["n"].to_numpy(), index=levels["coarse"]["key"].to_numpy())
-    assert len(want) > 20
+    want = want[want >= (2 if level == "coarse" else POOL_MIN_N)]
+    got = pd.Series(levels[level]["n"].to_numpy(), index=levels[level]["key"].to_numpy())
+    assert len(want) >= (5 if level == "broad" else 20)  # 2,000 deals reach few broad pools
     assert got.sort_index().to_dict() == want.sort_index().to_dict()
+    if level == "broad":
+        assert set(left[np.isin(left["key"], want.index)]["round"]) == {2}

@@ -56,7 +56,7 @@ def test_coverage_counts_a_pool_over_the_turns_no_level_before_answers():
     pools = {name: pooled_text(hand) for name, hand in hands.items()}
     assert pools["A"] == pools["B"] == pools["C"] != pools["D"]
     covered = make_atlas.coverage([frame], 3)["round_1"]["seat_1"]
-    assert covered == {"class": 5 / 8, "pooled": 5 / 8, "coarse": 5 / 8}
+    assert covered == {"class": 5 / 8, "pooled": 5 / 8, "broad": 5 / 8, "coarse": 5 / 8}
     frame.loc[frame["hand"] == hands["C"], "n"] = 2
     covered = make_atlas.coverage([frame], 3)["round_1"]["seat_1"]
-    assert covered == {"class": 5 / 9, "pooled": 8 / 9, "coarse": 8 / 9}
+    assert covered == {"class": 5 / 9, "pooled": 8 / 9, "broad": 8 / 9, "coarse": 8 / 9}

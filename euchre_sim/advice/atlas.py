@@ -47,8 +47,8 @@ from .question import AdviceQuestion
 ATLAS_PRESETS = ("standard", "online", "yooker")
 ATLAS_FOLDER = "data"  # of the package (`core.package_data`)
 # levels, tried in order, and their files; the pooled levels (`pooled_text`) widen by a spread
-LEVEL_FILES = {"class": "atlas", "pooled": "pooled", "coarse": "coarse"}
-POOLED_LEVELS = ("pooled", "coarse")
+LEVEL_FILES = {"class": "atlas", "pooled": "pooled", "broad": "broad", "coarse": "coarse"}
+POOLED_LEVELS = ("pooled", "broad", "coarse")
 # the atlas's columns: the decision key, then the action's figures over the class's deals:
 # how often it was chosen, its gain's standard error (paired with a pass on the same deals), its
 # double-dummy points (a pass has none, a class of one deal no standard errors) and each
@@ -74,7 +74,7 @@ SPREADS = {"points_se": "points_spread", "gain_se": "gain_spread",
 # 600 of its own; Yooker's answers were not short (95.8 % within) and its pooled round 2 too
 # wide (sd of z 0.58-0.88), so its coarse level is not widened and its pooled level's spread
 # is narrowed, chosen on 400 questions and checked on 400 others.
-STANDARD_TAILS = {"pooled": 1.3, "coarse": 1.15}
+STANDARD_TAILS = {"pooled": 1.3, "broad": 1.1, "coarse": 1.1}
 SPREAD_TAILS = {"standard": STANDARD_TAILS, "online": STANDARD_TAILS,
                 "yooker": {"pooled": 0.85, "coarse": 1.0}}
 
@@ -90,6 +90,11 @@ def _low(holding: str, keep: str) -> str:
     return "".join(c if c in keep or c == "-" else "x" for c in holding)
 
 
+# the broad level's cards kept in round 2's suits a call may name (a French deck's; the
+# turned-down suit's as the pooled level's): with the kings pooled too, the coarse level read
+# high for a hand without kings and low for one with two (the agreement study's records:
+# mean z +0.37 and -0.8 at seat 1 of round 2), so the broad level comes first
+_BROAD_NAMED = "AKJ"
 # the coarse level's cards kept, by deck: round 2's turned-down suit (which no call can name)
 # and the suits a call may name; round 1 keeps the pooled level's rule but for the trumps
 _COARSE = {"french": {"down": "ARLB", "named": "AJRLB", "trumps": "RLBAK"},
@@ -105,6 +110,11 @@ def pooled_text(hand: str, level: str = "pooled") -> str:
     holdings then form an unordered set, keeping their jacks, a bower should the seat name
     that suit or its partner in round 2; round 2: the turned-down suit, which no call can
     name, keeping its bowers and Benny). The suits a call may name keep every card.
+    'broad' (`_BROAD_NAMED`): round 2 keeps only the aces, kings and jacks of the suits a call
+    may name (their queens and below pooled, in the class key's order), the turned-down suit
+    as at the pooled level; round 1 as the pooled level (so that level, needing as many deals,
+    leaves the broad level no round-1 entry). A Yooker hand is pooled there as at the pooled
+    level (a Yooker atlas's broad level is empty).
     'coarse' (`_COARSE`): round 1 pools the trumps below the king too (bowers and Benny
     kept); round 2 keeps only the aces and jacks of the suits a call may name (their kings and
     below pooled, in the class key's order) and the turned-down suit's ace, bowers and Benny.
@@ -118,7 +128,9 @@ def pooled_text(hand: str, level: str = "pooled") -> str:
     out = []
     for part in parts:
         name, _, holding = part.partition("=")
-        if coarse is not None and round_2:
+        if level == "broad" and round_2 and not yooker and name in ("N", "O"):
+            holding = "/".join(_low(g, _BROAD_NAMED) for g in holding.split("/"))
+        elif coarse is not None and round_2:
             if name == "T":
                 holding = _low(holding, coarse["down"])
             elif name in ("N", "O"):

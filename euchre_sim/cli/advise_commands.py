@@ -150,6 +150,7 @@ def _print_advice(result: dict, rules, seat: int, model: PlayModel) -> None:
         else f" reaching you ({result['reached']:.0%} of deals), bidding {bidding}"
     if result.get("source") == "atlas":
         what = {"class": "class", "pooled": "pool of classes",
+                "broad": "broad pool of classes",
                 "coarse": "coarse pool of classes"}[result["atlas"]["level"]]
         reached = (f" of this hand's {what} in the realistic atlas "
                    f"({result['atlas']['deals']:,} deals){reached}")
