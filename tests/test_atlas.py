@@ -42,7 +42,7 @@ RULES = build_rules("standard")
 SEED, DEALS = 6, 2000
 # the levels each preset's shipped atlas has (a Yooker atlas's broad level is empty)
 SHIPPED_LEVELS = {"standard": ("class", "pooled", "broad", "coarse"),
-                  "online": ("class", "pooled", "coarse"),
+                  "online": ("class", "pooled", "broad", "coarse"),
                   "yooker": ("class", "pooled", "coarse")}
 
 
