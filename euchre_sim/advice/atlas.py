@@ -72,9 +72,9 @@ SPREADS = {"points_se": "points_spread", "gain_se": "gain_spread",
 # of the pooled level's actions and 93.8 % of the coarse level's within, sd of z about 1) and
 # checked on 600 others (the broad level's and the coarse level's again on the same questions
 # when the broad level came, "The broad level"); online (the same deals, the dealer stuck)
-# shares them, checked on 600 of its own; Yooker's answers were not short (95.8 % within) and its pooled round 2 too
-# wide (sd of z 0.58-0.88), so its coarse level is not widened and its pooled level's spread
-# is narrowed, chosen on 400 questions and checked on 400 others.
+# shares them, checked on 600 of its own; Yooker's answers were not short (95.8 % within) and
+# its pooled round 2 too wide (sd of z 0.58-0.88), so its coarse level is not widened and its
+# pooled level's spread is narrowed, chosen on 400 questions and checked on 400 others.
 STANDARD_TAILS = {"pooled": 1.3, "broad": 1.1, "coarse": 1.1}
 SPREAD_TAILS = {"standard": STANDARD_TAILS, "online": STANDARD_TAILS,
                 "yooker": {"pooled": 0.85, "coarse": 1.0}}
