@@ -19,9 +19,10 @@ same odds as the atlas (those shipped beside it), so that only the hand's result
 
     .venv/bin/python studies/atlas_agreement.py [--preset standard] [--questions 200]
         [--scores 8-9,4-4] [--records R.jsonl [--resume]]
-    .venv/bin/python studies/atlas_agreement.py --summarize R.jsonl   # of a records file
+    .venv/bin/python studies/atlas_agreement.py --summarize R.jsonl [R2.jsonl ...]  # pooled
     .venv/bin/python studies/atlas_agreement.py --coverage-only 4000  # no simulation
     .venv/bin/python studies/atlas_agreement.py --rescore R.jsonl [--preset P] [--scores S]
+        [--records OUT.jsonl]
 
 --rescore asks a records file's questions of today's atlas again and compares the answers with
 the fresh simulations recorded there: a change to how the atlas is built, measured without
@@ -146,28 +147,58 @@ def read_records(path: str) -> list[dict]:
         return [json.loads(line) for line in handle if line.strip()]
 
 
-def summarize(path: str) -> dict:
-    """The agreement of a records file (`--records`, a finished or an interrupted study): by
-    figure, and by level, round and seat for the mean points."""
-    rows = read_records(path)
+def summarize(*paths: str) -> dict:
+    """The agreement of one or more records files (`--records`, finished or interrupted
+    studies; several pool their draws, each question its own): by figure, and by level, round
+    and seat for the mean points, with the cells short of the issue's bar (`BAR`) named; a
+    hand passed out (`redeal`) is counted, not compared."""
     by: dict = {}
-    for row in rows:
-        keys = [row["column"]]
-        if row["column"] == "mean_points":
-            keys.append(f"{row['level']} round {row['round']} seat {row['seat']}")
-        for key in keys:
-            z, questions = by.setdefault(key, ([], []))
-            z.append(row["z"])
-            questions.append(row["question"])
-    return {"questions": len({row["question"] for row in rows}),
-            **{key: summary(z, questions) for key, (z, questions) in sorted(by.items())}}
+    passed_out = 0
+    for number, path in enumerate(paths):
+        for row in read_records(path):
+            if redeal(row):
+                passed_out += 1
+                continue
+            keys = [row["column"]]
+            if row["column"] == "mean_points":
+                keys.append(f"{row['level']} round {row['round']} seat {row['seat']}")
+            for key in keys:
+                z, questions = by.setdefault(key, ([], []))
+                z.append(row["z"])
+                questions.append(number * 10**6 + row["question"])
+    cells = {key: summary(z, questions) for key, (z, questions) in sorted(by.items())}
+    return {"questions": len({q for _, questions in by.values() for q in questions}),
+            "passed_out_not_compared": passed_out, **cells,
+            "short_of_bar": [key for key, cell in cells.items() if not meets_bar(cell)]}
 
 
-def rescore(rules, path: str, odds_dir) -> dict:
+def redeal(row: dict) -> bool:
+    """Is a record the dealer's pass in round 2 where the dealer may pass: the hand is passed
+    out and redealt, its figure (0 points; the chance of winning at the same score) fixed by
+    the rules in the atlas and the simulation alike? There is no estimate to compare, so it is
+    left out of the agreement, where its z of 0 would narrow the sd."""
+    return (row["action"] == "pass" and row["round"] == 2 and row["seat"] == 4
+            and abs(row["atlas"] - row["fresh"]) < 1e-9
+            and max(row["atlas_se"], row["fresh_se"]) < 1e-9)
+
+
+# issue 55's bar for each cell: share within the 95 % interval, |mean z|, sd of z
+BAR = {"within_95": 0.94, "z_mean": 0.15, "z_sd": (0.85, 1.15)}
+
+
+def meets_bar(cell: dict) -> bool:
+    """Does a cell's agreement (`summary`) meet `BAR`?"""
+    low, high = BAR["z_sd"]
+    return (cell["within_95"] >= BAR["within_95"] and abs(cell["z_mean"]) <= BAR["z_mean"]
+            and cell["z_sd"] is not None and low <= cell["z_sd"] <= high)
+
+
+def rescore(rules, path: str, odds_dir, keep: str | None = None) -> dict:
     """The agreement of today's atlas with the fresh simulations of a records file: each
     recorded question (its hand, position, card and score are in its records) answered from
     the atlas again and each action's figure compared with the recorded simulation's; a
-    question today's atlas does not cover is counted, not compared."""
+    question today's atlas does not cover is counted, not compared. `keep`: write the new
+    comparisons there (records to pool with `--summarize`), else to a temporary file."""
     recorded: dict = {}
     for row in read_records(path):
         recorded.setdefault(row["question"], []).append(row)
@@ -189,13 +220,16 @@ def rescore(rules, path: str, odds_dir) -> dict:
             if fresh["actions"]:
                 log: list = []
                 z_scores(answer, fresh, column, se, log, floor)
-                rows += [entry | {"question": number, "seat": q["position"]} for entry in log]
-    with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False) as out:
+                rows += [entry | {"question": number} | {key: q.get(key) for key in ABOUT}
+                         for entry in log]
+    with (open(keep, "w", encoding="utf-8") if keep else
+          tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False)) as out:
         out.writelines(json.dumps(row) + "\n" for row in rows)
     try:
         return {"uncovered": uncovered, **summarize(out.name)}
     finally:
-        os.unlink(out.name)
+        if not keep:
+            os.unlink(out.name)
 
 
 def coverage_only(rules, drawn: int) -> dict:
@@ -216,8 +250,8 @@ def coverage_only(rules, drawn: int) -> dict:
 
 
 def main() -> None:
-    if len(sys.argv) == 3 and sys.argv[1] == "--summarize":
-        print(json.dumps(summarize(sys.argv[2]), indent=1))
+    if len(sys.argv) >= 3 and sys.argv[1] == "--summarize":
+        print(json.dumps(summarize(*sys.argv[2:]), indent=1))
         return
     parser = argparse.ArgumentParser()
     parser.add_argument("--preset", default="standard")
@@ -227,7 +261,8 @@ def main() -> None:
                         help="the questions' deals and draw (a fresh set of questions: another "
                         "seed than the one a change was measured on)")
     parser.add_argument("--records", help="append every comparison here (JSON lines), each "
-                        "question's as it is answered (default: a temporary file)")
+                        "question's as it is answered (default: a temporary file); with "
+                        "--rescore, write the new comparisons here")
     parser.add_argument("--resume", action="store_true",
                         help="go on with --records: the questions it holds whole are not asked "
                         "again (the same --preset, --seed, --questions and --scores)")
@@ -247,7 +282,7 @@ def main() -> None:
     scores = args.scores.split(",") if args.scores else [None]
     odds_dir = shipped_odds_folder(rules) if args.scores else None
     if args.rescore:
-        print(json.dumps(rescore(rules, args.rescore, odds_dir), indent=1))
+        print(json.dumps(rescore(rules, args.rescore, odds_dir, args.records), indent=1))
         return
     records = args.records or os.path.join(tempfile.mkdtemp(prefix="agreement-"),
                                            "records.jsonl")
@@ -282,8 +317,8 @@ def main() -> None:
         z_scores(answer, fresh, "dd_mean_points", "dd_points_se", found)
         if score:
             z_scores(answer, fresh, "p_win", "p_win_se", found, floor=0.5)
-        append_question(records, found, {"question": covered, "seat": position, "hand": hand,
-                                         "position": position, "card": card, "score": score})
+        append_question(records, found, {"question": covered, **dict(zip(
+            ABOUT, (position, hand, position, card, score), strict=True))})
         print(f"{covered}/{args.questions}", file=sys.stderr, flush=True)
     print(json.dumps({
         "preset": args.preset, "seed": args.seed, "questions": covered, "drawn": drawn,
@@ -295,6 +330,10 @@ def main() -> None:
         **({"scores": scores} if args.scores else {}),
         "atlas_lookup_median_s": statistics.median(atlas_s),
         "simulation_median_s": statistics.median(fresh_s) if fresh_s else None}, indent=1))
+
+
+# what a record says of its question besides its number: enough to ask it again
+ABOUT = ("seat", "hand", "position", "card", "score")
 
 
 def append_question(path: str, found: list, about: dict) -> None:
