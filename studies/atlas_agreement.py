@@ -149,9 +149,10 @@ def read_records(path: str) -> list[dict]:
 
 def summarize(*paths: str) -> dict:
     """The agreement of one or more records files (`--records`, finished or interrupted
-    studies; several pool their draws, each question its own): by figure, and by level, round
-    and seat for the mean points, with the cells short of the issue's bar (`BAR`) named; a
-    hand passed out (`redeal`) is counted, not compared."""
+    studies; several pool their draws, each question its own): by figure, and for the mean
+    points by level, round and seat together, by round and seat, and by each alone, with the
+    cells short of the issue's bar (`BAR`) named; a hand passed out (`redeal`) is counted, not
+    compared."""
     by: dict = {}
     passed_out = 0
     for number, path in enumerate(paths):
@@ -161,7 +162,9 @@ def summarize(*paths: str) -> dict:
                 continue
             keys = [row["column"]]
             if row["column"] == "mean_points":
-                keys.append(f"{row['level']} round {row['round']} seat {row['seat']}")
+                level, where = row["level"], f"round {row['round']} seat {row['seat']}"
+                keys += [f"{level} {where}", where, level, f"round {row['round']}",
+                         f"seat {row['seat']}"]
             for key in keys:
                 z, questions = by.setdefault(key, ([], []))
                 z.append(row["z"])
