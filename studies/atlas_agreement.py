@@ -151,8 +151,9 @@ def summarize(*paths: str) -> dict:
     """The agreement of one or more records files (`--records`, finished or interrupted
     studies; several pool their draws, each question its own): by figure, and for the mean
     points by level, round and seat together, by round and seat, and by each alone, with the
-    cells short of the issue's bar (`BAR`) named; a hand passed out (`redeal`) is counted, not
-    compared."""
+    cells short of the issue's bar (`BAR`) named, each cell's chance of being short by chance
+    alone (`chance_short`) and how many of the level, round and seat cells chance alone would
+    leave short; a hand passed out (`redeal`) is counted, not compared."""
     by: dict = {}
     passed_out = 0
     for number, path in enumerate(paths):
@@ -170,9 +171,42 @@ def summarize(*paths: str) -> dict:
                 z.append(row["z"])
                 questions.append(number * 10**6 + row["question"])
     cells = {key: summary(z, questions) for key, (z, questions) in sorted(by.items())}
+    short = [key for key, cell in cells.items() if not meets_bar(cell)]
+    split = {key: by_question(*found) for key, found in by.items()}
+    for key, cell in cells.items():
+        if key not in COLUMNS:  # a cell of the mean points: its round's, else all of them
+            reference = next((r for r in ("round 1", "round 2") if r in key), "mean_points")
+            cell["chance_short"] = chance_short(len(split[key]), split[reference])
+    crossed = [key for key in cells if key.count(" ") == 4]  # level, round and seat
     return {"questions": len({q for _, questions in by.values() for q in questions}),
-            "passed_out_not_compared": passed_out, **cells,
-            "short_of_bar": [key for key, cell in cells.items() if not meets_bar(cell)]}
+            "passed_out_not_compared": passed_out, **cells, "short_of_bar": short,
+            "level_round_seat_cells": {
+                "cells": len(crossed), "short": sum(key in short for key in crossed),
+                "short_by_chance": round(sum(cells[key]["chance_short"] for key in crossed),
+                                         1)}}
+
+
+COLUMNS = ("mean_points", "dd_mean_points", "p_win")
+
+
+def by_question(z: list[float], questions: list[int]) -> list[np.ndarray]:
+    """A cell's z's split by question (a question's actions move together)."""
+    order = np.argsort(questions, kind="stable")
+    _, starts = np.unique(np.array(questions)[order], return_index=True)
+    return np.split(np.array(z)[order], starts[1:])
+
+
+def chance_short(k: int, reference: list[np.ndarray], draws: int = 1000,
+                 seed: int = 1) -> float:
+    """How often k questions drawn at random from `reference` (each question's z's: a cell
+    that agrees as its round does) miss `BAR`: the chance that a cell of k questions is short
+    by chance alone."""
+    rng = np.random.default_rng(seed)
+    misses = 0
+    for _ in range(draws):
+        z = np.concatenate([reference[i] for i in rng.integers(0, len(reference), k)])
+        misses += not meets_bar(summary(z))
+    return misses / draws
 
 
 def redeal(row: dict) -> bool:
