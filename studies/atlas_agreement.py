@@ -187,6 +187,8 @@ def summarize(*paths: str) -> dict:
 
 
 COLUMNS = ("mean_points", "dd_mean_points", "p_win")
+# what a record says of its question besides its number (`append_question`): enough to ask it
+ABOUT = ("seat", "hand", "position", "card", "score")
 
 
 def by_question(z: list[float], questions: list[int]) -> list[np.ndarray]:
@@ -354,8 +356,8 @@ def main() -> None:
         z_scores(answer, fresh, "dd_mean_points", "dd_points_se", found)
         if score:
             z_scores(answer, fresh, "p_win", "p_win_se", found, floor=0.5)
-        append_question(records, found, {"question": covered, **dict(zip(
-            ABOUT, (position, hand, position, card, score), strict=True))})
+        append_question(records, found, {"question": covered, "seat": position, "hand": hand,
+                                         "position": position, "card": card, "score": score})
         print(f"{covered}/{args.questions}", file=sys.stderr, flush=True)
     print(json.dumps({
         "preset": args.preset, "seed": args.seed, "questions": covered, "drawn": drawn,
@@ -367,10 +369,6 @@ def main() -> None:
         **({"scores": scores} if args.scores else {}),
         "atlas_lookup_median_s": statistics.median(atlas_s),
         "simulation_median_s": statistics.median(fresh_s) if fresh_s else None}, indent=1))
-
-
-# what a record says of its question besides its number: enough to ask it again
-ABOUT = ("seat", "hand", "position", "card", "score")
 
 
 def append_question(path: str, found: list, about: dict) -> None:
