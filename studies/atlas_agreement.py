@@ -155,6 +155,7 @@ def summarize(*paths: str) -> dict:
     alone (`chance_short`) and how many of the level, round and seat cells chance alone would
     leave short; a hand passed out (`redeal`) is counted, not compared."""
     by: dict = {}
+    crossed: set = set()  # the cells of a level, round and seat together
     passed_out = 0
     for number, path in enumerate(paths):
         for row in read_records(path):
@@ -166,6 +167,7 @@ def summarize(*paths: str) -> dict:
                 level, where = row["level"], f"round {row['round']} seat {row['seat']}"
                 keys += [f"{level} {where}", where, level, f"round {row['round']}",
                          f"seat {row['seat']}"]
+                crossed.add(keys[1])
             for key in keys:
                 z, questions = by.setdefault(key, ([], []))
                 z.append(row["z"])
@@ -177,7 +179,6 @@ def summarize(*paths: str) -> dict:
         if key not in COLUMNS:  # a cell of the mean points: its round's, else all of them
             reference = next((r for r in ("round 1", "round 2") if r in key), "mean_points")
             cell["chance_short"] = chance_short(len(split[key]), split[reference])
-    crossed = [key for key in cells if key.count(" ") == 4]  # level, round and seat
     return {"questions": len({q for _, questions in by.values() for q in questions}),
             "passed_out_not_compared": passed_out, **cells, "short_of_bar": short,
             "level_round_seat_cells": {
