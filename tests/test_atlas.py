@@ -48,10 +48,11 @@ SHIPPED_LEVELS = {"standard": ("class", "pooled", "broad", "coarse"),
 
 POOL_MIN_N = 3  # the tiny atlas's pools: classes reached once or twice pooled
 # each preset's tail factors by level (docs/table-of-people.md, "Tail factors")
-TAIL_FACTORS = {"standard": {"pooled": 1.3, "broad": 1.1, "coarse": 1.1},
-                "online": {"pooled": 1.3, "broad": 1.1, "coarse": 1.1},
+TAIL_FACTORS = {"standard": {"pooled": 1.15, "broad": 1.1, "coarse": 1.15},
+                "online": {"pooled": 1.15, "broad": 1.1, "coarse": 1.15},
                 "yooker": {"pooled": 0.85, "coarse": 1.0}}
-MADE_UP_SPREADS = {"points_spread": 0.25, "gain_spread": 0.125, "dd_points_spread": 0.375}
+MADE_UP_RATIOS = {"points_spread_ratio": 0.25, "gain_spread_ratio": 0.125,
+                  "dd_points_spread_ratio": 0.375}
 
 
 @pytest.fixture(scope="module")
@@ -220,29 +221,29 @@ def test_a_pool_is_the_classes_no_level_before_answers_weighted_by_how_often_eac
 
 
 def _spread_twin(table: pd.DataFrame, level: str) -> dict:
-    """The between-class standard deviation within pools, by hand from the table's rows (the
-    classes a level answers for): per (round, seat, action, suit, alone), the classes grouped
-    by pooled text; over
-    the pools of two or more classes, tau^2 = (sum SSB - sum (k - 1) s^2) / sum (N - sum n^2 /
-    N), s^2 the variance of the pool's deals."""
+    """The spread ratio sqrt(c) of each (round, seat, action, suit, alone), by hand from the
+    table's rows (the classes a level answers for): its classes grouped by pooled text, c =
+    (sum SSB - sum (k - 1) s^2) / sum s^2 (N - sum n^2 / N) over the pools of two or more
+    classes (0 when negative or when no deal differs), s^2 the variance of a pool's
+    deals."""
     out = {}
     for group, rows in table.groupby(["round", "seat", "action", "suit", "alone"],
                                      dropna=False):
-        ssb = chance = spread_df = 0.0
-        pools = rows["hand"].map(lambda h: pooled_text(h, level))
-        for _, pool in rows.groupby(pools):
+        excess = scale = 0.0
+        two = False  # a pool of two classes or more
+        for _, pool in rows.groupby(rows["hand"].map(lambda h: pooled_text(h, level))):
             if len(pool) < 2:
                 continue
+            two = True
             n, mean = pool["n"].to_numpy(float), pool["mean_points"].to_numpy(float)
-            sq = (n - 1) * np.nan_to_num(pool["points_se"].to_numpy(float)) ** 2 * n
+            within = ((n - 1) * np.nan_to_num(pool["points_se"].to_numpy(float)) ** 2 * n).sum()
             big_n = n.sum()
-            pool_mean = (n * mean).sum() / big_n
-            deals_ss = sq.sum() + (n * (mean - pool_mean) ** 2).sum()
-            ssb += (n * (mean - pool_mean) ** 2).sum()
-            chance += (len(n) - 1) * deals_ss / (big_n - 1)
-            spread_df += big_n - (n ** 2).sum() / big_n
-        if spread_df > 0:
-            out[group] = np.sqrt(max(0.0, (ssb - chance) / spread_df))
+            ssb = (n * (mean - (n * mean).sum() / big_n) ** 2).sum()
+            s2 = (within + ssb) / (big_n - 1)
+            excess += ssb - (len(n) - 1) * s2
+            scale += s2 * (big_n - (n ** 2).sum() / big_n)
+        if two:
+            out[group] = np.sqrt(max(0.0, excess / scale) if scale > 0 else 0.0)
     return out
 
 
@@ -287,8 +288,10 @@ def test_the_pooled_standard_error_widens_by_the_spread_of_classes_in_the_pool(t
                     continue
                 group = (1, 1, action["action"], part["suit"].iloc[0], action["alone"])
                 se = column.replace("mean_points", "points_se")
+                deals = part["n"].sum()  # their sd, at least one deal in N 4 points away's
+                deals_sd = max(_pool_se(part) * np.sqrt(deals), 4 * np.sqrt(deals - 1) / deals)
                 want = np.hypot(_pool_se(part), TAIL_FACTORS["standard"][level]
-                                * twins[column].get(group, np.nan))
+                                * twins[column].get(group, np.nan) * deals_sd)
                 assert action[se] == pytest.approx(want, rel=2e-3, abs=1e-4, nan_ok=True)
                 checked += 1
     assert checked >= 40
@@ -300,18 +303,20 @@ def test_a_pooled_answer_widens_by_its_preset_s_tail_factor_times_the_spread(tin
                                                                              monkeypatch,
                                                                              tmp_path, level,
                                                                              preset_name):
-    """The level's file again with made-up spreads (each column its own, exact in float16)
-    and with none, read as the preset's atlas: every standard error of an answer is
-    hypot(the one without, factor x spread), the chance of winning's widened as its points'
-    are (an entry whose deals all scored alike has no chance spread to widen)."""
+    """The level's file again with made-up spread ratios (each column its own, exact in
+    float16) and with none, read as the preset's atlas: every standard error se of an answer
+    of n deals is hypot(se, factor x ratio x the deals' sd), their sd se sqrt(n) but at least
+    what one deal in n scoring 4 points (standard's most) away from the rest would give; the
+    chance of winning's widened as its points' are (an entry whose deals all scored alike has
+    no chance spread to widen)."""
     assert sorted(TAIL_FACTORS) == sorted(ATLAS_PRESETS)  # every shipped atlas has its own
     levels, _, _ = tiny_atlas
     monkeypatch.setattr(atlas_module, "atlas_preset", lambda rules: preset_name)
     frame = pd.read_parquet(levels[level].path)
     versions = {}
     for name, scale in (("none", 0.0), ("made_up", 1.0)):
-        for column, spread in MADE_UP_SPREADS.items():
-            frame[column] = np.where(frame[column].notna(), scale * spread,
+        for column, ratio in MADE_UP_RATIOS.items():
+            frame[column] = np.where(frame[column].notna(), scale * ratio,
                                      np.nan).astype(np.float16)
         write_table(frame, str(tmp_path / f"{name}.parquet"), levels[level].provenance)
         versions[name] = Atlas(tmp_path / f"{name}.parquet")
@@ -331,11 +336,12 @@ def test_a_pooled_answer_widens_by_its_preset_s_tail_factor_times_the_spread(tin
         for plain, wide in zip(answers["none"]["actions"], answers["made_up"]["actions"],
                                strict=True):
             assert (plain["action"], plain["suit"]) == (wide["action"], wide["suit"])
-            for se, spread in (("points_se", 0.25), ("gain_se", 0.125),
-                               ("dd_points_se", 0.375)):
+            n = plain["n"]
+            for se, ratio in (("points_se", 0.25), ("gain_se", 0.125), ("dd_points_se", 0.375)):
                 if plain.get(se) is not None:
-                    assert wide[se] == pytest.approx(np.hypot(plain[se], factor * spread),
-                                                     rel=1e-6)
+                    deals_sd = max(plain[se] * np.sqrt(n), 4 * np.sqrt(n - 1) / n)
+                    assert wide[se] == pytest.approx(
+                        np.hypot(plain[se], factor * ratio * deals_sd), rel=1e-6)
                     checked += 1
             widen = wide["points_se"] / plain["points_se"] if plain["points_se"] > 0 else 1.0
             assert wide["p_win_se"] == pytest.approx(plain["p_win_se"] * widen, rel=1e-6)
@@ -364,7 +370,7 @@ def test_the_spread_is_the_analysis_of_variance_of_the_classes_a_level_answers(t
                     strict=True))
     rows = levels[level]
     assert len(rows) > 50
-    got = rows["points_spread"].astype(np.float64)
+    got = rows["points_spread_ratio"].astype(np.float64)
     expected = np.array([want[k] for k in rows["key"]])
     assert got.to_numpy() == pytest.approx(expected, rel=2e-3, abs=1e-4, nan_ok=True)
     assert np.nanmax(expected) > 0.3  # the classes of a pool do differ

@@ -53,29 +53,27 @@ POOLED_LEVELS = ("pooled", "broad", "coarse")
 # how often it was chosen, its gain's standard error (paired with a pass on the same deals), its
 # double-dummy points (a pass has none, a class of one deal no standard errors) and each
 # result's count, from which its points, their standard error, its make and march rates and
-# its gain over passing are read (`entry_figures`); the pooled level's spreads
+# its gain over passing are read (`entry_figures`); the pooled level's spread ratios
 ATLAS_SCHEMA = Schema((
     Column("key", "int", 0), Column("n", "int", 1), *rates("chosen_rate", missing=False),
     *standard_errors("gain_se"),
     Column("dd_mean_points", "float", missing=True), *standard_errors("dd_points_se"),
-    *standard_errors("points_spread", "gain_spread", "dd_points_spread", required=False),
+    *(Column(name, "float", 0, missing=True, required=False)
+      for name in ("points_spread_ratio", "gain_spread_ratio", "dd_points_spread_ratio")),
     *(Column(name, "int", 0, required=False) for name in count_names(MAX_POINTS))),
     keys=("key",))
-# the pooled level's standard errors widen by the spread of class means within a pool
-SPREADS = {"points_se": "points_spread", "gain_se": "gain_spread",
-           "dd_points_se": "dd_points_spread"}
-# ... times its preset's and level's tail factor. A pool's spread is one standard deviation for
-# every pool of its round, seat and action, but pools differ in how far their classes stray:
-# the strays have longer tails than a normal law's, and 1.96 spreads can cover fewer than 95 %
-# of them. Each factor is measured by the agreement study against fresh simulations
-# (docs/table-of-people.md, "Tail factors"): standard's were chosen on 1,200 questions (94.3 %
-# of the pooled level's actions and 93.8 % of the coarse level's within, sd of z about 1) and
-# checked on 600 others (the broad level's and the coarse level's again on the same questions
-# when the broad level came, "The broad level"); online (the same deals, the dealer stuck)
-# shares them, checked on 600 of its own; Yooker's answers were not short (95.8 % within) and
-# its pooled round 2 too wide (sd of z 0.58-0.88), so its coarse level is not widened and its
-# pooled level's spread is narrowed, chosen on 400 questions and checked on 400 others.
-STANDARD_TAILS = {"pooled": 1.3, "broad": 1.1, "coarse": 1.1}
+# the pooled level's standard errors widen by the spread of class means within a pool: the
+# standard deviation of the pool's deals (`deals_sd`) times the ratio of its round, seat and
+# action (`atlas_build.pool_spread`), one column for each standard error
+SPREAD_RATIOS = {"points_se": "points_spread_ratio", "gain_se": "gain_spread_ratio",
+                 "dd_points_se": "dd_points_spread_ratio"}
+# ... times its preset's and level's tail factor: the strays have longer tails than a normal
+# law's, and 1.96 spreads can cover fewer than 95 % of them. Each factor is measured by the
+# agreement study against fresh simulations (docs/table-of-people.md, "A spread in proportion
+# to the pool's deals"): standard's chosen on 1,200 questions (seed 6161) as those that bring
+# each level's actions to 95 %, and checked on 2,600 others (seeds 7171 and 9292); online (the
+# same deals, the dealer stuck) shares them, checked on 2,600 of its own (seeds 8181, 9393).
+STANDARD_TAILS = {"pooled": 1.15, "broad": 1.1, "coarse": 1.15}
 SPREAD_TAILS = {"standard": STANDARD_TAILS, "online": STANDARD_TAILS,
                 "yooker": {"pooled": 0.85, "coarse": 1.0}}
 
@@ -335,9 +333,11 @@ def _answer(question: AdviceQuestion, atlas: Atlas, level: str, wanted: list[tup
         if action != "pass":
             row |= result_rates(row, question.rules, alone)
         row["plain_points_se"] = row["points_se"]
-        for se_name, spread_name in SPREADS.items():
-            if row[se_name] is not None and np.isfinite(row.get(spread_name, np.nan)):
-                row[se_name] = float(np.hypot(row[se_name], tail * row[spread_name]))
+        for se_name, ratio_name in SPREAD_RATIOS.items():
+            ratio = row.get(ratio_name, np.nan)
+            if row[se_name] is not None and np.isfinite(ratio):
+                spread = ratio * deals_sd(row[se_name], row["n"], question.rules.max_hand_points)
+                row[se_name] = float(np.hypot(row[se_name], tail * spread))
         entry = {"action": action, "suit": suit, "alone": alone, "n": row["n"],
                  "chosen_rate": row["chosen_rate"], "mean_points": row["mean_points"],
                  "points_se": row["points_se"],
@@ -365,6 +365,14 @@ def _answer(question: AdviceQuestion, atlas: Atlas, level: str, wanted: list[tup
                   "command": made.get("command")},
         "worlds": None, "best": _best(actions), "inference": None, "actions": actions,
         "after_pass": []}
+
+
+def deals_sd(se: float, n: int, bound: float) -> float:
+    """The standard deviation of an entry's n deals, read from its mean's standard error; at
+    least what one deal in n scoring `bound` away from the others would give (deals that all
+    scored alike have not shown that none can differ: a hopeless call's pool still has
+    classes that make now and then)."""
+    return max(se * np.sqrt(n), bound * np.sqrt(n - 1) / n)
 
 
 def _level_min_n(min_n, level: str):

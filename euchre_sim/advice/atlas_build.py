@@ -24,7 +24,7 @@ from .atlas import (
     ATLAS_SCHEMA,
     LEVEL_FILES,
     POOLED_LEVELS,
-    SPREADS,
+    SPREAD_RATIOS,
     class_pools,
     pool_hash,
 )
@@ -41,7 +41,7 @@ def level_min_n(min_n: int = MIN_N) -> dict[str, int]:
     return {level: min(min_n, LAST_MIN_N) if level == last else min_n
             for level in LEVEL_FILES}
 ATLAS_COLUMNS = [column.name for column in ATLAS_SCHEMA.columns if column.required]
-SPREAD_COLUMNS = list(SPREADS.values())
+RATIO_COLUMNS = list(SPREAD_RATIOS.values())
 # kept to 3 significant digits (float16: standard errors and rates), the double-dummy means to 7
 # (float32), the results as counts (every other figure is read from them: `atlas.entry_figures`)
 HALF = ["chosen_rate", "gain_se", "dd_points_se"]
@@ -140,26 +140,37 @@ def build_atlas(sums: RunSums, rules: RuleSet, min_n: int = MIN_N) -> pd.DataFra
                       | {c: np.float16 for c in HALF})
 
 
-def _between_class_variance(n: np.ndarray, total: np.ndarray, squares: np.ndarray,
-                            pool: np.ndarray) -> float:
-    """tau^2, the variance of class means about their pool's mean beyond chance, one for all
-    the pools given: the one-way random-effects analysis of variance of the deals (classes
-    within pools, unbalanced) with each pool's chance spread read from the variance s^2 of
-    its own deals (pools differ in variance far more than the classes of one pool do):
-    (sum SSB - sum (k - 1) s^2) / sum (N - sum n^2 / N) over the pools of two or more
-    classes; 0 when no more than chance, NaN when no pool holds two classes."""
+def _pool_sums(n: np.ndarray, total: np.ndarray, squares: np.ndarray,
+               pool: np.ndarray) -> pd.DataFrame:
+    """Per pool of the classes given: k classes, the variance s^2 of its deals, the
+    between-class sum of squares and N - sum n^2 / N (its classes' degrees of freedom,
+    unbalanced; N its deals)."""
     frame = pd.DataFrame({"pool": pool, "n": n, "t": total, "q": squares,
                           "tt_n": total ** 2 / n, "nn": n ** 2})
     sums = frame.groupby("pool").agg(k=("n", "size"), n=("n", "sum"), t=("t", "sum"),
                                      q=("q", "sum"), tt_n=("tt_n", "sum"), nn=("nn", "sum"))
-    sums = sums[sums["k"] >= 2]
-    if sums.empty:
+    with np.errstate(divide="ignore", invalid="ignore"):
+        variance = ((sums["q"] - sums["t"] ** 2 / sums["n"]) / (sums["n"] - 1)).fillna(0)
+    return pd.DataFrame({"k": sums["k"], "variance": variance,
+                         "between": sums["tt_n"] - sums["t"] ** 2 / sums["n"],
+                         "spread_df": sums["n"] - sums["nn"] / sums["n"]})
+
+
+def _spread_ratio(pools: pd.DataFrame) -> float:
+    """c, the variance of class means about their pool's mean beyond chance as a share of
+    the variance of the pool's deals, one for all the pools given (`_pool_sums`): a pool's
+    tau^2 = c s^2 (a hopeless lone call's classes stray little, as its deals do; a good
+    one's far). The one-way random-effects analysis of variance of the deals (classes within
+    pools, unbalanced), each pool's chance spread its own s^2: E[SSB] = (k - 1) s^2 +
+    tau^2 (N - sum n^2 / N), so c = (sum SSB - sum (k - 1) s^2) / sum s^2 (N - sum n^2 / N)
+    over the pools of two or more classes; 0 when no more than chance (or no deal differs),
+    NaN when no pool holds two classes."""
+    pools = pools[pools["k"] >= 2]
+    if pools.empty:
         return float("nan")
-    variance = (sums["q"] - sums["t"] ** 2 / sums["n"]) / (sums["n"] - 1)
-    between = sums["tt_n"] - sums["t"] ** 2 / sums["n"]
-    spread_df = float((sums["n"] - sums["nn"] / sums["n"]).sum())
-    chance = float(((sums["k"] - 1) * variance).sum())
-    return max(0.0, (float(between.sum()) - chance) / spread_df)
+    excess = float((pools["between"] - (pools["k"] - 1) * pools["variance"]).sum())
+    scale = float((pools["variance"] * pools["spread_df"]).sum())
+    return max(0.0, excess / scale) if scale > 0 else 0.0  # no deal differs: none strays
 
 
 def _turn_and_action(keys: np.ndarray) -> np.ndarray:
@@ -171,33 +182,33 @@ def _turn_and_action(keys: np.ndarray) -> np.ndarray:
 
 def pool_spread(pooled: pd.DataFrame, class_sums: RunSums, rules: RuleSet,
                 level: str = "pooled") -> pd.DataFrame:
-    """A pooled level's rows with the spread of each figure among the classes of a pool
-    (`SPREADS`), from the two runs' sums at the class level of the classes the level answers
-    for (`run_sums` of the rows the levels before leave): a question reaches the pooled level
-    because its own class was reached too rarely, and its class's expectation differs from
-    the pool's by about that much. One variance per round, seat and action
-    (`_between_class_variance`; the seats differ: in the Yooker atlas's study one variance for
-    every seat left round 2's pooled answers a third too wide); an answer's standard error is
-    hypot(se, spread)."""
-    out = pooled[[c for c in pooled.columns if c not in SPREAD_COLUMNS]].copy()
+    """A pooled level's rows with each figure's spread ratio (`atlas.SPREAD_RATIOS`), from the
+    two runs' sums at the class level of the classes the level answers for (`run_sums` of the
+    rows the levels before leave): a question reaches the pooled level because its own class
+    was reached too rarely, and its class's expectation differs from the pool's by about the
+    pool's spread, sqrt(c) times the standard deviation of its deals (`atlas.deals_sd`), c
+    one ratio per round, seat and action (`_spread_ratio`; the seats differ: in the Yooker
+    atlas's study one spread for every seat left round 2's pooled answers a third too
+    wide); an answer's standard error is hypot(se, spread)."""
+    out = pooled[[c for c in pooled.columns if c not in RATIO_COLUMNS]].copy()
     figures = {"points_se": ("points", "points_sq"), "gain_se": ("gain", "gain_sq")}
     sums = {}
     for table, found in class_sums._asdict().items():
         keys = found.index.to_numpy(np.uint64)
         sums[table] = (found, _turn_and_action(keys), class_pools(keys, rules, level))
     out_group = _turn_and_action(out["key"].to_numpy(np.uint64))
-    for se_name, spread_name in SPREADS.items():
+    for se_name, ratio_name in SPREAD_RATIOS.items():
         table, group, pool = sums["exact" if se_name == "dd_points_se" else "learned"]
         total, squares = figures.get(se_name, figures["points_se"])
-        spread = np.full(len(out), np.nan)
+        ratio = np.full(len(out), np.nan)
         for g in np.unique(out_group):
             mine = (group == g) & np.isfinite(table[squares].to_numpy())
             if mine.any():
-                tau2 = _between_class_variance(*(table[c].to_numpy(np.float64)[mine]
-                                                 for c in ("n", total, squares)), pool[mine])
-                spread[out_group == g] = np.sqrt(tau2)
+                pools = _pool_sums(*(table[c].to_numpy(np.float64)[mine]
+                                     for c in ("n", total, squares)), pool[mine])
+                ratio[out_group == g] = np.sqrt(_spread_ratio(pools))
         valued = out[se_name].notna() if se_name in out else True  # a pass: no dd points
-        out[spread_name] = np.where(valued, spread, np.nan).astype(np.float16)
+        out[ratio_name] = np.where(valued, ratio, np.nan).astype(np.float16)
     return out
 
 
