@@ -50,7 +50,7 @@ POOL_MIN_N = 3  # the tiny atlas's pools: classes reached once or twice pooled
 # each preset's tail factors by level (docs/table-of-people.md, "Tail factors")
 TAIL_FACTORS = {"standard": {"pooled": 1.15, "broad": 1.1, "coarse": 1.15},
                 "online": {"pooled": 1.15, "broad": 1.1, "coarse": 1.15},
-                "yooker": {"pooled": 0.85, "coarse": 1.0}}
+                "yooker": {"pooled": 0.9, "coarse": 1.15}}
 MADE_UP_RATIOS = {"points_spread_ratio": 0.25, "gain_spread_ratio": 0.125,
                   "dd_points_spread_ratio": 0.375}
 

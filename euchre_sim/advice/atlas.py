@@ -75,7 +75,7 @@ SPREAD_RATIOS = {"points_se": "points_spread_ratio", "gain_se": "gain_spread_rat
 # same deals, the dealer stuck) shares them, checked on 2,600 of its own (seeds 8181, 9393).
 STANDARD_TAILS = {"pooled": 1.15, "broad": 1.1, "coarse": 1.15}
 SPREAD_TAILS = {"standard": STANDARD_TAILS, "online": STANDARD_TAILS,
-                "yooker": {"pooled": 0.85, "coarse": 1.0}}
+                "yooker": {"pooled": 0.9, "coarse": 1.15}}
 
 
 def atlas_file(preset_name: str, kind: str = "atlas") -> str:
