@@ -288,7 +288,7 @@ def test_the_pooled_standard_error_widens_by_the_spread_of_classes_in_the_pool(t
                     continue
                 group = (1, 1, action["action"], part["suit"].iloc[0], action["alone"])
                 se = column.replace("mean_points", "points_se")
-                deals = part["n"].sum()  # their sd, at least one deal in N 4 points away's
+                deals = part["n"].sum()  # the pool's deals' sd, at least one stray deal's
                 deals_sd = max(_pool_se(part) * np.sqrt(deals), 4 * np.sqrt(deals - 1) / deals)
                 want = np.hypot(_pool_se(part), TAIL_FACTORS["standard"][level]
                                 * twins[column].get(group, np.nan) * deals_sd)
@@ -352,9 +352,9 @@ def test_a_pooled_answer_widens_by_its_preset_s_tail_factor_times_the_spread(tin
 def test_the_spread_is_the_analysis_of_variance_of_the_classes_a_level_answers(tiny_atlas,
                                                                               level):
     """The tiny run's classes are reached once or twice, too rarely to tell classes apart
-    from chance (its spreads are 0): here its round-1 rows get made-up counts (2-29 deals,
+    from chance (its spread ratios are 0): here its round-1 rows get made-up counts (2-29 deals,
     below min_n 30: every class reaches the pooled level), means and standard errors, and
-    each entry's spread is `_spread_twin`'s by hand."""
+    each entry's spread ratio is `_spread_twin`'s by hand."""
     _, learned, _ = tiny_atlas
     rng = np.random.default_rng(11)
     fake = learned[learned["round"] == 1].copy()
