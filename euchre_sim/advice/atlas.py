@@ -67,13 +67,26 @@ ATLAS_SCHEMA = Schema((
 # action (`atlas_build.pool_spread`), one column for each standard error
 SPREAD_RATIOS = {"points_se": "points_spread_ratio", "gain_se": "gain_spread_ratio",
                  "dd_points_se": "dd_points_spread_ratio"}
-# ... times its preset's and level's tail factor: the strays have longer tails than a normal
-# law's, and 1.96 spreads can cover fewer than 95 % of them. Each factor is measured by the
-# agreement study against fresh simulations (docs/table-of-people.md, "A spread in proportion
-# to the pool's deals"): standard's chosen on 1,200 questions (seed 6161) as those that bring
-# each level's actions to 95 %, and checked on 2,600 others (seeds 7171 and 9292); online (the
-# same deals, the dealer stuck) shares them, checked on 2,600 of its own (seeds 8181, 9393).
-STANDARD_TAILS = {"pooled": 1.15, "broad": 1.1, "coarse": 1.15}
+# every level's: a class's figure is the mean over its suit-swapped twins, which the learned
+# player does not play quite alike, so a question's own hand strays from it by sqrt(c) times
+# its deals' standard deviation (`widened_se`); c by round and kind of action, measured by
+# `studies/suit_twins.py` (docs/table-of-people.md, "Yooker's pools and a hand's suit
+# twins"): standard's and online's together (the same net and deck) on 350 questions (seeds
+# 6161 and 8181), Yooker's on 200 (seed 9595). Double dummy plays twins alike: its figures
+# have no such spread.
+_FRENCH_TWINS = {(1, "pass"): 1.9e-4, (1, "call"): 8.2e-5, (1, "alone"): 5.7e-4,
+                 (2, "pass"): 1.8e-4, (2, "call"): 5.6e-5, (2, "alone"): 2.7e-4}
+TWIN_RATIOS = {"standard": _FRENCH_TWINS, "online": _FRENCH_TWINS,
+               "yooker": {(1, "pass"): 8.4e-6, (1, "call"): 1.7e-4, (1, "alone"): 8.5e-4,
+                          (2, "pass"): 2.3e-5, (2, "call"): 5.9e-5, (2, "alone"): 3.1e-4}}
+# ... and the pooled levels' times its preset's and level's tail factor: the strays have
+# longer tails than a normal law's, and 1.96 spreads can cover fewer than 95 % of them. Each
+# factor is measured by the agreement study against fresh simulations, with the twins' spread
+# above: standard's chosen on 1,200 questions (seed 6161) as the smallest (in steps of 0.05)
+# that bring each level's actions to 95 %, and checked on 2,600 others (seeds 7171 and 9292);
+# online (the same deals, the dealer stuck) shares them, checked on 2,000 of its own (seed
+# 9393); Yooker's chosen on 1,200 (seed 9595) and checked on 800 (seeds 6161 and 9191).
+STANDARD_TAILS = {"pooled": 0.95, "broad": 1.05, "coarse": 1.15}
 SPREAD_TAILS = {"standard": STANDARD_TAILS, "online": STANDARD_TAILS,
                 "yooker": {"pooled": 0.9, "coarse": 1.15}}
 
@@ -89,59 +102,65 @@ def _low(holding: str, keep: str) -> str:
     return "".join(c if c in keep or c == "-" else "x" for c in holding)
 
 
-# the broad level's cards kept in round 2's suits a call may name (a French deck's; the
-# turned-down suit's as the pooled level's): with the kings pooled too, the coarse level read
-# high for a hand without kings and low for one with two (the agreement study's records:
-# mean z +0.37 and -0.8 at seat 1 of round 2), so the broad level comes first
-_BROAD_NAMED = "AKJ"
-# the coarse level's cards kept, by deck: round 2's turned-down suit (which no call can name)
-# and the suits a call may name; round 1 keeps the pooled level's rule but for the trumps
-_COARSE = {"french": {"down": "ARLB", "named": "AJRLB", "trumps": "RLBAK"},
-           "yooker": {"down": "65", "named": "653"}}
+# the ranks each level keeps where it pools a suit, by deck. A Yooker deck (ranks written as
+# digits) has no bowers, Benny or next suit: its 6 and 5 play as a French deck's ace and king,
+# and its 3 as a jack (the power card should the seat name that suit). Its broad level would
+# be its pooled level (it keeps every card of a suit a call may name), so it has none.
+#  pooled: round 1's next suit and other suits (those jacks a bower should the seat name that
+#    suit or its partner in round 2), round 2's turned-down suit (no call can name it)
+#  broad: round 2's suits a call may name: with the kings pooled too, the coarse level read
+#    high for a hand without kings and low for one with two (the agreement study's records:
+#    mean z +0.37 and -0.8 at seat 1 of round 2), so the broad level comes first
+#  coarse: round 1's trumps (its other suits as at the pooled level); round 2's turned-down
+#    suit and the suits a call may name
+_KEPT = {"french": {"pooled": {"next": "AK", "other": "AKJ", "down": "AKRLB"},
+                    "broad": {"named": "AKJ"},
+                    "coarse": {"trumps": "RLBAK", "down": "ARLB", "named": "AJRLB"}},
+         "yooker": {"pooled": {"other": "653", "down": "65"},
+                    "broad": {},
+                    "coarse": {"down": "65", "named": "653"}}}
 _YOOKER_RANKS = set("123456")  # a Yooker class text's ranks (a French deck's: 7-9 and letters)
 
 
 def pooled_text(hand: str, level: str = "pooled") -> str:
     """A class text (`core.handclass.KeyReader`) with the cards that seldom take a trick
-    pooled as `x`, for a level of the atlas.
+    pooled as `x`, for a level of the atlas (the ranks kept: `_KEPT`, by deck).
 
     'pooled': off-suit cards below the king (round 1: the next suit and the others, whose
     holdings then form an unordered set, keeping their jacks, a bower should the seat name
     that suit or its partner in round 2; round 2: the turned-down suit, which no call can
     name, keeping its bowers and Benny). The suits a call may name keep every card.
-    'broad' (`_BROAD_NAMED`): round 2 keeps only the aces, kings and jacks of the suits a call
-    may name (their queens and below pooled, in the class key's order), the turned-down suit
-    as at the pooled level; round 1 as the pooled level (so that level, needing as many deals,
-    leaves the broad level no round-1 entry). A Yooker hand is pooled there as at the pooled
-    level (a Yooker atlas's broad level is empty).
-    'coarse' (`_COARSE`): round 1 pools the trumps below the king too (bowers and Benny
-    kept); round 2 keeps only the aces and jacks of the suits a call may name (their kings and
-    below pooled, in the class key's order) and the turned-down suit's ace, bowers and Benny.
-    A Yooker hand (ranks written as digits, no next suit) keeps its 6s and 5s, and in a suit
-    a call may name its 3 (the power card should that suit be trump)."""
+    'broad': round 2 keeps only the aces, kings and jacks of the suits a call may name (their
+    queens and below pooled, in the class key's order), the turned-down suit as at the pooled
+    level; round 1 as the pooled level (so that level, needing as many deals, leaves the broad
+    level no round-1 entry). A Yooker hand is pooled there as at the pooled level (a Yooker
+    atlas's broad level is empty).
+    'coarse': round 1 pools the trumps below the king too (bowers and Benny kept); round 2
+    keeps only the aces and jacks of the suits a call may name (their kings and below pooled,
+    in the class key's order) and the turned-down suit's ace, bowers and Benny.
+    A Yooker hand (ranks written as digits) keeps its 6s and 5s where a French one keeps its
+    aces and kings, and its 3 (the power card should that suit be trump) where a French one
+    keeps a jack: round 1's other suits and, at the coarse level, round 2's suits a call may
+    name."""
     parts = hand.split()
     round_2 = any(p.startswith("down=") for p in parts)
     yooker = any(c in _YOOKER_RANKS for p in parts if not p.startswith(("up=", "down="))
                  for c in p.partition("=")[2])
-    coarse = _COARSE["yooker" if yooker else "french"] if level == "coarse" else None
+    kept = _KEPT["yooker" if yooker else "french"]
+    rule = kept["pooled"] | kept[level]  # the level's rule where it has one, else the pooled
     out = []
     for part in parts:
         name, _, holding = part.partition("=")
-        if level == "broad" and round_2 and not yooker and name in ("N", "O"):
-            holding = "/".join(_low(g, _BROAD_NAMED) for g in holding.split("/"))
-        elif coarse is not None and round_2:
-            if name == "T":
-                holding = _low(holding, coarse["down"])
-            elif name in ("N", "O"):
-                holding = "/".join(_low(g, coarse["named"]) for g in holding.split("/"))
-        elif name == "T" and round_2:
-            holding = _low(holding, "AKRLB")
-        elif name == "T" and coarse is not None and not yooker:
-            holding = _low(holding, coarse["trumps"])
-        elif name == "N" and not round_2:
-            holding = _low(holding, "AK")
-        elif name == "O" and not round_2:
-            holding = "/".join(sorted(_low(g, "AKJ") for g in holding.split("/")))
+        if round_2 and name in ("N", "O") and "named" in rule:
+            holding = "/".join(_low(g, rule["named"]) for g in holding.split("/"))
+        elif round_2 and name == "T":
+            holding = _low(holding, rule["down"])
+        elif not round_2 and name == "T" and "trumps" in rule:
+            holding = _low(holding, rule["trumps"])
+        elif not round_2 and name == "N":
+            holding = _low(holding, rule["next"])
+        elif not round_2 and name == "O":
+            holding = "/".join(sorted(_low(g, rule["other"]) for g in holding.split("/")))
         out.append(f"{name}={holding}")
     return " ".join(out)
 
@@ -327,17 +346,18 @@ def _answer(question: AdviceQuestion, atlas: Atlas, level: str, wanted: list[tup
     from .advise import describe_question
 
     actions = []
-    tail = SPREAD_TAILS[atlas_preset(question.rules)].get(level, 1.0)
+    name = atlas_preset(question.rules)
+    tail = SPREAD_TAILS[name].get(level, 1.0)
     gains_over_passing(rows, wanted)
     for (action, suit, _, alone), row in zip(wanted, rows, strict=True):
         if action != "pass":
             row |= result_rates(row, question.rules, alone)
         row["plain_points_se"] = row["points_se"]
+        twin = TWIN_RATIOS[name][question.cards.round_no, action_kind(action, alone)]
         for se_name, ratio_name in SPREAD_RATIOS.items():
-            ratio = row.get(ratio_name, np.nan)
-            if row[se_name] is not None and np.isfinite(ratio):
-                spread = ratio * deals_sd(row[se_name], row["n"], question.rules.max_hand_points)
-                row[se_name] = float(np.hypot(row[se_name], tail * spread))
+            row[se_name] = widened_se(row[se_name], row["n"], tail * row.get(ratio_name, np.nan),
+                                      0.0 if se_name == "dd_points_se" else twin,
+                                      question.rules.max_hand_points)
         entry = {"action": action, "suit": suit, "alone": alone, "n": row["n"],
                  "chosen_rate": row["chosen_rate"], "mean_points": row["mean_points"],
                  "points_se": row["points_se"],
@@ -352,7 +372,7 @@ def _answer(question: AdviceQuestion, atlas: Atlas, level: str, wanted: list[tup
                       "dd_mean_points": row["dd_mean_points"],
                       "dd_points_se": row["dd_points_se"]}
         actions.append(entry)
-    game = _game_figures(question, actions, rows, level) if question.score is not None \
+    game = _game_figures(question, actions, rows) if question.score is not None \
         else {}
     actions.sort(key=lambda a: -a["mean_points"])
     n = actions[0]["n"]
@@ -365,6 +385,23 @@ def _answer(question: AdviceQuestion, atlas: Atlas, level: str, wanted: list[tup
                   "command": made.get("command")},
         "worlds": None, "best": _best(actions), "inference": None, "actions": actions,
         "after_pass": []}
+
+
+def action_kind(action: str, alone: bool) -> str:
+    """An action's kind, as `TWIN_RATIOS` keys it: pass, call or alone (a lone call)."""
+    return "pass" if action == "pass" else "alone" if alone else "call"
+
+
+def widened_se(se: float | None, n: int, pooled: float, twin: float,
+               bound: float) -> float | None:
+    """An entry's standard error widened by the spreads of what it stands for: its pool's
+    classes (`pooled` times its deals' sd, `deals_sd`; NaN at the class level) and a hand's
+    suit-swapped twins (`twin`, `TWIN_RATIOS`, times its deals' variance as they scored: an
+    entry of n deals counts as at most 1 / twin deals of the question's own hand)."""
+    if se is None:
+        return None
+    spread = pooled * deals_sd(se, n, bound) if np.isfinite(pooled) else 0.0
+    return float(np.sqrt(se ** 2 * (1 + twin * n) + spread ** 2))
 
 
 def deals_sd(se: float, n: int, bound: float) -> float:
@@ -426,13 +463,12 @@ def gains_over_passing(rows: list[dict], wanted: list[tuple]) -> None:
             row["gain"] = row["mean_points"] - passed["mean_points"]
 
 
-def _game_figures(question: AdviceQuestion, actions: list[dict], rows: list[dict],
-                  level: str) -> dict:
+def _game_figures(question: AdviceQuestion, actions: list[dict], rows: list[dict]) -> dict:
     """At a score, each action's chance of winning the game (p_win, p_win_se) from its
     entry's shares of results, each result weighted by the chance of winning after it (the
     odds of --odds, else those shipped beside the atlas), as a simulation's answer has them:
-    the spread over the entry's deals of their chances (a multinomial's), widened at a pooled
-    level as its points are (the ratio of the widened standard error to the plain one), and
+    the spread over the entry's deals of their chances (a multinomial's), widened as its points
+    are (the ratio of the widened standard error to the plain one), and
     its 95 % interval (`chance_interval95`: never of zero width); and the action best for the
     game."""
     rules, (us, them) = question.rules, question.score
@@ -446,8 +482,8 @@ def _game_figures(question: AdviceQuestion, actions: list[dict], rows: list[dict
         shares = _shares(row, top)
         p_win = float(shares @ wins)
         spread = max(float(shares @ wins ** 2) - p_win ** 2, 0.0)
-        widen = row["points_se"] / row["plain_points_se"] if level in POOLED_LEVELS and \
-            row["plain_points_se"] > 0 else 1.0
+        widen = row["points_se"] / row["plain_points_se"] if row["plain_points_se"] > 0 \
+            else 1.0
         action["p_win"], action["p_win_se"] = p_win, widen * float(np.sqrt(spread / row["n"]))
         action["p_win_ci95"] = chance_interval95(p_win, action["p_win_se"], row["n"])
     top_action = max(actions, key=lambda a: a["p_win"])
