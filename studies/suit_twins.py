@@ -34,7 +34,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 from atlas_agreement import DEALS, ask, read_records  # noqa: E402
-from suit_symmetry import swapped_suits  # noqa: E402
+from suit_symmetry import renamed, swapped_suits  # noqa: E402
 
 from euchre_sim.advice.atlas import action_kind  # noqa: E402
 from euchre_sim.advice.auction_advice import advise_in_auction  # noqa: E402
@@ -57,14 +57,12 @@ def recorded_questions(path: str) -> dict:
 def twin_of(rules, hand: str, card: str) -> tuple[str, list[int]] | None:
     """A hand's twin (the text) and the suit renaming, or None where it is the hand itself."""
     deck = rules.card_deck
-    cards = [deck.parse_card(c) for c in hand.split()]
     a, b = swapped_suits(rules, deck.parse_card(card))
-    names = list(range(4))
+    names = list(range(8))  # `renamed` reads a suit from each card's top bits
     names[a], names[b] = b, a
-    twin = [(names[c >> 3] << 3) | (c & 7) for c in cards]
-    if sorted(twin) == sorted(cards):
-        return None
-    return " ".join(deck.card_name(c) for c in twin), names
+    mask = deck.parse_hand(hand)
+    twin = renamed(mask, names)
+    return None if twin == mask else (deck.format_hand(twin), names)
 
 
 def compare(rules, question: tuple, rows: list[dict], workers: int) -> list[dict] | None:
@@ -77,11 +75,11 @@ def compare(rules, question: tuple, rows: list[dict], workers: int) -> list[dict
     deck = rules.card_deck
     fresh = advise_in_auction(ask(rules, twin_hand, position, round_no, card, deals=DEALS,
                                   seed=TWIN_SEED + number), workers=workers)
-    renamed = {None: None} | {deck.suit_name(s): deck.suit_name(names[s]) for s in range(4)}
+    suit_names = {None: None} | {deck.suit_name(s): deck.suit_name(names[s]) for s in range(4)}
     by = {(a["action"], a["suit"], a["alone"]): a for a in fresh["actions"]}
     out = []
     for row in rows:
-        twin = by[(row["action"], renamed[row["suit"]], row["alone"])]
+        twin = by[(row["action"], suit_names[row["suit"]], row["alone"])]
         out.append({"question": number, "round": round_no, "seat": position, "hand": hand,
                     "twin_hand": twin_hand, "card": card,
                     "kind": action_kind(row["action"], row["alone"]),

@@ -189,7 +189,7 @@ def pool_spread(pooled: pd.DataFrame, class_sums: RunSums, rules: RuleSet,
     pool's spread, sqrt(c) times the standard deviation of its deals (`atlas.deals_sd`), c
     one ratio per round, seat and action (`_spread_ratio`; the seats differ: in the Yooker
     atlas's study one spread for every seat left round 2's pooled answers a third too
-    wide); an answer's standard error is hypot(se, spread)."""
+    wide); an answer's standard error widens by it (`atlas.widened_se`)."""
     out = pooled[[c for c in pooled.columns if c not in RATIO_COLUMNS]].copy()
     figures = {"points_se": ("points", "points_sq"), "gain_se": ("gain", "gain_sq")}
     sums = {}
