@@ -88,7 +88,7 @@ def compare(rules, question: tuple, rows: list[dict], workers: int) -> list[dict
     return out
 
 
-def twin_ratio(rows: list[dict]) -> dict:
+def measured_ratio(rows: list[dict]) -> dict:
     """The comparisons' share beyond their 95 % interval and the twin ratio c."""
     d = np.array([r["twin_points"] - r["hand_points"] for r in rows])
     se2 = np.array([r["twin_se"] ** 2 + r["hand_se"] ** 2 for r in rows])
@@ -99,11 +99,11 @@ def twin_ratio(rows: list[dict]) -> dict:
 
 
 def ratios(rows: list[dict]) -> dict:
-    """`twin_ratio` of all the comparisons and of each round and kind of action."""
+    """`measured_ratio` of all the comparisons and of each round and kind of action."""
     groups: dict = {"all": rows}
     for r in rows:
         groups.setdefault(f"round {r['round']} {r['kind']}", []).append(r)
-    return {name: twin_ratio(found) for name, found in sorted(groups.items())}
+    return {name: measured_ratio(found) for name, found in sorted(groups.items())}
 
 
 def read_comparisons(path: str) -> dict:

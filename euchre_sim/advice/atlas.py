@@ -132,6 +132,12 @@ _YOOKER_RANKS = set("123456")  # a Yooker class text's ranks (a French deck's: 7
 _PLAIN_ORDER = {"french": "AKQT9", "yooker": "654321"}
 
 
+def _rule(deck: str, level: str) -> dict:
+    """The ranks a level keeps in each kind of suit (`_KEPT`): its own where it has a rule for
+    that suit, else the pooled level's."""
+    return _KEPT[deck]["pooled"] | _KEPT[deck][level]
+
+
 def _deck(parts: list[str]) -> str:
     """'yooker' for a Yooker class text's parts (ranks written as digits), else 'french'."""
     return "yooker" if any(c in _YOOKER_RANKS for p in parts
@@ -161,8 +167,7 @@ def pooled_text(hand: str, level: str = "pooled") -> str:
     name."""
     parts = hand.split()
     round_2 = any(p.startswith("down=") for p in parts)
-    kept = _KEPT[_deck(parts)]
-    rule = kept["pooled"] | kept[level]  # the level's rule where it has one, else the pooled
+    rule = _rule(_deck(parts), level)
     out = []
     for part in parts:
         name, _, holding = part.partition("=")
@@ -188,15 +193,14 @@ def pools_a_promoted_card(hand: str, level: str) -> bool:
     the level's pool mixes the hand with truly low cards, and its deals are not the hand's
     (the build answered them at an earlier level): it reads the hand low (the agreement
     study's records: mean z -0.3 to -1.0, 76-92 % within). Such a question skips the level."""
-    parts = dict(part.partition("=")[::2] for part in hand.split())
-    if "down" not in parts:
+    split = hand.split()
+    parts = dict(part.partition("=")[::2] for part in split)
+    deck = _deck(split)
+    order, down = _PLAIN_ORDER[deck], parts.get("down", "")[:-1]
+    if not down or down not in order:  # round 1, or a turned-down jack: nothing moves up
         return False
-    deck = _deck(hand.split())
-    order, down = _PLAIN_ORDER[deck], parts["down"][:-1]
-    if down not in order:
-        return False
-    top, pooled = _KEPT[deck]["pooled"]["down"], (_KEPT[deck]["pooled"] | _KEPT[deck][level])
-    return any(card not in pooled["down"] and order.index(card) > order.index(down)
+    top, kept = _rule(deck, "pooled")["down"], _rule(deck, level)["down"]
+    return any(card not in kept and order.index(card) > order.index(down)
                and order[order.index(card) - 1] in top
                for card in parts.get("T", "") if card in order)
 
@@ -304,27 +308,33 @@ def shipped_odds(preset_name: str) -> np.ndarray | None:
         return odds_array(odds_frame(str(path), "the atlas's odds"))
 
 
-def _question_keys(question: AdviceQuestion, wanted: list[tuple],
-                   level: str) -> list[int] | None:
-    """The atlas keys of the question's actions at a level (as `atlas_build.level_keys`
-    keys a run's decisions): (trump or None, alone); None where the level's pools would
-    misread the hand (`pools_a_promoted_card`)."""
+def _level_keys(question: AdviceQuestion, wanted: list[tuple], levels):
+    """Level by level, lazily: (level, the atlas keys of the question's actions there), as
+    `atlas_build.level_keys` keys a run's decisions ((trump or None, alone) each); a pooled
+    level whose pools would misread the hand (`pools_a_promoted_card`) is left out. The hand's
+    class is found once, its text read once (at the first pooled level)."""
     q, rules = question.cards, question.rules
     tb = compile_rules(rules)
     others = np.zeros(4, dtype=np.int64)
     class_key = turn_class(tb, np.uint64(q.hand), q.ref_card, q.round_no,
                            np.zeros(5, dtype=np.uint64), others)
-    if level in POOLED_LEVELS and pools_a_promoted_card(KeyReader(rules)(int(class_key)), level):
-        return None
     suits = np.array([-1 if trump is None else
                       relative_suit(tb, others, q.ref_card, q.round_no, trump)
                       for trump, _ in wanted], dtype=np.int64)
     columns = (np.full(len(wanted), q.round_no), np.full(len(wanted), q.position), suits,
                np.array([alone for _, alone in wanted]))
-    keys = join_decision_keys(*columns, hand_key=np.full(len(wanted), class_key, np.uint64))
-    if level in POOLED_LEVELS:
-        keys = class_pools(keys, rules, level)
-    return [int(k) for k in keys]
+    text = None
+    for level in levels:
+        if level not in POOLED_LEVELS:
+            keys = join_decision_keys(*columns,
+                                      hand_key=np.full(len(wanted), class_key, np.uint64))
+        else:
+            text = text or KeyReader(rules)(int(class_key))
+            if pools_a_promoted_card(text, level):
+                continue
+            keys = join_decision_keys(*columns, packed_features=np.full(
+                len(wanted), pool_hash(text, level), np.uint64))  # as `class_pools` keys
+        yield level, [int(k) for k in keys]
 
 
 def _best(actions: list[dict]) -> dict | None:
@@ -362,16 +372,14 @@ def _wanted(question: AdviceQuestion) -> list[tuple]:
 def _asked(question: AdviceQuestion):
     """Level by level of the shipped atlas that may answer the question, in order: (level,
     atlas, the question's actions (`_wanted`), their keys); a level whose pools would misread
-    the hand is left out (`_question_keys`)."""
+    the hand is left out (`_level_keys`)."""
     levels = atlas_for(question)
     if levels is None:
         return
     wanted = _wanted(question)
-    for level, atlas in levels.items():
-        keys = _question_keys(question, [(trump, alone) for _, _, trump, alone in wanted],
-                              level)
-        if keys is not None:
-            yield level, atlas, wanted, keys
+    for level, keys in _level_keys(question, [(trump, alone) for _, _, trump, alone in wanted],
+                                   levels):
+        yield level, levels[level], wanted, keys
 
 
 def atlas_answer(question: AdviceQuestion) -> dict | None:
