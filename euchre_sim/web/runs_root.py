@@ -1,6 +1,6 @@
 """The folder `serve --runs` reads from: every path a query names (a run folder, a decision
-table, odds, bidder weights, a hand history) is taken under it, and the run folders and hand
-histories it holds are listed."""
+table, odds, bidder weights, a hand history) is taken under it, links followed, and so is
+every file a folder named holds; the run folders and hand histories it holds are listed."""
 
 from __future__ import annotations
 
@@ -30,23 +30,41 @@ class RunsRoot:
 
     def place(self, path: str) -> str:
         """`path` (relative to the root, or absolute) with symlinks and `..` resolved;
-        OutsideRoot unless that is the root or lies under it."""
+        OutsideRoot unless that is the root or lies under it, and, for a folder, unless every
+        link it holds leads under it too (the files read from a run folder, a decision table
+        or odds are its entries: `calls.parquet`, `run.json`...). Links are resolved without
+        opening their targets, so the answer is the same whether a target exists or not."""
         if "\0" in path:
             raise UserError(f"{path!r} is not a path")
         real = os.path.realpath(os.path.join(self.path, path))
-        if os.path.commonpath([self.path, real]) != self.path:
+        if not self.holds(real) or (os.path.isdir(real) and not self._links_inside(real)):
             raise OutsideRoot(path)
         return real
 
+    def holds(self, real: str) -> bool:
+        """Whether the resolved path `real` is the root or lies under it."""
+        return os.path.commonpath([self.path, real]) == self.path
+
+    def _links_inside(self, folder: str) -> bool:
+        """Whether every entry of `folder` that is a symlink leads under the root."""
+        try:
+            with os.scandir(folder) as entries:
+                return all(self.holds(os.path.realpath(e.path)) for e in entries
+                           if e.is_symlink())
+        except OSError:  # not listed, its links not seen: refused
+            return False
+
     def runs(self) -> dict:
-        """The run folders (holding run.json) under the root, relative to it, at most
-        MAX_DEPTH down; hidden folders and symlinks are not entered, a run's folder neither."""
+        """The run folders (holding run.json, every link in them leading under the root)
+        under the root, relative to it, at most MAX_DEPTH down; hidden folders and symlinks
+        are not entered, a run's folder neither."""
         found, waiting, looked = [], deque([(self.path, 0)]), 0
         while waiting and len(found) < MAX_RUNS and looked < MAX_FOLDERS:
             folder, depth = waiting.popleft()
             looked += 1
             if os.path.isfile(os.path.join(folder, "run.json")):
-                found.append(os.path.relpath(folder, self.path))
+                if self._links_inside(folder):
+                    found.append(os.path.relpath(folder, self.path))
             elif depth < MAX_DEPTH:
                 waiting.extend((sub, depth + 1) for sub in _entries(folder, True))
         return {"root": self.path, "runs": sorted(found), "truncated": bool(waiting)}
