@@ -1,11 +1,16 @@
-"""The progress bar of long commands (simulate, tournament), on standard error."""
+"""The progress bar of long commands (simulate, tournament, review), on standard error."""
 
 from __future__ import annotations
 
+import sys
 
-def progress_bar(title: str, unit: str, total: int, done: int, enabled: bool):
+import click
+
+
+def progress_bar(title: str, unit: str, total: int, done: int, enabled: bool,
+                 started: bool = True):
     """(rich Progress, its task): `title` (the task's description), a bar, done of total,
-    `unit`/s, elapsed, left."""
+    `unit`/s, elapsed, left; a task not `started` counts no time until `start_task`."""
     from rich.console import Console
     from rich.progress import (
         BarColumn,
@@ -27,51 +32,55 @@ def progress_bar(title: str, unit: str, total: int, done: int, enabled: bool):
     progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), Rate(),
                         TimeElapsedColumn(), TimeRemainingColumn(),
                         console=Console(stderr=True), disable=not enabled, transient=False)
-    return progress, progress.add_task(title, total=total, completed=done)
+    return progress, progress.add_task(title, total=total, completed=done, start=started)
 
 
 def warn(line: str) -> None:
     """A note on standard error that does not stop the command (e.g. a chunk computed again)."""
-    import click
-
     click.echo(f"euchre-sim: {line}", err=True)
 
 
-def run_chunks(title: str, unit: str, total: int, pending, out_dir: str, show: bool,
-               run, warm_up=None) -> float:
-    """run(advance) under a progress bar of `total` units (pending(): those not yet saved),
-    after warm_up() (the kernels compiled once, here, before any worker starts: the line says
-    so while Numba compiles). Returns the seconds run took, the compile left out. Ctrl-C says
-    what is saved in out_dir and exits 130 (a --resume finishes the run): the workers are
-    stopped at once (`runs.parallel.worker_pool`), and later Ctrl-C are ignored
-    (`app.one_interrupt`)."""
-    import sys
-    import time
+class ChunkBar:
+    """The bar of a chunked run, fed its stages (`api.runs.RunProgress`'s): "start" (done of
+    total), "compiling" (said once, in the bar or, with no terminal, in one line),
+    "running" (done), "note" (a line). Its clock starts when the work does, not while Numba
+    compiles. Used as a context; Ctrl-C inside says what is saved and exits 130."""
 
-    import click
+    def __init__(self, title: str, unit: str, out_dir: str, show: bool):
+        self.title, self.unit, self.out_dir, self.show = title, unit, out_dir, show
+        self.done = self.total = 0
+        self.progress = self.task = None
 
-    from ..core.jit import on_first_compile
+    def __enter__(self) -> ChunkBar:
+        return self
 
-    bar = show and sys.stderr.isatty()
-    progress, task = progress_bar(title, unit, total, total - pending(), bar)
-    try:
-        with progress:
-            if warm_up is not None and pending():
-                progress.stop_task(task)  # neither elapsed time nor a rate while compiling
+    def __call__(self, update) -> None:
+        self.done, self.total = update.done, update.total
+        if update.stage == "note":
+            warn(update.note)
+        elif update.stage == "start":
+            self._open()
+        elif update.stage == "compiling":
+            self.progress.update(self.task, description="compiling (first run only)")
+            if self.show and not sys.stderr.isatty():
+                warn(f"{self.title}: compiling the kernels (first run only; later runs load "
+                     "them from Numba's cache)")
+        else:
+            if self.progress.tasks[0].start_time is None:
+                self.progress.update(self.task, description=self.title)
+                self.progress.start_task(self.task)
+            self.progress.update(self.task, completed=update.done)
 
-                def compiling() -> None:
-                    progress.update(task, description="compiling (first run only)")
-                    if show and not bar:
-                        click.echo(f"euchre-sim: {title}: compiling the kernels (first run "
-                                   "only; later runs load them from Numba's cache)", err=True)
+    def _open(self) -> None:
+        bar = self.show and sys.stderr.isatty()
+        self.progress, self.task = progress_bar(self.title, self.unit, self.total, self.done,
+                                                bar, started=False)
+        self.progress.start()
 
-                with on_first_compile(compiling):
-                    warm_up()
-                progress.reset(task, completed=total - pending(), description=title)
-            started = time.perf_counter()
-            run(lambda n: progress.advance(task, n))
-            return time.perf_counter() - started
-    except KeyboardInterrupt:
-        click.echo(f"interrupted: {total - pending():,} of {total:,} {unit} are saved in "
-                   f"{out_dir}; run the same command with --resume to finish", err=True)
-        sys.exit(130)
+    def __exit__(self, kind, error, trace) -> None:
+        if self.progress is not None:
+            self.progress.stop()
+        if kind is not None and issubclass(kind, KeyboardInterrupt):
+            click.echo(f"interrupted: {self.done:,} of {self.total:,} {self.unit} are saved in "
+                       f"{self.out_dir}; run the same command with --resume to finish", err=True)
+            sys.exit(130)

@@ -3,28 +3,25 @@
 from __future__ import annotations
 
 import os
+from typing import NamedTuple
 
 import click
 
 from .app import cli
-from .options import (
-    player_options,
-    rules_options,
-    seed_option,
-    workers_option,
-)
-from .progress import run_chunks, warn
+from .options import player_fields, rules_options, seed_option, workers_option
+from .progress import ChunkBar
 
 
-def print_headline(out_dir: str) -> None:
+def print_headline(run) -> None:
+    """The summary's round 1 and round 2 tables of a finished run (`api.Run`)."""
     from rich.console import Console
     from rich.table import Table
 
     from ..play.models import DEFAULT_PLAY, describe_model
-    from ..report.query import headline, load_run
+    from ..report.query import headline
 
-    frame = headline(out_dir)
-    info = load_run(out_dir)
+    frame = headline(run.path)
+    info = run.info
     model = describe_model(info.get("play", DEFAULT_PLAY), info.get("worlds"))
     console = Console()
     for round_no, title in ((1, "Round 1: order up"), (2, "Round 2: name a suit")):
@@ -60,7 +57,7 @@ def print_headline(out_dir: str) -> None:
 @click.option("--no-progress", is_flag=True, help="No progress bar.")
 @click.option("--scheduler", default=None, metavar="tcp://HOST:PORT|local",
               help="Run the chunks on a Dask cluster ('local': a LocalCluster of --workers).")
-@player_options
+@player_fields
 @click.option("--tables", default=None, metavar="NAMES",
               help="Tables to write, of calls (with summary), decisions, auction, forced, "
                    "separated by commas (default: calls, and decisions,auction with --bidding; "
@@ -74,47 +71,35 @@ def simulate(ruleset, out_dir: str, workers: int, resume: bool, no_progress: boo
 
     Example: euchre-sim simulate --deals 100000 --seed 1 --out out/ --bidding dd
     """
-    from ..sim.simulate import RunPlan
-
-    asked = tuple(name.strip() for name in tables.split(",")) if tables is not None else None
-    plan = RunPlan(out_dir, ruleset, tables=asked, **fields)
-    run_simulation(plan, workers, resume, not no_progress, scheduler)
-    if os.path.isfile(os.path.join(out_dir, "summary.parquet")):
-        print_headline(out_dir)
+    run = run_simulation(ruleset, out_dir, workers,
+                         RunOptions(resume, not no_progress, scheduler, tables), fields)
+    if run is not None and "summary" in run.tables:
+        print_headline(run)
 
 
-def run_simulation(plan, workers: int, resume: bool, progress: bool = True,
-                   scheduler: str | None = None) -> None:
-    """simulate's work: open the plan's folder (or resume it), run the chunks on `workers`
-    local processes or a Dask `scheduler`, write the tables; Ctrl-C keeps what is
-    finished."""
-    from ..core.run_tables import OUTPUT_TABLES
-    from ..runs.runner import is_complete
-    from ..sim.simulate import finish_run, prepare_run, run_dask, run_local
+class RunOptions(NamedTuple):
+    """How a command runs its simulation: resumed, with a progress bar, where, which tables."""
 
-    out_dir, deals = plan.out_dir, plan.deals
-    # a resumed run is the same run; warn names each damaged chunk it computes again
-    plan = prepare_run(plan, resume, warn)
-    if resume and is_complete(out_dir):
-        click.echo(f"run in {out_dir} is already complete", err=True)
-        return
-    done = deals - plan.pending_count()
+    resume: bool = False
+    progress: bool = True
+    scheduler: str | None = None
+    tables: str | None = None
 
-    def run(advance) -> None:
-        if scheduler:
-            run_dask(plan, scheduler, workers, advance)
-        else:
-            run_local(plan, workers, advance)
 
-    # the kernels compiled here once, before the workers start (not for a remote cluster,
-    # whose workers compile their own)
-    warm_up = (lambda: plan.warm_up(workers)) if scheduler in (None, "local") else None
-    seconds = run_chunks("simulate", "deals", deals, plan.pending_count, out_dir, progress, run,
-                         warm_up)
-    info = finish_run(plan, seconds, workers,
-                      engine=f"dask {scheduler}" if scheduler else "local", warn=warn)
-    rate = (deals - done) / max(info["elapsed_seconds"], 1e-9)
-    written = ", ".join(f"{name}.parquet" for name in OUTPUT_TABLES
-                        if os.path.isfile(os.path.join(out_dir, f"{name}.parquet")))
-    click.echo(f"{deals:,} deals ({deals - done:,} this run, {rate:,.0f} deals/s) -> "
-               f"{out_dir}/{written}, run.json", err=True)
+def run_simulation(ruleset, out_dir: str, workers: int, how: RunOptions, fields: dict):
+    """simulate's work through the library (`euchre_sim.simulate`) under a progress bar; the
+    line that says what was written. Ctrl-C keeps what is finished. None when a resumed run
+    was already complete (a note says so)."""
+    from .. import api
+
+    with ChunkBar("simulate", "deals", out_dir, how.progress) as bar:
+        run = api.simulate(fields.pop("deals"), out=out_dir, rules=ruleset, workers=workers,
+                           resume=how.resume, progress=bar, scheduler=how.scheduler,
+                           tables=how.tables, **fields)
+    if run.complete_before:
+        return None
+    written = ", ".join(f"{name}.parquet" for name in run.tables)
+    click.echo(f"{run.info['deals']:,} deals ({run.new_deals:,} this run, "
+               f"{run.deals_per_second:,.0f} deals/s) -> {os.path.join(out_dir, written)}, "
+               "run.json", err=True)
+    return run

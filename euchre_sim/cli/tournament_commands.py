@@ -13,7 +13,7 @@ from .options import (
     sides_options,
     workers_option,
 )
-from .progress import run_chunks, warn
+from .progress import ChunkBar, warn
 
 
 def _game_options(command):
@@ -67,6 +67,7 @@ def tournament(ruleset, players: tuple, from_score: str | None, dealer: str | No
     import json
 
     from ..advice.question import parse_score
+    from ..api.runs import run_chunked
     from ..core.output import writable_folder
     from ..game.tournament import (
         TournamentPlan,
@@ -88,10 +89,10 @@ def tournament(ruleset, players: tuple, from_score: str | None, dealer: str | No
         click.echo(f"tournament in {out_dir} is already complete", err=True)
         return
     done = games - plan.pending_count()
-    seconds = run_chunks("tournament", "games", games, plan.pending_count, out_dir,
-                         not no_progress,
-                         lambda advance: run_tournament(plan, workers, advance, scheduler),
-                         plan.warm_up if scheduler in (None, "local") else None)
+    with ChunkBar("tournament", "games", out_dir, not no_progress) as bar:
+        seconds = run_chunked(plan, lambda advance: run_tournament(plan, workers, advance,
+                                                                   scheduler),
+                              plan.warm_up if scheduler in (None, "local") else None, bar)
     info = finish_tournament(plan, seconds, workers,
                              engine=f"dask {scheduler}" if scheduler else "local", warn=warn)
     if egn_dir is not None:

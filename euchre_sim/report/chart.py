@@ -392,17 +392,15 @@ def _legend_html(info: dict) -> str:
                              for a, c in _COLOURS.items()) + f" — {legend_text(info)}</p>")
 
 
-def write_figure(cells: pd.DataFrame, info: dict, path: str, kind: str) -> None:
-    """The chart as a PNG or SVG figure (matplotlib)."""
+def chart_figure(cells: pd.DataFrame, info: dict):
+    """The chart as a matplotlib Figure, its title set (no pyplot: a notebook's backend is
+    left as it is)."""
     from matplotlib.colors import ListedColormap
+    from matplotlib.figure import Figure
     from matplotlib.patches import Patch
-
-    from .plot import pyplot, save_figure
-
-    plt = pyplot()
     rounds = sorted(set(cells["round"]))
-    fig, axes = plt.subplots(len(rounds), 4, figsize=(24, 5.2 * len(rounds) + 0.8),
-                             constrained_layout=True, squeeze=False)
+    fig = Figure(figsize=(24, 5.2 * len(rounds) + 0.8), layout="constrained")
+    axes = fig.subplots(len(rounds), 4, squeeze=False)
     cmap = ListedColormap([_COLOURS[a] for a in ACTIONS])
     words = column_words(info)
     for i, round_no in enumerate(rounds):
@@ -426,10 +424,33 @@ def write_figure(cells: pd.DataFrame, info: dict, path: str, kind: str) -> None:
                                                              "call alone"],
                loc="outside lower center", ncol=3, fontsize=11,
                title="\n".join(legend_lines(info)), title_fontsize=10)
-    save_figure(fig, path, _title(info), kind)
+    fig.suptitle(_title(info))
+    return fig
+
+
+def write_figure(cells: pd.DataFrame, info: dict, path: str, kind: str) -> None:
+    """The chart as a PNG or SVG figure (matplotlib)."""
+    from .plot import save_figure
+
+    save_figure(chart_figure(cells, info), path, _title(info), kind)
 
 
 CHART_KINDS = ("png", "svg", "html")
+
+
+def chart_cells(run: str, score: tuple[int, int] | None = None,
+                odds_dir: str | None = None) -> tuple[pd.DataFrame, dict]:
+    """(the cells decided, the facts the chart names) of a finished `simulate --bidding` run
+    or the shipped atlas (`chart_source`), at `score` if given."""
+    from ..core.rules import rules_from_dict
+
+    pooled, info, odds = chart_source(run, odds_dir, with_odds=score is not None)
+    rules = rules_from_dict(info["rules"])
+    if score is not None and not all(0 <= x < rules.target for x in score):
+        raise UserError(f"--score must be two scores below the target {rules.target}, got "
+                        f"{score[0]}-{score[1]}")
+    cells = decide(pooled, rules.max_hand_points, score, odds)
+    return cells, info | ({"score": score} if score else {})
 
 
 def draw_chart(run: str, path: str, score: tuple[int, int] | None = None,
@@ -437,19 +458,11 @@ def draw_chart(run: str, path: str, score: tuple[int, int] | None = None,
     """Write the chart of a finished `simulate --bidding` run (or of the shipped atlas:
     `chart_source`) to `path` (PNG, SVG or HTML by its suffix), at `score` if given; returns
     the cells drawn."""
-    from ..core.rules import rules_from_dict
-
     kind = os.path.splitext(path)[1].lower().lstrip(".")
     if kind not in CHART_KINDS:
         raise UserError(f"chart writes {', '.join(CHART_KINDS)} files (by the suffix), "
                         f"got {path!r}")
-    pooled, info, odds = chart_source(run, odds_dir, with_odds=score is not None)
-    rules = rules_from_dict(info["rules"])
-    if score is not None and not all(0 <= x < rules.target for x in score):
-        raise UserError(f"--score must be two scores below the target {rules.target}, got "
-                        f"{score[0]}-{score[1]}")
-    cells = decide(pooled, rules.max_hand_points, score, odds)
-    facts = info | ({"score": score} if score else {})
+    cells, facts = chart_cells(run, score, odds_dir)
     if kind == "html":
         write_html(cells, facts, path)
     else:
