@@ -84,8 +84,13 @@ def review(history: str | os.PathLike, *, seed: int = 0, rules: str | RuleSet = 
 
     Examples
     --------
-    >>> import euchre_sim, tempfile, pathlib
-    >>> played = euchre_sim.play_hands(1, seed=3)  # doctest: +SKIP
+    A hand of a real game (Euchre Game Notation, from the project's tests), its bids valued:
+
+    >>> import euchre_sim
+    >>> table = euchre_sim.review("tests/data/egn/Hand of the day.egn", kinds="bid")
+    >>> table[["kind", "seat", "chosen", "dd_loss", "pimc_loss"]].round(2)
+      kind seat      chosen  dd_loss  pimc_loss
+    0  bid    N  order_up C     0.55       0.42
     """
     from ..report.review import review_frame
 

@@ -101,19 +101,20 @@ def solve(deal: str | Iterable[str], *, dealer: str | int = "N",
     -------
     pandas.DataFrame
         Columns `deal` (its place in the input, from 0), `dealer`, `trump`, `alone` (the lone
-        player's seat, or None), `leader`, `ns_tricks`, `ew_tricks`.
+        player's seat; missing with partner), `leader`, `ns_tricks`, `ew_tricks`.
 
     Examples
     --------
     >>> import euchre_sim
     >>> table = euchre_sim.solve(
     ...     "N:JH JD AH KS 9C/TH QH AD 9S TC/KC KD TS QS 9D/TD AS 9H QC JS", dealer="W")
-    >>> table.query("trump == 'H' and alone.isna()")[["leader", "ns_tricks", "ew_tricks"]]
-       leader  ns_tricks  ew_tricks
-    10      N          4          1
-    11      E          4          1
-    12      S          4          1
-    13      W          4          1
+    >>> table[table.trump == "H"]
+        deal dealer trump alone leader  ns_tricks  ew_tricks
+    10     0      W     H   NaN      N          4          1
+    11     0      W     H     N      N          3          2
+    12     0      W     H     E      N          5          0
+    13     0      W     H     S      E          0          5
+    14     0      W     H     W      N          5          0
     """
     import pandas as pd
 

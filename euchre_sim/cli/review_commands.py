@@ -8,14 +8,14 @@ import sys
 import click
 
 from .app import cli
-from .options import json_option, player_options, rules_options, seed_option
+from .options import json_option, player_fields, rules_options, seed_option
 
 
 @cli.command()
 @click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
 @seed_option
 @rules_options
-@player_options(valued=True)
+@player_fields(valued=True)
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
               help="Write review.parquet and run.json (per-seat totals) here.")
 @click.option("--egn", "egn_path", type=click.Path(dir_okay=False), default=None,
@@ -25,8 +25,8 @@ from .options import json_option, player_options, rules_options, seed_option
               help="The kinds of decision to value (comma-separated).")
 @click.option("--no-progress", is_flag=True, help="No progress bar.")
 @json_option(rows=True)
-def review(file: str, seed: int, ruleset, player, out_dir: str | None, egn_path: str | None,
-           kinds: str, no_progress: bool, as_json: bool) -> int:
+def review(file: str, seed: int, ruleset, out_dir: str | None, egn_path: str | None,
+           kinds: str, no_progress: bool, as_json: bool, **player) -> int:
     """Value every bid, discard, defend-alone choice and card of recorded hands: `dd` with
     every card seen, `pimc` from what the seat knew; each choice's loss against the best.
 
@@ -36,14 +36,12 @@ def review(file: str, seed: int, ruleset, player, out_dir: str | None, egn_path:
     Example: euchre-sim review hands.jsonl --worlds 50 --out review/
     """
 
-    from ..advice.review import ReviewSettings, review_file
+    from ..api.reviewing import reviewed
     from ..core.output import check_writable
     from ..game.egn import save_egn
     from ..report.review import print_review, review_egn, review_folder, write_review
     from .progress import progress_bar
 
-    settings = ReviewSettings(player, seed,
-                              tuple(k.strip() for k in kinds.split(",") if k.strip()))
     if out_dir:  # before the work: a folder that takes no files is one line now
         review_folder(out_dir)
     if egn_path:
@@ -51,9 +49,10 @@ def review(file: str, seed: int, ruleset, player, out_dir: str | None, egn_path:
     shown = not (no_progress or as_json) and sys.stderr.isatty()
     progress, task = progress_bar("reviewing", "hands", 0, 0, shown)
     with progress:
-        rules, hands, rows, errors = review_file(
-            file, ruleset, settings,
-            lambda done, total: progress.update(task, completed=done, total=total))
+        done = reviewed(file, seed=seed, rules=ruleset, kinds=kinds,
+                        progress=lambda n, total: progress.update(task, completed=n,
+                                                                  total=total), **player)
+    rules, hands, rows, errors, settings = done
     if as_json:
         for row in rows:
             click.echo(json.dumps(row))

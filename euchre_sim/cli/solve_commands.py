@@ -7,39 +7,9 @@ import sys
 import click
 
 from ..core.errors import UserError
-from ..core.files import loads, read_input
+from ..core.files import read_input
 from .app import cli
 from .options import compass_seat, json_option, renamed_option, rules_options, workers_option
-
-
-def _parse_line(line: str, number: int, deck, default_dealer: int) -> tuple[int, list[int]]:
-    from ..core.seats import parse_seat
-
-    text = line.strip()
-    try:
-        if text.startswith("{"):
-            try:
-                obj = loads(text)
-            except ValueError as err:
-                raise UserError(f"not JSON ({getattr(err, 'msg', err)})") from None
-            if not isinstance(obj, dict) or "hands" not in obj:
-                raise UserError("a JSON deal needs 'dealer' and 'hands'")
-            dealer = parse_seat(obj.get("dealer", default_dealer))
-            return dealer, deck.parse_hands_json(obj["hands"])
-        return default_dealer, deck.parse_deal(text)
-    except UserError as err:
-        raise UserError(f"deal on line {number}: {err}") from None
-
-
-BATCH = 256  # deals a worker solves in one call
-
-
-def _solve_batch(job):
-    """The solve tables of a batch of deals (one solver call)."""
-    from ..solver.calltable import solve_tables
-
-    ruleset, dealers, hands = job
-    return solve_tables(ruleset, hands, dealers)
 
 
 def _print_table(deck, dealer: int, hands: list[int], rows: list[dict]) -> None:
@@ -70,34 +40,20 @@ def solve(deal: str | None, dealer: str, input_file: str | None, ruleset, as_jso
     Example: euchre-sim solve "N:JH JD AH KS 9C/TH QH AD 9S TC/KC KD TS QS 9D/TD AS 9H QC JS"
     --dealer W --json
     """
-    from ..runs.parallel import ordered_map
+    from ..api.solving import solved_batches
+    from ..solver.calltable import solve_json_lines, table_rows
 
     deck = ruleset.card_deck
     default_dealer = compass_seat("--dealer", dealer)
     if (deal is None) == (input_file is None):
         raise UserError("give one DEAL or --input FILE")
-    if deal is not None:
-        lines = [deal]
-    else:
-        lines = read_input(input_file, "the deals").splitlines()
-    import numpy as np
-
-    from ..solver.calltable import solve_json_lines, table_rows
-
-    deals = [_parse_line(line, n, deck, default_dealer)
-             for n, line in enumerate(lines, 1) if line.strip()]
-    dealers = np.array([d for d, _ in deals], dtype=np.int64)
-    hands = np.array([h for _, h in deals], dtype=np.uint64).reshape(-1, 4)
-    batches = [(ruleset, dealers[i:i + BATCH], hands[i:i + BATCH])
-               for i in range(0, len(deals), BATCH)]
-    n_workers = workers if len(deals) >= 4 * BATCH else 1
-    for (_, batch_dealers, batch_hands), tables in zip(
-            batches, ordered_map(_solve_batch, batches, n_workers), strict=True):
+    lines = [deal] if deal is not None else read_input(input_file, "the deals").splitlines()
+    for batch in solved_batches(lines, default_dealer, ruleset, workers):
         if as_json:
             sys.stdout.write("".join(line + "\n" for line in
-                                     solve_json_lines(ruleset, batch_dealers, tables)))
+                                     solve_json_lines(ruleset, batch.dealers, batch.tables)))
             continue
-        for dealer_seat, deal_hands, table in zip(batch_dealers, batch_hands, tables,
+        for dealer_seat, deal_hands, table in zip(batch.dealers, batch.hands, batch.tables,
                                                   strict=True):
             _print_table(deck, int(dealer_seat), [int(h) for h in deal_hands],
                          table_rows(ruleset, table))
