@@ -11,6 +11,8 @@ from collections.abc import Iterator
 
 import uvicorn
 
+from euchre_sim.web.connections import server_config
+
 
 def free_port() -> int:
     with socket.socket() as probe:
@@ -19,11 +21,11 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def serving(app, start_seconds: float = 60) -> Iterator[int]:
-    """The port `app` answers on (127.0.0.1) while the block runs."""
+def serving(app, start_seconds: float = 60, **limits) -> Iterator[int]:
+    """The port `app` answers on (127.0.0.1) while the block runs, served as `serve` serves
+    it (`web.connections.server_config`, with `limits` such as request_seconds)."""
     port = free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
-                                           log_level="warning"))
+    server = uvicorn.Server(server_config(app, "127.0.0.1", port, **limits))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + start_seconds

@@ -56,6 +56,7 @@ def serve(host: str, port: int, runs: str | None, allow_remote: bool) -> None:
         import uvicorn
 
         from ..web.app import create_app
+        from ..web.connections import server_config
     except ImportError:
         raise UserError("serve needs the web extra: pip install 'euchre-sim[web]'") from None
     _check_free(host, port)
@@ -64,4 +65,4 @@ def serve(host: str, port: int, runs: str | None, allow_remote: bool) -> None:
     click.echo(f"euchre-sim: serving {_page_url(host, port, token)} (runs under {root}; "
                "warming up; Ctrl-C stops)", err=True)
     app = create_app(runs_root=root, host=host, token=token)
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    uvicorn.Server(server_config(app, host, port)).run()
