@@ -59,3 +59,24 @@ def _group_gone(group: int, seconds: float = 10) -> bool:
             return True
         time.sleep(0.05)
     return False
+
+
+def signalled(args: list[str], ready, signum: int, seconds: float = 120) -> tuple[int, str]:
+    """Start the run `args`, wait until `ready()` is true (at most `seconds`), send it
+    `signum` once; check it ends within a minute and leaves no process of its group behind.
+    Returns its exit status and standard error."""
+    proc = start_run(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        deadline = time.time() + seconds
+        while proc.poll() is None and not ready() and time.time() < deadline:
+            time.sleep(0.02)
+        assert proc.poll() is None, "the run ended before it was stopped"
+        assert ready(), "the run was not ready to be stopped in time"
+        proc.send_signal(signum)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert _group_gone(proc.pid), "a process of the run is left behind"
+    return proc.returncode, err

@@ -31,11 +31,27 @@ class _ClosedOutput(io.TextIOBase):
         raise OSError(errno.EBADF, "standard output is closed")
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, acted on as Ctrl-C is (what is finished kept, workers stopped, no temporary
+    file left), with exit status 143."""
+
+
+INTERRUPTED, TERMINATED = 130, 143  # the exit statuses after Ctrl-C and after SIGTERM
+
+
+def stopped(line: str) -> None:
+    """End an interrupted command: `line` (what it kept) on standard error, exit status 130
+    (143 after SIGTERM: `OneLineErrors.main`)."""
+    click.echo(line, err=True)
+    sys.exit(INTERRUPTED)
+
+
 class OneLineErrors(click.Group):
     """Every user mistake -> one line on standard error and exit status 2, no traceback; so is
     a standard output that cannot be written (a full disk). One whose reader has gone (`|
     head`) ends the command quietly with exit status 1 (Click's own handling). Ctrl-C is one
-    line and exit status 130, however many are pressed (`one_interrupt`)."""
+    line and exit status 130, however many are pressed (`one_interrupt`); SIGTERM is acted on
+    as Ctrl-C is, with exit status 143."""
 
     def main(self, args=None, prog_name=None, **extra):
         extra.pop("standalone_mode", None)
@@ -44,8 +60,13 @@ class OneLineErrors(click.Group):
         for stream in (sys.stdout, sys.stderr):  # an encoding without a character (ASCII):
             if hasattr(stream, "reconfigure"):  # '?' in its place, not a traceback
                 stream.reconfigure(errors="replace")
-        with one_interrupt():  # around the exit too: it leaves by SystemExit, from its cause
-            self._exit_by_status(args, prog_name or "euchre-sim", extra)
+        with one_interrupt() as caught:  # around the exit too: it leaves by SystemExit
+            try:
+                self._exit_by_status(args, prog_name or "euchre-sim", extra)
+            except SystemExit as leaving:
+                if leaving.code == INTERRUPTED and signal.SIGTERM in caught:
+                    leaving.code = TERMINATED
+                raise
 
     def _exit_by_status(self, args, prog_name: str, extra: dict) -> None:
         try:
@@ -62,9 +83,10 @@ class OneLineErrors(click.Group):
             click.echo(f"euchre-sim: error: cannot write to standard output: "
                        f"{err.strerror or err}", err=True)
             sys.exit(2)
-        except click.exceptions.Abort:
-            click.echo("euchre-sim: interrupted", err=True)
-            sys.exit(130)
+        except click.exceptions.Abort as abort:
+            terminated = isinstance(abort.__cause__, Terminated)
+            click.echo(f"euchre-sim: {'terminated' if terminated else 'interrupted'}", err=True)
+            sys.exit(INTERRUPTED)
         except click.ClickException as err:
             click.echo(f"euchre-sim: error: {err.format_message()}", err=True)
             sys.exit(2)
@@ -75,41 +97,47 @@ class OneLineErrors(click.Group):
 
 
 @contextlib.contextmanager
-def one_interrupt() -> Iterator[None]:
-    """Ctrl-C inside the block raises KeyboardInterrupt, unless one before is being acted on
-    (`_acting_on_interrupt`): then it is ignored, so that none breaks off the stop the first
-    starts (a run's workers killed, its line written) and leaves the process waiting on what
-    that stop did not end. A KeyboardInterrupt dropped where it was raised (in a callback from
-    C, as Numba's compiler makes, or a finaliser: Python reports those as unraisable) is
-    raised again at once, until it lands where it is acted on. The handlers before are back
-    when the block ends without a Ctrl-C; after one, Ctrl-C stays ignored, as the command is
-    on its way out (else one during the exit would end it by the signal, not exit status
-    130). Ctrl-C ignored from the start (a background job) and a command run outside the
-    main thread (which cannot set handlers) keep their handling."""
-    before, unraisable = signal.getsignal(signal.SIGINT), sys.unraisablehook
-    if before is signal.SIG_IGN or threading.current_thread() is not threading.main_thread():
-        yield
+def one_interrupt() -> Iterator[list[int]]:
+    """Ctrl-C inside the block raises KeyboardInterrupt, and SIGTERM Terminated (one too),
+    unless one before is being acted on (`_acting_on_interrupt`): then it is ignored, so that
+    none breaks off the stop the first starts (a run's workers killed, its line written, a
+    partial file kept) and leaves the process waiting on what that stop did not end. A
+    KeyboardInterrupt dropped where it was raised (in a callback from C, as Numba's compiler
+    makes, or a finaliser: Python reports those as unraisable) is raised again at once, until
+    it lands where it is acted on. The handlers before are back when the block ends without
+    a signal; after one, both stay ignored, as the command is on its way out (else one during
+    the exit would end it by the signal, not exit status 130). A signal ignored from the
+    start (Ctrl-C in a background job) and a command run outside the main thread (which
+    cannot set handlers) keep their handling. Yields the list of the signals acted on."""
+    caught: list[int] = []
+    if threading.current_thread() is not threading.main_thread():
+        yield caught
         return
-    raised = []
+    watched = [s for s in (signal.SIGINT, signal.SIGTERM)
+               if signal.getsignal(s) is not signal.SIG_IGN]
+    before, unraisable = {s: signal.getsignal(s) for s in watched}, sys.unraisablehook
 
-    def interrupt(*_) -> None:
+    def interrupt(number, _) -> None:
         if not _acting_on_interrupt():
-            raised.append(True)
-            raise KeyboardInterrupt
+            caught.append(number)
+            raise Terminated if number == signal.SIGTERM else KeyboardInterrupt
 
     def dropped(report) -> None:
-        if isinstance(report.exc_value, KeyboardInterrupt):
-            _thread.interrupt_main()  # this handler again, at the next line of Python
+        if isinstance(report.exc_value, KeyboardInterrupt):  # this handler again, at the
+            _thread.interrupt_main(signal.SIGTERM if isinstance(  # next line of Python
+                report.exc_value, Terminated) else signal.SIGINT)
         else:
             unraisable(report)
 
-    signal.signal(signal.SIGINT, interrupt)
+    for number in watched:
+        signal.signal(number, interrupt)
     sys.unraisablehook = dropped
     try:
-        yield
+        yield caught
     finally:
         sys.unraisablehook = unraisable
-        signal.signal(signal.SIGINT, signal.SIG_IGN if raised else before)
+        for number in watched:
+            signal.signal(number, signal.SIG_IGN if caught else before[number])
 
 
 def _acting_on_interrupt() -> bool:

@@ -6,7 +6,7 @@ import json
 
 import click
 
-from .app import cli
+from .app import cli, stopped
 from .options import (
     json_option,
     player_options,
@@ -68,7 +68,7 @@ def play(games: int, seed: int, ruleset, out_path: str | None, players: tuple,
     import itertools
 
     from ..core.limits import MAX_PLAY_GAMES, at_most, check_seed
-    from ..core.output import check_writable, written
+    from ..core.output import check_writable, written_records
     from ..game.bidders import Sides
     from ..game.egn import game_path
     from ..game.history import state_to_record
@@ -81,27 +81,50 @@ def play(games: int, seed: int, ruleset, out_path: str | None, players: tuple,
     if out_path:
         check_writable(game_path(out_path, 1, games) if egn else out_path)
     finals: dict[int, list[int]] = {}
-    record_id = 0
-    with written(out_path) if out_path and not egn else contextlib.nullcontext() as out:
-        hands = play_games(ruleset, games, seed, seats=sides.seats)
-        for game, played in itertools.groupby(hands, key=lambda hand: hand.game):
-            records = []
-            for hand in played:
-                record_id += 1
-                finals[game] = hand.score_after
-                records.append(state_to_record(hand.state, record_id, game=game + 1,
-                                               hand=hand.number + 1))
-            if egn:
-                _write_egn_game(game_path(out_path, game + 1, games), game, records, ruleset,
-                                sides)
-            elif out is not None:
-                out.writelines(json.dumps(record) + "\n" for record in records)
+    record_id = kept = 0  # hands played; games written whole
+    out = None
+    try:
+        with written_records(out_path) if out_path and not egn else \
+                contextlib.nullcontext() as out:
+            hands = play_games(ruleset, games, seed, seats=sides.seats)
+            for game, played in itertools.groupby(hands, key=lambda hand: hand.game):
+                records = []
+                for hand in played:
+                    record_id += 1
+                    finals[game] = hand.score_after
+                    records.append(state_to_record(hand.state, record_id, game=game + 1,
+                                                   hand=hand.number + 1))
+                if egn:
+                    _write_egn_game(game_path(out_path, game + 1, games), game, records,
+                                    ruleset, sides)
+                elif out is not None:
+                    out.write("".join(json.dumps(record) + "\n" for record in records))
+                    out.mark()
+                kept += 1
+    except KeyboardInterrupt:
+        if out_path:
+            stopped(_kept_games(out_path, egn, games, kept, out))
+        raise
     wins = [0, 0]
     for game, (ns, ew) in sorted(finals.items()):
         click.echo(f"game {game + 1}: NS {ns} - EW {ew}")
         wins[0 if ns > ew else 1] += 1
     click.echo(f"{games} games, {record_id} hands: NS ({sides.label(0)}) won {wins[0]}, "
                f"EW ({sides.label(1)}) won {wins[1]}")
+
+
+def _kept_games(out_path: str, egn: bool, games: int, kept: int, out) -> str:
+    """The line of an interrupted `play --output`: the games written whole, and where."""
+    from ..game.egn import game_path
+
+    if egn and kept:
+        where = game_path(out_path, 1, games) + (
+            f" to {game_path(out_path, kept, games)}" if kept > 1 else "")
+        return f"interrupted: {kept:,} of {games:,} games are written as EGN ({where})"
+    if not egn and out is not None and out.kept:
+        return (f"interrupted: {out.records:,} of {games:,} games played are kept in "
+                f"{out.kept} (not {out_path}: the run did not finish)")
+    return f"interrupted: no game was finished; nothing is written to {out_path}"
 
 
 def _write_egn_game(path: str, game: int, records: list[dict], ruleset, sides) -> None:

@@ -3,19 +3,19 @@
 
 from __future__ import annotations
 
-import contextlib
 import sys
 
 import click
 
 from ..core.errors import UserError
 from ..core.limits import MAX_ROWS_SHOWN
-from ..core.output import written
+from ..core.output import written_records
 from ..core.run_tables import OUTPUT_TABLES, TOURNAMENT_TABLES
-from .app import cli
+from .app import cli, stopped
 from .options import json_option, renamed_option
 
 EVERY_TABLE = (*OUTPUT_TABLES, *TOURNAMENT_TABLES)
+EXPORT_ROWS = 20_000  # rows exported at a time: an interrupted export keeps the ones written
 
 
 def _dir_argument(command):
@@ -268,8 +268,10 @@ def _signed(value) -> str:
 @click.option("--table", "name", default=None, type=click.Choice(EVERY_TABLE),
               help="A simulation's calls (default), summary, decisions or auction; a "
                    "tournament's games (default), hands or players.")
-@renamed_option("--output", "--out", "out_path", type=click.Path(dir_okay=False), default=None,
-                metavar="FILE", help="File to write (default: standard output).")
+@renamed_option("--output", "--out", "out_path", type=click.Path(dir_okay=False, allow_dash=True),
+                default=None, metavar="FILE",
+                help="File to write ('-' or none: standard output). Interrupted, the rows "
+                     "written are kept in FILE's .partial name.")
 def export(out_dir: str, fmt: str, name: str | None, out_path: str | None) -> None:
     """Export a simulation's or a tournament's table as CSV or JSON lines.
 
@@ -281,11 +283,32 @@ def export(out_dir: str, fmt: str, name: str | None, out_path: str | None) -> No
     if name is None and run_kind(load_run(out_dir)) == "tournament":
         name = "games"
     _, _, frame = read_table(out_dir, name)
-    with written(out_path) if out_path else contextlib.nullcontext(sys.stdout) as target:
-        if fmt == "csv":
-            frame.to_csv(target, index=False)
-        else:
-            frame.to_json(target, orient="records", lines=True)
+    if out_path in (None, "-"):
+        _export_rows(frame, fmt, sys.stdout.write, lambda rows: None)
+        return
+    out = None
+    try:
+        with written_records(out_path) as out:
+            _export_rows(frame, fmt, out.write, out.mark)
+    except KeyboardInterrupt:
+        if out is not None and out.kept:
+            stopped(f"interrupted: {out.records:,} of {len(frame):,} rows are kept in "
+                    f"{out.kept} (not {out_path}: the export did not finish)")
+        stopped(f"interrupted: no row was written; nothing is written to {out_path}")
+
+
+def _export_rows(frame, fmt: str, write, mark) -> None:
+    """`frame` as CSV (a header first) or JSON lines, EXPORT_ROWS rows at a time: each
+    written, then marked whole (`mark(rows)`)."""
+    if not len(frame):  # the header alone (CSV), an empty line (JSON), as pandas writes them
+        write(frame.to_csv(index=False) if fmt == "csv" else
+              frame.to_json(orient="records", lines=True))
+        return
+    for start in range(0, len(frame), EXPORT_ROWS):
+        part = frame.iloc[start:start + EXPORT_ROWS]
+        write(part.to_csv(index=False, header=start == 0) if fmt == "csv" else
+              part.to_json(orient="records", lines=True))
+        mark(len(part))
 
 
 @cli.command()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from .app import cli
+from .app import cli, stopped
 from .options import (
     compass_seat,
     json_option,
@@ -111,10 +111,15 @@ def _write_egn(plan, egn_dir: str) -> None:
     from ..game.tournament_egn import tournament_games
 
     written = differing = 0
-    for game in tournament_games(plan.out_dir, plan.rules, plan.seed, plan.players,
-                                 plan.duplicate, plan.worlds):
-        save_egn(os.path.join(egn_dir, game.name), game.document)
-        written, differing = written + 1, differing + game.differing
+    try:
+        for game in tournament_games(plan.out_dir, plan.rules, plan.seed, plan.players,
+                                     plan.duplicate, plan.worlds):
+            save_egn(os.path.join(egn_dir, game.name), game.document)
+            written, differing = written + 1, differing + game.differing
+    except KeyboardInterrupt:  # each file is written whole (save_egn) or not at all
+        total = plan.games * (2 if plan.duplicate else 1)
+        stopped(f"interrupted: {written:,} of {total:,} games are written as EGN to "
+                f"{egn_dir}; the tournament itself is finished in {plan.out_dir}")
     note = f" ({differing} hands score otherwise than in the tournament)" if differing else ""
     click.echo(f"{written} games written as EGN to {egn_dir}{note}", err=True)
 

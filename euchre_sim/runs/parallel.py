@@ -54,6 +54,7 @@ def stop_pool(pool: ProcessPoolExecutor) -> None:
 
 def _init_worker(creator: int) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # not the parent's (cli.app.one_interrupt)
     _exit_with_parent(creator)
 
 
