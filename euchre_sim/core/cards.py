@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 from functools import cached_property
 
-from .errors import UserError
+from .errors import UserError, shown
 from .seats import parse_seat, seat_at, seat_name
 
 N_CARD_IDS = 33
@@ -110,7 +110,7 @@ class Deck:
             return 4
         if len(text) == 1 and text in self.suits:
             return self.suits.index(text)
-        raise UserError(f"unknown suit {token!r} (use {' '.join(self.suits)} or NT)")
+        raise UserError(f"unknown suit {shown(token)} (use {' '.join(self.suits)} or NT)")
 
     @cached_property
     def _parsed(self) -> dict[str, int]:
@@ -119,7 +119,7 @@ class Deck:
 
     def parse_card(self, token: str) -> int:
         if not isinstance(token, str):
-            raise UserError(f"a card is written as text (e.g. 'AH'), got {token!r}")
+            raise UserError(f"a card is written as text (e.g. 'AH'), got {shown(token)}")
         card = self._parsed.get(token)
         if card is None:
             card = self._parsed[token] = self._read_card(token)
@@ -130,7 +130,7 @@ class Deck:
         if text in _JOKER_ALIASES:
             if not self.joker:
                 raise UserError(
-                    f"card {token!r} is not in this rule set's deck ({self.describe()})")
+                    f"card {shown(token)} is not in this rule set's deck ({self.describe()})")
             return JOKER
         if self.style == "french" and text.startswith("10"):
             text = "T" + text[2:]
@@ -142,21 +142,21 @@ class Deck:
                 card = self.suits.index(suit_char) * 8 + all_ranks.index(rank_char)
                 if not self.mask >> card & 1:
                     raise UserError(
-                        f"card {token!r} is not in this rule set's deck ({self.describe()})"
+                        f"card {shown(token)} is not in this rule set's deck ({self.describe()})"
                     )
                 return card
-        raise UserError(f"unknown card {token!r} ({self.describe()})")
+        raise UserError(f"unknown card {shown(token)} ({self.describe()})")
 
     def parse_cards(self, text: str) -> list[int]:
         """Cards of a space- or comma-separated list, in the order given; duplicates rejected."""
         if not isinstance(text, str):
-            raise UserError(f"cards are written as text (e.g. 'AH KH'), got {text!r}")
+            raise UserError(f"cards are written as text (e.g. 'AH KH'), got {shown(text)}")
         tokens = [t for t in _SEPARATORS.split(text.strip()) if t]
         cards = [self.parse_card(t) for t in tokens]
         seen: set[int] = set()
         for token, card in zip(tokens, cards, strict=True):
             if card in seen:
-                raise UserError(f"duplicate card {token!r}")
+                raise UserError(f"duplicate card {shown(token)}")
             seen.add(card)
         return cards
 
@@ -166,7 +166,7 @@ class Deck:
             text = " ".join(str(t) for t in text)
         cards = self.parse_cards(text)
         if size is not None and len(cards) != size:
-            raise UserError(f"hand {text.strip()!r} has {len(cards)} cards, expected {size}")
+            raise UserError(f"hand {shown(text.strip())} has {len(cards)} cards, expected {size}")
         mask = 0
         for card in cards:
             mask |= bit(card)
@@ -182,12 +182,13 @@ class Deck:
     def parse_deal(self, text: str) -> list[int]:
         """'SEAT:h1/h2/h3/h4' (four hands clockwise from SEAT) -> masks indexed by seat N E S W."""
         if ":" not in text:
-            raise UserError(f"deal {text!r} must start with a seat, e.g. 'N:JH JD AH KS 9C/...'")
+            raise UserError(f"deal {shown(text)} must start with a seat, e.g. "
+                            "'N:JH JD AH KS 9C/...'")
         seat_text, rest = text.split(":", 1)
         first = parse_seat(seat_text)
         parts = rest.split("/")
         if len(parts) != 4:
-            raise UserError(f"deal {text!r} must have four hands separated by '/'")
+            raise UserError(f"deal {shown(text)} must have four hands separated by '/'")
         hands = [0, 0, 0, 0]
         for offset, part in enumerate(parts):
             hands[seat_at(first, offset)] = self.parse_hand(part)

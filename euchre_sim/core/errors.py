@@ -3,6 +3,8 @@ front end names the fields of a question in them."""
 
 from collections.abc import Callable
 
+SHOWN_CHARACTERS = 40  # of a value echoed in an error line (`shown`)
+
 
 class UserError(ValueError):
     """Bad input from the user: a bad card, deal, option, file or record."""
@@ -51,3 +53,12 @@ def option_name(field: str) -> str:
 def json_name(field: str) -> str:
     """A field as a JSON body spells it: `turned_down` -> `'turned_down'`."""
     return repr(field)
+
+
+def shown(value, limit: int = SHOWN_CHARACTERS) -> str:
+    """`value` as an error line echoes it (repr), cut after `limit` characters, a text's
+    length said, so that a 100 KB mistake stays a short line: 'XXXX'… (100,000 characters)."""
+    if isinstance(value, str) and len(value) > limit:
+        return f"{value[:limit]!r}… ({len(value):,} characters)"
+    text = repr(value)
+    return text if len(text) <= limit + 2 else text[:limit] + "…"
