@@ -3,8 +3,12 @@ chart and odds file the package ships with its sha256, and a file that is not th
 (cut short, or changed and still readable) is one line naming it and saying to reinstall,
 exit 2: never a traceback, never an answer from it."""
 
+import contextlib
 import hashlib
 import json
+import os
+import threading
+import time
 from importlib import resources
 from pathlib import Path
 
@@ -83,6 +87,30 @@ def test_a_shipped_file_not_the_one_shipped_is_one_line_saying_to_reinstall(pack
     lines = run_cli([a.format(tmp=tmp_path) for a in args], code=2).output.splitlines()
     assert lines == [f"euchre-sim: error: {path}: not the file this version ships (its sha256 "
                      f"is not {package_data.MANIFEST}'s); reinstall euchre-sim"]
+
+
+def test_a_shipped_file_that_is_a_fifo_is_one_line_not_a_hang(package_copy):
+    """Issue 77 item 8: a net that is a FIFO hung advise while it was hashed. (Were it read,
+    a writer opened after 30 s ends the wait, so that the test fails instead of hanging.)"""
+    path = package_copy / "play" / "card_net.npz"
+    path.unlink()
+    os.mkfifo(path)
+
+    def release() -> None:  # a reader blocked in open() gets the end of the file
+        with contextlib.suppress(OSError):
+            os.close(os.open(path, os.O_WRONLY | os.O_NONBLOCK))
+
+    timer = threading.Timer(30, release)
+    timer.daemon = True
+    timer.start()
+    started = time.monotonic()
+    try:
+        lines = run_cli(["advise", *HAND, "--deals", "50"], code=2).output.splitlines()
+    finally:
+        timer.cancel()
+    assert lines == [f"euchre-sim: error: {path}: cannot be read (not a regular file); "
+                     "reinstall euchre-sim"]
+    assert time.monotonic() - started < 20
 
 
 def test_a_damaged_manifest_is_one_line_too(package_copy):

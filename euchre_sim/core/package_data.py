@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import stat
 from functools import cache, lru_cache
 from importlib import resources
 from importlib.resources.abc import Traversable
@@ -56,6 +58,8 @@ def shipped(name: str) -> Traversable | None:
     if name not in manifest():
         return None
     source = package_root() / name
+    if _not_regular(source):  # a FIFO would block its reader
+        raise damaged(source, "cannot be read (not a regular file)")
     try:
         digest = sha256_of(source)
     except OSError as error:
@@ -63,6 +67,14 @@ def shipped(name: str) -> Traversable | None:
     if digest != manifest()[name]:
         raise damaged(source, f"not the file this version ships (its sha256 is not {MANIFEST}'s)")
     return source
+
+
+def _not_regular(source: Traversable) -> bool:
+    """Whether `source` is there and no regular file (a FIFO, a device, a folder)."""
+    try:
+        return not stat.S_ISREG(os.stat(source).st_mode)
+    except (OSError, TypeError):  # missing (said as it is read), or not a file on disk
+        return False
 
 
 def record(paths: list[str]) -> None:
