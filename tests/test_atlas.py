@@ -34,6 +34,7 @@ from euchre_sim.core.handclass import KeyReader
 from euchre_sim.core.rules import build_rules
 from euchre_sim.core.ruletables import compile_rules
 from euchre_sim.core.seats import seat_at
+from euchre_sim.core.stats import bounded_interval95
 from euchre_sim.play.player import Player
 
 from .helpers import run_cli
@@ -53,6 +54,16 @@ TAIL_FACTORS = {"standard": {"pooled": 0.9, "broad": 0.95, "coarse": 1.0},
                 "yooker": {"pooled": 0.5, "coarse": 1.0}}
 MADE_UP_RATIOS = {"points_spread_ratio": 0.25, "gain_spread_ratio": 0.125,
                   "dd_points_spread_ratio": 0.375}
+
+
+@pytest.fixture
+def raw_errors(monkeypatch):
+    """An answer's standard errors as widened, before they are stated beside their intervals
+    (`core.stats.bounded_figures`, tested in test_stats and below): the widening alone."""
+    def raw(mean, se, n, low, high):
+        return se, bounded_interval95(mean, se, n, low, high)
+
+    monkeypatch.setattr(atlas_module, "bounded_figures", raw)
 
 
 @pytest.fixture(scope="module")
@@ -316,7 +327,7 @@ def _pool_se(part: pd.DataFrame) -> float:
 
 @pytest.mark.parametrize("level", ["pooled", "coarse"])
 def test_the_pooled_standard_error_widens_by_the_spread_of_classes_in_the_pool(
-        tiny_atlas, monkeypatch, no_twin_spread, level):
+        tiny_atlas, monkeypatch, no_twin_spread, raw_errors, level):
     levels, learned, exact = tiny_atlas
     left = {"mean_points": _unanswered(learned, level),
             "dd_mean_points": _unanswered(exact, level)}
@@ -357,13 +368,14 @@ def test_the_pooled_standard_error_widens_by_the_spread_of_classes_in_the_pool(
 @pytest.mark.parametrize("preset_name", sorted(TAIL_FACTORS))
 @pytest.mark.parametrize("level", ["pooled", "broad", "coarse"])
 def test_a_pooled_answer_widens_by_its_preset_s_tail_factor_times_the_spread(
-        tiny_atlas, monkeypatch, no_twin_spread, tmp_path, level, preset_name):
+        tiny_atlas, monkeypatch, no_twin_spread, raw_errors, tmp_path, level, preset_name):
     """The level's file again with made-up spread ratios (each column its own, exact in
     float16) and with none, read as the preset's atlas: every standard error se of an answer
     of n deals is hypot(se, factor x ratio x the deals' sd), their sd se sqrt(n) but at least
     what one deal in n scoring 4 points (standard's most) away from the rest would give; the
-    chance of winning's widened as its points' are (an entry whose deals all scored alike has
-    no chance spread to widen)."""
+    chance of winning's by the points' ratio likewise, its deals' sd at least what one deal in
+    n a chance of 1 away would give (issue 76: an entry whose deals all scored alike widens
+    too)."""
     assert sorted(TAIL_FACTORS) == sorted(ATLAS_PRESETS)  # every shipped atlas has its own
     levels, _, _ = tiny_atlas
     monkeypatch.setattr(atlas_module, "atlas_preset", lambda rules: preset_name)
@@ -398,13 +410,17 @@ def test_a_pooled_answer_widens_by_its_preset_s_tail_factor_times_the_spread(
                     assert wide[se] == pytest.approx(
                         np.hypot(plain[se], factor * ratio * deals_sd), rel=1e-6)
                     checked += 1
-            widen = wide["points_se"] / plain["points_se"] if plain["points_se"] > 0 else 1.0
-            assert wide["p_win_se"] == pytest.approx(plain["p_win_se"] * widen, rel=1e-6)
+            # the chance of winning widens as the points do, by the points' ratio times its
+            # own deals' sd (at least what one deal in n a chance of 1 away would give)
+            chance_sd = max(plain["p_win_se"] * np.sqrt(n), np.sqrt(n - 1) / n)
+            assert wide["p_win_se"] == pytest.approx(np.hypot(
+                plain["p_win_se"], factor * MADE_UP_RATIOS["points_spread_ratio"] * chance_sd),
+                rel=1e-6)
     assert checked >= (30 if level == "broad" else 100)  # few round-2 broad pools
 
 
 def test_an_answer_widens_by_the_spread_of_a_hand_s_suit_twins(tiny_atlas, monkeypatch,
-                                                                tmp_path):
+                                                                raw_errors, tmp_path):
     """Issue 55: a class's deals mix suit-swapped twins that the learned player plays a little
     differently, so a question's own hand strays from the class's mean: with made-up twin
     ratios c (by round and kind of action, the dealer's own in round 1), every points and gain
@@ -541,23 +557,27 @@ def test_the_drinking_game_is_answered_by_the_standard_atlas_and_nothing_else_ch
 
 def test_a_hopeless_lone_call_from_the_atlas_has_an_interval_not_a_point():
     """Issue 55: every deal of this class euchred the lone caller (-2 points each); the
-    interval is the rule of three's over the class's deals, not -2.000 +/- 0.000."""
+    interval is the rule of three's over the class's deals, not -2.000 +/- 0.000. Issue 76:
+    only as far as a lone call can score (-2 .. 4, never below -2), and its standard error
+    says as much (the interval's wider side over 1.96), never 0 beside it."""
     result = atlas_answer(AdviceQuestion(build_rules(), "TS QC JC KS JD", 1, up="JH"))
     alone = next(a for a in result["actions"] if a["alone"])
-    assert result["source"] == "atlas" and alone["points_se"] == 0
-    n, bound = alone["n"], build_rules().max_hand_points
-    assert alone["ci95"] == pytest.approx([-2 - 3 / n * (bound - 2), -2 + 3 / n * (bound + 2)])
+    assert result["source"] == "atlas" and alone["mean_points"] == -2
+    n = alone["n"]
+    assert alone["ci95"] == pytest.approx([-2, -2 + 3 / n * 6])
+    assert alone["points_se"] == pytest.approx(3 / n * 6 / 1.959964, rel=1e-6)
 
 
 def test_a_hopeless_lone_call_at_a_score_has_a_chance_interval_not_a_point():
     """Issue 55: at 8-9 the lone call euchred on every deal of its class gives the other side
-    2 points and the game (10): p_win 0 on each deal, so its standard error is 0; the
-    interval is the rule of three's over the class's deals, 0 .. 3 / n, in the JSON and the
-    text."""
+    2 points and the game (10): p_win 0 on each deal; the interval is the rule of three's
+    over the class's deals, 0 .. 3 / n, in the JSON and the text, and (issue 76) its standard
+    error 3 / n / 1.96, not 0."""
     question = AdviceQuestion(build_rules(), "TS QC JC KS JD", 1, up="JH", score=(8, 9))
     alone = next(a for a in atlas_answer(question)["actions"] if a["alone"])
-    assert alone["p_win"] == 0 and alone["p_win_se"] == 0
+    assert alone["p_win"] == 0
     assert alone["p_win_ci95"] == pytest.approx([0.0, 3 / alone["n"]])
+    assert alone["p_win_se"] == pytest.approx(3 / alone["n"] / 1.959964, rel=1e-6)
     text = run_cli(["advise", "--hand", "TS QC JC KS JD", "--up", "JH", "--seat", "1",
                     "--score", "8-9"]).output
     row = next(line for line in text.splitlines() if "│   yes │" in line)
@@ -565,7 +585,7 @@ def test_a_hopeless_lone_call_at_a_score_has_a_chance_interval_not_a_point():
 
 
 def test_at_a_score_an_entry_answers_with_its_results_chances_of_the_game(
-        tiny_atlas, monkeypatch, no_twin_spread):
+        tiny_atlas, monkeypatch, no_twin_spread, raw_errors):
     """Issue 55: `--score` from the atlas. Each action's chance of winning is its class's
     shares of results (the run's decisions rows), each weighted by the odds' chance after it,
     read here by hand from the shipped odds table p[us, them, we deal next] (seat 1 deals
@@ -597,8 +617,18 @@ def test_at_a_score_an_entry_answers_with_its_results_chances_of_the_game(
         assert action["p_win"] == pytest.approx(p_win, abs=1e-9)  # the results as counts
         spread = np.sqrt(max(float(shares @ chances ** 2) - p_win ** 2, 0) / row["n"])
         assert action["p_win_se"] == pytest.approx(spread, abs=1e-9)
-    best = max(answer["actions"], key=lambda a: a["p_win"])
-    assert answer["best_for_game"] == {k: best[k] for k in ("action", "suit", "alone")}
+    # the atlas keeps no deal's results: the margin's error is the sum of the two actions'
+    first, second = sorted(answer["actions"], key=lambda a: -a["p_win"])[:2]
+    margin = answer["game_margin"]
+    assert {k: margin[k] for k in ("action", "suit", "alone")} == \
+        {k: first[k] for k in ("action", "suit", "alone")}
+    assert margin["lead"] == pytest.approx(first["p_win"] - second["p_win"])
+    assert margin["lead_se"] >= first["p_win_se"] + second["p_win_se"] - 1e-12
+    assert not margin["paired"]
+    stated = answer["best_for_game"]
+    assert (stated is not None) == margin["separated"]
+    if stated is not None:
+        assert margin["lead"] - 1.959964 * (first["p_win_se"] + second["p_win_se"]) > 0
 
 
 def test_an_atlas_without_counts_is_one_line(tiny_atlas, tmp_path):

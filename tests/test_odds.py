@@ -114,7 +114,53 @@ def test_at_nine_all_a_call_wins_the_game_exactly_when_it_is_made():
     calls = [a for a in result["actions"] if a["action"] != "pass"]
     assert calls and all(a["p_win"] == pytest.approx(a["make_rate"]) for a in calls)
     best = max(result["actions"], key=lambda a: a["p_win"])
-    assert result["best_for_game"] == {k: best[k] for k in ("action", "suit", "alone")}
+    margin = result["game_margin"]
+    assert {k: margin[k] for k in ("action", "suit", "alone")} == \
+        {k: best[k] for k in ("action", "suit", "alone")}
+
+
+@pytest.mark.parametrize("hand, seat", [("JS AS 9H 9D TC", 1), ("JS JC AS KS 9D", 2),
+                                        ("QH KH 9C TC AD", 1)])
+def test_the_best_for_the_game_is_stated_only_when_its_paired_lead_separates_it(
+        tmp_path, hand, seat):
+    """Issue 76: at 9-9 each deal's chance of winning is, by hand, 1 after a made call of
+    ours or a euchre of theirs, 0 after theirs made or ours euchred, and the odds' chance at
+    9-9 after a pass-out (odds[9, 9, we deal next]); the margin for the game is the top
+    action's mean lead over the runner-up on the same deals, its standard error the paired
+    one, and `best_for_game` is stated only when lead - 1.96 se > 0."""
+    from euchre_sim.advice.advise import call_actions
+    from euchre_sim.advice.auction_advice import advise_in_auction, reached_deals, turn_of
+    from euchre_sim.advice.question import AdviceQuestion
+    from euchre_sim.core.seats import side_sign
+    from euchre_sim.game.odds import read_odds
+
+    out = tmp_path / "odds"
+    run_cli(["odds", "--out", str(out), "--deals", "300", "--seed", "2"])
+    rules = build_rules("standard")
+    question = AdviceQuestion(rules, hand, seat, up="9S", deals=400, seed=4, odds=str(out),
+                              player=Player("rules"), score=(9, 9))
+    result = advise_in_auction(question)
+    kept = reached_deals(question)
+    q, passed_out = question.cards, read_odds(str(out), rules)[9, 9, int(seat % 2 == 1)]
+    points = {("pass", None, False): side_sign(q.seat) * kept["values"][:, turn_of(question) + 1]}
+    for action, trump, alone, row in call_actions(rules, 1, seat, q.ref_card):
+        points[action, rules.card_deck.suit_name(trump), alone] = kept["contracts"][:, row, 0]
+    chances = {key: np.where(p > 0, 1.0, np.where(p < 0, 0.0, passed_out))
+               for key, p in points.items()}
+    (top, first), (runner_up, second) = sorted(chances.items(), key=lambda kv: -kv[1].mean())[:2]
+    diff = first - second
+    lead, se = diff.mean(), diff.std(ddof=1) / np.sqrt(len(diff))
+    margin = result["game_margin"]
+    assert (margin["action"], margin["suit"], margin["alone"]) == top
+    assert tuple(margin["runner_up"].values()) == runner_up
+    assert margin["paired"] and margin["lead"] == pytest.approx(lead)
+    if se == 0:  # every deal's difference alike: the rule of three's, never an error of 0
+        assert margin["lead_se"] > 0
+        return
+    assert margin["lead_se"] == pytest.approx(se, rel=0.02)
+    assert margin["lead_se"] >= se * (1 - 1e-12)
+    if abs(lead / se - 1.959964) > 0.2:  # clear of the line: Wilson's bend moves it a little
+        assert (result["best_for_game"] is not None) == (lead - 1.959964 * se > 0)
 
 
 def test_advise_score_reads_an_odds_table_and_refuses_bad_input(tmp_path):

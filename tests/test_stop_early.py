@@ -115,3 +115,63 @@ def test_advise_says_on_standard_error_when_it_compiles(monkeypatch):
                                    "--seat", "3", "--json"])
     assert out.exit_code == 0, out.output
     assert "advise: compiling the kernels (first run only" in out.stderr
+
+
+def _nine_all(question, kept, passed_out):
+    """Each action's points and chances of winning deal by deal at 9-9, by hand: a chance is 1
+    after our made call or their euchre, 0 after theirs made or ours euchred, and the odds'
+    after a pass-out."""
+    from euchre_sim.advice.advise import call_actions
+    from euchre_sim.advice.auction_advice import turn_of
+    from euchre_sim.core.seats import side_sign
+
+    q = question.cards
+    points = [side_sign(q.seat) * kept["values"][:, turn_of(question) + 1]]
+    points += [kept["contracts"][:, row, 0] for *_, row in
+               call_actions(question.rules, 1, q.position, q.ref_card)]
+    chances = [np.where(p > 0, 1.0, np.where(p < 0, 0.0, passed_out)) for p in points]
+    return points, chances
+
+
+def _top_z(per_action):
+    """paired_z of the highest mean over the next."""
+    first, second = sorted(per_action, key=lambda x: -np.mean(x))[:2]
+    d = first - second
+    if d.std() == 0:
+        return np.inf if d.mean() > 0 else 0.0
+    return paired_z(first.astype(float).tolist(), second.astype(float).tolist())
+
+
+@pytest.mark.parametrize("hand, seat", [("JS AS 9H 9D TC", 3), ("JS JC AS KS 9D", 2)])
+def test_at_a_score_with_its_odds_known_the_stop_waits_for_the_game_too(tmp_path, hand, seat):
+    """Issue 76: a question at a score whose odds are known beforehand stops early too, at the
+    first checkpoint where both the points and the chances of winning the game (paired on the
+    same deals, by hand at 9-9) lead the runner-up by SEPARATED_Z standard errors."""
+    from euchre_sim.game.odds import read_odds
+
+    from .helpers import run_cli
+
+    out = tmp_path / "odds"
+    run_cli(["odds", "--out", str(out), "--deals", "300", "--seed", "2"])
+    passed_out = read_odds(str(out), build_rules())[9, 9, int(seat % 2 == 1)]
+
+    def question(**fields):
+        return AdviceQuestion(build_rules(), hand, seat, "9S", seed=3, score=(9, 9),
+                              odds=str(out), player=Player("rules", "rules"), **fields)
+
+    every = reached_deals(question(deals=CHECKPOINTS[-1]))
+    want = None
+    for checkpoint in CHECKPOINTS:
+        first = {k: every[k][:checkpoint] for k in ("values", "contracts")}
+        points, chances = _nine_all(question(), first, passed_out)
+        if _top_z(points) >= SEPARATED_Z and _top_z(chances) >= SEPARATED_Z:
+            want = checkpoint
+            break
+    result = advise_in_auction(question())
+    assert result["stopped"] == ("separated" if want else "deals")
+    assert result["deals"] == (want or question().deals)
+
+
+def test_at_a_score_whose_odds_must_be_solved_it_takes_every_deal():
+    result = advise_in_auction(_question(score=(9, 9), deals=3_000, stop_early=True))
+    assert result["stopped"] == "deals" and result["deals"] == 3_000

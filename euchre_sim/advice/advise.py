@@ -17,13 +17,15 @@ from ..core.jit import njit
 from ..core.rules import RuleSet
 from ..core.ruletables import compile_rules
 from ..core.seats import seat_at
-from ..core.stats import mean_se, points_interval95
+from ..core.stats import bounded_figures, mean_se
 from ..play.pimc import inference_of, new_pimc_work
 from ..play.player import Player
 from ..play.playout import ALL_ROWS, call_play_deal, new_play_work, searches
 from ..solver.calltable import call_analyze_deal
 from ..solver.search import new_tt, new_work
+from .possible_scores import action_scores
 from .question import AdviceQuestion
+from .separation import points_margin, stated_best
 
 Progress = Callable[[int, int], None]  # (done, total): called between batches; may raise to stop
 
@@ -106,12 +108,13 @@ def call_actions(rules: RuleSet, round_no: int, position: int, ref_card: int) ->
             for trump, alone in open_calls(flags, round_no, position, ref_card)]
 
 
-def mean_figures(points: np.ndarray, bound: int) -> dict:
-    """n, mean points (each within -bound..bound), its standard error and 95% interval (never
-    of zero width: `points_interval95`)."""
+def mean_figures(points: np.ndarray, scores: tuple[int, int]) -> dict:
+    """n, mean points (each within `scores`, the action's fewest and most:
+    `possible_scores`), its 95% interval within them (never of zero width where they differ:
+    `core.stats.bounded_interval95`) and the standard error stated beside it."""
     mean, se = mean_se(points)
-    return {"n": len(points), "mean_points": mean, "points_se": se,
-            "ci95": points_interval95(mean, se, len(points), bound)}
+    se, interval = bounded_figures(mean, se, len(points), *scores)
+    return {"n": len(points), "mean_points": mean, "points_se": se, "ci95": interval}
 
 
 def rates(tricks: np.ndarray) -> dict:
@@ -121,10 +124,10 @@ def rates(tricks: np.ndarray) -> dict:
             "euchred_rate": float((tricks < 3).mean())}
 
 
-def figures(tables, tricks: np.ndarray, alone: bool, bound: int) -> dict:
-    """Rates and mean points (with standard error and 95% interval; points within
-    -bound..bound) of makers' tricks, both defenders playing."""
-    return rates(tricks) | mean_figures(tables.score[int(alone), 0, tricks], bound)
+def figures(tables, tricks: np.ndarray, alone: bool, scores: tuple[int, int]) -> dict:
+    """Rates and mean points (with standard error and 95% interval; points within `scores`)
+    of makers' tricks, both defenders playing."""
+    return rates(tricks) | mean_figures(tables.score[int(alone), 0, tricks], scores)
 
 
 def batch_size(player: Player) -> int:
@@ -188,16 +191,22 @@ def advise(question: AdviceQuestion, progress: Progress | None = None,
             if progress is not None:
                 progress(done * deals + stop, len(runs) * deals)
         results[solve] = out
-    actions, bound = [], rules.max_hand_points
+    actions, per_deal, ranges = [], [], []
     for action, trump, alone, column in call_actions(rules, q.round_no, q.position,
                                                      q.ref_card):
+        scores = action_scores(rules, q.round_no, q.position, q.ref_card, action, alone)
         entry = {"action": action, "suit": deck.suit_name(trump), "alone": alone}
-        entry |= figures(tables, results[solved][:, column].astype(np.int64), alone, bound)
+        tricks = results[solved][:, column].astype(np.int64)
+        entry |= figures(tables, tricks, alone, scores)
         if not solved:
             entry["dd"] = figures(tables, results[True][:, column].astype(np.int64), alone,
-                                  bound)
+                                  scores)
         actions.append(entry)
-    actions.sort(key=lambda a: -a["mean_points"])
+        per_deal.append(tables.score[int(alone), 0, tricks])
+        ranges.append(scores)
+    margin = points_margin(actions, per_deal, ranges)
+    order = sorted(range(len(actions)), key=lambda i: -actions[i]["mean_points"])
     return describe_question(question) | {
         "deals": deals, "play": player.play, "worlds": player.sampled_worlds,
-        "actions": actions}
+        "best": stated_best(margin), "margin": margin,
+        "actions": [actions[i] for i in order]}

@@ -34,15 +34,25 @@ from ..core.errors import UserError
 from ..core.handclass import KeyReader
 from ..core.limits import MAX_POINTS
 from ..core.package_data import shipped
-from ..core.results import result_points
+from ..core.results import result_index, result_points
 from ..core.rules import RuleSet, preset
 from ..core.ruletables import compile_rules
 from ..core.run_tables import count_names, share_names
 from ..core.schema import Column, Schema, file_schema, rates, read_table, standard_errors
-from ..core.stats import Z95, chance_interval95, points_interval95
+from ..core.stats import bounded_figures
 from ..game.odds import odds_array, odds_frame, result_wins
 from ..play.player import people
+from .possible_scores import action_scores
 from .question import AdviceQuestion
+from .separation import (
+    chance_range,
+    game_facts,
+    label,
+    margin,
+    stated_best,
+    summed_margin,
+    we_deal_next,
+)
 
 ATLAS_PRESETS = ("standard", "online", "yooker")
 ATLAS_FOLDER = "data"  # of the package (`core.package_data`)
@@ -281,16 +291,20 @@ def atlas_preset(rules: RuleSet) -> str | None:
     return next((p for p in ATLAS_PRESETS if preset(p) == rules.as_played), None)
 
 
-def atlas_for(question: AdviceQuestion) -> dict[str, Atlas] | None:
-    """The shipped atlas's levels that may answer the question: a table of people (the human
-    bidder's own parameters, the learned player), deals not asked for, and the rules of a
-    preset with an atlas, unchanged."""
+def _people_preset(question: AdviceQuestion) -> str | None:
+    """The preset whose shipped atlas and odds are the question's table: asked at a table of
+    people (the human bidder's own parameters, the learned player) under the rules of a preset
+    with an atlas, unchanged (`atlas_preset`); else None."""
     player, table = question.player, people()
     if (player.play, player.bidder, player.weights) != (table.play, table.bidder, table.weights):
         return None
-    if not question.atlas:
-        return None
-    name = atlas_preset(question.rules)
+    return atlas_preset(question.rules)
+
+
+def atlas_for(question: AdviceQuestion) -> dict[str, Atlas] | None:
+    """The shipped atlas's levels that may answer the question: a table of people under the
+    rules of a preset with an atlas (`_people_preset`), deals not asked for."""
+    name = _people_preset(question) if question.atlas else None
     if name is None:
         return None
     levels = {level: shipped_atlas(name, level) for level in LEVEL_FILES}
@@ -306,6 +320,17 @@ def shipped_odds(preset_name: str) -> np.ndarray | None:
         return None
     with found as path:
         return odds_array(odds_frame(str(path), "the atlas's odds"))
+
+
+def table_odds(question: AdviceQuestion) -> np.ndarray | None:
+    """The odds of the game a question at a score reads: p[us, them, we_deal] of its `odds`
+    folder where it names one, else those shipped beside the atlas where the question is asked
+    at its table (`_people_preset`: whether or not the atlas answers it, deals asked for or
+    not), else None (to be solved from fresh deals)."""
+    if question.odds is not None:
+        return question.odds_table
+    name = _people_preset(question)
+    return None if name is None else shipped_odds(name)
 
 
 def _level_keys(question: AdviceQuestion, wanted: list[tuple], levels):
@@ -337,23 +362,25 @@ def _level_keys(question: AdviceQuestion, wanted: list[tuple], levels):
         yield level, [int(k) for k in keys]
 
 
-def _best(actions: list[dict]) -> dict | None:
-    """The top action when its lead over the runner-up is significant at 95 %: paired against
-    a pass (the atlas keeps each call's gain over passing), unpaired between two calls."""
+def _points_margin(actions: list[dict], ranges: list[tuple[int, int]]) -> dict | None:
+    """The margin in points of the top action over the runner-up (`separation.margin`):
+    paired where one of them is the pass (the atlas keeps each call's gain over passing, on
+    the same deals); between two calls the smaller of the sums of their errors and of their
+    gains' errors (no paired error is larger)."""
     if len(actions) < 2:
         return None
-    top, second = actions[0], actions[1]
-    if second["action"] == "pass":
-        lead, se = top["gain"], top["gain_se"]
-    elif top["action"] == "pass":
-        lead, se = -second["gain"], second["gain_se"]
-    else:
-        lead = top["mean_points"] - second["mean_points"]
-        se = float(np.hypot(top["points_se"], second["points_se"]))
-    if not lead - Z95 * se > 0:
-        return None
-    return {"action": top["action"], "suit": top["suit"], "alone": top["alone"], "lead": lead,
-            "lead_se": se}
+    a, b = sorted(range(len(actions)), key=lambda i: -actions[i]["mean_points"])[:2]
+    top, second = actions[a], actions[b]
+    lead = top["mean_points"] - second["mean_points"]
+    between = (ranges[a][0] - ranges[b][1], ranges[a][1] - ranges[b][0])
+    if "pass" in (top["action"], second["action"]):
+        call = second if top["action"] == "pass" else top
+        return margin(label(top), label(second), lead, call["gain_se"], top["n"], between,
+                      paired=True)
+    se = top["points_se"] + second["points_se"]
+    if top["gain_se"] is not None:
+        se = min(se, top["gain_se"] + second["gain_se"])
+    return margin(label(top), label(second), lead, se, top["n"], between, paired=False)
 
 
 def _wanted(question: AdviceQuestion) -> list[tuple]:
@@ -393,40 +420,48 @@ def atlas_answer(question: AdviceQuestion) -> dict | None:
 
 def _answer(question: AdviceQuestion, atlas: Atlas, level: str, wanted: list[tuple],
             rows: list[dict]) -> dict:
-    """The `advise --json` object of the atlas rows of the question's actions."""
+    """The `advise --json` object of the atlas rows of the question's actions: each figure's
+    standard error widened (`widened_se`), its 95 % interval within what the action can score
+    (`possible_scores`, `core.stats.bounded_figures`) and the error stated beside it."""
     from .advise import describe_question
 
-    actions = []
+    actions, ranges = [], []
     name = atlas_preset(question.rules)
     tail = SPREAD_TAILS[name].get(level, 1.0)
+    q = question.cards
     gains_over_passing(rows, wanted)
     for (action, suit, _, alone), row in zip(wanted, rows, strict=True):
         if action != "pass":
             row |= result_rates(row, question.rules, alone)
-        row["plain_points_se"] = row["points_se"]
-        twin = twin_ratio(name, question.cards.round_no, question.cards.position,
-                          action_kind(action, alone))
+        row["twin"] = twin_ratio(name, q.round_no, q.position, action_kind(action, alone))
+        row["pooled"] = tail * row.get("points_spread_ratio", np.nan)
         for se_name, ratio_name in SPREAD_RATIOS.items():
             row[se_name] = widened_se(row[se_name], row["n"], tail * row.get(ratio_name, np.nan),
-                                      0.0 if se_name == "dd_points_se" else twin,
+                                      0.0 if se_name == "dd_points_se" else row["twin"],
                                       question.rules.max_hand_points)
+        scores = action_scores(question.rules, q.round_no, q.position, q.ref_card, action,
+                               alone)
+        points_se, ci95 = bounded_figures(row["mean_points"], row["points_se"], row["n"],
+                                          *scores)
         entry = {"action": action, "suit": suit, "alone": alone, "n": row["n"],
                  "chosen_rate": row["chosen_rate"], "mean_points": row["mean_points"],
-                 "points_se": row["points_se"],
-                 "ci95": points_interval95(row["mean_points"], row["points_se"], row["n"],
-                                           question.rules.max_hand_points),
+                 "points_se": points_se, "ci95": ci95,
                  "gain": row["gain"], "gain_se": row["gain_se"]}
         if action == "pass":
             entry |= {"make_rate": None, "march_rate": None, "euchred_rate": None}
         else:
+            dd_se, dd_ci95 = bounded_figures(row["dd_mean_points"], row["dd_points_se"],
+                                             row["n"], *scores)
             entry |= {"make_rate": row["make_rate"], "march_rate": row["march_rate"],
                       "euchred_rate": 1 - row["make_rate"],
-                      "dd_mean_points": row["dd_mean_points"],
-                      "dd_points_se": row["dd_points_se"]}
+                      "dd_mean_points": row["dd_mean_points"], "dd_points_se": dd_se,
+                      "dd_ci95": dd_ci95}
         actions.append(entry)
-    game = _game_figures(question, actions, rows) if question.score is not None \
+        ranges.append(scores)
+    points = _points_margin(actions, ranges)
+    game = _game_figures(question, actions, rows, points) if question.score is not None \
         else {}
-    actions.sort(key=lambda a: -a["mean_points"])
+    order = sorted(range(len(actions)), key=lambda i: -actions[i]["mean_points"])
     n = actions[0]["n"]
     made = atlas.provenance
     return describe_question(question) | game | {
@@ -435,8 +470,8 @@ def _answer(question: AdviceQuestion, atlas: Atlas, level: str, wanted: list[tup
         "atlas": {"level": level, "deals": made.get("deals"), "seed": made.get("seed"),
                   "min_n": _level_min_n(made.get("min_n"), level),
                   "command": made.get("command")},
-        "worlds": None, "best": _best(actions), "inference": None, "actions": actions,
-        "after_pass": []}
+        "worlds": None, "best": stated_best(points), "margin": points, "inference": None,
+        "actions": [actions[i] for i in order], "after_pass": []}
 
 
 def action_kind(action: str, alone: bool) -> str:
@@ -522,34 +557,36 @@ def gains_over_passing(rows: list[dict], wanted: list[tuple]) -> None:
             row["gain"] = row["mean_points"] - passed["mean_points"]
 
 
-def _game_figures(question: AdviceQuestion, actions: list[dict], rows: list[dict]) -> dict:
-    """At a score, each action's chance of winning the game (p_win, p_win_se) from its
-    entry's shares of results, each result weighted by the chance of winning after it (the
-    odds of --odds, else those shipped beside the atlas), as a simulation's answer has them:
-    the spread over the entry's deals of their chances (a multinomial's), widened as its points
-    are (the ratio of the widened standard error to the plain one), and
-    its 95 % interval (`chance_interval95`: never of zero width); and the action best for the
-    game."""
+def _game_figures(question: AdviceQuestion, actions: list[dict], rows: list[dict],
+                  points: dict | None) -> dict:
+    """At a score, each action's chance of winning the game (p_win) from its entry's shares
+    of results, each result weighted by the chance of winning after it (`table_odds`), as a
+    simulation's answer has them: its standard error the spread over the entry's deals of
+    their chances (a multinomial's), widened as its points are (`widened_se`, by the same
+    ratios), its 95 % interval within 0..1 (`core.stats.bounded_figures`) and the error
+    stated beside it; and the margin for the game (`separation.game_facts`: the atlas keeps
+    no deal's results, so its error is the sum of the two actions')."""
     rules, (us, them) = question.rules, question.score
-    odds = question.odds_table
-    if odds is None:
-        odds = shipped_odds(atlas_preset(rules))
     top = rules.max_hand_points
     wins = np.zeros(len(share_names(top)))
-    result_wins(odds, us, them, question.seat % 2 == 1, top, wins)
+    result_wins(table_odds(question), us, them, we_deal_next(question), top, wins)
+
+    def chances_of(scores: np.ndarray) -> np.ndarray:
+        return wins[[result_index.py_func(int(p), top) for p in scores]]
+
+    ranges = []
     for action, row in zip(actions, rows, strict=True):
         shares = _shares(row, top)
         p_win = float(shares @ wins)
         spread = max(float(shares @ wins ** 2) - p_win ** 2, 0.0)
-        widen = row["points_se"] / row["plain_points_se"] if row["plain_points_se"] > 0 \
-            else 1.0
-        action["p_win"], action["p_win_se"] = p_win, widen * float(np.sqrt(spread / row["n"]))
-        action["p_win_ci95"] = chance_interval95(p_win, action["p_win_se"], row["n"])
-    top_action = max(actions, key=lambda a: a["p_win"])
-    by_points = max(actions, key=lambda a: a["mean_points"])
-    return {"score": {"us": us, "them": them},
-            "best_for_game": {k: top_action[k] for k in ("action", "suit", "alone")},
-            "game_differs": top_action is not by_points}
+        se = widened_se(float(np.sqrt(spread / row["n"])), row["n"], row["pooled"],
+                        row["twin"], 1.0)
+        ranges.append(chance_range(question, chances_of, action))
+        action["p_win"] = p_win
+        action["p_win_se"], action["p_win_ci95"] = bounded_figures(p_win, se, row["n"],
+                                                                   *ranges[-1])
+    game = summed_margin(actions, "p_win", "p_win_se", actions[0]["n"], ranges)
+    return game_facts(question.score, points, game)
 
 
 def atlas_covers(question) -> bool:

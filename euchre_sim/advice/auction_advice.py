@@ -42,7 +42,7 @@ from ..core.errors import UserError
 from ..core.jit import compile_for, njit
 from ..core.ruletables import FLAG_DEFEND_ALONE, compile_rules
 from ..core.seats import side_sign
-from ..core.stats import chance_interval95, interval95, mean_se
+from ..core.stats import bounded_figures, mean_se
 from ..game.odds import game_chances, results_from_contracts, win_odds
 from ..play.models import KERNEL_SOLVER
 from ..play.net_weights import nets_for
@@ -65,7 +65,17 @@ from .advise import (
     rates,
     sampled_deals,
 )
+from .atlas import table_odds
 from .question import ADVISE_DEALER, AdviceQuestion
+from .separation import (
+    chance_margin,
+    chance_range,
+    entry_scores,
+    game_facts,
+    points_margin,
+    stated_best,
+    we_deal_next,
+)
 
 MAX_TRIES_PER_DEAL = 100  # rejection sampling gives up after deals x this many tries
 # where a question may stop early (`AdviceQuestion.stop_early`): the numbers of kept deals at
@@ -304,37 +314,29 @@ def separated(per_deal: list[np.ndarray], z: float = SEPARATED_Z) -> bool:
     return bool(lead > 0 and (se == 0 or lead >= z * se))
 
 
-def _best(actions: list[dict], per_deal: list[np.ndarray]) -> dict | None:
-    """The best action when its paired lead over the runner-up is significant at 95 %."""
-    order = sorted(range(len(actions)), key=lambda i: -actions[i]["mean_points"])
-    if len(order) < 2:
-        return None
-    lead, se = mean_se(per_deal[order[0]] - per_deal[order[1]])
-    if not interval95(lead, se)[0] > 0:  # NaN (a single deal) is not significant either
-        return None
-    best = actions[order[0]]
-    return {"action": best["action"], "suit": best["suit"], "alone": best["alone"],
-            "lead": lead, "lead_se": se}
+def _chances(question: AdviceQuestion, odds: np.ndarray, points) -> np.ndarray:
+    """The chance of winning the game after each of `points` (to the seat's side, deal by
+    deal): applied to the odds of the score after the hand."""
+    us, them = question.score
+    return game_chances(odds, us, them, np.asarray(points, dtype=np.int64),
+                        we_deal_next(question))
 
 
 def _game_figures(question: AdviceQuestion, actions: list[dict], per_deal: list[np.ndarray],
-                  p: np.ndarray) -> dict:
-    """p_win, p_win_se and p_win_ci95 on every action (its deals' chances of winning from the
-    score after the hand; the interval never of zero width: `chance_interval95`), the action
-    best for the game, and whether it differs from the best for points. The deal passes
-    left, so our side deals next when we sit at position 1 or 3."""
-    us, them = question.score
-    we_deal_next = question.seat % 2 == 1
-    for action, points in zip(actions, per_deal, strict=True):
-        chances = game_chances(p, us, them, np.asarray(points, dtype=np.int64), we_deal_next)
-        action["p_win"], action["p_win_se"] = mean_se(chances)
-        action["p_win_ci95"] = chance_interval95(action["p_win"], action["p_win_se"],
-                                                 len(chances))
-    top = max(actions, key=lambda a: a["p_win"])
-    by_points = max(actions, key=lambda a: a["mean_points"])
-    return {"score": {"us": us, "them": them},
-            "best_for_game": {k: top[k] for k in ("action", "suit", "alone")},
-            "game_differs": top is not by_points}
+                  odds: np.ndarray, points: dict | None) -> dict:
+    """p_win (its deals' chances of winning from the score after the hand), p_win_ci95 (within
+    the least and most the action can leave: `separation.chance_range`) and the p_win_se
+    stated beside it (`core.stats.bounded_figures`) on every action, and the margin for the
+    game, paired on the same deals (`separation.game_facts`)."""
+    chances = [_chances(question, odds, p) for p in per_deal]
+    ranges = []
+    for action, chance in zip(actions, chances, strict=True):
+        ranges.append(chance_range(question, partial(_chances, question, odds), action))
+        p_win, se = mean_se(chance)
+        action["p_win"] = p_win
+        action["p_win_se"], action["p_win_ci95"] = bounded_figures(p_win, se, len(chance),
+                                                                   *ranges[-1])
+    return game_facts(question.score, points, chance_margin(actions, chances, ranges))
 
 
 def hand_results(question: AdviceQuestion, deals: int, progress: Progress | None = None):
@@ -387,19 +389,24 @@ def _after_pass(question: AdviceQuestion, kept: dict) -> list[dict]:
 
 def advise_in_auction(question: AdviceQuestion, progress: Progress | None = None,
                       workers: int = 1) -> dict:
-    """Pass and every open call of the hand, over deals where the auction reaches the seat;
-    with a `score` also each action's chance of winning the game, from the question's odds
-    table or, without one, from the odds solved over fresh deals bid and played the same way
+    """Pass and every open call of the hand, over deals where the auction reaches the seat,
+    and the margin of the best in points (`separation`); with a `score` also each action's
+    chance of winning the game and the margin for the game, from the question's odds
+    (`atlas.table_odds`: its folder's, or those shipped beside the atlas at its table) or,
+    without any, from the odds solved over fresh deals bid and played the same way
     (`odds_deals`). `progress(done, total)` counts kept deals, then the odds' deals."""
     rules, deals, q = question.rules, question.deals, question.cards
     nets_for(question.play)  # read before anything compiles: a damaged net is one line
     extra = question.work_units - deals
     tables = compile_rules(rules)
     pass_open = bool(may_pass(tables.flags, q.round_no, q.position))
+    odds = None if question.score is None else table_odds(question)
     enough = None
-    if question.stop_early and question.score is None:
+    if question.stop_early and (question.score is None or odds is not None):
         def enough(first):
-            return separated(_action_points(question, first, pass_open))
+            points = _action_points(question, first, pass_open)
+            return separated(points) and (odds is None or separated(
+                [_chances(question, odds, p) for p in points]))
     kept = reached_deals(question, part_of(progress, 0, deals + extra), workers=workers,
                          enough=enough)
     n = len(kept["calls"])
@@ -413,35 +420,39 @@ def advise_in_auction(question: AdviceQuestion, progress: Progress | None = None
     if pass_open:
         actions.append({"action": "pass", "suit": None, "alone": False,
                         "chosen_rate": float((chosen < 0).mean()), "make_rate": None,
-                        "march_rate": None, "euchred_rate": None}
-                       | mean_figures(per_deal[0], rules.max_hand_points))
+                        "march_rate": None, "euchred_rate": None})
     for action, trump, alone, row in call_actions(rules, q.round_no, q.position, q.ref_card):
         tricks, defender = kept["contracts"][:, row, 1], kept["contracts"][:, row, 2]
         actions.append({"action": action, "suit": rules.card_deck.suit_name(trump),
                         "alone": alone, "chosen_rate": float((chosen == row).mean())}
-                       | rates(tricks)
-                       | mean_figures(per_deal[len(actions)], rules.max_hand_points))
+                       | rates(tricks))
         if tables.flags[FLAG_DEFEND_ALONE]:
             actions[-1]["defended_alone_rate"] = float((defender > 0).mean())
-        if not question.player.model.solved:  # the same deals, every hand seen
-            actions[-1]["dd_mean_points"], actions[-1]["dd_points_se"] = mean_se(
-                kept["exact"][:, row, 0])
-    best = _best(actions, per_deal)
+    ranges = [entry_scores(question, a) for a in actions]
+    for action, points, scores in zip(actions, per_deal, ranges, strict=True):
+        action |= mean_figures(points, scores)
+    if not question.player.model.solved:  # the calls on the same deals, every hand seen
+        calls = call_actions(rules, q.round_no, q.position, q.ref_card)
+        for action, (*_, row), scores in zip(actions[int(pass_open):], calls,
+                                             ranges[int(pass_open):], strict=True):
+            dd = mean_figures(kept["exact"][:, row, 0], scores)
+            action |= {"dd_mean_points": dd["mean_points"], "dd_points_se": dd["points_se"],
+                       "dd_ci95": dd["ci95"]}
+    margin = points_margin(actions, per_deal, ranges)
     order = sorted(range(len(actions)), key=lambda i: -actions[i]["mean_points"])
     game = {}
     if question.score is not None:
-        odds = question.odds_table
         if odds is None:
             results = hand_results(question, extra, part_of(progress, deals, deals + extra))
             odds = win_odds(results, rules.target, held_at(progress, deals + extra,
                                                            deals + extra))[0]
-        game = _game_figures(question, actions, per_deal, odds)
+        game = _game_figures(question, actions, per_deal, odds, margin)
     player = question.player
     return describe_question(question) | game | {
         "deals": n, "stopped": kept["stopped"],
         "tried": kept["tried"], "reached": n / kept["tried"],
         "bidding": player.bidder, "play": player.play, "source": "simulation",
-        "worlds": player.sampled_worlds, "best": best,
+        "worlds": player.sampled_worlds, "best": stated_best(margin), "margin": margin,
         "inference": _inference_facts(kept["worlds"]) if player.sampled_worlds else None,
         "actions": [actions[i] for i in order],
         "after_pass": _after_pass(question, kept) if pass_open else []}

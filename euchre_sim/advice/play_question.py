@@ -19,11 +19,11 @@ from ..core.errors import FieldError, UserError
 from ..core.limits import check_seed
 from ..core.rules import RuleSet
 from ..core.seats import seat_at
-from ..core.stats import interval95, mean_se
 from ..game.engine import Bid, HandState, IllegalMove
 from ..play.player import Player
 from .position import Valuer, bidder_inference, card_options
 from .question import ADVISE_DEALER
+from .separation import worlds_margin
 
 PLAY_FIELDS = ("trump", "maker", "alone", "played", "discard_from", "discard")
 
@@ -216,17 +216,17 @@ def answer_play(question: PlayQuestion,
                 progress: Callable[[int, int], None] | None = None) -> dict:
     """The `advise --json` object of a play decision: every legal card (or discard) with its
     mean points to the seat's side over the worlds, its standard error and the share of
-    worlds in which it is double-dummy best; `best` when its paired lead over the runner-up is
-    significant at 95 %, else null (too close to call)."""
+    worlds in which it is double-dummy best; `margin`, the top card's paired lead over the
+    runner-up (`separation.worlds_margin`), and `best` when it is significant at 95 %, else
+    null (too close to call)."""
     state = question.state
     options = card_options(state, question.valuer(), 0, progress=progress)
     options.sort(key=lambda o: -o["pimc"])
+    found = worlds_margin(options, state.rules.max_hand_points)
     best = None
-    if len(options) > 1:
-        lead, se = mean_se(options[0]["values"] - options[1]["values"])
-        if lead > 0 and (se == 0 or interval95(lead, se)[0] > 0):
-            best = {"option": options[0]["option"], "lead": lead, "lead_se": se}
-    elif options:
+    if found is not None and found["separated"]:
+        best = {k: found[k] for k in ("option", "lead", "lead_se")}
+    elif len(options) == 1:
         best = {"option": options[0]["option"], "lead": None, "lead_se": None}
     for option in options:
         option.pop("values")
@@ -236,4 +236,4 @@ def answer_play(question: PlayQuestion,
             "seat": question.seat, "trump": question.trump.upper(), "maker": question.maker,
             "alone": question.alone, "trick": len(state.tricks) or None,
             "worlds": question.player.worlds, "bidding": question.player.bidder, "best": best,
-            "options": options}
+            "margin": found, "options": options}

@@ -21,6 +21,7 @@ from .bid_options import bid_options, bid_question
 from .position import Valuer, bidder_inference, card_options, defence_options
 from .question import AdviceQuestion
 from .review import decision_row, decision_seed
+from .separation import label, worlds_margin
 
 
 def decision_cost(state: HandState, kind: str, chosen, seed: int, deal: int, slot: int,
@@ -34,17 +35,33 @@ def decision_cost(state: HandState, kind: str, chosen, seed: int, deal: int, slo
     valuer = Valuer(valuing.worlds, key, bidder_inference(valuing))
     trick, category, source = None, kind, "worlds"
     if kind == "bid":
-        options, source = _bid_options(state, key)
-    elif kind == "defend_alone":
-        options = defence_options(state, PLAYER_SEAT, valuer, slot, tt)
+        options, source, found = _bid_options(state, key)
     else:
-        options = card_options(state, valuer, slot, tt)
-        if kind == "card":
-            trick = len(state.tricks)
-            category = "follow" if state.tricks[-1].plays else "lead"
+        if kind == "defend_alone":
+            options = defence_options(state, PLAYER_SEAT, valuer, slot, tt)
+        else:
+            options = card_options(state, valuer, slot, tt)
+            if kind == "card":
+                trick = len(state.tricks)
+                category = "follow" if state.tricks[-1].plays else "lead"
+        found = worlds_margin(options, state.rules.max_hand_points)
     row = decision_row(deal, kind, PLAYER_SEAT, trick, chosen, options, category)
     return row | {"points_lost": row["pimc_loss"], "dd_points_lost": row["dd_loss"],
-                  "source": source}
+                  "source": source, "margin": found, "best": stated_option(found)}
+
+
+def _as_option(found: dict) -> dict:
+    """An answer's margin with its top action as review's bid `option`."""
+    return {"option": label(found)} | {k: v for k, v in found.items()
+                                       if k not in ("action", "suit", "alone")}
+
+
+def stated_option(found: dict | None) -> dict | None:
+    """The option best at the table of people where its margin separates it at 95 % (its
+    `option`, `lead` and `lead_se`), else None: too close to call."""
+    if found is None or not found["separated"]:
+        return None
+    return {k: found[k] for k in ("option", "lead", "lead_se")}
 
 
 def _valuing() -> Player:
@@ -53,10 +70,10 @@ def _valuing() -> Player:
     return Player(people().bidder)
 
 
-def _bid_options(state: HandState, seed: int) -> tuple[list[dict], str | None]:
+def _bid_options(state: HandState, seed: int) -> tuple[list[dict], str | None, dict | None]:
     """The seat's bid options: `dd` on the true deal, `pimc` and `pimc_se` as `advise` answers
-    at a table of people (None where it cannot: the auction too rarely reaches the seat), and
-    where that answer came from."""
+    at a table of people (None where it cannot: the auction too rarely reaches the seat), where
+    that answer came from, and its margin in points (`separation`, as review's options)."""
     deck = state.rules.card_deck
     card = deck.card_name(state.upcard)
     ref = {"up": card} if state.round == 1 else {"turned_down": card}
@@ -65,7 +82,7 @@ def _bid_options(state: HandState, seed: int) -> tuple[list[dict], str | None]:
     try:
         advice = answer(question)
     except UserError:
-        advice = {"actions": [], "source": None}
+        advice = {"actions": [], "source": None, "margin": None}
     people = {(a["action"], a["suit"], a["alone"]): a for a in advice["actions"]}
     exact = bid_question(state, _valuing(), 2, seed)
     options = bid_options(state, exact, [state.dealt], advised=False)
@@ -74,4 +91,5 @@ def _bid_options(state: HandState, seed: int) -> tuple[list[dict], str | None]:
         option["pimc"] = valued["mean_points"] if valued else None
         se = valued.get("points_se") if valued else None
         option["pimc_se"] = se if se is not None and np.isfinite(se) else None
-    return options, advice["source"]
+    found = advice["margin"]
+    return options, advice["source"], None if found is None else _as_option(found)

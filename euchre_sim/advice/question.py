@@ -66,12 +66,13 @@ class AdviceQuestion:
     the fields a command line or a JSON body names) bids every seat and its model plays
     every card. With a bidder, pass is valued against the calls over the deals where the
     auction reaches the seat, and `score` ('US-THEM' or a pair) adds each action's chance of
-    winning the game, from `odds` (a folder with odds.parquet) or solved afresh. `infer`:
+    winning the game, from `odds` (a folder with odds.parquet), else the odds shipped beside the
+    atlas at its table, else solved afresh (`atlas.table_odds`). `infer`:
     PIMC's worlds agree with the auction. `atlas`: answer from the shipped atlas where it
     covers the question (default: unless `deals` are asked for; `advice.atlas`);
-    `stop_early`: in the auction, without a score, stop sampling once the best action is
-    separated from the runner-up (default: unless `deals` are asked for;
-    `auction_advice.CHECKPOINTS`)."""
+    `stop_early`: in the auction, stop sampling once the best action is separated from the
+    runner-up (at a score, for the game too, its odds known beforehand; default: unless
+    `deals` are asked for; `auction_advice.CHECKPOINTS`)."""
 
     rules: RuleSet
     hand: str
@@ -150,11 +151,13 @@ class AdviceQuestion:
     @property
     def work_units(self) -> int:
         """The progress total: deals per model played (plus the odds' deals when a score is
-        given without an odds table)."""
+        given and no odds table answers it: `atlas.table_odds`)."""
+        from .atlas import table_odds
+
         if self.bidding is None:
             return self.deals * (1 if self.player.model.solved else 2)
-        return self.deals + (self.odds_deals if self.score is not None and self.odds is None
-                             else 0)
+        solved = self.score is not None and table_odds(self) is None
+        return self.deals + (self.odds_deals if solved else 0)
 
     @property
     def odds_deals(self) -> int:

@@ -109,10 +109,11 @@ def _print_play_advice(result: dict) -> None:
                       f"{o['pimc'] - Z95 * se:+.3f} .. {o['pimc'] + Z95 * se:+.3f}",
                       f"{o['best_share']:.0%} of worlds")
     Console(width=140).print(table)
-    best = result["best"]
+    best, margin = result["best"], result["margin"]
     if best is None:
-        click.echo("Best: too close to call (the top two cards are within each other's 95 % "
-                   "noise on these worlds).")
+        click.echo(f"Best: too close to call ({margin['option']} leads {margin['runner_up']} "
+                   f"by {margin['lead']:+.3f} ± {Z95 * margin['lead_se']:.3f} points, paired "
+                   "on the same worlds).")
     elif best["lead"] is None:
         click.echo(f"Only one card: {best['option']}.")
     else:
@@ -128,19 +129,46 @@ def _action_label(a: dict) -> str:
 
 
 def _chance_cell(action: dict) -> str:
-    """P(win game) and its 95 % interval: ± its half-width, or where every deal's chance was
-    alike (the rule of three's interval, not symmetric) its ends."""
+    """P(win game) and its 95 % interval: ± its half-width where both sides print alike, else
+    (the rule of three's or Wilson's interval near 0 or 1, not symmetric) its ends."""
     p, (low, high) = action["p_win"], action["p_win_ci95"]
-    if action["p_win_se"] > 0:
-        return f"{p:.1%} ± {high - p:.1%}"
+    if f"{abs(high - p):.1%}" == f"{abs(p - low):.1%}":
+        return f"{p:.1%} ± {abs(high - p):.1%}"
     return f"{p:.1%} ({low:.1%} .. {high:.1%})"
+
+
+def _margin_text(margin: dict, percent: bool) -> str:
+    """How far the top action leads the runner-up: its lead ± the wider side of its 95 %
+    interval (1.96 times the stated lead_se), in points or in the chance of the game, and how
+    its error was found."""
+    from ..core.stats import Z95
+
+    lead, half = margin["lead"], Z95 * margin["lead_se"]
+    amount = f"{lead:+.1%} ± {half:.1%}" if percent else f"{lead:+.3f} ± {half:.3f} points"
+    how = ("paired on the same deals" if margin["paired"] else
+           "the two errors added: the atlas keeps no paired one")
+    return f"{amount}, {how}"
+
+
+def _best_line(margin: dict | None, best: dict | None, percent: bool = False) -> str:
+    """'LABEL (ahead of the runner-up by …)' where `best` is stated, else 'too close to call
+    (LABEL leads RUNNER-UP by …)', with the margin; 'the only action' without a margin."""
+    if margin is None:
+        return "the only action"
+    lead = _margin_text(margin, percent)
+    if best is not None:
+        return f"{_full_label(best)} (ahead of the runner-up by {lead})"
+    return (f"too close to call ({_full_label(margin)} leads "
+            f"{_full_label(margin['runner_up'])} by {lead})")
+
+
+def _full_label(a: dict) -> str:
+    return _action_label(a) + (" alone" if a["alone"] else "")
 
 
 def _print_advice(result: dict, rules, seat: int, model: PlayModel) -> None:
     from rich.console import Console
     from rich.table import Table
-
-    from ..core.stats import Z95
 
     bidding = result.get("bidding")
     ref = f"upcard {result['up']}" if "up" in result else f"turned down {result['turned_down']}"
@@ -184,21 +212,14 @@ def _print_advice(result: dict, rules, seat: int, model: PlayModel) -> None:
     console = Console(width=140)
     console.print(table)
     if bidding:
-        best = result["best"]
-        if best is None:
-            click.echo("Best: too close to call (the top two actions are within each other's "
-                       "95 % noise on these deals).")
-        else:
-            click.echo(f"Best: {_action_label(best)}{' alone' if best['alone'] else ''} "
-                       f"(ahead of the runner-up by {best['lead']:+.3f} ± "
-                       f"{Z95 * best['lead_se']:.3f} points, paired on the same deals).")
+        click.echo(f"Best: {_best_line(result['margin'], result['best'])}.")
         if "score" in result:
-            game = result["best_for_game"]
-            label = _action_label(game) + (" alone" if game["alone"] else "")
             score = f"{result['score']['us']}-{result['score']['them']}"
-            click.echo(f"At {score}, best for the game: {label}"
-                       + (" — not the best for points." if result["game_differs"] else
-                          " (also the best for points)."))
+            line = _best_line(result["game_margin"], result["best_for_game"], percent=True)
+            also = "" if result["best_for_game"] is None or result["best"] is None else (
+                " — not the best for points" if result["game_differs"] else
+                " (also the best for points)")
+            click.echo(f"At {score}, best for the game: {line}{also}.")
         if result["after_pass"]:
             after = Table(title="After you pass")
             for name in ("then", "share", "mean points to you"):

@@ -48,19 +48,59 @@ def interval95(mean: float, se: float) -> list[float]:
 
 
 def bounded_interval95(mean: float, se: float, n: int, low: float, high: float) -> list[float]:
-    """The 95 % interval of a mean of n values, each within low..high: the normal one, but
-    where the sample shows no spread at all (se 0: every value alike) the rule of three (a
-    value other than the one seen in n draws has a chance below 3 / n at 95 %), as far
-    towards either end as that share of the other values could move the mean."""
-    if not se == 0 or n < 1:
+    """The 95 % interval of a mean of n values, each within low..high, never past them.
+
+    The mean is read as a share q = (mean - low) / (high - low) of the way from low to high,
+    and its interval is Wilson's score interval for a proportion of n_eff = q (1 - q) / s²
+    trials (s: the standard error on that scale; Korn and Graubard's effective count, which is
+    n for values at low or high only and more where they spread less): the normal interval
+    where q is far from either end, bent inside 0..1 near them, where a few rare results carry
+    the mean. Where the sample shows no spread at all (se 0: every value alike) the rule of
+    three (a value other than the one seen in n draws has a chance below 3 / n at 95 %), as far
+    towards either end as that share of the other values could move the mean; a mean at low or
+    high with a standard error from elsewhere (a pool's spread) gets the wider of that and the
+    normal interval, clipped. Where low is high, that one value; a standard error of NaN (a
+    single value) gives NaN."""
+    if not high > low:
+        return [float(low), float(low)]
+    if n < 1 or not np.isfinite(se):
         return interval95(mean, se)
-    share = min(1.0, 3.0 / n)
-    return [mean - share * (mean - low), mean + share * (high - mean)]
+    width = high - low
+    q = min(max((mean - low) / width, 0.0), 1.0)
+    spread = q * (1 - q)
+    if se == 0 or spread == 0:
+        share = min(1.0, 3.0 / n)
+        three = [mean - share * (mean - low), mean + share * (high - mean)]
+        if se == 0:
+            return three
+        # at an end with a spread from elsewhere (a pool's): the wider of the two, clipped
+        return [float(max(low, min(three[0], mean - Z95 * se))),
+                float(min(high, max(three[1], mean + Z95 * se)))]
+    n_eff = spread / (se / width) ** 2
+    z2 = Z95 * Z95 / n_eff
+    centre = (q + z2 / 2) / (1 + z2)
+    half = Z95 / (1 + z2) * np.sqrt(spread / n_eff + z2 / (4 * n_eff))
+    return [float(low + width * max(centre - half, 0.0)),
+            float(low + width * min(centre + half, 1.0))]
 
 
-def points_interval95(mean: float, se: float, n: int, bound: float) -> list[float]:
-    """`bounded_interval95` of a mean of points, each within -bound..bound."""
-    return bounded_interval95(mean, se, n, -bound, bound)
+def stated_se(mean: float, se: float, interval: list[float]) -> float:
+    """The standard error stated beside a 95 % interval: the larger of the sample's and the
+    interval's wider side over 1.96, so that a reader's z from it is never larger than the
+    interval allows (the rule of three's and Wilson's intervals are not symmetric; a normal
+    interval's side is 1.96 times the sample's exactly)."""
+    if not np.isfinite(se):
+        return se
+    low, high = interval
+    return float(max(se, (mean - low) / Z95, (high - mean) / Z95))
+
+
+def bounded_figures(mean: float, se: float, n: int, low: float, high: float
+                    ) -> tuple[float, list[float]]:
+    """(the standard error to state, the 95 % interval) of a mean of n values within
+    low..high: `bounded_interval95`, and `stated_se` beside it."""
+    interval = bounded_interval95(mean, se, n, low, high)
+    return stated_se(mean, se, interval), interval
 
 
 def chance_interval95(p: float, se: float, n: int) -> list[float]:

@@ -8,6 +8,7 @@ from ..advice.practice_feedback import decision_cost
 from ..core.errors import UserError
 from ..core.rules import RuleSet
 from ..core.seats import SEAT_NAMES, left_of
+from ..core.stats import Z95
 from ..game.egn import write_egn
 from ..game.history import state_to_record
 from ..game.practice import PLAYER_SEAT, PracticeHand, first_dealer
@@ -127,7 +128,15 @@ def _cost(row: dict) -> float:
 
 
 def _best(row: dict) -> str | None:
-    """The option best at the table of people (double dummy where it was not valued)."""
-    key = "pimc" if any(o["pimc"] is not None for o in row["options"]) else "dd"
-    valued = [o for o in row["options"] if o[key] is not None]
-    return option_label(max(valued, key=lambda o: o[key])["option"]) if valued else None
+    """The option best at the table of people where its margin separates it at 95 % (`best`),
+    'too close to call' with the two and the margin where it does not, the double-dummy best
+    (exact) where the table of people did not value the decision; None where nothing did."""
+    found = row.get("margin")
+    if row.get("best") is not None:
+        return option_label(row["best"]["option"])
+    if found is not None and any(o["pimc"] is not None for o in row["options"]):
+        return (f"too close to call: {option_label(found['option'])} or "
+                f"{option_label(found['runner_up'])}, {found['lead']:+.2f} ± "
+                f"{Z95 * found['lead_se']:.2f}")
+    valued = [o for o in row["options"] if o["dd"] is not None]
+    return option_label(max(valued, key=lambda o: o["dd"])["option"]) if valued else None

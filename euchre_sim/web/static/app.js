@@ -34,8 +34,9 @@ const fmtRate = (x) => (x === null || x === undefined ? "–" : (100 * x).toFixe
 const fmtPoints = (x) => (x >= 0 ? "+" : "−") + Math.abs(x).toFixed(3);
 // P(win game) and its 95 % interval: ± its half-width, or where every deal's chance was alike
 // (the rule of three's interval, not symmetric) its ends
-const fmtChance = (a) => (a.p_win_se > 0
-  ? `${fmtRate(a.p_win)} ± ${fmtRate(a.p_win_ci95[1] - a.p_win)}`
+// ± the half-width where both sides print alike, else (not symmetric near 0 or 1) the ends
+const fmtChance = (a) => (fmtRate(Math.abs(a.p_win_ci95[1] - a.p_win)) === fmtRate(Math.abs(a.p_win - a.p_win_ci95[0]))
+  ? `${fmtRate(a.p_win)} ± ${fmtRate(Math.abs(a.p_win_ci95[1] - a.p_win))}`
   : `${fmtRate(a.p_win)} (${fmtRate(a.p_win_ci95[0])}..${fmtRate(a.p_win_ci95[1])})`);
 
 // ---- tabs and health --------------------------------------------------------------------
@@ -301,7 +302,7 @@ function renderAdvice(result) {
   $("advise-title").textContent = `${result.hand}, seat ${result.seat}, ${ref}: ` +
     `${result.deals.toLocaleString()} deals${stopped}${source}${reached}, play ${result.play}`;
   $("advise-refine").hidden = result.source !== "atlas";
-  $("advise-best").textContent = bestLine(result, actions);
+  $("advise-best").textContent = bestLine(result);
   $("advise-columns").textContent = exact
     ? `points: played out by ${result.play} from what each seat sees; dd points: the same deals ` +
       "with every hand seen and perfect play (a bound, not a table of people)."
@@ -318,22 +319,30 @@ function renderAdvice(result) {
   nextDefaults(result);
 }
 
-function bestLine(result, actions) {
-  let text;
-  if (result.bidding) {
-    text = result.best === null
-      ? "Best: too close to call (the top two are within each other's 95 % noise on these deals)."
-      : `Best: ${actionLabel(result.best)} (ahead of the runner-up by ${fmtPoints(result.best.lead)}` +
-        ` ± ${(state.catalog.z95 * result.best.lead_se).toFixed(3)} points, paired on the same deals).`;
-  } else {
-    const top = actions[0];
-    const close = actions.filter((a) => a !== top && a.ci95[1] >= top.ci95[0]);
-    text = close.length ? `Highest: ${actionLabel(top)}, too close to call against ${close.map(actionLabel).join(", ")}.`
-      : `Best: ${actionLabel(top)}.`;
-  }
+function marginText(margin, percent) {
+  // the top action's lead ± the wider side of its 95 % interval, and how its error was found
+  const half = state.catalog.z95 * margin.lead_se;
+  const amount = percent ? `+${fmtRate(margin.lead)} ± ${fmtRate(half)}`
+    : `${fmtPoints(margin.lead)} ± ${half.toFixed(3)} points`;
+  return amount + (margin.paired ? ", paired on the same deals"
+    : ", the two errors added: the atlas keeps no paired one");
+}
+
+function bestText(margin, best, percent) {
+  // the best action where its margin separates it at 95 %, else too close to call, with the margin
+  if (!margin) return "the only action";
+  if (best) return `${actionLabel(best)} (ahead of the runner-up by ${marginText(margin, percent)})`;
+  return `too close to call (${actionLabel(margin)} leads ${actionLabel(margin.runner_up)} by ` +
+    `${marginText(margin, percent)})`;
+}
+
+function bestLine(result) {
+  let text = `Best: ${bestText(result.margin, result.best, false)}.`;
   if (result.score) {
-    text += ` At ${result.score.us}-${result.score.them}, best for the game: ${actionLabel(result.best_for_game)}` +
-      (result.game_differs ? " — not the best for points." : " (also the best for points).");
+    const also = result.best_for_game === null || result.best === null ? ""
+      : result.game_differs ? " — not the best for points" : " (also the best for points)";
+    text += ` At ${result.score.us}-${result.score.them}, best for the game: ` +
+      `${bestText(result.game_margin, result.best_for_game, true)}${also}.`;
   }
   return text;
 }
@@ -456,8 +465,10 @@ function renderNext(result) {
     `${result.alone ? " alone" : ""}: ${result.worlds} worlds${result.bidding ? ", bidding " + result.bidding : ""}.`;
   const best = result.best;
   $("next-best").dataset.option = best ? best.option : "";
+  const margin = result.margin;
   $("next-best").textContent = best === null
-    ? "Best: too close to call (the top two are within each other's 95 % noise on these worlds)."
+    ? `Best: too close to call (${margin.option} leads ${margin.runner_up} by ${fmtPoints(margin.lead)}` +
+      ` ± ${(z * margin.lead_se).toFixed(3)} points, paired on the same worlds).`
     : `Best: ${best.option}` + (best.lead === null ? " (the only legal card)."
       : ` (ahead of the runner-up by ${fmtPoints(best.lead)} ± ${(z * best.lead_se).toFixed(3)} points, paired on the same worlds).`);
   $("next-output").hidden = false;
@@ -916,10 +927,16 @@ function renderPractice() {
 
 function feedbackNode(feedback) {
   const chosen = optionLabel(feedback.chosen);
-  const best = (key) => {
-    // the best option (the one chosen when it shares the top)
+  const best = (key, people) => {
+    // the best option (the one chosen when it shares the top); at the table of people only
+    // where its margin separates it at 95 %, else too close to call with the margin
     const valued = feedback.options.filter((o) => o[key] !== null);
     if (!valued.length) return "–";
+    const margin = feedback.margin;
+    if (people && margin && !margin.separated) {
+      return `too close to call: ${optionLabel(margin.option)} leads ${optionLabel(margin.runner_up)} by ` +
+        `${fmtPoints(margin.lead)} ± ${(state.catalog.z95 * margin.lead_se).toFixed(3)}`;
+    }
     const top = Math.max(...valued.map((o) => o[key]));
     const tied = valued.filter((o) => o[key] === top).map((o) => optionLabel(o.option));
     return tied.includes(chosen) ? chosen : tied[0];
@@ -927,8 +944,8 @@ function feedbackNode(feedback) {
   const where = feedback.trick ? `trick ${feedback.trick} ` : "";
   const line = el("p", { "data-feedback": feedback.kind },
     `${where}${feedback.kind.replace("_", " ")} ${optionLabel(feedback.chosen)}: lost `,
-    el("strong", { textContent: fmtLost(feedback.points_lost) }), ` at the table of people (best ${best("pimc")}), `,
-    el("strong", { textContent: fmtLost(feedback.dd_points_lost) }), ` double dummy (best ${best("dd")})`);
+    el("strong", { textContent: fmtLost(feedback.points_lost) }), ` at the table of people (best ${best("pimc", true)}), `,
+    el("strong", { textContent: fmtLost(feedback.dd_points_lost) }), ` double dummy (best ${best("dd", false)})`);
   const rows = feedback.options.map((o) => el("tr", { class: optionLabel(o.option) === chosen ? "chosen-row" : "" },
     el("td", { textContent: optionLabel(o.option) }), el("td", { textContent: fmtLoss(o.pimc) }),
     el("td", { textContent: fmtLoss(o.dd) })));
@@ -964,7 +981,7 @@ function renderPracticeFeedback(view) {
         el("td", { textContent: tally.per_hand[kind].people.toFixed(2) }),
         el("td", { textContent: tally.per_hand[kind].dd.toFixed(2) }))));
     $("practice-worst").replaceChildren(...tally.worst.map((w) => el("li", {},
-      `deal ${w.deal}, ${w.kind.replace("_", " ")} ${w.chosen} (best ${w.best}): lost ${fmtLost(w.points_lost)}, ` +
+      `deal ${w.deal}, ${w.kind.replace("_", " ")} ${w.chosen} (best: ${w.best}): lost ${fmtLost(w.points_lost)}, ` +
       `dd ${fmtLost(w.dd_points_lost)} — ${momentText(w.view)}`)));
   }
 }
