@@ -122,6 +122,53 @@ def test_a_bids_feedback_is_what_advise_answers_for_the_position(played):
     assert feedback["points_lost"] == pytest.approx(max(values.values()) - chosen)
 
 
+def test_a_bids_feedback_names_its_best_only_where_advise_separates_it(played):
+    """Issue 76: the bid's best at the table of people is `advise`'s, stated only where its
+    margin over the runner-up separates it at 95 %; the margin is there either way."""
+    first, feedback = played[0], played[1]["feedback"]
+    advice = answer(AdviceQuestion(build_rules("standard"), " ".join(first["hand"]), 1,
+                                   up=first["upcard"], seed=START["seed"]))
+    margin, theirs = feedback["margin"], advice["margin"]
+    assert margin["option"] == {k: theirs[k] for k in ("action", "suit", "alone")}
+    assert margin["runner_up"] == theirs["runner_up"]
+    assert (margin["lead"], margin["lead_se"]) == (theirs["lead"], theirs["lead_se"])
+    assert (feedback["best"] is None) == (advice["best"] is None) == (not margin["separated"])
+
+
+def test_a_cards_feedback_margin_is_the_top_two_cards_over_the_worlds(played):
+    """Each card's best over the worlds: the top two cards by their mean points, the lead the
+    difference of their means (paired, world by world), named best only where separated."""
+    cards = [s["feedback"] for s in played[1:] if s["feedback"]["kind"] == "card"
+             and len(s["feedback"]["options"]) > 1]
+    assert cards
+    for feedback in cards:
+        first, second = sorted(feedback["options"], key=lambda o: -o["pimc"])[:2]
+        margin = feedback["margin"]
+        assert (margin["option"], margin["runner_up"]) == (first["option"], second["option"])
+        assert margin["lead"] == pytest.approx(first["pimc"] - second["pimc"])
+        assert margin["paired"] and margin["separated"] == (margin["lead_ci95"][0] > 0)
+        assert (feedback["best"] is not None) == margin["separated"]
+
+
+def test_the_tally_names_a_best_only_where_it_was_separated():
+    """The costliest decisions' `best`: the option best at the table of people where its
+    margin separated it, too close to call (the two and the lead ± 1.96 se) where not, the
+    double-dummy best where the table of people did not value it."""
+    from euchre_sim.report.practice import _best
+
+    options = [{"option": "AS", "pimc": 0.5, "dd": 1.0}, {"option": "KS", "pimc": 0.45,
+                                                            "dd": 2.0}]
+    margin = {"option": "AS", "runner_up": "KS", "lead": 0.05, "lead_se": 0.1,
+              "separated": False}
+    assert _best({"options": options, "margin": margin, "best": None}) == \
+        "too close to call: AS or KS, +0.05 ± 0.20"
+    separated = {"option": "AS", "lead": 0.05, "lead_se": 0.01}
+    assert _best({"options": options, "margin": margin | {"separated": True},
+                  "best": separated}) == "AS"
+    unvalued = [o | {"pimc": None} for o in options]
+    assert _best({"options": unvalued, "margin": None, "best": None}) == "KS"
+
+
 def test_the_summary_adds_up_the_hands_losses(played):
     final = played[-1]
     summary, tally = final["summary"], final["tally"]

@@ -40,12 +40,16 @@ COMPILING = ("advise: compiling the kernels (first run only: 20 s to a minute; l
 @rules_options
 @player_fields(people_default=True)
 @click.option("--score", default=None, metavar="US-THEM",
-              help="With --bidding: the game's score, e.g. 8-9; adds each action's chance "
-                   "of winning the game.")
+              help="With --bidding (or the default table of people): the game's score, e.g. "
+                   "8-9; adds each action's chance of winning the game. Answered at once from "
+                   "the atlas where it covers the hand (the standard, online, yooker and "
+                   "drinking presets unchanged, no --deals).")
 @click.option("--odds", type=click.Path(file_okay=False), default=None,
-              help="With --score: a folder with odds.parquet (euchre-sim odds); default: "
-                   "those shipped beside the atlas where it answers, else solved from fresh "
-                   "deals bid the same way.")
+              help="With --score: a folder with odds.parquet (euchre-sim odds); default: at a "
+                   "table of people under the standard, online, yooker or drinking preset "
+                   "unchanged, the odds shipped beside the atlas (whether or not the atlas "
+                   "covers the hand: a simulated hand takes seconds), else solved from fresh "
+                   "deals bid the same way (a minute or more).")
 @click.option("--trump", default=None, metavar="SUIT",
               help="During the play: trump (with --maker); asks your next card.")
 @click.option("--maker", type=int, default=None, help="During the play: the maker's position.")
@@ -64,9 +68,10 @@ def advise(ruleset, as_json: bool, workers: int, **fields) -> None:
     unseen cards (with --bidding: the deals where the auction reaches you, pass included).
     With neither --play nor --bidding: at a table of people (--bidding human --play learned),
     double dummy beside: read at once from the shipped atlas where it covers the question
-    (the standard, online, yooker and drinking presets unchanged, no --deals; with --score
-    where the atlas keeps each entry's results, today Yooker's),
-    else simulated (a few seconds; the first run compiles for about a minute and says so).
+    (the standard, online, yooker and drinking presets unchanged, no --deals; with or without
+    --score), else simulated (a few seconds; the first run compiles for about a minute and
+    says so). "Best" is named only where its lead over the runner-up is clear at 95 %, else
+    "too close to call", with the margin either way.
     With --trump and --maker: which card to discard or play now, over worlds consistent
     with what you have seen.
 
