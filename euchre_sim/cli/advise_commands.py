@@ -223,7 +223,7 @@ def _print_advice(result: dict, rules, seat: int, model: PlayModel) -> None:
             line = _best_line(result["game_margin"], result["best_for_game"], percent=True)
             also = "" if result["best_for_game"] is None or result["best"] is None else (
                 " — not the best for points" if result["game_differs"] else
-                " (also the best for points)")
+                ", also the best for points")
             click.echo(f"At {score}, best for the game: {line}{also}.")
         if result["after_pass"]:
             after = Table(title="After you pass")

@@ -340,7 +340,7 @@ function bestLine(result) {
   let text = `Best: ${bestText(result.margin, result.best, false)}.`;
   if (result.score) {
     const also = result.best_for_game === null || result.best === null ? ""
-      : result.game_differs ? " — not the best for points" : " (also the best for points)";
+      : result.game_differs ? " — not the best for points" : ", also the best for points";
     text += ` At ${result.score.us}-${result.score.them}, best for the game: ` +
       `${bestText(result.game_margin, result.best_for_game, true)}${also}.`;
   }
