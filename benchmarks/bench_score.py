@@ -38,6 +38,12 @@ QUESTIONS = {
                                            "--seat", "2", "--score", "8-9"]),
     "standard_promoted_4_4": ("standard", ["--hand", "QD KD JS 9C TC", "--turned-down", "AD",
                                            "--seat", "3", "--score", "4-4"]),
+    # a question whose game is too close to call at 2,000, 5,000 and 10,000 deals: all
+    # 20,000 (the slowest a score question can be); and one that separates at 10,000
+    "standard_close_9_8": ("standard", ["--hand", "AC KC QC QH JS", "--turned-down", "KH",
+                                        "--seat", "4", "--score", "9-8"]),
+    "standard_10000_9_8": ("standard", ["--hand", "AC QC KH KS JS", "--turned-down", "KC",
+                                        "--seat", "1", "--score", "9-8"]),
 }
 
 
