@@ -335,6 +335,7 @@ def _check_advise_against_the_solver(rules, hand, position, down=None, up=None, 
     sampled = sampled_deals(rules, hand, position, up or down, deals, seed)
     seat = position % 4  # N deals
     upcard = deck.parse_card(up) if up else None
+    per_deal = []
     for action in result["actions"]:
         trump = deck.parse_suit(action["suit"])
         tricks = np.array([solved_maker_tricks(rules, hands, trump, seat, action["alone"],
@@ -345,7 +346,22 @@ def _check_advise_against_the_solver(rules, hand, position, down=None, up=None, 
         assert action["march_rate"] == pytest.approx(np.mean(tricks == 5))
         assert action["euchred_rate"] == pytest.approx(np.mean(tricks < 3))
         assert action["mean_points"] == pytest.approx(np.mean(points))
-        assert action["points_se"] == pytest.approx(np.std(points, ddof=1) / np.sqrt(deals))
+        # within what the call can score (a euchre to a lone call's march), the error stated
+        # the sample's or the interval's wider side over 1.96 where that is wider (issue 76)
+        lo, hi = action["ci95"]
+        low = -rules.euchre_points
+        high = rules.lone_march_points if action["alone"] else rules.march_points
+        assert low <= lo <= action["mean_points"] <= hi <= high
+        se = np.std(points, ddof=1) / np.sqrt(deals)
+        assert action["points_se"] == pytest.approx(max(
+            se, (action["mean_points"] - lo) / 1.959964, (hi - action["mean_points"]) / 1.959964))
+        per_deal.append(np.array(points, dtype=float))
+    # the margin of the top call over the next, paired on the same deals
+    diff = per_deal[0] - per_deal[1]
+    margin = result["margin"]
+    assert margin["paired"] and margin["lead"] == pytest.approx(diff.mean())
+    if diff.std() > 0:
+        assert margin["lead_se"] == pytest.approx(diff.std(ddof=1) / np.sqrt(deals), rel=0.05)
     return result
 
 
