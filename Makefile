@@ -5,19 +5,24 @@ BIN := $(VENV)/bin
 DEALS ?= 100000
 OUT ?= out
 
-.PHONY: install install-dev browser run test bench clean
+.PHONY: install install-dev browser run test docs bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-# what a run needs: the package and its required dependencies
-install: $(BIN)/python
+# what a run needs: the package and its required dependencies, installed again only when
+# pyproject.toml changed (the install is editable: the code itself is read where it lies)
+install: $(VENV)/.installed
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e .
+	@touch $@
 
 # what the tests need: the dev extra, and a browser for the page tests
-install-dev: $(BIN)/python
+install-dev: $(VENV)/.installed-dev
+$(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	@touch $@ $(VENV)/.installed
 
 browser:
 	@scripts/install-browser
@@ -27,6 +32,11 @@ run: install
 
 test: install-dev browser
 	$(BIN)/python -m pytest
+
+# every command example of the README and docs/ run and compared with what the page shows
+# (tools/check_docs.py; the Python API page runs with the tests)
+docs: install-dev
+	$(BIN)/python tools/check_docs.py
 
 # the benchmarks that matter, each printing JSON, a few minutes each on 2 cores (what each
 # measures: docs/performance.md#benchmarks): random hands, the solver, simulate end to end,

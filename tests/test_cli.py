@@ -62,7 +62,8 @@ def test_serve_with_allow_remote_prints_the_page_url_with_its_token(tmp_path, mo
     from .web_helpers import free_port
 
     started = {}
-    monkeypatch.setattr(uvicorn, "run", lambda app, **where: started.update(app=app, **where))
+    monkeypatch.setattr(uvicorn.Server, "run", lambda server, **_: started.update(
+        app=server.config.app, port=server.config.port))
     port = free_port()
     result = CliRunner().invoke(cli, ["serve", "--port", str(port), "--allow-remote",
                                       "--runs", str(tmp_path)])

@@ -32,15 +32,17 @@ def no_work(monkeypatch):
     """The work behind every command replaced by a failure: a check that comes too late (or
     not at all) fails the test at once instead of starting a huge run."""
     import euchre_sim.advice.advice_request as advice_request
-    import euchre_sim.cli.simulate_commands as simulate_commands
+    import euchre_sim.api.game_odds as api_odds
+    import euchre_sim.api.runs as api_runs
     import euchre_sim.game.selfplay as selfplay
     import euchre_sim.game.tournament as tournament
 
     def started(*_, **__):
         raise AssertionError("the work started")
 
-    for module, name in ((advice_request, "answer"), (simulate_commands, "run_simulation"),
-                         (selfplay, "play_games"), (tournament, "prepare_tournament")):
+    for module, name in ((advice_request, "answer"), (api_runs, "run_plan"),
+                         (api_odds, "run_plan"), (selfplay, "play_games"),
+                         (tournament, "prepare_tournament")):
         monkeypatch.setattr(module, name, started)
 
 
@@ -151,7 +153,7 @@ def test_workers_above_the_cores_are_capped_with_a_note(monkeypatch, tmp_path):
 
     asked = []
     monkeypatch.setattr(simulate_commands, "run_simulation",
-                        lambda plan, workers, *_: asked.append(workers))
+                        lambda ruleset, out_dir, workers, *_: asked.append(workers))
     result = run_cli(["simulate", "--deals", "2000", "--workers", "100000", "--out",
                       str(tmp_path / "run")])
     cores = default_workers()

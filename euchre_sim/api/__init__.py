@@ -6,7 +6,7 @@ modules import numpy, pandas and Numba only when a call needs them."""
 from ..core.errors import UserError as Error
 from .advice import Advice, advise
 from .charts import chart
-from .odds import odds
+from .game_odds import odds
 from .reviewing import review
 from .runs import Run, RunProgress, load_run, simulate
 from .solving import solve

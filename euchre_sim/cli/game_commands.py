@@ -9,7 +9,7 @@ import click
 from .app import cli, stopped
 from .options import (
     json_option,
-    player_options,
+    player_fields,
     renamed_option,
     rules_options,
     seed_option,
@@ -184,13 +184,13 @@ def replay(file: str, ruleset, as_json: bool) -> None:
               help="Deals to simulate (without --from).")
 @seed_option
 @rules_options
-@player_options
+@player_fields
 @workers_option
 @click.option("--resume", is_flag=True, help="Continue an interrupted simulation in --out.")
 @click.option("--no-progress", is_flag=True, help="No progress bar.")
 @json_option(rows=True)
-def odds(out_dir: str, from_dir: str | None, ruleset, player, workers: int,
-         resume: bool, no_progress: bool, as_json: bool, **fields) -> None:
+def odds(out_dir: str, from_dir: str | None, ruleset, workers: int, resume: bool,
+         no_progress: bool, as_json: bool, **fields) -> None:
     """The chance of winning the game from every score, for either side dealing next.
 
     Simulates DEALS deals with the auction (--bidding, default rules) into --out, or reads
@@ -199,30 +199,20 @@ def odds(out_dir: str, from_dir: str | None, ruleset, player, workers: int,
 
     Example: euchre-sim odds --out odds/ --deals 200000 --bidding rules
     """
-    import dataclasses
-    import os
-
-    from ..core.output import writable_folder, written
-    from ..report.query import run_odds
-    from ..sim.simulate import RunPlan
-    from .simulate_commands import run_simulation
+    from .. import api
+    from .progress import ChunkBar
 
     if from_dir is None:
-        if player.bidder is None:
-            player = dataclasses.replace(player, bidder="rules")
-        plan = RunPlan(out_dir, ruleset, player=player, **fields)  # checked, then the folder
-        writable_folder(out_dir)  # before the simulation, not after it
-        run_simulation(plan, workers, resume, not no_progress)
+        with ChunkBar("simulate", "deals", out_dir, not no_progress) as bar:
+            table = api.odds(out=out_dir, rules=ruleset, workers=workers, progress=bar,
+                             resume=resume, **fields)
     else:
-        writable_folder(out_dir)
-    info, table = run_odds(from_dir or out_dir)
-    with written(os.path.join(out_dir, "odds.parquet"), binary=True) as handle:
-        table.to_parquet(handle, index=False)
+        table = api.odds(from_dir, out=out_dir)
     if as_json:
         for line in table.to_json(orient="records", lines=True).splitlines():
             click.echo(line)
         return
-    _print_odds(table, info)
+    _print_odds(table, table.attrs["run"])
 
 
 def _print_odds(table, info: dict) -> None:

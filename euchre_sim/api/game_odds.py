@@ -68,6 +68,8 @@ def odds(run: str | os.PathLike | Run | None = None, *, out: str | os.PathLike |
         run = run_plan(plan, workers, resume, progress)
     elif options:
         raise UserError(f"odds of a finished run takes no {sorted(options)[0]!r}")
+    elif out is not None:
+        writable_folder(os.fspath(out))
     path = run.path if isinstance(run, Run) else os.fspath(run)
     info, table = run_odds(path)
     if out is not None:
