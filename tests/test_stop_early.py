@@ -106,7 +106,7 @@ def test_advise_says_on_standard_error_when_it_compiles(monkeypatch):
 
     from euchre_sim.advice import advice_request
 
-    def compiling_answer(question, workers=1):
+    def compiling_answer(question, progress=None, workers=1):
         numba.njit(cache=False)(lambda x: x + 1)(1)
         return advise_in_auction(_question(deals=40))
 

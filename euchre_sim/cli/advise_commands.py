@@ -8,7 +8,7 @@ import click
 from ..play.models import MODELS, SOLVER_PACE, PlayModel
 from .app import cli
 from .options import json_option, player_fields, rules_options, seed_option, workers_option
-from .progress import warn
+from .progress import notes_compiling
 
 
 def _deals_help() -> str:
@@ -20,10 +20,6 @@ def _deals_help() -> str:
     return (f"up to {SOLVER_PACE.advise_deals:,} deals, stopping once the best action is "
             "clear; " + "; ".join(f"{deals:,} under --play {' or '.join(names)}"
                                   for deals, names in others.items()))
-
-
-COMPILING = ("advise: compiling the kernels (first run only: 20 s to a minute; later runs "
-             "load them from Numba's cache)")
 
 
 @cli.command()
@@ -63,6 +59,7 @@ COMPILING = ("advise: compiling the kernels (first run only: 20 s to a minute; l
               help="During the play, as the dealer who took the upcard: what you threw.")
 @workers_option
 @json_option()
+@notes_compiling("advise")
 def advise(ruleset, as_json: bool, workers: int, **fields) -> None:
     """Should this hand order up, call, go alone or pass? Figures over random deals of the
     unseen cards (with --bidding: the deals where the auction reaches you, pass included).
@@ -82,18 +79,16 @@ def advise(ruleset, as_json: bool, workers: int, **fields) -> None:
     """
     import json
 
-    from ..advice.advice_request import answer, ask_any
-    from ..core.jit import on_first_compile
+    from .. import api
+    from ..play.models import play_model
 
-    question = ask_any(ruleset, fields)
-    with on_first_compile(lambda: warn(COMPILING)):
-        result = answer(question, workers=workers)
+    result = api.advise(rules=ruleset, workers=workers, **fields).to_dict()
     if as_json:
         click.echo(json.dumps(result))
     elif "kind" in result:
         _print_play_advice(result)
     else:
-        _print_advice(result, ruleset, question.seat, question.player.model)
+        _print_advice(result, ruleset, fields["seat"], play_model(result["play"]))
 
 
 def _print_play_advice(result: dict) -> None:

@@ -16,6 +16,7 @@ from .options import (
     sides_options,
     workers_option,
 )
+from .progress import notes_compiling
 
 
 @cli.command()
@@ -57,6 +58,7 @@ def rules(preset: str | None, as_json: bool) -> None:
                 "FILE ends in .egn (one file per game: FILE-1.egn ... for several games).")
 @sides_options(("The NS side", "The EW side"), "random",
                "random: any legal bid, a coin for defending alone")
+@notes_compiling("play")
 def play(games: int, seed: int, ruleset, out_path: str | None, players: tuple,
          bidder_table: str | None) -> None:
     """Self-play whole games, each side a bidder and a card-play model as in tournament; print
@@ -189,6 +191,7 @@ def replay(file: str, ruleset, as_json: bool) -> None:
 @click.option("--resume", is_flag=True, help="Continue an interrupted simulation in --out.")
 @click.option("--no-progress", is_flag=True, help="No progress bar.")
 @json_option(rows=True)
+@notes_compiling("odds")
 def odds(out_dir: str, from_dir: str | None, ruleset, workers: int, resume: bool,
          no_progress: bool, as_json: bool, **fields) -> None:
     """The chance of winning the game from every score, for either side dealing next.

@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import functools
 import sys
 
 import click
+
+# what compiling adds to a command's first run on this project's 2-core machine (measured:
+# benchmarks/bench_cold_start.py, docs/performance.md#cold-start; play and review by hand)
+COMPILE_SECONDS = {"simulate": 25, "tournament": 30, "odds": 25, "advise": 40, "play": 35,
+                   "review": 100, "solve": 15}
 
 
 def progress_bar(title: str, unit: str, total: int, done: int, enabled: bool,
@@ -60,11 +66,8 @@ class ChunkBar:
             warn(update.note)
         elif update.stage == "start":
             self._open()
-        elif update.stage == "compiling":
+        elif update.stage == "compiling":  # the line itself: `notes_compiling`
             self.progress.update(self.task, description="compiling (first run only)")
-            if self.show and not sys.stderr.isatty():
-                warn(f"{self.title}: compiling the kernels (first run only; later runs load "
-                     "them from Numba's cache)")
         else:
             if self.progress.tasks[0].start_time is None:
                 self.progress.update(self.task, description=self.title)
@@ -84,3 +87,23 @@ class ChunkBar:
             click.echo(f"interrupted: {self.done:,} of {self.total:,} {self.unit} are saved in "
                        f"{self.out_dir}; run the same command with --resume to finish", err=True)
             sys.exit(130)
+
+
+def notes_compiling(name: str):
+    """A command that says, once and only when Numba compiles inside it, that it does and for
+    about how long (COMPILE_SECONDS)."""
+
+    def decorate(command):
+        @functools.wraps(command)
+        def wrapper(*args, **kwargs):
+            from ..api.compiling import on_first_compile
+
+            line = (f"{name}: compiling the kernels (first run only: about "
+                    f"{COMPILE_SECONDS[name]} s on 2 cores; later runs load them from Numba's "
+                    "cache)")
+            with on_first_compile(lambda: warn(line)):
+                return command(*args, **kwargs)
+
+        return wrapper
+
+    return decorate

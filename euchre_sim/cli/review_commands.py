@@ -9,6 +9,7 @@ import click
 
 from .app import cli
 from .options import json_option, player_fields, rules_options, seed_option
+from .progress import notes_compiling
 
 
 @cli.command()
@@ -25,6 +26,7 @@ from .options import json_option, player_fields, rules_options, seed_option
               help="The kinds of decision to value (comma-separated).")
 @click.option("--no-progress", is_flag=True, help="No progress bar.")
 @json_option(rows=True)
+@notes_compiling("review")
 def review(file: str, seed: int, ruleset, out_dir: str | None, egn_path: str | None,
            kinds: str, no_progress: bool, as_json: bool, **player) -> int:
     """Value every bid, discard, defend-alone choice and card of recorded hands: `dd` with

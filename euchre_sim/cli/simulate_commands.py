@@ -9,7 +9,7 @@ import click
 
 from .app import cli
 from .options import player_fields, rules_options, seed_option, workers_option
-from .progress import ChunkBar
+from .progress import ChunkBar, notes_compiling
 
 
 def print_headline(run) -> None:
@@ -64,6 +64,7 @@ def print_headline(run) -> None:
                    "under --play rules|pimc|learned with --bidding only decisions,auction, "
                    "which play just the calls the auction reaches; forced: round 2 after the "
                    "round-1 caller's own pass forced, only when asked).")
+@notes_compiling("simulate")
 def simulate(ruleset, out_dir: str, workers: int, resume: bool, no_progress: bool,
              scheduler: str | None, tables: str | None, **fields) -> None:
     """Deal and solve DEALS random deals; write call and lone-hand win-rate tables (Parquet);

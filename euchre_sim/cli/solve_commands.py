@@ -10,6 +10,7 @@ from ..core.errors import UserError
 from ..core.files import read_input
 from .app import cli
 from .options import compass_seat, json_option, renamed_option, rules_options, workers_option
+from .progress import notes_compiling
 
 
 def _print_table(deck, dealer: int, hands: list[int], rows: list[dict]) -> None:
@@ -33,6 +34,7 @@ def _print_table(deck, dealer: int, hands: list[int], rows: list[dict]) -> None:
 @rules_options
 @json_option(rows=True)
 @workers_option
+@notes_compiling("solve")
 def solve(deal: str | None, dealer: str, input_file: str | None, ruleset, as_json: bool,
           workers: int) -> None:
     """Double-dummy table: tricks each side takes for every trump, with partner and alone.

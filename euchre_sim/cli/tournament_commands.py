@@ -13,7 +13,7 @@ from .options import (
     sides_options,
     workers_option,
 )
-from .progress import ChunkBar, warn
+from .progress import ChunkBar, notes_compiling, warn
 
 
 def _game_options(command):
@@ -52,6 +52,7 @@ def _game_options(command):
               metavar="DIR", help="Also write every game as EGN into DIR (its cards played "
               "again through the engine: slow, for looking at games).")
 @json_option()
+@notes_compiling("tournament")
 def tournament(ruleset, players: tuple, from_score: str | None, dealer: str | None,
                no_duplicate: bool, workers: int, resume: bool, scheduler: str | None,
                no_progress: bool, egn_dir: str | None, as_json: bool, **fields) -> None:
