@@ -203,14 +203,12 @@ def odds(out_dir: str, from_dir: str | None, ruleset, workers: int, resume: bool
     Example: euchre-sim odds --out odds/ --deals 200000 --bidding rules
     """
     from .. import api
-    from .progress import ChunkBar
+    from .simulate_commands import RunOptions, run_simulation
 
-    if from_dir is None:
-        with ChunkBar("simulate", "deals", out_dir, not no_progress) as bar:
-            table = api.odds(out=out_dir, rules=ruleset, workers=workers, progress=bar,
-                             resume=resume, **fields)
-    else:
-        table = api.odds(from_dir, out=out_dir)
+    if from_dir is None:  # the hands bid, by the rules bidder unless another is named
+        fields["bidding"] = fields["bidding"] or "rules"
+        run_simulation(ruleset, out_dir, workers, RunOptions(resume, not no_progress), fields)
+    table = api.odds(from_dir or out_dir, out=out_dir)
     if as_json:
         for line in table.to_json(orient="records", lines=True).splitlines():
             click.echo(line)
