@@ -1,0 +1,66 @@
+"""Start-up: `import euchre_sim`, `euchre-sim --help` and an `advise` answered from the atlas,
+each a whole fresh process (median of BENCH_RUNS, alternating), this tree beside an older one
+(`BENCH_BEFORE`, a `git worktree` of another commit: the yardstick in the same run), with the
+machine's CPU named. Prints JSON.
+
+    git worktree add /tmp/before 291394f
+    BENCH_BEFORE=/tmp/before python benchmarks/bench_startup.py
+"""
+
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+
+from checkouts import cli_command, tree_env
+
+RUNS = int(os.environ.get("BENCH_RUNS", "9"))
+BEFORE = os.environ.get("BENCH_BEFORE")
+ADVISE = ["advise", "--hand", "JS AS 9H 9D TC", "--up", "9S", "--seat", "1"]
+
+
+def cpu_model() -> str:
+    try:
+        out = subprocess.run(["lscpu"], capture_output=True, text=True).stdout
+    except OSError:
+        return platform.processor()
+    return next((line.split(":", 1)[1].strip() for line in out.splitlines()
+                 if line.startswith("Model name")), platform.processor())
+
+
+def cases(tree: str | None) -> dict[str, list[str]]:
+    cli = cli_command(tree)
+    return {"import euchre_sim": [sys.executable, "-c", "import euchre_sim"],
+            "euchre-sim --help": cli + ["--help"],
+            "advise (atlas)": cli + ADVISE}
+
+
+def seconds(args: list[str], env: dict) -> float:
+    started = time.perf_counter()
+    subprocess.run(args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                   check=True)
+    return time.perf_counter() - started
+
+
+def main() -> None:
+    trees = {"this tree": None} | ({"before": BEFORE} if BEFORE else {})
+    for tree in trees.values():  # warm: the atlas read once, kernels in Numba's cache
+        for args in cases(tree).values():
+            seconds(args, tree_env(tree))
+    times = {name: {case: [] for case in cases(None)} for name in trees}
+    for _ in range(RUNS):
+        for name, tree in trees.items():
+            for case, args in cases(tree).items():
+                times[name][case].append(seconds(args, tree_env(tree)))
+    print(json.dumps({
+        "machine": {"cpu": cpu_model(), "cores": os.cpu_count()}, "runs": RUNS,
+        "median_seconds": {name: {case: round(statistics.median(v), 3)
+                                  for case, v in per.items()} for name, per in times.items()},
+    }, indent=1))
+
+
+if __name__ == "__main__":
+    main()
