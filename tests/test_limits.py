@@ -32,7 +32,6 @@ def no_work(monkeypatch):
     """The work behind every command replaced by a failure: a check that comes too late (or
     not at all) fails the test at once instead of starting a huge run."""
     import euchre_sim.advice.advice_request as advice_request
-    import euchre_sim.api.game_odds as api_odds
     import euchre_sim.api.runs as api_runs
     import euchre_sim.game.selfplay as selfplay
     import euchre_sim.game.tournament as tournament
@@ -41,8 +40,7 @@ def no_work(monkeypatch):
         raise AssertionError("the work started")
 
     for module, name in ((advice_request, "answer"), (api_runs, "run_plan"),
-                         (api_odds, "run_plan"), (selfplay, "play_games"),
-                         (tournament, "prepare_tournament")):
+                         (selfplay, "play_games"), (tournament, "prepare_tournament")):
         monkeypatch.setattr(module, name, started)
 
 

@@ -4,6 +4,7 @@ and closed once its time is up, /api/health answers meanwhile, and past the cap 
 connections the oldest unfinished ones are closed; a slow but whole request, and a query that
 takes longer than that time, are answered. Only loopback addresses; counts and times bounded."""
 
+import contextlib
 import http.client
 import json
 import selectors
@@ -96,6 +97,18 @@ def _is_408(answer: bytes) -> bool:
     return head.startswith(b"HTTP/1.1 408 ") and "error" in json.loads(body)
 
 
+@contextlib.contextmanager
+def _one_connection(tmp_path, request_seconds: float):
+    """A socket to a real server of the page whose requests have `request_seconds`."""
+    app = create_app(Worker(), runs_root=str(tmp_path))
+    with serving(app, request_seconds=request_seconds) as port:
+        raw = socket.create_connection(("127.0.0.1", port), timeout=10)
+        try:
+            yield raw
+        finally:
+            raw.close()
+
+
 def test_half_sent_headers_are_answered_408_and_closed_while_health_answers(tmp_path):
     with serving(create_app(Worker(), runs_root=str(tmp_path))) as port:
         held = _half_sent(port, 200)
@@ -111,28 +124,20 @@ def test_half_sent_headers_are_answered_408_and_closed_while_health_answers(tmp_
 
 
 def test_a_body_that_stops_half_way_is_answered_408_and_closed(tmp_path):
-    with serving(create_app(Worker(), runs_root=str(tmp_path)), request_seconds=2) as port:
-        raw = socket.create_connection(("127.0.0.1", port), timeout=10)
-        try:
-            raw.sendall(b"POST /api/solve HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: "
-                        b"application/json\r\nContent-Length: 1000\r\n\r\n{\"deal\": ")
-            closed = _closed([raw], 6)
-            assert 0 in closed and _is_408(closed[0][0]) and 1.5 < closed[0][1] < 6
-        finally:
-            raw.close()
+    with _one_connection(tmp_path, 2) as raw:
+        raw.sendall(b"POST /api/solve HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: "
+                    b"application/json\r\nContent-Length: 1000\r\n\r\n{\"deal\": ")
+        closed = _closed([raw], 6)
+        assert 0 in closed and _is_408(closed[0][0]) and 1.5 < closed[0][1] < 6
 
 
 def test_the_next_request_on_a_kept_connection_has_its_time_too(tmp_path):
-    with serving(create_app(Worker(), runs_root=str(tmp_path)), request_seconds=2) as port:
-        raw = socket.create_connection(("127.0.0.1", port), timeout=10)
-        try:
-            raw.sendall(b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
-            assert _answer(raw).startswith(b"HTTP/1.1 200 ")
-            raw.sendall(HALF_HEADER)
-            closed = _closed([raw], KEEP_ALIVE_SECONDS + 3)
-            assert 0 in closed and _is_408(closed[0][0]) and closed[0][1] < 5
-        finally:
-            raw.close()
+    with _one_connection(tmp_path, 2) as raw:
+        raw.sendall(b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        assert _answer(raw).startswith(b"HTTP/1.1 200 ")
+        raw.sendall(HALF_HEADER)
+        closed = _closed([raw], KEEP_ALIVE_SECONDS + 3)
+        assert 0 in closed and _is_408(closed[0][0]) and closed[0][1] < 5
 
 
 def test_past_the_cap_the_oldest_unfinished_connections_are_closed(tmp_path):
@@ -151,16 +156,12 @@ def test_past_the_cap_the_oldest_unfinished_connections_are_closed(tmp_path):
 
 
 def test_a_slow_but_whole_request_is_answered(tmp_path):
-    with serving(create_app(Worker(), runs_root=str(tmp_path)), request_seconds=2) as port:
-        raw = socket.create_connection(("127.0.0.1", port), timeout=10)
-        try:
-            request = b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
-            for piece in (request[:10], request[10:20], request[20:30], request[30:]):
-                raw.sendall(piece)
-                time.sleep(0.3)
-            assert _answer(raw).startswith(b"HTTP/1.1 200 ")
-        finally:
-            raw.close()
+    with _one_connection(tmp_path, 2) as raw:
+        request = b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+        for piece in (request[:10], request[10:20], request[20:30], request[30:]):
+            raw.sendall(piece)
+            time.sleep(0.3)
+        assert _answer(raw).startswith(b"HTTP/1.1 200 ")
 
 
 @pytest.mark.parametrize("method", ["GET", "POST"])

@@ -38,26 +38,17 @@ class Example:
 
 
 def examples(page: Path) -> list[Example]:
-    """The page's examples, in order."""
-    found, inside = [], False
+    """The page's examples, in order: a command's lines are those under it in its block."""
+    found, inside, current = [], False, None
     for number, text in enumerate(page.read_text().splitlines(), 1):
         if text.startswith("```"):
-            inside = text.strip() == "```text"
-            continue
-        if not inside:
-            continue
-        if text.startswith("$ "):
-            command = text[2:].strip()
-            found.append(Example(page.name, number, command))
-        elif found and found[-1].line < number and not _closed(found[-1], page, number):
-            found[-1].expected.append(text.rstrip())
+            inside, current = text.strip() == "```text", None
+        elif inside and text.startswith("$ "):
+            current = Example(page.name, number, text[2:].strip())
+            found.append(current)
+        elif current is not None:
+            current.expected.append(text.rstrip())
     return [e for e in found if not e.command.startswith(NOT_RUN)]
-
-
-def _closed(example: Example, page: Path, number: int) -> bool:
-    """Whether a ``` lies between the example's command and line `number`."""
-    lines = page.read_text().splitlines()[example.line:number - 1]
-    return any(line.startswith("```") for line in lines)
 
 
 def _pattern(line: str) -> re.Pattern:

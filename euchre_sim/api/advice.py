@@ -38,12 +38,7 @@ class Advice:
         import pandas as pd
 
         rows = self.answer.get("actions", self.answer.get("options", []))
-        flat = [{f"{key}_{inner}" if isinstance(value, dict) else key: item
-                 for key, value in row.items()
-                 for inner, item in (value.items() if isinstance(value, dict)
-                                     else ((None, value),))}
-                for row in rows]
-        return pd.DataFrame(flat)
+        return pd.DataFrame([_flat(row) for row in rows])
 
     @property
     def best(self) -> dict | None:
@@ -59,6 +54,17 @@ class Advice:
 
     def _repr_html_(self) -> str:  # a notebook shows the actions' table
         return self.actions._repr_html_()
+
+
+def _flat(row: dict) -> dict:
+    """A row with each object-valued key spread into columns prefixed by its name."""
+    flat = {}
+    for key, value in row.items():
+        if isinstance(value, dict):
+            flat |= {f"{key}_{inner}": item for inner, item in value.items()}
+        else:
+            flat[key] = value
+    return flat
 
 
 def advise(hand: str | None = None, *, seat: int, up: str | None = None,

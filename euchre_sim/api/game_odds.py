@@ -7,8 +7,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ..core.errors import UserError
-from .options import checked_options, rules_of
-from .runs import Run, RunProgress, run_plan, simulate_plan
+from .options import checked_options
+from .runs import Run, RunProgress, simulate
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -60,12 +60,9 @@ def odds(run: str | os.PathLike | Run | None = None, *, out: str | os.PathLike |
         if out is None:
             raise UserError("odds needs a finished run, or out= to simulate one into")
         given = checked_options(options, ODDS_OPTIONS, "odds")
-        ruleset = rules_of(rules, given.pop("set", None))
-        resume = given.pop("resume", False)
-        given.setdefault("bidding", "rules")
-        plan = simulate_plan(os.fspath(out), ruleset, deals, seed, given)
-        writable_folder(plan.out_dir)  # before the simulation, not after it
-        run = run_plan(plan, workers, resume, progress)
+        given["bidding"] = given.get("bidding", "rules")  # the hands bid, by some bidder
+        run = simulate(deals, out=out, seed=seed, rules=rules, workers=workers,
+                       progress=progress, **given)
     elif options:
         raise UserError(f"odds of a finished run takes no {sorted(options)[0]!r}")
     elif out is not None:

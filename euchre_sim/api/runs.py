@@ -141,14 +141,17 @@ def simulate(deals: int, *, out: str | os.PathLike, seed: int = 0,
     >>> part.groupby("alone")["n"].sum().to_dict()
     {False: 157, True: 157}
     """
+    from ..core.output import writable_folder
+
     given = checked_options(options, SIMULATE_OPTIONS, "simulate")
     ruleset = rules_of(rules, given.pop("set", None))
     scheduler = given.pop("scheduler", None)
-    plan = simulate_plan(os.fspath(out), ruleset, deals, seed, given)
+    plan = _plan(os.fspath(out), ruleset, deals, seed, given)
+    writable_folder(plan.out_dir)  # one line now, not after the work
     return run_plan(plan, workers, resume, progress, scheduler)
 
 
-def simulate_plan(out: str, rules, deals: int, seed: int, given: dict):
+def _plan(out: str, rules, deals: int, seed: int, given: dict):
     """The checked plan of a run's options (`sim.simulate.RunPlan`)."""
     from ..play.player import player_of
     from ..sim.simulate import RunPlan

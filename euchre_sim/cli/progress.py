@@ -68,11 +68,9 @@ class ChunkBar:
             self._open()
         elif update.stage == "compiling":  # the line itself: `notes_compiling`
             self.progress.update(self.task, description="compiling (first run only)")
-        else:
-            if self.progress.tasks[0].start_time is None:
-                self.progress.update(self.task, description=self.title)
-                self.progress.start_task(self.task)
-            self.progress.update(self.task, completed=update.done)
+        else:  # running: the clock starts once (start_task keeps the first start)
+            self.progress.start_task(self.task)
+            self.progress.update(self.task, description=self.title, completed=update.done)
 
     def _open(self) -> None:
         bar = self.show and sys.stderr.isatty()

@@ -22,10 +22,11 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ..advice.atlas import atlas_covers
+from ..api.options import rules_of
 from ..core.errors import UserError
 from ..core.files import parse_json
 from ..report.query import RowFilter
-from .bodies import advise_question, fields_of, rate_key, rules_of, solve_args
+from .bodies import advise_question, fields_of, rate_key, solve_args
 from .catalog import deck_catalog, rules_catalog
 from .guard import Guard
 from .hand_entry import check_entry

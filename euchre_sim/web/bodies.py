@@ -9,8 +9,9 @@ from collections.abc import Callable
 from ..advice.advice_request import ask_any
 from ..advice.play_question import PlayQuestion
 from ..advice.question import PATH_FIELDS, AdviceQuestion, models_of
+from ..api.options import rules_of
 from ..core.errors import UserError
-from ..core.rules import RuleSet, build_rules
+from ..core.rules import RuleSet
 from ..core.seats import parse_seat
 from ..play.models import play_model
 
@@ -44,19 +45,6 @@ def fields_of(body, allowed: dict, what: str) -> dict:
             raise UserError(f"field {raw_name!r} must be {_TYPE_NAMES[kind]}, got {value!r}")
         out[name] = value
     return out
-
-
-def _setting_text(value) -> str:
-    return str(value).lower() if isinstance(value, bool) else str(value)
-
-
-def rules_of(preset: str = "standard", settings: dict | list | None = None) -> RuleSet:
-    """A preset changed by `set`: {"no_trump": true} or ["no_trump=true"]."""
-    if isinstance(settings, dict):
-        settings = [f"{key}={_setting_text(value)}" for key, value in settings.items()]
-    if settings is not None and not all(isinstance(s, str) for s in settings):
-        raise UserError("'set' must map options to values, e.g. {\"no_trump\": true}")
-    return build_rules(preset, settings or ())
 
 
 def advise_question(body, place: Callable[[str], str] | None = None

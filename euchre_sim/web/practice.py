@@ -10,11 +10,12 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from ..api.options import rules_of
 from ..core.errors import UserError
 from ..core.limits import check_seed
 from ..game.practice import first_dealer
 from ..report.practice import PracticeSession
-from .bodies import fields_of, rules_of
+from .bodies import fields_of
 from .reviews import finite
 from .worker import Busy, Query
 

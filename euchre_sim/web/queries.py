@@ -8,11 +8,12 @@ import time
 
 from ..advice.advice_request import answer
 from ..advice.question import AdviceQuestion
+from ..api.options import rules_of
 from ..core.errors import DamagedInstall
 from ..core.rules import RuleSet
 from ..core.seats import seat_name
 from ..solver.calltable import solve_table
-from .bodies import advise_question, rate_key, rules_of
+from .bodies import advise_question, rate_key
 from .worker import Measured, Query
 
 # The warm-up's questions: every kernel an advise or a solve calls, with the speed of each

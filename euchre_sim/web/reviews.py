@@ -8,6 +8,7 @@ import math
 from collections.abc import Callable
 
 from ..advice.review import ReviewSettings, read_hands, review_states
+from ..api.options import rules_of
 from ..bidding.params import BIDDERS
 from ..core.errors import UserError
 from ..core.files import regular_file
@@ -15,7 +16,7 @@ from ..game.history import ReplayedHand, state_to_record
 from ..play.models import DEFAULT_WORLDS, VALUED_WORLDS
 from ..play.player import player_of
 from ..report.review import seat_totals
-from .bodies import fields_of, rules_of
+from .bodies import fields_of
 from .hand_entry import replayed
 from .worker import Query
 
