@@ -101,20 +101,26 @@ def test_the_command_says_it_stopped_early():
 
 def test_advise_says_on_standard_error_when_it_compiles(monkeypatch):
     """Issue 55: the first question after install compiles for minutes; advise says so
-    before the wait (here an answer that compiles a fresh kernel stands for it)."""
+    before the wait, to a person at a terminal (here an answer that compiles a fresh kernel
+    stands for it; each invocation's lambda is a new kernel)."""
     import numba
 
     from euchre_sim.advice import advice_request
+    from euchre_sim.cli import progress
 
     def compiling_answer(question, progress=None, workers=1):
         numba.njit(cache=False)(lambda x: x + 1)(1)
         return advise_in_auction(_question(deals=40))
 
     monkeypatch.setattr(advice_request, "answer", compiling_answer)
-    out = CliRunner().invoke(cli, ["advise", "--hand", "JS AS 9H 9D TC", "--up", "9S",
-                                   "--seat", "3", "--json"])
+    command = ["advise", "--hand", "JS AS 9H 9D TC", "--up", "9S", "--seat", "3", "--json"]
+    monkeypatch.setattr(progress, "stderr_is_terminal", lambda: True)
+    out = CliRunner().invoke(cli, command)
     assert out.exit_code == 0, out.output
     assert "advise: compiling the kernels (first run only" in out.stderr
+    monkeypatch.setattr(progress, "stderr_is_terminal", lambda: False)  # a log: no line
+    out = CliRunner().invoke(cli, command)
+    assert out.exit_code == 0 and "compiling" not in out.stderr, out.output
 
 
 def _nine_all(question, kept, passed_out):

@@ -41,6 +41,12 @@ def progress_bar(title: str, unit: str, total: int, done: int, enabled: bool,
     return progress, progress.add_task(title, total=total, completed=done, start=started)
 
 
+def stderr_is_terminal() -> bool:
+    """Whether standard error is a terminal: where a person waits, and a bar and the compile
+    line are shown (a log or a test's capture gets neither)."""
+    return sys.stderr.isatty()
+
+
 def warn(line: str) -> None:
     """A note on standard error that does not stop the command (e.g. a chunk computed again)."""
     click.echo(f"euchre-sim: {line}", err=True)
@@ -73,7 +79,7 @@ class ChunkBar:
             self.progress.update(self.task, description=self.title, completed=update.done)
 
     def _open(self) -> None:
-        bar = self.show and sys.stderr.isatty()
+        bar = self.show and stderr_is_terminal()
         self.progress, self.task = progress_bar(self.title, self.unit, self.total, self.done,
                                                 bar, started=False)
         self.progress.start()
@@ -89,13 +95,17 @@ class ChunkBar:
 
 def notes_compiling(name: str):
     """A command that says, once and only when Numba compiles inside it, that it does and for
-    about how long (COMPILE_SECONDS)."""
+    about how long (COMPILE_SECONDS), to a person at a terminal (`stderr_is_terminal`): the
+    line is for the wait, and would only differ between a first run and a later one in a
+    log."""
 
     def decorate(command):
         @functools.wraps(command)
         def wrapper(*args, **kwargs):
             from ..api.compiling import on_first_compile
 
+            if not stderr_is_terminal():
+                return command(*args, **kwargs)
             line = (f"{name}: compiling the kernels (first run only: about "
                     f"{COMPILE_SECONDS[name]} s on 2 cores; later runs load them from Numba's "
                     "cache)")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import sys
 
 import click
 
@@ -42,13 +41,13 @@ def review(file: str, seed: int, ruleset, out_dir: str | None, egn_path: str | N
     from ..core.output import check_writable
     from ..game.egn import save_egn
     from ..report.review import print_review, review_egn, review_folder, write_review
-    from .progress import progress_bar
+    from .progress import progress_bar, stderr_is_terminal
 
     if out_dir:  # before the work: a folder that takes no files is one line now
         review_folder(out_dir)
     if egn_path:
         check_writable(egn_path)
-    shown = not (no_progress or as_json) and sys.stderr.isatty()
+    shown = not (no_progress or as_json) and stderr_is_terminal()
     progress, task = progress_bar("reviewing", "hands", 0, 0, shown)
     with progress:
         done = reviewed(file, seed=seed, rules=ruleset, kinds=kinds,
