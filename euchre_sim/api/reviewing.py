@@ -45,10 +45,6 @@ def reviewed(history: str | os.PathLike, *, seed: int = 0, rules: str | RuleSet 
     for name in ("bidder_params", "bidder_table"):
         if name in fields:
             fields[name] = path_text(fields[name])
-    if "worlds" not in fields:
-        from ..play.models import DEFAULT_WORLDS
-
-        fields["worlds"] = DEFAULT_WORLDS
     settings = ReviewSettings(player_of(ruleset, **fields), seed, tuple(kinds))
     played_by, hands, rows, rejected = review_file(os.fspath(history), ruleset, settings,
                                                    progress)
