@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import click
 
 from .app import cli, stopped
@@ -145,4 +147,4 @@ def _print_summary(summary: dict, info: dict, played: int, out_dir: str) -> None
     copies = 2 if summary["pairs"] else 1
     rate = copies * played / max(info["elapsed_seconds"], 1e-9)
     click.echo(f"{copies * played:,} games played this run ({rate:,.0f} games/s) -> "
-               f"{out_dir}/games.parquet, hands.parquet, run.json", err=True)
+               f"{os.path.join(out_dir, 'games.parquet')}, hands.parquet, run.json", err=True)
