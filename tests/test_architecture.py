@@ -95,8 +95,6 @@ STILL_BELOW_API = {
     "web/app.py": {"advice.atlas", "core.errors", "core.files", "report.query"},
     "web/bodies.py": {"advice.advice_request", "advice.play_question", "advice.question",
         "core.errors", "core.rules", "core.seats", "play.models"},
-    "web/catalog.py": {"bidding.params", "core.cards", "core.rules", "core.stats", "play.models",
-        "play.player"},
     "web/hand_entry.py": {"core.errors", "core.rules", "core.seats", "game.engine", "game.history"},
     "web/practice.py": {"core.errors", "core.limits", "game.practice", "report.practice"},
     "web/queries.py": {"advice.advice_request", "advice.question", "core.errors", "core.rules",

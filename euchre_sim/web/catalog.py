@@ -1,16 +1,22 @@
 """What the page offers: presets and options with their meanings (as `euchre-sim rules`
-lists them), the play models' registry and the bidders, and the cards of a rule set's deck."""
+lists them), the play models' registry and the bidders, and the cards of a rule set's deck
+(`api.catalog.deck_catalog`)."""
 
 from __future__ import annotations
 
-from ..bidding.params import DESCRIPTIONS as BIDDER_DESCRIPTIONS
-from ..core.cards import JOKER, card_suit
-from ..core.rules import PRESETS, RuleSet, option_fields, preset
-from ..core.stats import Z95
-from ..play.models import DEFAULT_PLAY, MODELS
-from ..play.player import people
+from ..api.catalog import (
+    BIDDER_DESCRIPTIONS,
+    DEFAULT_PLAY,
+    MODELS,
+    PRESETS,
+    Z95,
+    deck_catalog,
+    option_fields,
+    people,
+    preset,
+)
 
-SUIT_SYMBOLS = {"french": "♣♦♥♠", "yooker": "★▲■●"}
+__all__ = ["deck_catalog", "models_catalog", "rules_catalog"]
 
 
 def rules_catalog() -> dict:
@@ -26,7 +32,7 @@ def rules_catalog() -> dict:
 
 
 def models_catalog() -> dict:
-    """The play models' registry as the page reads it (`play.models.MODELS`, in order): each
+    """The play models' registry as the page reads it (`api.catalog.MODELS`, in order): each
     model's name, what it does, whether worlds are one of its settings, whether it plays by
     the nets, whether it plays as the solver, `advise`'s deals when none are asked and a
     query's most; the model a run names by default, and a table of people's bidder and
@@ -37,19 +43,3 @@ def models_catalog() -> dict:
                         "max_deals": m.pace.max_deals} for m in MODELS],
             "default_play": DEFAULT_PLAY,
             "people": {"bidding": people().bidder, "play": people().play}}
-
-
-def deck_catalog(rules: RuleSet) -> dict:
-    """The deck's cards by suit, high rank first, as the card names the API reads, with the
-    suits' symbols; the joker (Benny) apart; and what a euchre counts under the rules (for the
-    note on mean points)."""
-    deck = rules.card_deck
-    cards = deck.sorted_cards(deck.mask)
-    symbols = SUIT_SYMBOLS[deck.style]
-    return {"size": len(cards), "style": deck.style, "describe": deck.describe(),
-            "joker": deck.card_name(JOKER) if deck.joker else None,
-            "suits": [{"suit": deck.suits[s], "symbol": symbols[s],
-                       "cards": [deck.card_name(c) for c in cards
-                                 if c != JOKER and card_suit(c) == s]}
-                      for s in range(4)],
-            "euchre_text": rules.euchre_text}
