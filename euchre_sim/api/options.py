@@ -1,5 +1,5 @@
 """The options a public call takes (the command line's names, `_` for `-`), checked in one
-place, and the rule set they name."""
+place, and the rule set and the players they name."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from ..core.errors import UserError
 
 if TYPE_CHECKING:
     from ..core.rules import RuleSet
+    from ..play.player import Player
 
 
 def checked_options(given: Mapping, allowed: Iterable[str], call: str) -> dict:
@@ -52,3 +53,76 @@ def rules_of(rules: str | RuleSet = "standard",
 def path_text(path: str | os.PathLike | None) -> str | None:
     """A path option as the library reads it (a string)."""
     return None if path is None else os.fspath(path)
+
+
+def take_player(rules: RuleSet, options: dict,
+                bidders: tuple[str, ...] | None = None) -> Player:
+    """The player that the player's options in `options` name, checked, those options taken
+    out of `options`.
+
+    Parameters
+    ----------
+    rules : RuleSet
+        The rules a decision table (``bidder_table``) is read against.
+    options : dict
+        A call's options: ``play``, ``worlds``, ``bidding``, ``bidder_params`` (a JSON file of
+        weights on top of the bidder's own) and ``bidder_table`` (a run folder) are taken out
+        (the rest stay).
+    bidders : tuple of str, optional
+        The bidders allowed (default: every bidder a player may have).
+
+    Returns
+    -------
+    Player
+        The card player and bidder, its files read.
+
+    Examples
+    --------
+    >>> from euchre_sim.api.options import rules_of, take_player
+    >>> options = {"play": "pimc", "worlds": 20, "deals": 100}
+    >>> player = take_player(rules_of("standard"), options)
+    >>> player.play, player.worlds, player.bidder, options
+    ('pimc', 20, None, {'deals': 100})
+    """
+    from ..play.player import PLAYER_FIELDS, player_of
+
+    given = {name: options.pop(name) for name in PLAYER_FIELDS if name in options}
+    if given.get("bidder_params") is not None:
+        given["bidder_params"] = path_text(given["bidder_params"])
+    return player_of(rules, **given, **({} if bidders is None else {"bidders": bidders}))
+
+
+def side_players(bidders: tuple[str, str], plays: tuple[str, str],
+                 bidder_params: str | os.PathLike | None = None,
+                 worlds: int | None = None) -> tuple[Player, Player]:
+    """The two sides' players, NS first, as self-play and a tournament seat them.
+
+    Parameters
+    ----------
+    bidders : (str, str)
+        Each side's bidder (``euchre-sim play --ns/--ew``'s choices).
+    plays : (str, str)
+        Each side's card-play model.
+    bidder_params : str or PathLike, optional
+        One JSON file of weights on top of each bidder's own.
+    worlds : int, optional
+        The worlds a PIMC decision samples (default: the play models' default).
+
+    Returns
+    -------
+    (Player, Player)
+        Their decision tables are read where the players meet (a tournament's plan,
+        self-play's sides).
+
+    Examples
+    --------
+    >>> from euchre_sim.api.options import side_players
+    >>> ns, ew = side_players(("rules", "random"), ("dd", "dd"))
+    >>> ns.label(), ew.label()
+    ('rules bidder, dd play', 'random bidder, dd play')
+    """
+    from ..play.models import DEFAULT_WORLDS
+    from ..play.player import side_players as players_of
+
+    return players_of(bidders, plays, path_text(bidder_params),
+                      DEFAULT_WORLDS if worlds is None else worlds)

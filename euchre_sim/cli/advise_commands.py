@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import click
 
-from ..play.models import MODELS, SOLVER_PACE, PlayModel
+from ..api.catalog import MODELS, SOLVER_PACE, PlayModel
 from .app import cli
 from .options import json_option, player_fields, rules_options, seed_option, workers_option
 from .progress import notes_compiling
@@ -80,7 +80,7 @@ def advise(ruleset, as_json: bool, workers: int, **fields) -> None:
     import json
 
     from .. import api
-    from ..play.models import play_model
+    from ..api.catalog import play_model
 
     result = api.advise(rules=ruleset, workers=workers, **fields).to_dict()
     if as_json:
@@ -95,7 +95,7 @@ def _print_play_advice(result: dict) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    from ..core.stats import Z95
+    from ..api.catalog import Z95
 
     what = "discard" if result["kind"] == "discard" else f"card to play, trick {result['trick']}"
     table = Table(title=f"Seat {result['seat']}, trump {result['trump']}, maker "
@@ -141,7 +141,7 @@ def _margin_text(margin: dict, percent: bool) -> str:
     """How far the top action leads the runner-up: its lead ± the wider side of its 95 %
     interval (1.96 times the stated lead_se), in points or in the chance of the game, and how
     its error was found."""
-    from ..core.stats import Z95
+    from ..api.catalog import Z95
 
     lead, half = margin["lead"], Z95 * margin["lead_se"]
     amount = f"{lead:+.1%} ± {half:.1%}" if percent else f"{lead:+.3f} ± {half:.3f} points"

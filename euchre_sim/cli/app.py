@@ -15,7 +15,7 @@ from collections.abc import Iterator
 import click
 
 from .. import __version__
-from ..core.errors import UserError
+from ..api import Error
 
 _NO_ROOM = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EBADF)  # EBADF: it was closed
 
@@ -90,7 +90,7 @@ class OneLineErrors(click.Group):
         except click.ClickException as err:
             click.echo(f"euchre-sim: error: {err.format_message()}", err=True)
             sys.exit(2)
-        except UserError as err:
+        except Error as err:
             click.echo(f"euchre-sim: error: {err}", err=True)
             sys.exit(2)
         sys.exit(result if isinstance(result, int) else 0)

@@ -6,7 +6,7 @@ import functools
 
 import click
 
-from ..play.models import DEFAULT_PLAY, DEFAULT_WORLDS, MODELS, PLAY_MODELS, VALUED_WORLDS
+from ..api.catalog import DEFAULT_PLAY, DEFAULT_WORLDS, MODELS, PLAY_MODELS, VALUED_WORLDS
 
 
 def rules_options(command):
@@ -18,9 +18,9 @@ def rules_options(command):
                   help="Change one option of the preset (repeatable).")
     @functools.wraps(command)
     def wrapper(*args, preset_name: str, settings: tuple[str, ...], **kwargs):
-        from ..core.rules import build_rules
+        from ..api.options import rules_of
 
-        return command(*args, ruleset=build_rules(preset_name, settings), **kwargs)
+        return command(*args, ruleset=rules_of(preset_name, settings), **kwargs)
 
     return wrapper
 
@@ -70,7 +70,7 @@ def renamed_option(new: str, old: str, dest: str, **attrs):
 
 def compass_seat(option: str, text: str):
     """A compass seat (N E S W) given to `option`; digits, the old spelling, with a note."""
-    from ..core.seats import SEAT_NAMES, parse_seat
+    from ..api.catalog import SEAT_NAMES, parse_seat
 
     seat = parse_seat(text)
     if str(text).strip().isdigit():
@@ -80,7 +80,7 @@ def compass_seat(option: str, text: str):
 
 def _usable_workers(ctx, param, asked: int | None) -> int:
     """--workers as a count of processes: all cores by default, never more (a note says so)."""
-    from ..runs.parallel import default_workers
+    from ..api.catalog import default_workers
 
     cores = default_workers()
     if asked is not None and asked > cores:
@@ -106,7 +106,7 @@ def play_options(command, people_default: bool = False, valued: bool = False):
     `people_default`, --play is None when not given (`advice.question.models_of`); `valued`:
     a player whose worlds value each decision (`play.player.Player.valuing`), --worlds alone
     (the model is the solver's), at least VALUED_WORLDS."""
-    from ..core.limits import MAX_WORLDS
+    from ..api.catalog import MAX_WORLDS
 
     command = click.option("--worlds", type=click.IntRange(VALUED_WORLDS if valued else 1,
                                                            MAX_WORLDS),
@@ -123,7 +123,7 @@ def play_options(command, people_default: bool = False, valued: bool = False):
 def bidding_options(command):
     """--bidding BIDDER, --bidder-params FILE and --bidder-table DIR, passed on as `bidding`,
     `bidder_params` and `bidder_table`."""
-    from ..bidding.params import BIDDERS
+    from ..api.catalog import BIDDERS
 
     command = click.option("--bidder-table", "bidder_table", default=None, metavar="DIR",
                            help="The table bidder's decisions: a finished simulate --bidding "
@@ -141,7 +141,7 @@ def bidding_options(command):
 
 def player_fields(command=None, *, people_default: bool = False, valued: bool = False):
     """The options of a player (`play_options` and `bidding_options`), passed on as the
-    fields they name (`play.player.PLAYER_FIELDS`); `people_default`, `valued`: see
+    fields they name (`api.catalog.PLAYER_FIELDS`); `people_default`, `valued`: see
     `play_options`."""
     if command is None:
         return functools.partial(player_fields, people_default=people_default, valued=valued)
@@ -149,19 +149,19 @@ def player_fields(command=None, *, people_default: bool = False, valued: bool = 
 
 
 def player_options(command=None, *, valued: bool = False):
-    """`player_fields`, built into one checked `play.player.Player` passed on as `player`
-    (after `rules_options`, whose rule set it reads a decision table against); `valued`: see
-    `play_options`."""
+    """`player_fields`, built into one checked player (`api.options.take_player`) passed on
+    as `player` (after `rules_options`, whose rule set it reads a decision table against);
+    `valued`: see `play_options`."""
     if command is None:
         return functools.partial(player_options, valued=valued)
 
     @player_fields(valued=valued)
     @functools.wraps(command)
     def wrapper(*args, ruleset, **kwargs):
-        from ..play.player import PLAYER_FIELDS, player_of
+        from ..api.options import take_player
 
-        given = {name: kwargs.pop(name) for name in PLAYER_FIELDS if name in kwargs}
-        return command(*args, ruleset=ruleset, player=player_of(ruleset, **given), **kwargs)
+        player = take_player(ruleset, kwargs)
+        return command(*args, ruleset=ruleset, player=player, **kwargs)
 
     return wrapper
 
@@ -173,7 +173,7 @@ def sides_options(names: tuple[str, str], ew_default: str, note: str, game: bool
     bidders' help), passed on as
     `players` (play.player.Player, NS first) and `bidder_table` (the table bidders' folder,
     read where the players meet). `names`: how the help calls the two."""
-    from ..bidding.params import GAME_BIDDERS, SELF_PLAY_BIDDERS
+    from ..api.catalog import GAME_BIDDERS, SELF_PLAY_BIDDERS
 
     bidders = GAME_BIDDERS if game else SELF_PLAY_BIDDERS
 
@@ -195,7 +195,7 @@ def sides_options(names: tuple[str, str], ew_default: str, note: str, game: bool
         @functools.wraps(command)
         def wrapper(*args, ns_bidder, ew_bidder, ns_play, ew_play, bidder_params, play, worlds,
                     **kwargs):
-            from ..play.player import side_players
+            from ..api.options import side_players
 
             players = side_players((ns_bidder, ew_bidder), (ns_play or play, ew_play or play),
                                    bidder_params, worlds)

@@ -8,7 +8,7 @@ import socket
 
 import click
 
-from ..core.errors import UserError
+from ..api import Error
 from ..web.hosts import WILDCARDS, host_name, is_loopback
 from .app import cli
 
@@ -21,7 +21,7 @@ def _check_free(host: str, port: int) -> None:
             probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             probe.bind(infos[0][4])
     except OSError as err:
-        raise UserError(f"cannot listen on {host}:{port}: {err.strerror or err}") from None
+        raise Error(f"cannot listen on {host}:{port}: {err.strerror or err}") from None
 
 
 def _page_url(host: str, port: int, token: str | None) -> str:
@@ -50,7 +50,7 @@ def serve(host: str, port: int, runs: str | None, allow_remote: bool) -> None:
     Example: euchre-sim serve --port 8765, then open http://127.0.0.1:8765/
     """
     if not is_loopback(host) and not allow_remote:
-        raise UserError(f"--host {host} would let other machines reach the page: add "
+        raise Error(f"--host {host} would let other machines reach the page: add "
                         "--allow-remote (API calls then need a token printed at start)")
     try:
         import uvicorn
@@ -58,7 +58,7 @@ def serve(host: str, port: int, runs: str | None, allow_remote: bool) -> None:
         from ..web.app import create_app
         from ..web.connections import server_config
     except ImportError:
-        raise UserError("serve needs the web extra: pip install 'euchre-sim[web]'") from None
+        raise Error("serve needs the web extra: pip install 'euchre-sim[web]'") from None
     _check_free(host, port)
     root = os.path.abspath(runs or os.getcwd())
     token = secrets.token_urlsafe(32) if allow_remote else None
