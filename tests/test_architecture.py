@@ -80,14 +80,7 @@ STILL_BELOW_API = {
     "cli/game_commands.py": {"core.limits", "core.output", "core.rules", "game.bidders",
         "game.egn", "game.hand_files", "game.history", "game.selfplay"},
     "cli/review_commands.py": {"core.output", "game.egn", "report.review"},
-    "cli/simulate_commands.py": {"play.models", "report.query"},
     "cli/solve_commands.py": {"core.errors", "core.files", "core.seats", "solver.calltable"},
-    "cli/table_commands.py": {"advice.question", "core.errors", "core.limits", "core.output",
-        "core.run_tables", "report.chart", "report.compare", "report.plot", "report.query",
-        "report.tables", "report.tournament"},
-    "cli/tournament_commands.py": {"advice.question", "core.output", "game.egn",
-        "game.tournament", "game.tournament_egn", "runs.runner"},
-    "web/app.py": {"advice.atlas", "core.errors", "core.files", "report.query"},
     "web/bodies.py": {"advice.advice_request", "advice.play_question", "advice.question",
         "core.errors", "core.rules", "core.seats", "play.models"},
     "web/hand_entry.py": {"core.errors", "core.rules", "core.seats", "game.engine", "game.history"},
@@ -96,9 +89,6 @@ STILL_BELOW_API = {
         "core.seats", "solver.calltable"},
     "web/reviews.py": {"advice.review", "bidding.params", "core.errors", "core.files",
         "game.history", "play.models", "play.player", "report.review"},
-    "web/runs.py": {"core.errors", "core.run_tables", "report.plot", "report.query"},
-    "web/runs_root.py": {"core.errors"},
-    "web/worker.py": {"core.errors"},
 }
 
 

@@ -17,12 +17,10 @@ def print_headline(run) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    from ..play.models import DEFAULT_PLAY, describe_model
-    from ..report.query import headline
+    from ..api.tables import describe_play, headline
 
     frame = headline(run.path)
-    info = run.info
-    model = describe_model(info.get("play", DEFAULT_PLAY), info.get("worlds"))
+    model = describe_play(run.info)
     console = Console()
     for round_no, title in ((1, "Round 1: order up"), (2, "Round 2: name a suit")):
         part = frame[frame["round"] == round_no]

@@ -7,15 +7,12 @@ import sys
 
 import click
 
-from ..core.errors import UserError
-from ..core.limits import MAX_ROWS_SHOWN
-from ..core.output import written_records
-from ..core.run_tables import OUTPUT_TABLES, TOURNAMENT_TABLES
+from ..api import Error as UserError
+from ..api.tables import MAX_ROWS_SHOWN, OUTPUT_TABLES, TOURNAMENT_TABLES
 from .app import cli, stopped
 from .options import json_option, renamed_option
 
 EVERY_TABLE = (*OUTPUT_TABLES, *TOURNAMENT_TABLES)
-EXPORT_ROWS = 20_000  # rows exported at a time: an interrupted export keeps the ones written
 
 
 def _dir_argument(command):
@@ -55,8 +52,7 @@ def table(out_dir: str, name: str | None, round_no, seat, trumps, alone, hand, a
     from rich.console import Console
     from rich.table import Table
 
-    from ..report.query import RowFilter, filter_table
-    from ..report.tables import read_table, run_kind
+    from ..api.tables import RowFilter, filter_table, read_table, run_kind
 
     info, name, frame = read_table(out_dir, name)
     tournament = run_kind(info) == "tournament"
@@ -94,7 +90,7 @@ def _print_tournament_table(info: dict, name: str, frame, sort: str | None) -> N
     from rich.console import Console
     from rich.table import Table
 
-    from ..report.tournament import describe
+    from ..api.tournaments import describe_tournament as describe
 
     order = f"sorted by {sort}" if sort else "in order"
     out = Table(title=f"{name}: {len(frame)} rows ({order}) — {describe(info)}")
@@ -160,8 +156,8 @@ def compare(ctx: click.Context, dir_a: str, dir_b: str, name: str | None, min_n:
     from rich.console import Console
     from rich.table import Table
 
-    from ..report.compare import compare_runs, describe
-    from ..report.tables import check_table, same_kind
+    from ..api.tables import check_table, compare_runs, same_kind
+    from ..api.tables import describe_run as describe
 
     kind, info_a, info_b = same_kind(dir_a, dir_b)
     check_table(dir_a, kind, name or ("players" if kind == "tournament" else "calls"))
@@ -222,9 +218,10 @@ def _compare_tournaments(dir_1: str, info_1: dict, dir_2: str, info_2: dict, lim
     from rich.console import Console
     from rich.table import Table
 
-    from ..report.tournament import MEASURES, compare_tournaments, describe
+    from ..api.tournaments import MEASURES, compare_tournaments
+    from ..api.tournaments import describe_tournament as describe
 
-    head, rows, notes = compare_tournaments(dir_1, info_1, dir_2, info_2)
+    head, rows, notes = compare_tournaments(dir_1, dir_2)
     for note in notes:
         click.echo(f"euchre-sim: note: {note}", err=True)
     rows = rows.head(limit)
@@ -277,38 +274,21 @@ def export(out_dir: str, fmt: str, name: str | None, out_path: str | None) -> No
 
     Example: euchre-sim export out/ --format csv --output calls.csv
     """
-    from ..report.query import load_run
-    from ..report.tables import read_table, run_kind
+    from ..api.tables import export_rows, export_table, written_records
 
-    if name is None and run_kind(load_run(out_dir)) == "tournament":
-        name = "games"
-    _, _, frame = read_table(out_dir, name)
+    frame = export_table(out_dir, name)
     if out_path in (None, "-"):
-        _export_rows(frame, fmt, sys.stdout.write, lambda rows: None)
+        export_rows(frame, fmt, sys.stdout.write)
         return
     out = None
     try:
         with written_records(out_path) as out:
-            _export_rows(frame, fmt, out.write, out.mark)
+            export_rows(frame, fmt, out.write, out.mark)
     except KeyboardInterrupt:
         if out is not None and out.kept:
             stopped(f"interrupted: {out.records:,} of {len(frame):,} rows are kept in "
                     f"{out.kept} (not {out_path}: the export did not finish)")
         stopped(f"interrupted: no row was written; nothing is written to {out_path}")
-
-
-def _export_rows(frame, fmt: str, write, mark) -> None:
-    """`frame` as CSV (a header first) or JSON lines, EXPORT_ROWS rows at a time: each
-    written, then marked whole (`mark(rows)`)."""
-    if not len(frame):  # the header alone (CSV), an empty line (JSON), as pandas writes them
-        write(frame.to_csv(index=False) if fmt == "csv" else
-              frame.to_json(orient="records", lines=True))
-        return
-    for start in range(0, len(frame), EXPORT_ROWS):
-        part = frame.iloc[start:start + EXPORT_ROWS]
-        write(part.to_csv(index=False, header=start == 0) if fmt == "csv" else
-              part.to_json(orient="records", lines=True))
-        mark(len(part))
 
 
 @cli.command()
@@ -328,11 +308,10 @@ def chart(out_dir: str, out_path: str, score: str | None, odds_dir: str | None) 
 
     Example: euchre-sim chart atlas --output chart.html
     """
-    from ..advice.question import parse_score
-    from ..report.chart import draw_chart
+    from ..api.charts import write_chart
 
     try:
-        cells = draw_chart(out_dir, out_path, parse_score(score, "score"), odds_dir)
+        cells = write_chart(out_dir, out_path, score=score, odds=odds_dir)
     except ImportError:
         raise UserError("chart needs matplotlib for PNG and SVG: pip install "
                         "'euchre-sim[plot]' (HTML needs nothing)") from None
@@ -355,10 +334,10 @@ def plot(out_dir: str, out_path: str, round_no: int, name: str | None) -> None:
 
     Example: euchre-sim plot out/ --output heatmap.png
     """
-    from ..report.plot import plot_run
+    from ..api.charts import write_plot
 
     try:
-        plot_run(out_dir, out_path, name, round_no)
+        write_plot(out_dir, out_path, name, round_no)
     except ImportError:
         raise UserError("plot needs matplotlib: pip install 'euchre-sim[plot]'") from None
     click.echo(f"wrote {out_path}", err=True)

@@ -69,56 +69,45 @@ def tournament(ruleset, players: tuple, from_score: str | None, dealer: str | No
     """
     import json
 
-    from ..advice.question import parse_score
-    from ..api.runs import run_chunked
-    from ..core.output import writable_folder
-    from ..game.tournament import (
-        TournamentPlan,
-        finish_tournament,
-        prepare_tournament,
-        run_tournament,
+    from ..api.tournaments import (
+        is_complete,
+        parse_score,
+        play_tournament,
+        tournament_plan,
+        writable_folder,
     )
-    from ..runs.runner import is_complete
 
     if egn_dir is not None:
         writable_folder(egn_dir)  # before the games, not after them
-    plan = prepare_tournament(TournamentPlan(
-        rules=ruleset, players=players, duplicate=not no_duplicate,
-        start=parse_score(from_score, "from_score") or (0, 0),
-        dealer=-1 if dealer is None else compass_seat("--dealer", dealer),
-        **fields), resume, warn)
-    out_dir, games = plan.out_dir, plan.games
-    if resume and is_complete(out_dir):
+    plan = tournament_plan(
+        fields.pop("games"), out=fields.pop("out_dir"), players=players, rules=ruleset,
+        resume=resume, warn=warn, duplicate=not no_duplicate,
+        from_score=parse_score(from_score, "from_score"),
+        dealer=None if dealer is None else compass_seat("--dealer", dealer),
+        seed=fields.pop("seed"), odds=fields.pop("odds_dir"), **fields)
+    out_dir = plan.out_dir
+    if resume and is_complete(plan):
         click.echo(f"tournament in {out_dir} is already complete", err=True)
         return
-    done = games - plan.pending_count()
     with ChunkBar("tournament", "games", out_dir, not no_progress) as bar:
-        seconds = run_chunked(plan, lambda advance: run_tournament(plan, workers, advance,
-                                                                   scheduler),
-                              plan.warm_up if scheduler in (None, "local") else None, bar)
-    info = finish_tournament(plan, seconds, workers,
-                             engine=f"dask {scheduler}" if scheduler else "local", warn=warn)
+        played = play_tournament(plan, workers, bar, scheduler)
     if egn_dir is not None:
-        _write_egn(plan, egn_dir)
-    summary = info["summary"]
+        _write_egn(played, egn_dir)
+    summary = played.summary
     if as_json:
-        click.echo(json.dumps(summary | {"players": info["players_described"]}))
+        click.echo(json.dumps(summary | {"players": played.players}))
         return
-    _print_summary(summary, info, games - done, out_dir)
+    _print_summary(summary, played, out_dir)
 
 
-def _write_egn(plan, egn_dir: str) -> None:
-    import os
+def _write_egn(played, egn_dir: str) -> None:
+    from ..api.tournaments import egn_games
 
-    from ..game.egn import save_egn
-    from ..game.tournament_egn import tournament_games
-
+    plan = played.plan
     written = differing = 0
     try:
-        for game in tournament_games(plan.out_dir, plan.rules, plan.seed, plan.players,
-                                     plan.duplicate, plan.worlds):
-            save_egn(os.path.join(egn_dir, game.name), game.document)
-            written, differing = written + 1, differing + game.differing
+        for _, hands in egn_games(played, egn_dir):
+            written, differing = written + 1, differing + hands
     except KeyboardInterrupt:  # each file is written whole (save_egn) or not at all
         total = plan.games * (2 if plan.duplicate else 1)
         stopped(f"interrupted: {written:,} of {total:,} games are written as EGN to "
@@ -127,8 +116,8 @@ def _write_egn(plan, egn_dir: str) -> None:
     click.echo(f"{written} games written as EGN to {egn_dir}{note}", err=True)
 
 
-def _print_summary(summary: dict, info: dict, played: int, out_dir: str) -> None:
-    players = info["players_described"]
+def _print_summary(summary: dict, played, out_dir: str) -> None:
+    players = played.players
     low, high = summary["a_win_rate_95"]
     unit = f"{summary['pairs']:,} duplicate pairs" if summary["pairs"] else \
         f"{summary['games']:,} games"
@@ -144,7 +133,6 @@ def _print_summary(summary: dict, info: dict, played: int, out_dir: str) -> None
         by_player = summary["drinks_per_game_by_player"]
         click.echo(f"drinks per game by seat: {seats}; by player (both seats): "
                    f"A {by_player['A']:.1f}, B {by_player['B']:.1f}")
-    copies = 2 if summary["pairs"] else 1
-    rate = copies * played / max(info["elapsed_seconds"], 1e-9)
-    click.echo(f"{copies * played:,} games played this run ({rate:,.0f} games/s) -> "
+    click.echo(f"{played.played:,} games played this run ({played.games_per_second:,.0f} "
+               "games/s) -> "
                f"{os.path.join(out_dir, 'games.parquet')}, hands.parquet, run.json", err=True)

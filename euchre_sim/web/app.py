@@ -21,11 +21,10 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from ..advice.atlas import atlas_covers
+from ..api import Error as UserError
 from ..api.options import rules_of
-from ..core.errors import UserError
-from ..core.files import parse_json
-from ..report.query import RowFilter
+from ..api.server import atlas_covers, parse_json
+from ..api.tables import RowFilter
 from .bodies import advise_question, fields_of, rate_key, solve_args
 from .catalog import deck_catalog, rules_catalog
 from .guard import Guard

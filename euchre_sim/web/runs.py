@@ -7,9 +7,9 @@ import json
 import os
 import tempfile
 
-from ..core.errors import UserError
-from ..core.run_tables import OUTPUT_TABLES
-from ..report.query import RowFilter, load_run, table_rows
+from ..api import Error as UserError
+from ..api.runs import load_run
+from ..api.tables import RowFilter, table_rows
 
 PLOTS = {"heatmaps": "summary", "decisions": "decisions", "odds": "odds"}  # kind: table drawn
 MAX_ROWS = 1_000
@@ -17,12 +17,10 @@ MAX_ROWS = 1_000
 
 def run_overview(out_dir: str) -> dict:
     """run.json, the tables present and the plots that can be drawn."""
-    info = load_run(out_dir)
-    tables = [name for name in OUTPUT_TABLES
-              if os.path.isfile(os.path.join(out_dir, f"{name}.parquet"))]
+    run = load_run(out_dir)
     plots = [kind for kind, needs in PLOTS.items()
              if os.path.isfile(os.path.join(out_dir, f"{needs}.parquet"))]
-    return {"dir": out_dir, "run": info, "tables": tables, "plots": plots}
+    return {"dir": out_dir, "run": run.info, "tables": list(run.tables), "plots": plots}
 
 
 def table_page(out_dir: str, name: str, rows: RowFilter, limit: int = 100) -> dict:
@@ -38,7 +36,7 @@ def table_page(out_dir: str, name: str, rows: RowFilter, limit: int = 100) -> di
 
 def plot_png(out_dir: str, kind: str, round_no: int = 1) -> bytes:
     """One of the run's heatmap figures as PNG bytes."""
-    from ..report.plot import plot_run
+    from ..api.charts import write_plot
 
     if kind not in PLOTS:
         raise UserError(f"unknown plot {kind!r} (plots: {', '.join(PLOTS)})")
@@ -46,6 +44,6 @@ def plot_png(out_dir: str, kind: str, round_no: int = 1) -> bytes:
         raise UserError(f"round must be 1 or 2, got {round_no}")
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "plot.png")
-        plot_run(out_dir, path, PLOTS[kind], round_no)
+        write_plot(out_dir, path, PLOTS[kind], round_no)
         with open(path, "rb") as handle:
             return handle.read()

@@ -8,7 +8,7 @@ import itertools
 import os
 from collections import deque
 
-from ..core.errors import UserError
+from ..api import Error as UserError
 
 MAX_DEPTH = 3  # how deep the listing looks below the root
 MAX_RUNS = 200  # run folders (and hand histories) listed at most

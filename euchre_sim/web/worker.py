@@ -18,7 +18,8 @@ from collections import OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ..core.errors import DamagedInstall, UserError, json_name
+from ..api import Error as UserError
+from ..api.server import DamagedInstall, json_name
 
 Query = Callable[[Callable[[int, int], None]], dict]
 Measured = Callable[[str, float], None]  # a kind of query's speed: (rate key, units a second)
