@@ -80,7 +80,6 @@ STILL_BELOW_API = {
     "cli/game_commands.py": {"core.limits", "core.output", "core.rules", "game.bidders",
         "game.egn", "game.hand_files", "game.history", "game.selfplay"},
     "cli/review_commands.py": {"core.output", "game.egn", "report.review"},
-    "cli/solve_commands.py": {"core.errors", "core.files", "core.seats", "solver.calltable"},
     "web/bodies.py": {"advice.advice_request", "advice.play_question", "advice.question",
         "core.errors", "core.rules", "core.seats", "play.models"},
     "web/hand_entry.py": {"core.errors", "core.rules", "core.seats", "game.engine", "game.history"},

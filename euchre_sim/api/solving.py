@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -18,6 +19,15 @@ BATCH = 256  # deals a worker solves in one call
 SOLVE_COLUMNS = ("deal", "dealer", "trump", "alone", "leader", "ns_tricks", "ew_tricks")
 
 
+class SolvedDeal(NamedTuple):
+    """One deal solved: its dealer (N E S W), the deal as `solve` takes it (from N) and its
+    table, `solve --json`'s rows."""
+
+    dealer: str
+    deal: str
+    table: list[dict]
+
+
 class SolvedBatch(NamedTuple):
     """Up to BATCH deals solved: their dealers and hands (N E S W masks) and tables
     (`solver.calltable.solve_tables`)."""
@@ -25,6 +35,31 @@ class SolvedBatch(NamedTuple):
     dealers: np.ndarray
     hands: np.ndarray
     tables: np.ndarray
+
+    def deals(self, rules: RuleSet) -> Iterator[SolvedDeal]:
+        """Each deal of the batch, in order, as a SolvedDeal."""
+        from ..core.seats import SEAT_NAMES
+        from ..solver.calltable import table_rows
+
+        deck = rules.card_deck
+        for dealer, hands, table in zip(self.dealers, self.hands, self.tables, strict=True):
+            yield SolvedDeal(SEAT_NAMES[int(dealer)], deck.format_deal([int(h) for h in hands]),
+                             table_rows(rules, table))
+
+    def json_lines(self, rules: RuleSet) -> list[str]:
+        """The `solve --json` line of each deal, in order (text for text the JSON of
+        {"dealer": ..., "table": ...})."""
+        from ..solver.calltable import solve_json_lines
+
+        return solve_json_lines(rules, self.dealers, self.tables)
+
+
+def read_deals(path: str | os.PathLike) -> list[str]:
+    """The lines of a file of deals, one a line (a deal string or a JSON object); ``"-"``
+    reads standard input. A file too large, or no regular file, is an Error."""
+    from ..core.files import read_input
+
+    return read_input(os.fspath(path), "the deals").splitlines()
 
 
 def _parse_line(line: str, number: int, deck, default_dealer: int) -> tuple[int, list[int]]:
@@ -118,8 +153,7 @@ def solve(deal: str | Iterable[str], *, dealer: str | int = "N",
     """
     import pandas as pd
 
-    from ..core.seats import SEAT_NAMES, parse_seat
-    from ..solver.calltable import table_rows
+    from ..core.seats import parse_seat
 
     given = checked_options(options, ("set",), "solve")
     ruleset = rules_of(rules, given.get("set"))
@@ -128,8 +162,7 @@ def solve(deal: str | Iterable[str], *, dealer: str | int = "N",
         raise UserError("a deal must be a string, e.g. \"N:JH JD AH KS 9C/...\"")
     records, index = [], 0
     for batch in solved_batches(lines, parse_seat(dealer), ruleset, workers):
-        for seat, table in zip(batch.dealers, batch.tables, strict=True):
-            records += [{"deal": index, "dealer": SEAT_NAMES[int(seat)]} | row
-                        for row in table_rows(ruleset, table)]
+        for solved in batch.deals(ruleset):
+            records += [{"deal": index, "dealer": solved.dealer} | row for row in solved.table]
             index += 1
     return pd.DataFrame.from_records(records, columns=list(SOLVE_COLUMNS))

@@ -6,19 +6,16 @@ import sys
 
 import click
 
-from ..core.errors import UserError
-from ..core.files import read_input
+from ..api import Error
 from .app import cli
 from .options import compass_seat, json_option, renamed_option, rules_options, workers_option
 from .progress import notes_compiling
 
 
-def _print_table(deck, dealer: int, hands: list[int], rows: list[dict]) -> None:
-    from ..core.seats import seat_name
-
-    click.echo(f"deal {deck.format_deal(hands)}  dealer {seat_name(dealer)}")
+def _print_table(solved) -> None:
+    click.echo(f"deal {solved.deal}  dealer {solved.dealer}")
     click.echo("trump  alone  leader  NS  EW")
-    for row in rows:
+    for row in solved.table:
         alone = row["alone"] or "-"
         click.echo(f"{row['trump']:<6} {alone:<6} {row['leader']:<7} "
                    f"{row['ns_tricks']:>2}  {row['ew_tricks']:>2}")
@@ -42,20 +39,15 @@ def solve(deal: str | None, dealer: str, input_file: str | None, ruleset, as_jso
     Example: euchre-sim solve "N:JH JD AH KS 9C/TH QH AD 9S TC/KC KD TS QS 9D/TD AS 9H QC JS"
     --dealer W --json
     """
-    from ..api.solving import solved_batches
-    from ..solver.calltable import solve_json_lines, table_rows
+    from ..api.solving import read_deals, solved_batches
 
-    deck = ruleset.card_deck
     default_dealer = compass_seat("--dealer", dealer)
     if (deal is None) == (input_file is None):
-        raise UserError("give one DEAL or --input FILE")
-    lines = [deal] if deal is not None else read_input(input_file, "the deals").splitlines()
+        raise Error("give one DEAL or --input FILE")
+    lines = [deal] if deal is not None else read_deals(input_file)
     for batch in solved_batches(lines, default_dealer, ruleset, workers):
         if as_json:
-            sys.stdout.write("".join(line + "\n" for line in
-                                     solve_json_lines(ruleset, batch.dealers, batch.tables)))
+            sys.stdout.write("".join(line + "\n" for line in batch.json_lines(ruleset)))
             continue
-        for dealer_seat, deal_hands, table in zip(batch.dealers, batch.hands, batch.tables,
-                                                  strict=True):
-            _print_table(deck, int(dealer_seat), [int(h) for h in deal_hands],
-                         table_rows(ruleset, table))
+        for solved in batch.deals(ruleset):
+            _print_table(solved)
