@@ -135,7 +135,18 @@ def table_rows(path: str, name: str, rows: RowFilter, limit: int) -> tuple[pd.Da
 
 def headline(path: str) -> pd.DataFrame:
     """A simulation's make rate and mean points by round, seat and trumps, with partner and
-    alone (its summary table pooled, n-weighted): what `simulate` prints."""
+    alone (its summary table pooled, n-weighted): what `simulate` prints.
+
+    Examples
+    --------
+    >>> from euchre_sim.api import Error
+    >>> from euchre_sim.api.tables import headline
+    >>> try:
+    ...     headline("no-such-run")
+    ... except Error as err:
+    ...     print(err)
+    no summary.parquet in 'no-such-run' (run 'euchre-sim simulate' first)
+    """
     from ..report.query import headline as pooled
 
     return pooled(path)
@@ -175,7 +186,18 @@ def check_table(path: str, kind: str, name: str) -> None:
 
 def same_kind(path_a: str, path_b: str) -> tuple[str, dict, dict]:
     """(kind, run.json of each) of two finished runs written by the same command; an Error
-    when one is a simulation and the other a tournament."""
+    when one is a simulation and the other a tournament.
+
+    Examples
+    --------
+    >>> from euchre_sim.api import Error
+    >>> from euchre_sim.api.tables import same_kind
+    >>> try:
+    ...     same_kind("no-such-run", "other")
+    ... except Error as err:
+    ...     print(err)
+    no run folder 'no-such-run'
+    """
     from ..report.tables import same_kind as kinds
 
     return kinds(path_a, path_b)
@@ -224,7 +246,18 @@ def compare_runs(path_a: str, path_b: str, name: str = "calls", min_n: int = 30,
 
 def export_table(path: str, name: str | None = None) -> pd.DataFrame:
     """The table `euchre-sim export` writes: `name`, or by default a simulation's calls and a
-    tournament's games."""
+    tournament's games.
+
+    Examples
+    --------
+    >>> from euchre_sim.api import Error
+    >>> from euchre_sim.api.tables import export_table
+    >>> try:
+    ...     export_table("no-such-run")
+    ... except Error as err:
+    ...     print(err)
+    no run folder 'no-such-run'
+    """
     from .runs import load_run
 
     if name is None and run_kind(load_run(path).info) == "tournament":

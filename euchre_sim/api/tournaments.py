@@ -108,10 +108,23 @@ def tournament_plan(games: int, *, out: str | os.PathLike, players: Sequence, se
     """A tournament checked and its folder opened (or a resumed one's checked), not played
     (`play_tournament` plays it). `warn(line)` tells each damaged chunk a resume removes.
     The arguments are `tournament`'s; returns the plan (`game.tournament.TournamentPlan`:
-    `out_dir`, `games`, `pending_count()`, ...)."""
+    `out_dir`, `games`, `pending_count()`, ...).
+
+    Examples
+    --------
+    >>> import tempfile, euchre_sim
+    >>> from euchre_sim.api.tournaments import tournament_plan
+    >>> try:
+    ...     tournament_plan(0, out=tempfile.mkdtemp(), players=({}, {}))
+    ... except euchre_sim.Error as err:
+    ...     print(err)
+    games must be a whole number of at least 1, got 0
+    """
     from ..advice.question import parse_score
     from ..game.tournament import TournamentPlan, prepare_tournament
 
+    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+        raise UserError(f"games must be a whole number of at least 1, got {games!r:.40}")
     given = checked_options(options, TOURNAMENT_OPTIONS, "tournament")
     given.pop("scheduler", None)
     ruleset = rules_of(rules)
