@@ -7,6 +7,7 @@ the sdist as `python -m build` does by default."""
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -17,7 +18,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-BUILD_INPUTS = ("pyproject.toml", "README.md", "euchre_sim")
+BUILD_INPUTS = ("pyproject.toml", "MANIFEST.in", "README.md", "docs", "euchre_sim")
 CACHES = shutil.ignore_patterns("__pycache__", "*.pyc")
 
 
@@ -63,6 +64,20 @@ def test_the_sdist_holds_every_file_of_the_package(built):
     with tarfile.open(sdist) as archive:
         names = {name.removeprefix(f"{top}/") for name in archive.getnames()}
     assert _package_files(project) | {"pyproject.toml", "README.md"} <= names
+
+
+def test_every_page_and_image_the_readme_links_to_is_in_the_sdist(built):
+    """The README is the package index's page too: the docs and images its relative links
+    name travel with it (a link's #anchor aside)."""
+    project, sdist, _ = built
+    top = sdist.name.removesuffix(".tar.gz")
+    with tarfile.open(sdist) as archive:
+        names = {name.removeprefix(f"{top}/") for name in archive.getnames()}
+    targets = {target.split("#")[0] for target in
+               re.findall(r"\]\(([^)\s]+)\)", (project / "README.md").read_text())
+               if "://" not in target and not target.startswith("#")}
+    assert {"docs/python.md", "docs/chart.png", "docs/serve.png"} <= targets
+    assert sorted(targets - names) == []
 
 
 def test_the_installed_command_and_data_are_found(built, tmp_path):
