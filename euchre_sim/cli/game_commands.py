@@ -27,8 +27,8 @@ def rules(preset: str | None, as_json: bool) -> None:
 
     Example: euchre-sim rules drinking
     """
-    from ..core.rules import PRESETS, option_fields
-    from ..core.rules import preset as load_preset
+    from ..api.catalog import PRESETS, option_fields
+    from ..api.catalog import preset as load_preset
 
     if preset is None:
         if as_json:
@@ -67,40 +67,27 @@ def play(games: int, seed: int, ruleset, out_path: str | None, players: tuple,
     Example: euchre-sim play --games 10 --seed 7 --ns rules --ew dd --output hands.jsonl
     """
     import contextlib
-    import itertools
 
-    from ..core.limits import MAX_PLAY_GAMES, at_most, check_seed
-    from ..core.output import check_writable, written_records
-    from ..game.bidders import Sides
-    from ..game.egn import game_path
-    from ..game.history import state_to_record
-    from ..game.selfplay import play_games
+    from ..api.games import self_play
+    from ..api.hands import check_writable, game_path, save_egn, written_records
 
-    at_most("games", games, MAX_PLAY_GAMES)
-    check_seed(seed)
-    sides = Sides.of(ruleset, players, bidder_table)
+    match = self_play(ruleset, players, games, seed, bidder_table)
     egn = out_path is not None and out_path.lower().endswith(".egn")
     if out_path:
         check_writable(game_path(out_path, 1, games) if egn else out_path)
-    finals: dict[int, list[int]] = {}
-    record_id = kept = 0  # hands played; games written whole
+    finals: dict[int, tuple[int, int]] = {}
+    hands = kept = 0  # hands played; games written whole
     out = None
     try:
         with written_records(out_path) if out_path and not egn else \
                 contextlib.nullcontext() as out:
-            hands = play_games(ruleset, games, seed, seats=sides.seats)
-            for game, played in itertools.groupby(hands, key=lambda hand: hand.game):
-                records = []
-                for hand in played:
-                    record_id += 1
-                    finals[game] = hand.score_after
-                    records.append(state_to_record(hand.state, record_id, game=game + 1,
-                                                   hand=hand.number + 1))
+            for game in match:
+                hands += len(game.records)
+                finals[game.number] = game.score
                 if egn:
-                    _write_egn_game(game_path(out_path, game + 1, games), game, records,
-                                    ruleset, sides)
+                    save_egn(game_path(out_path, game.number, games), match.egn(game))
                 elif out is not None:
-                    out.write("".join(json.dumps(record) + "\n" for record in records))
+                    out.write("".join(json.dumps(record) + "\n" for record in game.records))
                     out.mark()
                 kept += 1
     except KeyboardInterrupt:
@@ -108,16 +95,16 @@ def play(games: int, seed: int, ruleset, out_path: str | None, players: tuple,
             stopped(_kept_games(out_path, egn, games, kept, out))
         raise
     wins = [0, 0]
-    for game, (ns, ew) in sorted(finals.items()):
-        click.echo(f"game {game + 1}: NS {ns} - EW {ew}")
+    for number, (ns, ew) in sorted(finals.items()):
+        click.echo(f"game {number}: NS {ns} - EW {ew}")
         wins[0 if ns > ew else 1] += 1
-    click.echo(f"{games} games, {record_id} hands: NS ({sides.label(0)}) won {wins[0]}, "
-               f"EW ({sides.label(1)}) won {wins[1]}")
+    click.echo(f"{games} games, {hands} hands: NS ({match.label(0)}) won {wins[0]}, "
+               f"EW ({match.label(1)}) won {wins[1]}")
 
 
 def _kept_games(out_path: str, egn: bool, games: int, kept: int, out) -> str:
     """The line of an interrupted `play --output`: the games written whole, and where."""
-    from ..game.egn import game_path
+    from ..api.hands import game_path
 
     if egn and kept:
         where = game_path(out_path, 1, games) + (
@@ -127,13 +114,6 @@ def _kept_games(out_path: str, egn: bool, games: int, kept: int, out) -> str:
         return (f"interrupted: {out.records:,} of {games:,} games played are kept in "
                 f"{out.kept} (not {out_path}: the run did not finish)")
     return f"interrupted: no game was finished; nothing is written to {out_path}"
-
-
-def _write_egn_game(path: str, game: int, records: list[dict], ruleset, sides) -> None:
-    from ..game.egn import save_egn, write_egn
-
-    players = [f"{seat} ({sides.label(s % 2)})" for s, seat in enumerate("NESW")]
-    save_egn(path, write_egn(records, ruleset, f"euchre-sim play, game {game + 1}", players))
 
 
 @cli.command()
@@ -148,11 +128,9 @@ def replay(file: str, ruleset, as_json: bool) -> None:
 
     Example: euchre-sim replay hands.jsonl --rules online --json
     """
-    from ..game.hand_files import read_hand_file
-    from ..game.history import replay_entry
+    from ..api.hands import replay_file
 
-    hands = read_hand_file(file, ruleset)
-    results = [replay_entry(e.id, e.record, e.error, hands.rules) for e in hands.entries]
+    results = replay_file(file, ruleset)
     bad = 0
     for result in results:
         bad += not result["ok"]
