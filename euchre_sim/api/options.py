@@ -87,8 +87,8 @@ def take_player(rules: RuleSet, options: dict,
     from ..play.player import PLAYER_FIELDS, player_of
 
     given = {name: options.pop(name) for name in PLAYER_FIELDS if name in options}
-    if given.get("bidder_params") is not None:
-        given["bidder_params"] = path_text(given["bidder_params"])
+    given |= {name: path_text(given[name]) for name in ("bidder_params", "bidder_table")
+              if name in given}
     return player_of(rules, **given, **({} if bidders is None else {"bidders": bidders}))
 
 

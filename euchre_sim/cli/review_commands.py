@@ -37,32 +37,25 @@ def review(file: str, seed: int, ruleset, out_dir: str | None, egn_path: str | N
     Example: euchre-sim review hands.jsonl --worlds 50 --out review/
     """
 
-    from ..api.reviewing import reviewed
-    from ..core.output import check_writable
-    from ..game.egn import save_egn
-    from ..report.review import print_review, review_egn, review_folder, write_review
+    from ..api.reviewing import check_outputs, reviewed
     from .progress import progress_bar, stderr_is_terminal
 
-    if out_dir:  # before the work: a folder that takes no files is one line now
-        review_folder(out_dir)
-    if egn_path:
-        check_writable(egn_path)
+    check_outputs(out_dir, egn_path)  # before the work: an output not writable is one line
     shown = not (no_progress or as_json) and stderr_is_terminal()
     progress, task = progress_bar("reviewing", "hands", 0, 0, shown)
     with progress:
         done = reviewed(file, seed=seed, rules=ruleset, kinds=kinds,
                         progress=lambda n, total: progress.update(task, completed=n,
                                                                   total=total), **player)
-    rules, hands, rows, errors, settings = done
     if as_json:
-        for row in rows:
+        for row in done.rows:
             click.echo(json.dumps(row))
-        for error in errors:
+        for error in done.rejected:
             click.echo(json.dumps({"id": error[0], "ok": False, "error": error[1]}))
     else:
-        print_review(rows, errors, click.echo)
+        done.report(click.echo)
     if out_dir:
-        write_review(out_dir, rows, rules, settings)
+        done.save(out_dir)
     if egn_path:
-        save_egn(egn_path, review_egn(hands, rows, rules, f"Review of {file}"))
-    return 1 if errors else 0
+        done.save_egn(egn_path, f"Review of {file}")
+    return 1 if done.rejected else 0
