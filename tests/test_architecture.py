@@ -79,7 +79,6 @@ def _faces_imports() -> dict[str, set[str]]:
 STILL_BELOW_API = {
     "web/bodies.py": {"advice.advice_request", "advice.play_question", "advice.question",
         "core.errors", "core.rules", "core.seats", "play.models"},
-    "web/practice.py": {"core.errors", "core.limits", "game.practice", "report.practice"},
     "web/queries.py": {"advice.advice_request", "advice.question", "core.errors", "core.rules",
         "core.seats", "solver.calltable"},
 }

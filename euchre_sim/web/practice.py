@@ -1,6 +1,6 @@
-"""The Practice tab's games: sessions (`report.practice`) kept by an id no other page can guess,
-at most MAX_GAMES at once, each forgotten EXPIRE_SECONDS after its last use; the bodies of
-their routes checked, and the queries the worker runs for them."""
+"""The Practice tab's games: sessions (`api.games.PracticeSession`) kept by an id no other
+page can guess, at most MAX_GAMES at once, each forgotten EXPIRE_SECONDS after its last use;
+the bodies of their routes checked, and the queries the worker runs for them."""
 
 from __future__ import annotations
 
@@ -10,11 +10,9 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from ..api import Error
+from ..api.games import PracticeSession, check_practice
 from ..api.options import rules_of
-from ..core.errors import UserError
-from ..core.limits import check_seed
-from ..game.practice import first_dealer
-from ..report.practice import PracticeSession
 from .bodies import fields_of
 from .reviews import finite
 from .worker import Busy, Query
@@ -52,10 +50,9 @@ class PracticeGames:
         fields = fields_of(body, _NEW_FIELDS, "practice")
         rules = rules_of(fields.get("rules", "standard"), fields.get("set"))
         position, seed, deal = fields.get("seat", 1), fields.get("seed", 0), fields.get("deal", 0)
-        first_dealer(position)  # the seat checked before the game takes a place
-        check_seed(seed)
+        check_practice(position, seed)  # before the game takes a place
         if not 0 <= deal <= MAX_DEAL:
-            raise UserError(f"deal must be 0 to {MAX_DEAL:,}, got {deal:,}")
+            raise Error(f"deal must be 0 to {MAX_DEAL:,}, got {deal:,}")
         game_id = secrets.token_hex(8)
         with self._lock:
             self._expire()
@@ -81,7 +78,7 @@ class PracticeGames:
         with the action's feedback."""
         fields = fields_of(body, _ACT_FIELDS, "practice act")
         if "action" not in fields:
-            raise UserError("a practice act needs 'action', one of the state's 'legal'")
+            raise Error("a practice act needs 'action', one of the state's 'legal'")
         game = self._game(game_id)
         with game.lock:  # a bad action fails before it waits
             game.session.hand.check(fields["action"])
