@@ -1,19 +1,15 @@
 """The API's JSON bodies read into the library's questions (the bid, or with `trump` a decision
 during the play): the field names (`turned_down` or `turned-down`), their types checked, the
-deals and worlds capped; every mistake a one-line UserError."""
+deals and worlds capped; every mistake a one-line Error."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..advice.advice_request import ask_any
-from ..advice.play_question import PlayQuestion
-from ..advice.question import PATH_FIELDS, AdviceQuestion, models_of
+from ..api import Error
+from ..api.catalog import RuleSet, parse_seat, play_model
 from ..api.options import rules_of
-from ..core.errors import UserError
-from ..core.rules import RuleSet
-from ..core.seats import parse_seat
-from ..play.models import play_model
+from ..api.questions import PATH_FIELDS, AdviceQuestion, PlayQuestion, ask_any, models_of
 
 MAX_WORLDS = 10_000
 MAX_PLAY_WORLDS = 2_000  # a play decision solves every world for every card
@@ -31,18 +27,18 @@ _TYPE_NAMES = {str: "a string", int: "a whole number", bool: "true or false",
 def fields_of(body, allowed: dict, what: str) -> dict:
     """The body's fields, names normalised, each of its allowed type; nulls dropped."""
     if not isinstance(body, dict):
-        raise UserError(f"the {what} body must be a JSON object")
+        raise Error(f"the {what} body must be a JSON object")
     out = {}
     for raw_name, value in body.items():
         name = str(raw_name).replace("-", "_")
         if name not in allowed:
-            raise UserError(f"unknown field {raw_name!r} for {what} "
+            raise Error(f"unknown field {raw_name!r} for {what} "
                             f"(fields: {', '.join(allowed)})")
         kind = allowed[name]
         if value is None:
             continue
         if isinstance(value, bool) != (kind is bool) or not isinstance(value, kind):
-            raise UserError(f"field {raw_name!r} must be {_TYPE_NAMES[kind]}, got {value!r}")
+            raise Error(f"field {raw_name!r} must be {_TYPE_NAMES[kind]}, got {value!r}")
         out[name] = value
     return out
 
@@ -56,16 +52,16 @@ def advise_question(body, place: Callable[[str], str] | None = None
     needs = ("seat",) if "discard_from" in fields else ("hand", "seat")
     for needed in needs:
         if needed not in fields:
-            raise UserError(f"advise needs {needed!r}")
+            raise Error(f"advise needs {needed!r}")
     rules = rules_of(fields.pop("rules", "standard"), fields.pop("set", None))
     play = models_of(fields.get("play"), fields.get("bidding"))[0]  # the page's caps first
     cap = play_model(play).pace.max_deals  # minutes of work at most
     if "deals" in fields and not 2 <= fields["deals"] <= cap:
-        raise UserError(f"deals must be 2 to {cap:,} with play {play}, got {fields['deals']:,}")
+        raise Error(f"deals must be 2 to {cap:,} with play {play}, got {fields['deals']:,}")
     worlds_cap = MAX_PLAY_WORLDS if "trump" in fields else MAX_WORLDS
     if not 1 <= fields.get("worlds", 1) <= worlds_cap:
         what = " for a decision during the play" if "trump" in fields else ""
-        raise UserError(f"worlds must be 1 to {worlds_cap:,}{what}")
+        raise Error(f"worlds must be 1 to {worlds_cap:,}{what}")
     if place is not None:
         fields |= {name: place(fields[name]) for name in PATH_FIELDS if name in fields}
     return ask_any(rules, fields)
@@ -82,7 +78,7 @@ def solve_args(body) -> tuple[RuleSet, list[int], int]:
     """(rules, hands by seat, dealer) from an /api/solve body."""
     fields = fields_of(body, _SOLVE_FIELDS, "solve")
     if "deal" not in fields:
-        raise UserError("solve needs 'deal', e.g. \"N:JH JD AH KS 9C/...\"")
+        raise Error("solve needs 'deal', e.g. \"N:JH JD AH KS 9C/...\"")
     rules = rules_of(fields.get("rules", "standard"), fields.get("set"))
     return rules, rules.card_deck.parse_deal(fields["deal"]), parse_seat(fields.get("dealer",
                                                                                      "N"))

@@ -6,13 +6,9 @@ from __future__ import annotations
 import dataclasses
 import time
 
-from ..advice.advice_request import answer
-from ..advice.question import AdviceQuestion
+from ..api.catalog import DamagedInstall, RuleSet
 from ..api.options import rules_of
-from ..core.errors import DamagedInstall
-from ..core.rules import RuleSet
-from ..core.seats import seat_name
-from ..solver.calltable import solve_table
+from ..api.questions import AdviceQuestion, answer, solved_deal
 from .bodies import advise_question, rate_key
 from .worker import Measured, Query
 
@@ -33,8 +29,7 @@ def advise_query(question: AdviceQuestion) -> Query:
 
 def solve_query(rules: RuleSet, hands: list[int], dealer: int) -> Query:
     """The `solve --json` object of one deal."""
-    return lambda progress: {"dealer": seat_name(dealer),
-                             "table": solve_table(rules, hands, dealer)}
+    return lambda progress: solved_deal(rules, hands, dealer)
 
 
 def warm_up(measured: Measured) -> None:
@@ -43,7 +38,7 @@ def warm_up(measured: Measured) -> None:
     atlas's files checked and opened). A kind that needs a damaged file of the install is
     left cold and the others warmed; then the first DamagedInstall is raised."""
     damaged = []
-    solve_table(rules_of(), rules_of().card_deck.parse_deal(WARM_DEAL), 3)
+    solved_deal(rules_of(), rules_of().card_deck.parse_deal(WARM_DEAL), 3)
     for extra in WARM_QUERIES:
         question = advise_question(WARM_HAND | extra)
         try:
