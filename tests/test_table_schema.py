@@ -99,7 +99,8 @@ def _damaged(frame: pd.DataFrame, damage: str) -> pd.DataFrame:
 
 
 @pytest.mark.parametrize("damage, fault", [
-    ("n=-1", "column 'n' holds -1, below 0"), ("mean_points=nan", "'mean_points' is empty"),
+    ("n=-1", "column 'n' holds -1, below 1"), ("n=0", "column 'n' holds 0, below 1"),
+    ("mean_points=nan", "'mean_points' is empty"), ("make_rate=nan", "'make_rate' is empty"),
     ("make_rate=inf", "'make_rate' holds an infinity"), ("make_rate=2", "above 1"),
     ("points_se=-0.5", "'points_se' holds -0.5, below 0"), ("seat=7", "'seat' holds 7"),
     ("repeated", "repeats the key of an earlier row (round, seat, alone, hand_key)")])

@@ -9,11 +9,12 @@ kernels read, in the order of `PARAMS`.
 
 from __future__ import annotations
 
+import math
 import os
 
 import numpy as np
 
-from ..core.errors import UserError
+from ..core.errors import UserError, shown
 from ..core.files import read_json
 
 BIDDERS = ("dd", "rules", "human", "table")
@@ -82,6 +83,15 @@ def bidder_id(name: str) -> int:
     return KERNEL_BIDDER[name]
 
 
+def _finite(value: int | float) -> bool:
+    """Whether a JSON number is a finite float: NaN, Infinity (which Python's JSON reads) and
+    an integer past every float are not."""
+    try:
+        return math.isfinite(float(value))
+    except OverflowError:
+        return False
+
+
 def _change(values: np.ndarray, given, path: str) -> None:
     """values[key] = number for each key of the JSON object `given` (read from `path`)."""
     if not isinstance(given, dict):
@@ -91,7 +101,10 @@ def _change(values: np.ndarray, given, path: str) -> None:
             raise UserError(f"unknown bidder parameter {key!r} in {path!r} (see README: the "
                             "rules bidder)")
         if isinstance(value, bool) or not isinstance(value, int | float):
-            raise UserError(f"bidder parameter {key!r} must be a number, got {value!r}")
+            raise UserError(f"bidder parameter {key!r} must be a number, got {shown(value)}")
+        if not _finite(value):
+            raise UserError(f"bidder parameter {key!r} in {path!r} must be a finite number, "
+                            f"got {shown(value)}")
         values[INDEX[key]] = float(value)
 
 

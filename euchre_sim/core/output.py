@@ -8,11 +8,31 @@ name that says so (`partial_path`); no temporary file is left either way."""
 from __future__ import annotations
 
 import contextlib
+import json
+import math
 import os
 from collections.abc import Iterator
 from typing import IO
 
 from .errors import UserError
+
+
+def finite(value):
+    """`value` (JSON's kinds: dicts, lists, tuples, str, numbers, bools, None) with every
+    number that is not finite (NaN, Infinity, -Infinity: no JSON number) as None."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {key: finite(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [finite(item) for item in value]
+    return value
+
+
+def json_text(value, **options) -> str:
+    """`value` as JSON (`json.dumps` and its `options`), a figure that is not finite written
+    null (`finite`): never the NaN or Infinity that JSON does not have."""
+    return json.dumps(finite(value), allow_nan=False, **options)
 
 
 def cannot_write(path: str, err: OSError) -> UserError:

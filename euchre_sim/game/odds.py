@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
-from ..core.errors import FieldError
+from ..core.errors import FieldError, UserError
 from ..core.files import refused
 from ..core.jit import njit
 from ..core.limits import MAX_TARGET
@@ -54,15 +54,17 @@ class HandResults(NamedTuple):
         return int(self.dealer.sum() + self.other.sum() + self.passed)
 
 
-def results_from_auction(auction: pd.DataFrame, rules: RuleSet) -> HandResults:
+def results_from_auction(auction: pd.DataFrame, rules: RuleSet,
+                         what: str = "the auction table") -> HandResults:
     """The hand results of an auction table (sim.decisions.auction_table: contracts by round,
     seat, alone, defended with n and make/march/euchred rates; round 0 passed out). N deals,
-    so positions 2 and 4 are the dealing side."""
+    so positions 2 and 4 are the dealing side. A contract whose marches and euchres are more
+    than its deals is a UserError naming `what`."""
     size = 1 + rules.max_hand_points
     dealer = np.zeros(size, dtype=np.int64)
     other = np.zeros(size, dtype=np.int64)
     passed = 0
-    for row in auction.itertuples(index=False):
+    for i, row in enumerate(auction.itertuples(index=False)):
         n = int(row.n)
         if row.round == 0:
             passed += n
@@ -70,11 +72,25 @@ def results_from_auction(auction: pd.DataFrame, rules: RuleSet) -> HandResults:
         marches = round(row.march_rate * n)
         euchres = round(row.euchred_rate * n)
         made = n - marches - euchres
+        if made < 0:
+            raise UserError(f"cannot read {what}: row {i} marches {marches:,} and is euchred "
+                            f"{euchres:,} times in {n:,} deals")
         makers, defenders = (dealer, other) if row.seat % 2 == 0 else (other, dealer)
         makers[1] += made
         makers[rules.lone_march_points if row.alone else rules.march_points] += marches
         defenders[rules.lone_defence_points if row.defended else rules.euchre_points] += euchres
     return HandResults(dealer, other, passed)
+
+
+def check_results(results: HandResults, deals: int, what: str) -> None:
+    """One line where a run's hand results cannot give the odds of a game: their deals not
+    the run's `deals`, or not one call among them (bidders that never call: no game ends)."""
+    if results.deals != deals:
+        raise UserError(f"cannot read {what}: its contracts and passes count "
+                        f"{results.deals:,} deals, not the run's {deals:,}")
+    if results.passed == deals:
+        raise UserError(f"no odds from {what}: the bidders never called (all {deals:,} deals "
+                        "were passed out), so no game would ever end")
 
 
 def _solve(dealer: np.ndarray, other: np.ndarray, passed: float, target: int,

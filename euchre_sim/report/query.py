@@ -9,8 +9,8 @@ from dataclasses import dataclass
 import pandas as pd
 
 from ..core.errors import FieldError, UserError
-from ..core.files import read_json
-from ..core.run_tables import OUTPUT_TABLES, table_schema
+from ..core.files import read_json, refused
+from ..core.run_tables import OUTPUT_TABLES, count_fault, table_schema
 from ..core.schema import file_schema, read_table
 
 # the fields of run.json the reports read, with their types (the rules are checked whole)
@@ -58,8 +58,24 @@ def _table_path(out_dir: str, name: str) -> str:
     return path
 
 
-def load_table(out_dir: str, name: str = "calls") -> pd.DataFrame:
-    return read_table(_table_path(out_dir, name), f"the {name} table", table_schema(name))
+def load_table(out_dir: str, name: str = "calls", info: dict | None = None) -> pd.DataFrame:
+    """A finished simulation's table, every value checked (`core.schema`) and its counts
+    within what the run's deals could make (`count_fault`; info: its run.json, read when not
+    given)."""
+    path = _table_path(out_dir, name)
+    frame = read_table(path, f"the {name} table", table_schema(name))
+    _check_counts(out_dir, name, path, frame, info)
+    return frame
+
+
+def _check_counts(out_dir: str, name: str, path: str, frame: pd.DataFrame,
+                  info: dict | None) -> None:
+    """A one-line error where the counts of table `name` are more than its run could make."""
+    info = load_run(out_dir) if info is None else info
+    if isinstance(info.get("deals"), int):
+        fault = count_fault(name, frame, info["deals"], info["rules"])
+        if fault:
+            raise refused(f"the {name} table", path, fault)
 
 
 def table_rows(out_dir: str, name: str, rows: RowFilter, limit: int
@@ -72,8 +88,13 @@ def table_rows(out_dir: str, name: str, rows: RowFilter, limit: int
     asked = [column for column in ("round", "seat", "trumps", "alone", "action")
              if getattr(rows, column) is not None]
     asked += ["n"] + ["hand"] * (rows.hand is not None) + [rows.sort] * (rows.sort is not None)
-    narrow = read_table(path, what, schema, columns=dict.fromkeys(c for c in asked
-                                                                  if c in held))
+    # and the class's columns: a key repeated, or counts past the run's deals, is a damaged
+    # table whether or not the page shows the rows (text keys read as categories: a code a row)
+    keys = [key for key in schema.keys if key not in asked]
+    narrow = read_table(path, what, schema, columns=dict.fromkeys(c for c in asked + keys
+                                                                  if c in held),
+                        categories=[k for k in keys if schema.column(k).kind == "str"])
+    _check_counts(out_dir, name, path, narrow, None)
     kept = filter_table(narrow if len(narrow.columns) else _positions(path), rows)
     return read_table(path, what, schema, rows=kept.index[:limit].to_numpy()), len(kept)
 
@@ -180,12 +201,15 @@ def run_odds(run_dir: str) -> tuple[dict, pd.DataFrame]:
     """(run.json, the odds table) of a finished `simulate --bidding` run: the chance of
     winning the game from every score (`game.odds`), from its auction table."""
     from ..core.rules import rules_from_dict
-    from ..game.odds import odds_table, results_from_auction
+    from ..game.odds import check_results, odds_table, results_from_auction
 
     info = load_run(run_dir)
     if not info.get("bidding"):
         raise UserError(f"{run_dir!r} was simulated without --bidding: it has no auction to "
                         "take a hand's results from")
     rules = rules_from_dict(info["rules"])
-    results = results_from_auction(load_table(run_dir, "auction"), rules)
+    what = f"the auction table {_table_path(run_dir, 'auction')!r}"
+    results = results_from_auction(load_table(run_dir, "auction", info), rules, what)
+    deals = info.get("deals")  # every run this version writes says how many
+    check_results(results, deals if isinstance(deals, int) else results.deals, what)
     return info, odds_table(results, rules.target)

@@ -35,6 +35,7 @@ from .. import __version__
 from ..core.errors import FieldError, UserError
 from ..core.files import loads
 from ..core.limits import MAX_CHUNKS, at_most
+from ..core.output import json_text
 from .code_digest import code_digest
 
 MANIFEST = "manifest.json"
@@ -92,7 +93,7 @@ def _discard(path: str) -> None:
 def write_json(path: str, data: dict) -> None:
     tmp = path + ".tmp"
     try:
-        write_file(tmp, json.dumps(data, indent=2, sort_keys=True).encode())
+        write_file(tmp, json_text(data, indent=2, sort_keys=True).encode())
         os.replace(tmp, path)
     finally:
         _discard(tmp)
@@ -426,7 +427,7 @@ def stream_parquet(tables: Iterable, out: str, info: dict) -> None:
             for table in tables:
                 if writer is None:
                     meta = dict(table.schema.metadata or {})
-                    meta[b"euchre_sim"] = json.dumps(info, sort_keys=True).encode()
+                    meta[b"euchre_sim"] = json_text(info, sort_keys=True).encode()
                     writer = pq.ParquetWriter(tmp, table.schema.with_metadata(meta))
                 writer.write_table(table.replace_schema_metadata(writer.schema.metadata))
             if writer is not None:
