@@ -40,6 +40,7 @@ from ..core.calls import (
     turn_position,
 )
 from ..core.dealing import Deal, deal_into, deal_key
+from ..core.errors import UserError
 from ..core.jit import njit
 from ..core.ruletables import RuleTables
 from ..core.seats import left_of, seat_at, team_of
@@ -59,7 +60,20 @@ HAND_FIELDS = ("game", "copy", "hand", "dealer", "ns_before", "ew_before", "upca
 N_FIELDS = len(HAND_FIELDS)
 # round 0: passed out (maker, trump, defender, tricks -1); failed_*: times each seat could not
 # follow suit (counted only when the hand is played card by card)
-HANDS_PER_GAME = 1000  # a game still undecided after this many hands stops there
+# a game still short of the target after this many hands is not played on: no game is
+# recorded without a winner reaching the target (`unfinished_game`: the command ends)
+HANDS_PER_GAME = 1000
+
+
+def unfinished_game(game: int, hands: int, ns: int, ew: int, target: int,
+                    all_passed: bool) -> UserError:
+    """The line of game `game` (from 1) still short of the `target` at NS `ns` - EW `ew`
+    after its `hands` (HANDS_PER_GAME) hands, `all_passed` when every hand was passed out:
+    the game is not recorded, and no winner made up."""
+    why = "every hand was passed out: the bidders never call" if all_passed else \
+        "the bidders call too seldom to finish a game"
+    return UserError(f"game {game:,} did not end: after {hands:,} hands neither side had "
+                     f"reached {target} (NS {ns} - EW {ew}; {why})")
 
 
 class Match(NamedTuple):

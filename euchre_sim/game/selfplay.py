@@ -11,10 +11,8 @@ from ..core.rules import RuleSet
 from ..core.seats import left_of, team_of
 from ..play.models import DEFAULT_WORLDS
 from .engine import HandState
-from .match import deal_index
+from .match import HANDS_PER_GAME, deal_index, unfinished_game
 from .strategies import make_strategy
-
-_MAX_HANDS_PER_GAME = 1000
 
 
 def play_hand(rules: RuleSet, dealer: int, hands: list[int], upcard: int, players) -> HandState:
@@ -49,7 +47,9 @@ def play_games(rules: RuleSet, games: int, seed: int,
                strategy_names: tuple[str, str] = ("rules", "random"), play: str | None = None,
                worlds: int = DEFAULT_WORLDS,
                seats: Callable[[random.Random], list] | None = None) -> Iterator[PlayedHand]:
-    """Whole games to `rules.target`, the deal passing left; NS uses the first strategy.
+    """Whole games to `rules.target`, the deal passing left; NS uses the first strategy. A
+    game still short of the target after `match.HANDS_PER_GAME` hands is a UserError
+    (`match.unfinished_game`) once its last hand is yielded.
 
     With `play` (a play model), every seat's discards and cards come from that model and the
     strategies only bid. seats(rng): a game's four players by seat instead (e.g.
@@ -68,12 +68,17 @@ def play_games(rules: RuleSet, games: int, seed: int,
             players = [ModelStrategy(play, p, rng, worlds) for p in players]
         score = [0, 0]
         dealer = game % 4
-        for number in range(_MAX_HANDS_PER_GAME):
+        called = False
+        for number in range(HANDS_PER_GAME):
             hands, upcard = deal_one(rules, seed, int(deal_index(game, number)), dealer)
             state = play_hand(rules, dealer, hands, upcard, players)
             for team, pts in enumerate(state.points()):
                 score[team] += pts
+            called = called or not state.passed_out
             yield PlayedHand(game, number, state, list(score))
             if max(score) >= rules.target:
                 break
             dealer = left_of(dealer)
+        else:  # no winner is made up
+            raise unfinished_game(game + 1, HANDS_PER_GAME, *score, rules.target,
+                                  all_passed=not called)

@@ -46,7 +46,7 @@ from ..runs.runner import (
 )
 from ..solver.search import shared_tt
 from .drinks import HandFacts, drinks_of
-from .match import HAND_FIELDS, HANDS_PER_GAME, N_FIELDS, Match, play_games
+from .match import HAND_FIELDS, HANDS_PER_GAME, N_FIELDS, Match, play_games, unfinished_game
 from .odds import read_odds
 
 
@@ -259,6 +259,7 @@ def game_frame(job: TournamentJob, hands: pd.DataFrame) -> pd.DataFrame:
     last = hands.groupby(["game", "copy"], sort=True).tail(1)
     ns = (last["ns_before"] + last["ns_points"]).to_numpy()
     ew = (last["ew_before"] + last["ew_points"]).to_numpy()
+    _check_finished(job, hands, last, ns, ew)
     copy = last["copy"].to_numpy()
     a, b = job.players
     frame = pd.DataFrame({
@@ -280,6 +281,20 @@ def game_frame(job: TournamentJob, hands: pd.DataFrame) -> pd.DataFrame:
         for c in drink_cols:
             frame[c] = sums[c].to_numpy().astype(np.int32)
     return frame
+
+
+def _check_finished(job: TournamentJob, hands: pd.DataFrame, last: pd.DataFrame,
+                    ns: np.ndarray, ew: np.ndarray) -> None:
+    """A UserError (`match.unfinished_game`) for the first game whose last hand left both
+    sides short of the target: it stopped at HANDS_PER_GAME hands, and has no winner."""
+    target = rules_from_dict(job.options).target
+    short = np.flatnonzero((ns < target) & (ew < target))
+    if len(short):
+        i = short[0]
+        game, copy = int(last["game"].iloc[i]), int(last["copy"].iloc[i])
+        played = hands[(hands["game"] == game) & (hands["copy"] == copy)]
+        raise unfinished_game(game + 1, len(played), int(ns[i]), int(ew[i]), target,
+                              all_passed=bool(played["action"].isna().all()))
 
 
 def compute_games(job: TournamentJob) -> tuple[int, int, dict[str, bytes]]:
