@@ -4,9 +4,9 @@ A playout whose card players' work is a `TeachingWork` (a card player's `PimcWor
 log) asks PIMC at every decision and logs its card: the seat's features (`net_features`), the
 candidates, PIMC's card and each candidate's mean points (`log_pimc_decision`). The playout
 reads the record at three points, `card_work`, `keeps_log` and `log_choice`, each settled by
-the record's type when a kernel is compiled (Numba's `overload`, through `core.jit`): for a run-time `PimcWork`
-they are the work itself, False and nothing, so that path neither carries a log nor checks
-for one. In Python they do the same.
+the record's type when a kernel is compiled (Numba's `overload`, registered through `core.jit`
+when Numba loads): for a run-time `PimcWork` they are the work itself, False and nothing, so
+that path neither carries a log nor checks for one. In Python they do the same.
 """
 
 from __future__ import annotations
