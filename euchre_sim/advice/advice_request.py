@@ -8,6 +8,7 @@ import math
 
 from ..bidding.params import BIDDERS
 from ..core.errors import FieldError
+from ..core.jit import as_python
 from ..core.rules import RuleSet
 from ..play.player import PLAYER_FIELDS, player_of
 from .advise import Progress, advise
@@ -21,6 +22,11 @@ def ask_any(rules: RuleSet, fields: dict) -> AdviceQuestion | PlayQuestion:
     """The bid question, or with `trump` the play decision (its own fields checked, its
     player built from the player's fields: `play.player.player_of`)."""
     given = {k: v for k, v in fields.items() if v is not None and v is not False}
+    with as_python():  # a question's checks call a few small kernels once: no Numba for them
+        return _question(rules, given)
+
+
+def _question(rules: RuleSet, given: dict) -> AdviceQuestion | PlayQuestion:
     if given.get("trump") is None:
         extra = [k for k in PLAY_FIELDS if k in given]
         if extra:
@@ -47,7 +53,8 @@ def answer(question: AdviceQuestion | PlayQuestion, progress: Progress | None = 
     from .atlas import atlas_answer
     from .auction_advice import advise_in_auction
 
-    found = atlas_answer(question)
+    with as_python():  # an answer read from the atlas loads no Numba
+        found = atlas_answer(question)
     if found is not None:
         _check_atlas_answer(question, found)
         return found

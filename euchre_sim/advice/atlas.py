@@ -38,7 +38,14 @@ from ..core.results import result_index, result_points
 from ..core.rules import RuleSet, preset
 from ..core.ruletables import compile_rules
 from ..core.run_tables import count_names, share_names
-from ..core.schema import Column, Schema, file_schema, rates, read_table, standard_errors
+from ..core.schema import (
+    Column,
+    Schema,
+    file_schema,
+    rates,
+    read_keyed_rows,
+    standard_errors,
+)
 from ..core.stats import bounded_figures
 from ..game.odds import odds_array, odds_frame, result_wins
 from ..play.player import people
@@ -251,9 +258,8 @@ class Atlas:
     def rows(self, keys: list[int]) -> list[dict | None]:
         """Each key's row (None where the atlas has none), read through its schema, with the
         figures its results give (`entry_figures`)."""
-        table = self._read(keys)
         found = {}
-        for row in table.to_dict("records"):
+        for row in self._read(keys):
             row = {c: int(v) if c in ("key", "n") or c.startswith("n_") else float(v)
                    for c, v in row.items()}
             found[row["key"]] = entry_figures(row, self.top, self.path)
@@ -261,11 +267,10 @@ class Atlas:
 
     def holds(self, keys: list[int]) -> bool:
         """Does the atlas have a row for every key? (Their keys alone read.)"""
-        return set(keys) <= {int(k) for k in self._read(keys, ["key"])["key"]}
+        return set(keys) <= {row["key"] for row in self._read(keys, ["key"])}
 
-    def _read(self, keys: list[int], columns: list[str] | None = None):
-        return read_table(self.path, "the atlas", ATLAS_SCHEMA, columns,
-                          filters=[("key", "in", [np.uint64(k) for k in keys])])
+    def _read(self, keys: list[int], columns: list[str] | None = None) -> list[dict]:
+        return read_keyed_rows(self.path, "the atlas", ATLAS_SCHEMA, keys, columns)
 
 
 def shipped_file(preset_name: str, kind: str):

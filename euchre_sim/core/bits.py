@@ -1,13 +1,13 @@
 """Jitted bit helpers on uint64 masks, shared by every kernel: counts, lowest and highest bits.
 
-Each helper that an LLVM instruction serves (`numba_internals`) has a plain twin of bit
-tricks, `plain_*`, with the same results: the helper itself where that door is shut.
+Each helper that an LLVM instruction serves (`bit_instructions`, through `numba_internals`)
+has a plain twin of bit tricks, `plain_*`, with the same results: the helper itself where that
+door is shut, and when run as Python.
 """
 
 import numpy as np
 
-from . import numba_internals
-from .jit import njit
+from .jit import dispatcher_of, lazy, njit
 
 _ONE = np.uint64(1)
 _M1 = np.uint64(0x5555555555555555)
@@ -68,36 +68,25 @@ def pext_loop(value, mask):
     return out
 
 
-if numba_internals.OPEN:
-    from .numba_internals import ctpop, leading_zeros, trailing_zeros
+def _instruction(name: str, plain, door: str = "OPEN"):
+    """`bit_instructions.<name>` where Numba's door (`numba_internals.<door>`) is open, else
+    the plain twin; the twin's Python when run as Python (`core.jit.as_python`)."""
+    def make():
+        from . import numba_internals
 
-    @njit
-    def low_index(mask):
-        """Index of the lowest set bit of a non-zero uint64."""
-        return np.int64(trailing_zeros(mask))
+        if not getattr(numba_internals, door):
+            return dispatcher_of(plain)
+        from . import bit_instructions
 
-    @njit(inline="always")
-    def high_bit(mask):
-        """The highest set bit of a non-zero mask, as a mask."""
-        return _ONE << np.uint64(63 - leading_zeros(mask))
+        return getattr(bit_instructions, name)
 
-    @njit(inline="always")
-    def popcount(mask):
-        """Set bits of a uint64 (LLVM's population count: one instruction where the CPU has
-        one)."""
-        return np.int64(ctpop(np.uint64(mask)))
-else:
-    low_index, high_bit, popcount = plain_low_index, plain_high_bit, plain_popcount
+    return lazy(make, plain, name)
 
-if numba_internals.HAS_PEXT:
-    from .numba_internals import pext_instruction
 
-    @njit(inline="always")
-    def pext(value, mask):
-        """`pext_loop` in one instruction (BMI2)."""
-        return pext_instruction(np.uint64(value), np.uint64(mask))
-else:
-    pext = pext_loop
+low_index = _instruction("low_index", plain_low_index)
+high_bit = _instruction("high_bit", plain_high_bit)
+popcount = _instruction("popcount", plain_popcount)
+pext = _instruction("pext", pext_loop, door="HAS_PEXT")
 
 
 @njit(inline="always")

@@ -37,7 +37,7 @@ from numba.extending import intrinsic
 
 __all__ = ["HAS_PEXT", "OPEN", "PLAIN_BY_REQUEST", "SHUT_BECAUSE", "TESTED", "bounds",
            "call_unlinked", "compiles", "ctpop", "leading_zeros", "pext_instruction",
-           "trailing_zeros", "untested", "version_tuple", "without_nrt"]
+           "tell_compiles", "trailing_zeros", "untested", "version_tuple", "without_nrt"]
 # (lowest tested, first untested) (major, minor) of each; pyproject's bounds say the same
 TESTED = {"numba": ((0, 68), (0, 69)), "llvmlite": ((0, 50), (0, 51))}
 PLAIN_BY_REQUEST = os.environ.get("EUCHRE_SIM_PLAIN_NUMBA", "") in ("1", "true", "yes")
@@ -203,6 +203,18 @@ def compiles(callback):
 
     with event.install_listener("numba:compile", Listener()):
         yield
+
+
+def tell_compiles(callback) -> None:
+    """From now on, call callback(name) as Numba starts compiling each function."""
+    class Listener(event.Listener):
+        def on_start(self, ev):
+            callback(ev.data["dispatcher"].py_func.__name__)
+
+        def on_end(self, ev):
+            pass
+
+    event.register("numba:compile", Listener())
 
 
 def _load_overload(module: str, name: str, argtypes: tuple, symbol: str | None = None) -> None:

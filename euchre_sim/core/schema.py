@@ -170,6 +170,90 @@ def first_repeat(frame: pd.DataFrame, keys: list[str]) -> int | None:
     return int(rows[repeated[0]]) if len(repeated) else None
 
 
+def read_keyed_rows(path: str, what: str, schema: Schema, keys: Iterable[int],
+                    columns: Iterable[str] | None = None) -> list[dict]:
+    """The rows of a table keyed by one whole-number column whose key is one of `keys`, as
+    dicts of plain numbers, read with pyarrow and numpy alone (no pandas: an answer from the
+    atlas reads a few rows): only the row groups whose key range (the file's statistics) may
+    hold one are read, and every value read is checked as `read_table` checks it."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    (key,) = schema.keys
+    names = file_schema(path, what, schema).names
+    wanted = [c.name for c in schema.columns if c.name in names] if columns is None \
+        else list(dict.fromkeys([key, *columns]))
+    absent = [name for name in wanted if name not in names]
+    if absent:
+        raise refused(what, path, f"no column {absent[0]!r}")
+    asked = np.unique(np.array(list(keys), dtype=np.uint64))
+    try:
+        parquet = pq.ParquetFile(path)
+        groups = [g for g in range(parquet.num_row_groups)
+                  if _may_hold(parquet.metadata.row_group(g), names.index(key), asked)]
+        table = parquet.read_row_groups(groups, columns=wanted)
+    except (pa.ArrowException, OSError) as err:
+        raise refused(what, path, _first_line(err)) from None
+    found = np.isin(_array(table.column(key))[0], asked).nonzero()[0]
+    arrays = {}
+    for name in wanted:
+        values, empty = (part[found] for part in _array(table.column(name)))
+        fault = _values_fault(values, empty, schema.column(name))
+        if fault:
+            raise refused(what, path, f"column {name!r} {fault}")
+        if empty.any():  # missing: NaN in a float column, as pandas reads it; else None
+            values = np.where(empty, np.nan, values) if values.dtype.kind == "f" \
+                else np.where(empty, None, values.astype(object))
+        arrays[name] = values
+    if len(np.unique(arrays[key])) < len(found):
+        raise refused(what, path, f"a row repeats the key of an earlier row ({key})")
+    return [{name: values[i].item() if hasattr(values[i], "item") else values[i]
+             for name, values in arrays.items()} for i in range(len(found))]
+
+
+def _array(column) -> tuple[np.ndarray, np.ndarray]:
+    """A pyarrow column as (its values, where they are missing), chunk by chunk from the
+    buffers (pyarrow's own `to_numpy` imports pandas): numbers as their numpy type, NaN
+    counted missing as pandas counts it; any other type as Python objects."""
+    values, empty = [], []
+    for chunk in column.chunks:
+        size, offset = len(chunk), chunk.offset
+        validity, *data = chunk.buffers()
+        missing = np.zeros(size, dtype=bool) if validity is None or not chunk.null_count else \
+            np.unpackbits(np.frombuffer(validity, np.uint8), bitorder="little")[
+                offset:offset + size] == 0
+        numeric = _is_number(chunk.type)
+        held = np.frombuffer(data[0], chunk.type.to_pandas_dtype(), size, offset
+                             * chunk.type.bit_width // 8) if numeric \
+            else np.array(chunk.to_pylist(), dtype=object)
+        if held.dtype.kind == "f":
+            missing |= np.isnan(held)
+        values.append(held)
+        empty.append(missing)
+    if not values:
+        return np.array([], dtype=object), np.array([], dtype=bool)
+    return np.concatenate(values), np.concatenate(empty)
+
+
+def _is_number(arrow_type) -> bool:
+    """Whether a pyarrow type is an integer or a float (read from its buffer as numpy)."""
+    import pyarrow as pa
+
+    return pa.types.is_integer(arrow_type) or pa.types.is_floating(arrow_type)
+
+
+def _may_hold(group, column: int, keys: np.ndarray) -> bool:
+    """Whether a row group may hold one of `keys`: within its statistics' range (or none)."""
+    stats = group.column(column).statistics
+    if stats is None or not stats.has_min_max:
+        return True
+    return bool(np.any((keys >= np.uint64(stats.min)) & (keys <= np.uint64(stats.max))))
+
+
+def _first_line(err: Exception) -> str:
+    return str(err).splitlines()[0] if str(err) else type(err).__name__
+
+
 def _read_rows(parquet, columns: list[str], rows: np.ndarray) -> pd.DataFrame:
     """Rows of a Parquet file by position: the row groups holding them read, then taken."""
     if not len(rows):
@@ -187,23 +271,26 @@ def _read_rows(parquet, columns: list[str], rows: np.ndarray) -> pd.DataFrame:
 
 def _fault(values: pd.Series, column: Column) -> str | None:
     """What is wrong with a column's values (None: nothing)."""
-    empty = values.isna().to_numpy()
+    return _values_fault(values.to_numpy(), values.isna().to_numpy(), column)
+
+
+def _values_fault(values: np.ndarray, empty: np.ndarray, column: Column) -> str | None:
+    """What is wrong with a column's values, `empty` where they are missing (None: nothing)."""
     if empty.any() and not column.missing:
         return f"is empty in row {empty.nonzero()[0][0]}"
     if column.kind == "bool":
         return None
     held = values[~empty]
     if column.kind == "str":
-        other = ~held.isin(column.values).to_numpy() if column.values else []
-        return f"holds {held.iloc[other.nonzero()[0][0]]!r:.40}, not one of " \
+        other = ~np.isin(held, column.values) if column.values else []
+        return f"holds {held[other.nonzero()[0][0]]!r:.40}, not one of " \
             f"{', '.join(column.values)}" if np.any(other) else None
-    numbers = held.to_numpy()
-    if column.kind == "float" and np.isinf(numbers.astype(np.float64)).any():
+    if column.kind == "float" and np.isinf(held.astype(np.float64)).any():
         return "holds an infinity"
-    if len(numbers) and numbers.min() < column.low:
-        return f"holds {numbers.min()}, below {column.low}"
-    if len(numbers) and numbers.max() > column.high:
-        return f"holds {numbers.max()}, above {column.high}"
+    if len(held) and held.min() < column.low:
+        return f"holds {held.min()}, below {column.low}"
+    if len(held) and held.max() > column.high:
+        return f"holds {held.max()}, above {column.high}"
     return None
 
 
@@ -216,7 +303,3 @@ def _empty_where_not(frame: pd.DataFrame, column: Column) -> str | None:
     wrong = (frame[column.name].isna() & (frame[other] != value)).to_numpy().nonzero()[0]
     return f"is empty in row {wrong[0]} ({other} {frame[other].iloc[wrong[0]]}, where it " \
         f"may be empty only at {other} {value})" if len(wrong) else None
-
-
-def _first_line(err: Exception) -> str:
-    return str(err).splitlines()[0] if str(err) else type(err).__name__

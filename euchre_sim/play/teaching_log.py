@@ -4,9 +4,9 @@ A playout whose card players' work is a `TeachingWork` (a card player's `PimcWor
 log) asks PIMC at every decision and logs its card: the seat's features (`net_features`), the
 candidates, PIMC's card and each candidate's mean points (`log_pimc_decision`). The playout
 reads the record at three points, `card_work`, `keeps_log` and `log_choice`, each settled by
-the record's type when a kernel is compiled (Numba's `overload`): for a run-time `PimcWork`
-they are the work itself, False and nothing, so that path neither carries a log nor checks
-for one. In Python they do the same.
+the record's type when a kernel is compiled (Numba's `overload`, registered through `core.jit`
+when Numba loads): for a run-time `PimcWork` they are the work itself, False and nothing, so
+that path neither carries a log nor checks for one. In Python they do the same.
 """
 
 from __future__ import annotations
@@ -14,10 +14,8 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import types
-from numba.extending import overload
 
-from ..core.jit import njit
+from ..core.jit import njit, overload
 from ..core.seats import team_of
 from .net_features import GENERAL_LAYOUT, STANDARD_LAYOUT, NetLayout, encode, net_slots
 from .pimc import PimcWork, discard_candidates, option_candidates
@@ -42,6 +40,8 @@ def log_width(nl: NetLayout) -> int:
 
 def _teaching(work_type) -> bool:
     """Is a Numba type a TeachingWork's (the named tuple's class that Numba keeps)?"""
+    from numba import types
+
     return isinstance(work_type, types.BaseNamedTuple) and \
         work_type.instance_class is TeachingWork
 
