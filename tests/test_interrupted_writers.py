@@ -13,6 +13,7 @@ import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 
+from euchre_sim.api.tables import EXPORT_ROWS
 from euchre_sim.core.output import partial_path
 
 from .helpers import run_cli
@@ -36,6 +37,11 @@ def _temporaries(folder) -> list:
 def _started(folder, pattern: str):
     """Whether a file matching `pattern` in `folder` holds something."""
     return lambda: any(p.stat().st_size > 0 for p in folder.glob(pattern))
+
+
+def _past(folder, pattern: str, size: int):
+    """Whether a file matching `pattern` in `folder` holds more than `size` bytes."""
+    return lambda: any(p.stat().st_size > size for p in folder.glob(pattern))
 
 
 def _whole_games(records: list[dict]) -> int:
@@ -132,8 +138,14 @@ def test_an_export_writes_the_table_as_one_write_would(big_run, tmp_path, fmt):
 def test_an_interrupted_export_keeps_its_whole_rows_in_a_partial_file(big_run, tmp_path, fmt,
                                                                       signum, status):
     out = tmp_path / f"calls.{fmt}"
+    whole = tmp_path / f"whole.{fmt}"
+    run_cli(["export", str(big_run), "--format", fmt, "--output", str(whole)])
+    lines = whole.read_bytes().splitlines(keepends=True)
+    first_part = sum(map(len, lines[:EXPORT_ROWS + (fmt == "csv")]))  # the header with it
+    whole.unlink()
+    # stopped once the file is past the first part: that part was written and told whole
     code, err = signalled(["export", str(big_run), "--format", fmt, "--output", str(out)],
-                          _started(tmp_path, f"calls.{fmt}.*.tmp"), signum)
+                          _past(tmp_path, f"calls.{fmt}.*.tmp", first_part), signum)
     total = pq.ParquetFile(big_run / "calls.parquet").metadata.num_rows
     assert code == status, err
     found = re.fullmatch(rf"interrupted: ([\d,]+) of {total:,} rows are kept in (.+) "
