@@ -23,30 +23,23 @@ import time
 
 import pandas as pd
 
-from euchre_sim.advice.advice_request import answer
-from euchre_sim.advice.question import AdviceQuestion
-from euchre_sim.bidding.params import bidder_weights
+import euchre_sim
 from euchre_sim.core.rules import build_rules
-from euchre_sim.play.player import Player
 from euchre_sim.report.query import class_regret
-from euchre_sim.sim.simulate import RunPlan, finish_run, prepare_run, run_local
 
 RUNS = 3
 ITERATIONS = 4
 DEALS = int(os.environ.get("BENCH_DEALS", "50000"))
-PARAMS = bidder_weights()
 FEATURES = ("trumps", "right", "left", "aces", "voids")
 
 
 def simulate(rules, out: str, seed: int, deals: int, bidding=None, table_dir=None) -> dict:
+    """A run through the API on one worker, its bidder's default parameters; its
+    run.json with the deals a second."""
     start = time.perf_counter()
-    params = PARAMS if bidding in ("rules", "table") else ()
-    plan = prepare_run(RunPlan(out, rules, seed, deals,
-                               player=Player(bidding, weights=params, table_dir=table_dir)))
-    run_local(plan, 1, lambda n: None)
-    info = finish_run(plan, time.perf_counter() - start, 1)
-    info["deals_per_second"] = deals / (time.perf_counter() - start)
-    return info
+    run = euchre_sim.simulate(deals, out=out, seed=seed, rules=rules, workers=1,
+                              bidding=bidding, bidder_table=table_dir)
+    return run.info | {"deals_per_second": deals / (time.perf_counter() - start)}
 
 
 def throughput(rules, tmp: str) -> dict:
@@ -64,23 +57,25 @@ def throughput(rules, tmp: str) -> dict:
 
 
 def advise_times(rules) -> dict:
-    hand = "JS AS 9H 9D TC"
-    def asked(seat: int, deals: int, bidding: str | None = None) -> AdviceQuestion:
-        return AdviceQuestion(rules, hand, seat, up="9S", deals=deals, player=Player(bidding))
+    """`advise` through the API, double dummy: plain, and in the auction of dd bidders."""
+    def answer(seat: int, deals: int, bidding: str | None = None) -> dict:
+        return euchre_sim.advise("JS AS 9H 9D TC", up="9S", seat=seat, rules=rules,
+                                 deals=deals, play="dd", bidding=bidding).to_dict()
 
-    answer(asked(1, 200))  # warm the caches
-    answer(asked(4, 200, "dd"))
+    answer(1, 200)  # warm the caches
+    answer(4, 200, "dd")
     out = {}
     for label, run in (
-            ("plain_seat1", lambda: answer(asked(1, 20_000))),
-            ("bidding_dd_seat1", lambda: answer(asked(1, 20_000, "dd"))),
-            ("bidding_dd_seat4", lambda: answer(asked(4, 20_000, "dd")))):
+            ("plain_seat1", lambda: answer(1, 20_000)),
+            ("bidding_dd_seat1", lambda: answer(1, 20_000, "dd")),
+            ("bidding_dd_seat4", lambda: answer(4, 20_000, "dd"))):
         times = []
         for _ in range(RUNS):
             start = time.perf_counter()
             result = run()
             times.append(time.perf_counter() - start)
-        out[label] = {"seconds": statistics.median(times), "reached": result.get("reached", 1.0)}
+        out[label] = {"seconds": statistics.median(times),
+                      "reached": 1.0 if result.get("reached") is None else result["reached"]}
     return out
 
 

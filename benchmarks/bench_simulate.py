@@ -16,11 +16,11 @@ import sys
 import tempfile
 import time
 
+import euchre_sim
 from euchre_sim.core.dealing import deal_batch
 from euchre_sim.core.rules import build_rules
 from euchre_sim.sim.callsums import bucketed_sums, record_sums
 from euchre_sim.sim.chunk import ChunkJob, chunk_records, summary_sums
-from euchre_sim.sim.simulate import RunPlan, finish_run, prepare_run, run_dask, run_local
 from euchre_sim.solver.calltable import analyze_deals
 from euchre_sim.solver.search import new_tt
 
@@ -29,15 +29,13 @@ DEALS = int(os.environ.get("BENCH_DEALS", "20000"))
 
 
 def one_run(rules, workers: int, deals: int, scheduler: str | None = None) -> float:
+    """Deals a second of a whole double-dummy run through the API (`euchre_sim.simulate`:
+    planning, chunks, merge), on `workers` local processes or a Dask `scheduler`."""
     out = tempfile.mkdtemp(prefix="bench-sim-")
     try:
         start = time.perf_counter()
-        plan = prepare_run(RunPlan(os.path.join(out, "run"), rules, 1, deals))
-        if scheduler:
-            run_dask(plan, scheduler, workers, lambda n: None)
-        else:
-            run_local(plan, workers, lambda n: None)
-        finish_run(plan, time.perf_counter() - start, workers)
+        euchre_sim.simulate(deals, out=os.path.join(out, "run"), seed=1, rules=rules,
+                            workers=workers, **({"scheduler": scheduler} if scheduler else {}))
         return deals / (time.perf_counter() - start)
     finally:
         shutil.rmtree(out, ignore_errors=True)

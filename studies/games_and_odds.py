@@ -25,6 +25,7 @@ from dataclasses import replace
 
 import numpy as np
 
+import euchre_sim
 from euchre_sim.bidding.params import bidder_weights
 from euchre_sim.core.rules import build_rules
 from euchre_sim.game.tournament import (
@@ -36,7 +37,6 @@ from euchre_sim.game.tournament import (
 from euchre_sim.play.player import Player
 from euchre_sim.report.query import run_odds
 from euchre_sim.runs.parallel import default_workers
-from euchre_sim.sim.simulate import RunPlan, finish_run, prepare_run, run_local
 
 DEALS = int(os.environ.get("STUDY_DEALS", "400000"))
 GAMES = int(os.environ.get("STUDY_GAMES", "20000"))
@@ -48,11 +48,9 @@ SCORES = [((0, 0), 0), ((4, 6), 1), ((6, 8), 0), ((8, 9), 0), ((8, 9), 1), ((9, 
 
 
 def simulate(rules, out: str, seed: int, bidding: str, table_dir: str | None = None) -> None:
-    start = time.perf_counter()
-    plan = prepare_run(RunPlan(out, rules, seed, DEALS,
-                               player=Player(bidding, weights=PARAMS, table_dir=table_dir)))
-    run_local(plan, WORKERS, lambda n: None)
-    finish_run(plan, time.perf_counter() - start, WORKERS)
+    """A run of DEALS deals bid by `bidding` (its default parameters: PARAMS) through the API."""
+    euchre_sim.simulate(DEALS, out=out, seed=seed, rules=rules, workers=WORKERS,
+                        bidding=bidding, bidder_table=table_dir)
 
 
 def tournament(rules, out: str, seed: int, games: int, players, **options) -> dict:
