@@ -31,12 +31,25 @@ def test_help_does_not_import_numba():
     (["play", "--rules", "yooker", "--set", "deck=32"], "'deck' must be 24 with yooker"),
     (["replay", "/no/such/file.jsonl"], "cannot read the hand file '/no/such/file.jsonl'"),
     (["play", "--games", "zero"], "'zero' is not a valid integer"),
+    (["advise", "--hand", "JS AS 9H 9D TC", "--up", "9S", "--up", "TD", "--seat", "1"],
+     "--up is given twice: give it once"),
+    (["simulate", "--deals", "10", "--out", "a", "--deals", "20"],
+     "--deals is given twice: give it once"),
+    (["solve", "N:JH JD AH KS 9C/TH QH AD 9S TC/KC KD TS QS 9D/TD AS 9H QC JS", "--dealer", "W",
+      "--dealer", "N"], "--dealer is given twice: give it once"),
 ])
 def test_user_errors_are_one_line_exit_2(args, culprit):
     result = CliRunner().invoke(cli, args)
     assert result.exit_code == 2
     assert culprit in result.output
     assert len(result.output.strip().splitlines()) == 1
+
+
+def test_an_option_given_many_times_by_design_is_taken_so():
+    result = CliRunner().invoke(cli, ["advise", "--hand", "JS AS 9H 9D TC", "--up", "9S",
+                                      "--seat", "1", "--set", "no_trump=true", "--set",
+                                      "stick_the_dealer=true", "--json", "--json"])
+    assert result.exit_code == 0, result.output
 
 
 def test_replay_of_unreadable_input_exits_2(tmp_path):

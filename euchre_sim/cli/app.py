@@ -46,12 +46,33 @@ def stopped(line: str) -> None:
     sys.exit(INTERRUPTED)
 
 
+class OptionsOnce(click.Command):
+    """A command whose options that take one value are given once: `--up 9S --up TD` is one
+    line naming the option (exit status 2), not the last value taken silently. Options given
+    many times by design (`--set`) and flags are free."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if not ctx.resilient_parsing:
+            _, _, order = self.make_parser(ctx).parse_args(args=list(args))
+            seen = set()
+            for param in order:
+                if isinstance(param, click.Option) and not (
+                        param.multiple or param.count or param.is_flag):
+                    if param.name in seen:
+                        name = max(param.opts, key=len)
+                        raise click.UsageError(f"{name} is given twice: give it once", ctx)
+                    seen.add(param.name)
+        return super().parse_args(ctx, args)
+
+
 class OneLineErrors(click.Group):
     """Every user mistake -> one line on standard error and exit status 2, no traceback; so is
     a standard output that cannot be written (a full disk). One whose reader has gone (`|
     head`) ends the command quietly with exit status 1 (Click's own handling). Ctrl-C is one
     line and exit status 130, however many are pressed (`one_interrupt`); SIGTERM is acted on
-    as Ctrl-C is, with exit status 143."""
+    as Ctrl-C is, with exit status 143. Its commands take each option once (`OptionsOnce`)."""
+
+    command_class = OptionsOnce
 
     def main(self, args=None, prog_name=None, **extra):
         extra.pop("standalone_mode", None)
