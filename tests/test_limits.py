@@ -55,6 +55,10 @@ def no_work(monkeypatch):
     (["simulate", "--deals", str(10**10), "--chunk-size", "1", "--out", "{out}"],
      "--chunk-size 1 makes 10,000,000,000 chunks, more than 1,000,000: give a larger "
      "--chunk-size"),
+    (["simulate", "--deals", "100", "--chunk-size", "20001", "--out", "{out}"],
+     "--chunk-size must be at most 20,000, got 20,001 (see 'Limits' in docs/commands.md)"),
+    (["tournament", "--games", "10", "--chunk-size", "20001", "--out", "{out}"],
+     "--chunk-size must be at most 20,000, got 20,001 (see 'Limits' in docs/commands.md)"),
     (["odds", "--deals", str(HUGE), "--out", "{out}"],
      "--deals must be at most 10,000,000,000, got more than 10^30 (see 'Limits' in "
      "docs/commands.md)"),

@@ -6,6 +6,7 @@ from .errors import FieldError
 
 MAX_DEALS = 10**10  # simulate, odds: a chunked run holds one chunk at a time per worker
 MAX_CHUNKS = 10**6  # chunks of one run (its folder, and the bookkeeping of which are done)
+MAX_CHUNK = 20_000  # deals or games a chunk (--chunk-size): a worker holds one, ~180 MB
 MAX_GAMES = 10**8  # tournament: ~100 GB of hands.parquet at the most
 MAX_PLAY_GAMES = 10**5  # play (self-play): prints a line a game
 MAX_ADVISE_DEALS = 500_000  # advise holds every deal's figures: ~1.5 KB a deal with --bidding

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..core.errors import FieldError
+from ..core.limits import MAX_CHUNK
 
 # The card players the kernels run (`play.playout.choose_card`), a model's `kernel`
 KERNEL_SOLVER, KERNEL_CONVENTIONAL, KERNEL_PIMC, KERNEL_NET, KERNEL_NET_SEARCH = range(5)
@@ -33,7 +34,7 @@ class Pace:
 
 
 # The solver's pace: thousands of deals a second a core (a chunk of 20,000 deals: ~180 MB)
-SOLVER_PACE = Pace((1_000, 20_000), (500, 20_000), 20_000, 20_000, 500, 200_000)
+SOLVER_PACE = Pace((1_000, MAX_CHUNK), (500, MAX_CHUNK), 20_000, 20_000, 500, 200_000)
 # A model whose decisions sample and solve worlds: a hundred or so deals a second a core
 WORLDS_PACE = Pace((10, 200), (1, 20), 1_000, 300, 10, 10_000)
 

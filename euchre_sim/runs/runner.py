@@ -34,7 +34,7 @@ from collections.abc import Callable, Iterable, Iterator
 from .. import __version__
 from ..core.errors import FieldError, UserError
 from ..core.files import loads
-from ..core.limits import MAX_CHUNKS, at_most
+from ..core.limits import MAX_CHUNK, MAX_CHUNKS, at_most
 from ..core.output import json_text
 from .code_digest import code_digest
 
@@ -235,9 +235,11 @@ class ChunkedPlan:
     memory a run holds does not grow with its size."""
 
     def check_size(self, field: str, maximum: int) -> None:
-        """A FieldError when the run asks for more than `maximum` items (`field`) or more than
-        MAX_CHUNKS chunks."""
+        """A FieldError when the run asks for more than `maximum` items (`field`), a chunk of
+        more than MAX_CHUNK or more than MAX_CHUNKS chunks."""
         at_most(field, self.total, maximum)
+        if self.chunk_size is not None:
+            at_most("chunk_size", self.chunk_size, MAX_CHUNK)
         if self.n_chunks > MAX_CHUNKS:
             raise FieldError("{chunk_size} {size:,} makes {n:,} chunks, more than {most:,}: "
                              "give a larger {chunk_size}", size=self.chunk_items,
