@@ -87,9 +87,9 @@ def test_atlas_answers_load_no_numba_nor_pandas_and_match_the_compiled_kernels()
         assert python == json.loads(json.dumps(compiled)), asked
 
 
-def test_importing_the_command_line_loads_no_numba():
+def test_importing_the_command_line_loads_no_numba_numpy_nor_pandas():
     script = ("import sys, euchre_sim.cli.main, euchre_sim.api; "
-              "print(sorted(m for m in ('numba', 'pandas') if m in sys.modules))")
+              "print(sorted(m for m in ('numba', 'numpy', 'pandas') if m in sys.modules))")
     run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                          cwd=ROOT, timeout=120)
     assert run.returncode == 0, run.stderr[-2000:]

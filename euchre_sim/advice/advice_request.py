@@ -4,8 +4,6 @@ odds with `score`; or, given a `trump`, a decision during the play)."""
 
 from __future__ import annotations
 
-import math
-
 from ..bidding.params import BIDDERS
 from ..core.errors import FieldError
 from ..core.jit import as_python
@@ -56,23 +54,6 @@ def answer(question: AdviceQuestion | PlayQuestion, progress: Progress | None = 
     with as_python():  # an answer read from the atlas loads no Numba
         found = atlas_answer(question)
     if found is not None:
-        _check_atlas_answer(question, found)
         return found
 
     return advise_in_auction(question, progress, workers)
-
-
-def _check_atlas_answer(question: AdviceQuestion, found: dict) -> None:
-    """The atlas holds every call's double-dummy mean points (only a pass has none: its
-    schema lets the column be empty): a call without them is a damaged shipped file, one
-    line naming it (DamagedInstall), never an answer of nan (the text's +nan, the JSON's
-    NaN)."""
-    from ..core.package_data import damaged
-    from .atlas import atlas_for
-
-    for action in found["actions"]:
-        if action["action"] != "pass" and not math.isfinite(action["dd_mean_points"]):
-            call = f"{action['action'].replace('_', ' ')} {action['suit']}" + (
-                " alone" if action["alone"] else "")
-            path = atlas_for(question)[found["atlas"]["level"]].path
-            raise damaged(path, f"its {call} holds no double-dummy mean points (NaN)")

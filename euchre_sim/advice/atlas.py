@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Mapping
 from functools import lru_cache
 from importlib import resources
 
@@ -33,7 +34,7 @@ from ..core.calls import may_pass
 from ..core.errors import UserError
 from ..core.handclass import KeyReader
 from ..core.limits import MAX_POINTS
-from ..core.package_data import shipped
+from ..core.package_data import damaged, manifest, shipped
 from ..core.results import result_index, result_points
 from ..core.rules import RuleSet, preset
 from ..core.ruletables import compile_rules
@@ -306,14 +307,35 @@ def _people_preset(question: AdviceQuestion) -> str | None:
     return atlas_preset(question.rules)
 
 
-def atlas_for(question: AdviceQuestion) -> dict[str, Atlas] | None:
-    """The shipped atlas's levels that may answer the question: a table of people under the
-    rules of a preset with an atlas (`_people_preset`), deals not asked for."""
+class ShippedLevels(Mapping):
+    """A preset's shipped atlas, level by level in order, each level's file read (and its
+    sha256 checked) only when it is first asked for: an answer often needs one."""
+
+    def __init__(self, preset_name: str) -> None:
+        listed = manifest()
+        self.preset_name = preset_name
+        self.levels = [level for level, kind in LEVEL_FILES.items()
+                       if f"{ATLAS_FOLDER}/{atlas_file(preset_name, kind)}" in listed]
+
+    def __getitem__(self, level: str) -> Atlas:
+        if level not in self.levels:
+            raise KeyError(level)
+        return shipped_atlas(self.preset_name, level)
+
+    def __iter__(self):
+        return iter(self.levels)
+
+    def __len__(self) -> int:
+        return len(self.levels)
+
+
+def atlas_for(question: AdviceQuestion) -> Mapping[str, Atlas] | None:
+    """The shipped atlas's levels that may answer the question (`ShippedLevels`): a table of
+    people under the rules of a preset with an atlas (`_people_preset`), deals not asked for."""
     name = _people_preset(question) if question.atlas else None
     if name is None:
         return None
-    levels = {level: shipped_atlas(name, level) for level in LEVEL_FILES}
-    return {level: found for level, found in levels.items() if found is not None} or None
+    return ShippedLevels(name) or None
 
 
 @lru_cache(maxsize=len(ATLAS_PRESETS))
@@ -403,8 +425,8 @@ def _wanted(question: AdviceQuestion) -> list[tuple]:
 
 def _asked(question: AdviceQuestion):
     """Level by level of the shipped atlas that may answer the question, in order: (level,
-    atlas, the question's actions (`_wanted`), their keys); a level whose pools would misread
-    the hand is left out (`_level_keys`)."""
+    atlas, the question's actions (`_wanted`), their keys), each level's file opened as it is
+    reached; a level whose pools would misread the hand is left out (`_level_keys`)."""
     levels = atlas_for(question)
     if levels is None:
         return
@@ -455,6 +477,9 @@ def _answer(question: AdviceQuestion, atlas: Atlas, level: str, wanted: list[tup
         if action == "pass":
             entry |= {"make_rate": None, "march_rate": None, "euchred_rate": None}
         else:
+            if not np.isfinite(row["dd_mean_points"]):  # only a pass may have none
+                call = f"{action.replace('_', ' ')} {suit}" + (" alone" if alone else "")
+                raise damaged(atlas.path, f"its {call} holds no double-dummy mean points (NaN)")
             dd_se, dd_ci95 = bounded_figures(row["dd_mean_points"], row["dd_points_se"],
                                              row["n"], *scores)
             entry |= {"make_rate": row["make_rate"], "march_rate": row["march_rate"],

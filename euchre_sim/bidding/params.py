@@ -1,6 +1,6 @@
 """Bidder names and the conventional bidder's weights and thresholds: one data table.
 
-No Numba here (the CLI reads the names at start-up). The `human` bidder is the rules bidder
+No Numba nor numpy at import here (the CLI reads the names at start-up). The `human` bidder is the rules bidder
 with the numbers of `human.json` (fitted to an online site's published call shares by
 `tools/fit_human_bidder.py`; the file names its source and the fit). `--bidder-params FILE`
 (JSON, a subset of the keys below) changes any of them; `bidder_params` returns the array the
@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import math
 import os
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from ..core.errors import UserError, shown
 from ..core.files import read_json
+
+if TYPE_CHECKING:  # numpy is imported where the kernels' array is made, not at start-up
+    import numpy as np
 
 BIDDERS = ("dd", "rules", "human", "table")
 BIDDER_DD, BIDDER_RULES, BIDDER_TABLE, BIDDER_GAME = range(4)  # the kernels' bidders
@@ -127,6 +129,8 @@ def params_by_name(values) -> dict:
 def bidder_params(path: str | None = None, bidding: str | None = None) -> np.ndarray:
     """The weights and thresholds (float64, in PARAMS order) of a bidder: the defaults (the
     fitted ones for `human`), changed by a JSON file of {key: number}."""
+    import numpy as np
+
     values = np.array([default for _, default, _ in PARAMS], dtype=np.float64)
     if bidding == "human":
         _change(values, human_fit().get("params"), HUMAN_FILE)

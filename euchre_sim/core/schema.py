@@ -11,11 +11,10 @@ import math
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, NamedTuple
 
-import numpy as np
-
 from .files import refused, regular_file
 
-if TYPE_CHECKING:  # pandas and pyarrow are imported where a table is read
+if TYPE_CHECKING:  # numpy, pandas and pyarrow are imported where a table is read
+    import numpy as np
     import pandas as pd
     import pyarrow as pa
 
@@ -117,6 +116,7 @@ def read_table(path: str, what: str, schema: Schema, columns: Iterable[str] | No
     in that order (only the row groups holding them are read); every value read checked
     against its column. Text columns named in `categories` are read as pandas categoricals
     (a code a row, not a string: for a check of their values and keys over a whole table)."""
+    import numpy as np
     import pyarrow as pa
     import pyarrow.parquet as pq
 
@@ -154,6 +154,7 @@ def first_repeat(frame: pd.DataFrame, keys: list[str]) -> int | None:
     as `DataFrame.duplicated` finds it, in a fraction of its memory: each row's key hashed
     (8 bytes a row, a slice of rows at a time), the hashes sorted, and only the rows whose
     hash another row shares compared in full."""
+    import numpy as np
     import pandas as pd
 
     hashes = np.empty(len(frame), dtype=np.uint64)
@@ -176,6 +177,7 @@ def read_keyed_rows(path: str, what: str, schema: Schema, keys: Iterable[int],
     dicts of plain numbers, read with pyarrow and numpy alone (no pandas: an answer from the
     atlas reads a few rows): only the row groups whose key range (the file's statistics) may
     hold one are read, and every value read is checked as `read_table` checks it."""
+    import numpy as np
     import pyarrow as pa
     import pyarrow.parquet as pq
 
@@ -215,6 +217,8 @@ def _array(column) -> tuple[np.ndarray, np.ndarray]:
     """A pyarrow column as (its values, where they are missing), chunk by chunk from the
     buffers (pyarrow's own `to_numpy` imports pandas): numbers as their numpy type, NaN
     counted missing as pandas counts it; any other type as Python objects."""
+    import numpy as np
+
     values, empty = [], []
     for chunk in column.chunks:
         size, offset = len(chunk), chunk.offset
@@ -244,6 +248,8 @@ def _is_number(arrow_type) -> bool:
 
 def _may_hold(group, column: int, keys: np.ndarray) -> bool:
     """Whether a row group may hold one of `keys`: within its statistics' range (or none)."""
+    import numpy as np
+
     stats = group.column(column).statistics
     if stats is None or not stats.has_min_max:
         return True
@@ -256,6 +262,8 @@ def _first_line(err: Exception) -> str:
 
 def _read_rows(parquet, columns: list[str], rows: np.ndarray) -> pd.DataFrame:
     """Rows of a Parquet file by position: the row groups holding them read, then taken."""
+    import numpy as np
+
     if not len(rows):
         return parquet.schema_arrow.empty_table().select(columns).to_pandas()
     sizes = np.array([parquet.metadata.row_group(g).num_rows
@@ -276,6 +284,8 @@ def _fault(values: pd.Series, column: Column) -> str | None:
 
 def _values_fault(values: np.ndarray, empty: np.ndarray, column: Column) -> str | None:
     """What is wrong with a column's values, `empty` where they are missing (None: nothing)."""
+    import numpy as np
+
     if empty.any() and not column.missing:
         return f"is empty in row {empty.nonzero()[0][0]}"
     if column.kind == "bool":
