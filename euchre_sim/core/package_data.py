@@ -18,6 +18,9 @@ from pathlib import Path
 from .errors import DamagedInstall
 
 MANIFEST = "data/manifest.json"  # under the package: each data file's path there -> sha256
+MAX_MANIFEST_BYTES = 1 << 20  # the manifest read, at most (it is a few KB)
+DATA_FOLDERS = ("data", "play")  # under the package: where its data files lie
+DATA_SUFFIXES = (".npz", ".parquet")  # a data file's, each listed in the manifest
 
 
 def package_root() -> Traversable:
@@ -40,14 +43,43 @@ def sha256_of(source: Traversable) -> str:
 
 @lru_cache(maxsize=1)
 def manifest() -> dict[str, str]:
-    """The manifest: each data file's path under the package -> its sha256."""
+    """The manifest: each data file's path under the package -> its sha256. One that cannot
+    be read, is larger than MAX_MANIFEST_BYTES, is not such a mapping, or lacks a data file the
+    package holds is a DamagedInstall naming it (never a traceback, never a file used
+    unchecked)."""
     source = package_root() / MANIFEST
     try:
-        found = json.loads(source.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as error:
+        with source.open("rb") as handle:
+            data = handle.read(MAX_MANIFEST_BYTES + 1)
+    except OSError as error:
         raise damaged(source, f"not the package data's manifest ({error})") from None
-    if not isinstance(found, dict) or not all(isinstance(v, str) for v in found.values()):
+    if len(data) > MAX_MANIFEST_BYTES:
+        raise damaged(source, f"not the package data's manifest (over "
+                              f"{MAX_MANIFEST_BYTES:,} bytes)")
+    try:
+        found = json.loads(data.decode("utf-8"))
+    except ValueError as error:
+        raise damaged(source, f"not the package data's manifest ({error})") from None
+    if not isinstance(found, dict) or not all(
+            isinstance(v, str) and len(v) == 64 for v in found.values()):
         raise damaged(source, "not the package data's manifest")
+    unlisted = sorted(set(_data_files()) - set(found))
+    if unlisted:
+        more = f" and {len(unlisted) - 1:,} more" if len(unlisted) > 1 else ""
+        raise damaged(source, f"the package data's manifest lacks {unlisted[0]}{more}")
+    return found
+
+
+def _data_files() -> list[str]:
+    """The data files the package holds (its nets and tables, by their path under it)."""
+    root, found = package_root(), []
+    for folder in DATA_FOLDERS:
+        try:
+            entries = list((root / folder).iterdir())
+        except (OSError, ValueError):
+            continue
+        found += [f"{folder}/{entry.name}" for entry in entries
+                  if entry.name.endswith(DATA_SUFFIXES)]
     return found
 
 
