@@ -243,3 +243,29 @@ def test_json_text_writes_every_figure_that_is_not_finite_as_null():
     assert _strict(text) == {"a": None, "b": [1.5, None, [None, 2]], "c": {"d": None},
                              "e": "NaN", "f": None, "g": True, "h": 3}
     assert finite(2.5) == 2.5 and finite(math.nan) is None
+
+
+def _strict(line: str):
+    """A line read as strict JSON: NaN and Infinity are no JSON numbers."""
+    def refuse(constant):
+        raise AssertionError(f"{constant} in the JSON")
+    return json.loads(line, parse_constant=refuse)
+
+
+def test_a_tournament_of_one_pair_prints_strict_json_and_says_it_has_no_interval(tmp_path):
+    """One duplicate pair has no standard error: null in --json (not NaN), and the text says
+    there is no interval (not nan%)."""
+    args = ["tournament", "--ns", "rules", "--ew", "rules", "--play", "rules", "--games", "1",
+            "--no-progress"]
+    summary = _strict(run_cli([*args, "--json", "--out", str(tmp_path / "a")]).output)
+    assert summary["pairs"] == 1 and summary["a_win_rate_se"] is None
+    assert summary["a_win_rate_95"] == [None, None]
+    text = run_cli([*args, "--out", str(tmp_path / "b")]).output
+    assert "no interval: too few games" in text and "nan" not in text
+
+
+def test_the_page_answers_a_figure_that_is_not_finite_as_null():
+    from euchre_sim.web.app import JSONResponse
+
+    body = JSONResponse({"se": math.nan, "ci95": [-math.inf, 1.5]}).body
+    assert _strict(body.decode()) == {"se": None, "ci95": [None, 1.5]}

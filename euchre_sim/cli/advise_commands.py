@@ -6,6 +6,7 @@ from __future__ import annotations
 import click
 
 from ..api.catalog import MODELS, SOLVER_PACE, PlayModel
+from ..api.output import json_text
 from .app import cli
 from .options import json_option, player_fields, rules_options, seed_option, workers_option
 from .progress import notes_compiling
@@ -77,14 +78,13 @@ def advise(ruleset, as_json: bool, workers: int, **fields) -> None:
     Example during the play: euchre-sim advise --hand "KS QH 9C TH 9D" --up 9S --seat 3
     --trump S --maker 4 --played "AD KD" --worlds 200
     """
-    import json
 
     from .. import api
     from ..api.catalog import play_model
 
     result = api.advise(rules=ruleset, workers=workers, **fields).to_dict()
     if as_json:
-        click.echo(json.dumps(result))
+        click.echo(json_text(result))
     elif "kind" in result:
         _print_play_advice(result)
     else:

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import json
-
 import click
 
+from ..api.output import json_text
 from .app import cli, stopped
 from .options import (
     json_option,
@@ -32,7 +31,7 @@ def rules(preset: str | None, as_json: bool) -> None:
 
     if preset is None:
         if as_json:
-            click.echo(json.dumps({name: text for name, (text, _) in PRESETS.items()}))
+            click.echo(json_text({name: text for name, (text, _) in PRESETS.items()}))
             return
         for name, (text, _) in PRESETS.items():
             click.echo(f"{name:10} {text}")
@@ -41,7 +40,7 @@ def rules(preset: str | None, as_json: bool) -> None:
     ruleset = load_preset(preset)
     values = ruleset.options()
     if as_json:
-        click.echo(json.dumps(values))
+        click.echo(json_text(values))
         return
     for f in option_fields():
         value = values[f.name]
@@ -87,7 +86,7 @@ def play(games: int, seed: int, ruleset, out_path: str | None, players: tuple,
                 if egn:
                     save_egn(game_path(out_path, game.number, games), match.egn(game))
                 elif out is not None:
-                    out.write("".join(json.dumps(record) + "\n" for record in game.records))
+                    out.write("".join(json_text(record) + "\n" for record in game.records))
                     out.mark()
                 kept += 1
     except KeyboardInterrupt:
@@ -135,7 +134,7 @@ def replay(file: str, ruleset, as_json: bool) -> None:
     for result in results:
         bad += not result["ok"]
         if as_json:
-            click.echo(json.dumps(result))
+            click.echo(json_text(result))
         elif result["ok"]:
             t, p = result["tricks"], result["points"]
             line = (f"hand {result['id']}: ok  tricks NS {t['NS']} EW {t['EW']}  "

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import json
-
 import click
 
+from ..api.output import json_text
 from .app import cli
 from .options import json_option, player_fields, rules_options, seed_option
 from .progress import notes_compiling
@@ -49,9 +48,9 @@ def review(file: str, seed: int, ruleset, out_dir: str | None, egn_path: str | N
                                                                   total=total), **player)
     if as_json:
         for row in done.rows:
-            click.echo(json.dumps(row))
+            click.echo(json_text(row))
         for error in done.rejected:
-            click.echo(json.dumps({"id": error[0], "ok": False, "error": error[1]}))
+            click.echo(json_text({"id": error[0], "ok": False, "error": error[1]}))
     else:
         done.report(click.echo)
     if out_dir:

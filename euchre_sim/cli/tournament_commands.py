@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import math
 import os
 
 import click
 
+from ..api.output import json_text
 from .app import cli, stopped
 from .options import (
     compass_seat,
@@ -67,7 +69,6 @@ def tournament(ruleset, players: tuple, from_score: str | None, dealer: str | No
 
     Example: euchre-sim tournament --ns rules --ew dd --games 10000 --seed 1 --out t/
     """
-    import json
 
     from ..api.tournaments import (
         is_complete,
@@ -95,7 +96,7 @@ def tournament(ruleset, players: tuple, from_score: str | None, dealer: str | No
         _write_egn(played, egn_dir)
     summary = played.summary
     if as_json:
-        click.echo(json.dumps(summary | {"players": played.players}))
+        click.echo(json_text(summary | {"players": played.players}))
         return
     _print_summary(summary, played, out_dir)
 
@@ -122,8 +123,9 @@ def _print_summary(summary: dict, played, out_dir: str) -> None:
     unit = f"{summary['pairs']:,} duplicate pairs" if summary["pairs"] else \
         f"{summary['games']:,} games"
     click.echo(f"A: {players['A']}\nB: {players['B']}")
-    click.echo(f"A won {summary['a_win_rate']:.1%} of games (95% interval {low:.1%} to "
-               f"{high:.1%}; {unit})")
+    interval = f"95% interval {low:.1%} to {high:.1%}" if math.isfinite(low) else \
+        "no interval: too few games"
+    click.echo(f"A won {summary['a_win_rate']:.1%} of games ({interval}; {unit})")
     click.echo(f"NS seats won {summary['ns_win_rate']:.1%}; A's net points per hand "
                f"{summary['a_points_per_hand']:+.3f} (se {summary['a_points_per_hand_se']:.3f}); "
                f"{summary['hands_per_game']:.2f} hands per game, "

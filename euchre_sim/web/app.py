@@ -17,12 +17,14 @@ from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import FileResponse, Response
+from starlette.responses import JSONResponse as StarletteJSON
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ..api import Error as UserError
 from ..api.options import rules_of
+from ..api.output import json_text
 from ..api.server import atlas_covers, parse_json
 from ..api.tables import RowFilter
 from .bodies import advise_question, fields_of, rate_key, solve_args
@@ -36,6 +38,15 @@ from .reviews import HISTORY_EXTENSIONS, review_query
 from .runs import plot_png, run_overview, table_page
 from .runs_root import OutsideRoot, RunsRoot
 from .worker import Busy, Job, Worker, failure
+
+
+class JSONResponse(StarletteJSON):
+    """Starlette's JSON answer, strict: a figure that is not finite is null (`json_text`), as
+    the command line writes it, never a 500 for a NaN in a table's row."""
+
+    def render(self, content) -> bytes:
+        return json_text(content, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
 
 STATIC = files("euchre_sim.web") / "static"
 JOB_KINDS = ("advise", "solve", "review")
