@@ -1,7 +1,9 @@
 """Issue 77's third hostile round, the remaining cases: a damaged package manifest (empty,
 lacking an entry, huge) and changed chunk sums are each one line naming the file, exit 2."""
 
+import hashlib
 import json
+import shutil
 
 import pytest
 
@@ -52,3 +54,90 @@ def test_a_damaged_manifest_is_one_line_naming_it_saying_to_reinstall(package_co
     lines = run_cli(args, code=2).output.splitlines()
     assert lines == [f"euchre-sim: error: {path}: {why.format(others=len(shipped) - 1)}; "
                      "reinstall euchre-sim"]
+
+
+# --- a chunk's calls sums changed with its checksum updated (issue 77 item 7) --------------
+
+SIMULATE = ["simulate", "--deals", "3000", "--seed", "11", "--chunk-size", "1000", "--workers",
+            "1", "--no-progress"]
+CALLS_A_DEAL = 8 + 24  # standard: round 1 four seats x (alone or not), round 2 x three suits
+
+
+def _stored_run(out) -> None:
+    """A simulation whose three chunks are stored but not merged (a crash before the merge)."""
+    from euchre_sim.core.rules import build_rules
+    from euchre_sim.runs.runner import store_chunk
+    from euchre_sim.sim.simulate import RunPlan, prepare_run
+    from euchre_sim.sim.tables import compute_chunk
+
+    plan = prepare_run(RunPlan(str(out), build_rules("standard"), 11, 3000, 1000))
+    for job in plan.jobs():
+        index, _, files = compute_chunk(job)
+        store_chunk(plan.out_dir, plan.run_key, index, files)
+
+
+def _rewrite_with_checksum(folder, name: str, data: bytes) -> None:
+    """Replace a chunk's file and record its new sha256, as a deliberate edit would."""
+    (folder / name).write_bytes(data)
+    record = json.loads((folder / "commit.json").read_text())
+    record["sha256"][name] = hashlib.sha256(data).hexdigest()
+    (folder / "commit.json").write_text(json.dumps(record))
+
+
+def _sums_of(path):
+    from euchre_sim.sim.callsums import ChunkSums
+
+    chunks = ChunkSums([str(path)])
+    buckets = [b for batch in chunks.batches(10 ** 9) for b in batch]
+    return chunks.read(buckets)
+
+
+def _doubled(path) -> bytes:
+    from euchre_sim.sim.callsums import bucketed_sums
+
+    keys, sums = _sums_of(path)
+    return bucketed_sums(keys, sums * 2)
+
+
+def _one_count_more(path) -> bytes:
+    from euchre_sim.sim.callsums import bucketed_sums
+
+    keys, sums = _sums_of(path)
+    sums = sums.copy()
+    sums[0, 0] += 1  # n, with makes and euchres left as they were
+    return bucketed_sums(keys, sums)
+
+
+def _garbled(path) -> bytes:
+    data = bytearray(path.read_bytes())
+    middle = len(data) // 2
+    data[middle:middle + 64] = bytes(64)
+    return bytes(data)
+
+
+@pytest.mark.parametrize("change, why", [
+    (_doubled, f"{2 * 1000 * CALLS_A_DEAL:,} calls counted, not {1000 * CALLS_A_DEAL:,}"),
+    (_one_count_more, "makes and euchres that do not add up to n"),
+    (_garbled, None),
+], ids=["counts_doubled", "one_count_more", "bytes_changed"])
+def test_changed_calls_sums_with_their_checksum_are_one_line_naming_the_chunk(tmp_path, change,
+                                                                              why):
+    out = tmp_path / "run"
+    _stored_run(out)
+    folder = out / "chunks" / "000001"
+    _rewrite_with_checksum(folder, "calls.sums", change(folder / "calls.sums"))
+    lines = run_cli([*SIMULATE, "--out", str(out), "--resume"], code=2).output.splitlines()
+    assert len(lines) == 1, lines
+    start = f"euchre-sim: error: chunk 1 ({folder}): calls.sums "
+    assert lines[0].startswith(start)
+    assert lines[0].endswith("; delete its folder and run again with --resume")
+    middle = lines[0][len(start):-len("; delete its folder and run again with --resume")]
+    if why is None:
+        assert middle.startswith("is not a sums file of 6 columns (")
+    else:
+        assert middle == f"holds calls sums its 1,000 deals cannot make ({why})"
+    assert not (out / "calls.parquet").exists()
+    assert not [p for p in out.iterdir() if p.name.endswith(".tmp")]
+    shutil.rmtree(folder)  # as the line says: the chunk is computed again, the run finishes
+    run_cli([*SIMULATE, "--out", str(out), "--resume"])
+    assert (out / "calls.parquet").exists()

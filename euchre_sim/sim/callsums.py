@@ -18,11 +18,14 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
 import pyarrow as pa
 
+from ..core.calls import N_TRUMPS
+from ..core.errors import UserError
 from ..core.stats import mean_se_of_sums, rate_se
 
 SUMS = ["n", "makes", "marches", "euchres", "points_sum", "points_sq"]
@@ -95,27 +98,50 @@ def bucketed_sums(keys: np.ndarray, sums: np.ndarray, names: list[str] = SUMS,
                      *blocks])
 
 
+class CallsBounds(NamedTuple):
+    """What each chunk's calls sums can hold: its deals (by file, in the order given) and the
+    records a deal makes (`fewest`, `most`: one per open call, the same for every upcard under
+    the presets). A round-1 group gets at most one record a deal, a round-2 group one a trump."""
+
+    deals: list[int]
+    fewest: int
+    most: int
+
+
 class ChunkSums:
     """The sums files of every chunk: their indexes, read once; each batch of buckets is then
-    one read per file."""
+    one read per file. A file that is no sums file, or (given `bounds`) holds calls sums its
+    chunk's deals cannot make, is a UserError naming the chunk: checked block by block as it
+    is read, each chunk's total count once every batch is read (`merged`)."""
 
-    def __init__(self, paths: list[str], names: list[str] = SUMS):
-        self.names = names
+    def __init__(self, paths: list[str], names: list[str] = SUMS,
+                 bounds: CallsBounds | None = None):
+        self.names, self.bounds = names, bounds
         self.files = []  # (path, non-empty buckets, their rows, their byte offsets and ends)
         self.rows = np.zeros(N_BUCKETS, dtype=np.int64)
+        self.counted = np.zeros(len(paths), dtype=np.int64)  # each chunk's n read so far
         for path in paths:
-            with open(path, "rb") as handle:
-                magic = handle.read(len(MAGIC))
-                k, size = np.frombuffer(handle.read(8), np.int32)
-                if magic != MAGIC or k != len(names):
-                    raise ValueError(f"{path} is not a sums file of {len(names)} columns")
-                index = np.frombuffer(pa.decompress(handle.read(size), 8 * N_BUCKETS,
-                                                    codec=_CODEC, asbytes=True),
-                                      np.int32).reshape(2, N_BUCKETS)
+            try:
+                index, size = self._index(path)
+            except (OSError, ValueError) as error:
+                raise _bad_chunk(path, f"is not a sums file of {len(names)} columns "
+                                       f"({error})") from None
             used = np.flatnonzero(index[0])
+            if (index[:, used] <= 0).any():
+                raise _bad_chunk(path, "is not a sums file (its index is damaged)")
             ends = len(MAGIC) + 8 + size + np.cumsum(index[1, used], dtype=np.int64)
             self.rows[used] += index[0, used]
             self.files.append((path, used, index[0, used], ends - index[1, used], ends))
+
+    def _index(self, path: str) -> tuple[np.ndarray, int]:
+        with open(path, "rb") as handle:
+            magic = handle.read(len(MAGIC))
+            k, size = np.frombuffer(handle.read(8), np.int32)
+            if magic != MAGIC or k != len(self.names) or size <= 0:
+                raise ValueError("another header")
+            return np.frombuffer(pa.decompress(handle.read(size), 8 * N_BUCKETS,
+                                               codec=_CODEC, asbytes=True),
+                                 np.int32).reshape(2, N_BUCKETS), int(size)
 
     def batches(self, max_rows: int) -> list[list[int]]:
         """Consecutive buckets grouped so that each group holds about max_rows stored rows."""
@@ -134,34 +160,85 @@ class ChunkSums:
         is never split, so a batch may hold more than was asked: see `merged`)."""
         k = len(self.names)
         keys, values = [], []
-        for path, used, rows, starts, ends in self.files:
+        for number, (path, used, rows, starts, ends) in enumerate(self.files):
             first, last = np.searchsorted(used, [buckets[0], buckets[-1] + 1])
             if first == last:
                 continue
-            with open(path, "rb") as handle:
-                data = os.pread(handle.fileno(), int(ends[last - 1] - starts[first]),
-                                int(starts[first]))
-            view, base = memoryview(data), starts[first]
-            for i in range(first, last):
-                raw = pa.decompress(view[starts[i] - base:ends[i] - base],
-                                    int(rows[i]) * (8 + 4 * k), codec=_CODEC, asbytes=True)
-                keys.append(np.frombuffer(raw, np.uint64, rows[i]))
-                values.append(np.frombuffer(raw, np.int32, rows[i] * k, 8 * rows[i])
-                              .reshape(k, rows[i]))
+            try:
+                with open(path, "rb") as handle:
+                    data = os.pread(handle.fileno(), int(ends[last - 1] - starts[first]),
+                                    int(starts[first]))
+                view, base = memoryview(data), starts[first]
+                for i in range(first, last):
+                    raw = pa.decompress(view[starts[i] - base:ends[i] - base],
+                                        int(rows[i]) * (8 + 4 * k), codec=_CODEC,
+                                        asbytes=True)
+                    keys.append(np.frombuffer(raw, np.uint64, rows[i]))
+                    values.append(np.frombuffer(raw, np.int32, rows[i] * k, 8 * rows[i])
+                                  .reshape(k, rows[i]))
+            except (OSError, ValueError) as error:
+                raise _bad_chunk(path, f"is not a sums file of {k} columns ({error})") from None
+            for block in range(len(keys) - (last - first), len(keys)):
+                self._check(number, keys[block], values[block])
         if not keys:
             return np.zeros(0, np.uint64), np.zeros((0, k), np.int64)
         all_keys, all_values = np.concatenate(keys), np.concatenate(values, axis=1).T
         del keys, values  # the decompressed blocks, before the sort's copies
         return group_sums(all_keys, all_values, sorted_runs=True)
 
+    def _check(self, number: int, keys: np.ndarray, values: np.ndarray) -> None:
+        """A block of chunk `number`'s calls sums (columns SUMS, one row each) against what
+        its deals could make: a UserError naming the chunk otherwise."""
+        if self.bounds is None:
+            return
+        deals = self.bounds.deals[number]
+        n, makes, marches, euchres, points, squares = values.astype(np.int64)
+        most = np.where(keys >> np.uint64(61) == 0, 1, N_TRUMPS) * deals
+        for bad, why in ((n < 1, "a group of no calls"),
+                         (n > most, "a group counted more often than its deals allow"),
+                         (makes + euchres != n, "makes and euchres that do not add up to n"),
+                         ((marches < 0) | (marches > makes), "marches that are no makes"),
+                         ((squares < np.abs(points)) | (points * points > n * squares),
+                          "points and their squares that no calls make")):
+            if bad.any():
+                raise _bad_chunk(self.files[number][0],
+                                 f"holds calls sums its {deals:,} deals cannot make ({why})")
+        self.counted[number] += n.sum()
+
+    def check_totals(self) -> None:
+        """Once every batch is read: each chunk's calls, counted, are what its deals make."""
+        if self.bounds is None:
+            return
+        for number, counted in enumerate(self.counted):
+            deals = self.bounds.deals[number]
+            if not deals * self.bounds.fewest <= counted <= deals * self.bounds.most:
+                made = (f"{deals * self.bounds.fewest:,}" if self.bounds.fewest ==
+                        self.bounds.most else f"{deals * self.bounds.fewest:,} to "
+                        f"{deals * self.bounds.most:,}")
+                raise _bad_chunk(self.files[number][0],
+                                 f"holds calls sums its {deals:,} deals cannot make "
+                                 f"({counted:,} calls counted, not {made})")
+
+
+def _bad_chunk(path: str, why: str) -> UserError:
+    """The line of a chunk whose sums file cannot be merged (its checksum matched: it was
+    changed with its checksum, or written wrong)."""
+    folder = os.path.dirname(path)
+    name = os.path.basename(folder)
+    chunk = f"chunk {int(name)} ({folder})" if name.isdigit() else folder
+    return UserError(f"{chunk}: {os.path.basename(path)} {why}; delete its folder and run "
+                     "again with --resume")
+
 
 def merged(chunks: ChunkSums, max_rows: int) -> Iterable[tuple[np.ndarray, np.ndarray]]:
     """The merged sums of every chunk in key order, at most max_rows rows at a time (stored
-    rows read a batch of buckets at a time)."""
+    rows read a batch of buckets at a time); with bounds, each chunk's total is checked after
+    the last batch (the table being written is then never finished)."""
     for buckets in chunks.batches(max_rows):
         keys, sums = chunks.read(buckets)
         for lo in range(0, len(keys), max_rows):
             yield keys[lo:lo + max_rows], sums[lo:lo + max_rows]
+    chunks.check_totals()
 
 
 def split_key(keys: np.ndarray) -> dict[str, np.ndarray]:

@@ -22,7 +22,16 @@ from ..core.run_tables import AUCTION_KEYS, SUMMARY_KEYS
 from ..play.player import PlayerRecord
 from ..runs.runner import stream_parquet
 from ..solver.search import compile_search
-from .callsums import SUMS, ChunkSums, add_rates, bucketed_sums, merge_frames, merged, split_key
+from .callsums import (
+    SUMS,
+    CallsBounds,
+    ChunkSums,
+    add_rates,
+    bucketed_sums,
+    merge_frames,
+    merged,
+    split_key,
+)
 from .chunk import (
     SIM_DEALER,
     ChunkJob,
@@ -104,19 +113,34 @@ def _fill_calls(deals: ChunkDeals) -> dict:
 def _merge_calls(merge: Merge) -> None:
     import pyarrow as pa
 
-    merge.write("calls", _calls_tables(merge.plan.rules, merge.parts("calls", "sums")))
+    bounds = calls_bounds(merge.plan.rules, [count for _, _, count in merge.plan.chunks()])
+    merge.write("calls", _calls_tables(merge.plan.rules, merge.parts("calls", "sums"), bounds))
     summary = add_rates(merge_frames(merge.parts("summary"), SUMMARY_KEYS))
     merge.write("summary", [pa.Table.from_pandas(summary, preserve_index=False)])
 
 
-def _calls_tables(rules: RuleSet, paths: list[str]):
-    """calls.parquet tables, at most MERGE_ROWS rows at a time (`callsums.merged`)."""
+def calls_bounds(rules: RuleSet, deals: list[int]) -> CallsBounds:
+    """What chunks of `deals` deals each can hold in their calls sums: a record for each call
+    open to a seat, fewest and most over the upcards the deck can turn."""
+    from ..core.calls import open_calls
+    from ..core.ruletables import compile_rules
+
+    flags = compile_rules(rules).flags
+    made = {sum(len(open_calls(flags, round_no, pos, upcard))
+                for round_no in (1, 2) for pos in range(1, 5))
+            for upcard in rules.card_deck.cards}
+    return CallsBounds(deals, min(made), max(made))
+
+
+def _calls_tables(rules: RuleSet, paths: list[str], bounds: CallsBounds | None = None):
+    """calls.parquet tables, at most MERGE_ROWS rows at a time (`callsums.merged`), each
+    chunk's sums checked against its deals where `bounds` are given."""
     import pyarrow as pa
 
     from ..core.handclass import KeyReader
 
     read = KeyReader(rules)
-    for keys, sums in merged(ChunkSums(paths), MERGE_ROWS):
+    for keys, sums in merged(ChunkSums(paths, bounds=bounds), MERGE_ROWS):
         columns = split_key(keys)
         frame = pd.DataFrame({name: columns[name] for name in ("round", "seat", "alone")})
         frame["hand_key"] = columns["hand_key"]
