@@ -201,3 +201,22 @@ def test_simulate_under_sigterm_keeps_its_chunks_and_resumes_to_the_same_tables(
         pd.testing.assert_frame_equal(pd.read_parquet(out / f"{name}.parquet"),
                                       pd.read_parquet(fresh / f"{name}.parquet"))
 
+
+
+def test_a_ctrl_c_landing_in_numbas_own_python_is_raised_a_moment_later_in_ours():
+    """Numba's dispatcher calls some of its Python from C and goes on when it raises (a
+    SystemError then, and a traceback): a Ctrl-C landing there is raised again where it lands
+    in other code (`cli.app._in_numba`)."""
+    import time
+
+    from euchre_sim.cli.app import one_interrupt
+
+    as_numba = {"__name__": "numba.core.serialize", "signal": signal}
+    exec("def callback():\n    signal.raise_signal(signal.SIGINT)\n    return 'went on'",
+         as_numba)
+    with one_interrupt() as caught:
+        assert as_numba["callback"]() == "went on"  # not raised inside Numba's code
+        start = time.monotonic()
+        with pytest.raises(KeyboardInterrupt):
+            time.sleep(5)  # raised here, in ours, a moment later: the wait broken off
+    assert time.monotonic() - start < 1 and caught == [signal.SIGINT]

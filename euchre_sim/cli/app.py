@@ -138,10 +138,17 @@ def one_interrupt() -> Iterator[list[int]]:
                if signal.getsignal(s) is not signal.SIG_IGN]
     before, unraisable = {s: signal.getsignal(s) for s in watched}, sys.unraisablehook
 
-    def interrupt(number, _) -> None:
-        if not _acting_on_interrupt():
-            caught.append(number)
-            raise Terminated if number == signal.SIGTERM else KeyboardInterrupt
+    deferred, main = [0], threading.main_thread().ident
+
+    def interrupt(number, frame) -> None:
+        if _acting_on_interrupt():
+            return
+        if _in_numba(frame) and deferred[0] < MOST_DEFERRALS:  # see `_in_numba`
+            deferred[0] += 1
+            threading.Timer(DEFER_SECONDS, signal.pthread_kill, (main, number)).start()
+            return
+        caught.append(number)
+        raise Terminated if number == signal.SIGTERM else KeyboardInterrupt
 
     def dropped(report) -> None:
         if isinstance(report.exc_value, KeyboardInterrupt):  # this handler again, at the
@@ -159,6 +166,23 @@ def one_interrupt() -> Iterator[list[int]]:
         sys.unraisablehook = unraisable
         for number in watched:
             signal.signal(number, signal.SIG_IGN if caught else before[number])
+
+
+# a signal that lands in Numba's own Python is handled again this much later, at most so often
+DEFER_SECONDS, MOST_DEFERRALS = 0.01, 100
+
+
+def _in_numba(frame) -> bool:
+    """Whether the signal landed in Numba's own Python (`frame`: where it landed). Numba's
+    dispatcher calls some of it from C (unpickling a cached kernel's constants, typing an
+    argument) and goes on when it raises: a KeyboardInterrupt raised there came out as a
+    SystemError ("returned a result with an exception set"), and the command died with a
+    traceback instead of keeping what it had finished. Such a signal is handled again a
+    moment later (`DEFER_SECONDS`: sent to the main thread again, so that a wait there is
+    broken off as by the first), where it lands in other code; a compile, all Numba's Python,
+    is still stopped within a second (`MOST_DEFERRALS`)."""
+    module = frame.f_globals.get("__name__", "") if frame is not None else ""
+    return module.split(".")[0] in ("numba", "llvmlite")
 
 
 def _acting_on_interrupt() -> bool:
