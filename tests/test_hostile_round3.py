@@ -3,6 +3,7 @@ lacking an entry, huge) and changed chunk sums are each one line naming the file
 
 import hashlib
 import json
+import os
 import shutil
 
 import pytest
@@ -141,3 +142,80 @@ def test_changed_calls_sums_with_their_checksum_are_one_line_naming_the_chunk(tm
     shutil.rmtree(folder)  # as the line says: the chunk is computed again, the run finishes
     run_cli([*SIMULATE, "--out", str(out), "--resume"])
     assert (out / "calls.parquet").exists()
+
+
+# --- memory: replay reads JSON Lines a line at a time (issue 77 item 5) -------------------
+
+CLI_REPORTING_PEAK = (
+    "import atexit, sys\n"
+    "def peak():\n"
+    "    status = open('/proc/self/status').read()\n"
+    "    print('VmPeak', status.split('VmPeak:')[1].split()[0], file=sys.stderr)\n"
+    "atexit.register(peak)\n"
+    "from euchre_sim.cli.main import cli\n"
+    "cli()\n")
+
+
+def _cli_capped(args: list[str], cap_bytes: int | None = None):
+    """The command line run in a process whose address space is capped (RLIMIT_AS); its
+    result and its peak address space in bytes (VmPeak), None when it did not exit."""
+    import resource
+    import subprocess
+    import sys
+
+    def cap() -> None:
+        if cap_bytes is not None:
+            resource.setrlimit(resource.RLIMIT_AS, (cap_bytes, cap_bytes))
+
+    result = subprocess.run([sys.executable, "-c", CLI_REPORTING_PEAK, *args],
+                            capture_output=True, text=True, preexec_fn=cap, timeout=300)
+    peaks = [line.split()[1] for line in result.stderr.splitlines()
+             if line.startswith("VmPeak ")]
+    return result, int(peaks[-1]) * 1024 if peaks else None
+
+
+def _hands_file(path, records: list[str], size: int) -> int:
+    """A JSON Lines file of `records` repeated until it holds `size` bytes; its line count."""
+    count = 0
+    with open(path, "w") as out:
+        while out.tell() < size:
+            for record in records:
+                out.write(record + "\n")
+                count += 1
+    return count
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/status"), reason="needs Linux's VmPeak")
+def test_replay_of_a_large_json_lines_file_stays_within_a_memory_cap(tmp_path):
+    """Issue 77 item 5: replay read the whole file and every record first (about 13 times
+    the file). Capped at its own peak on a small file plus 96 MB, a 16 MB file is replayed
+    whole; reading it whole would ask for far more (a 512 MiB read buffer, then the lines)."""
+    small = tmp_path / "small.jsonl"
+    run_cli(["play", "--games", "3", "--seed", "1", "--output", str(small)])
+    records = small.read_text().splitlines()
+    baseline, peak = _cli_capped(["replay", str(small)])
+    assert baseline.returncode == 0 and peak is not None, baseline.stderr
+    big = tmp_path / "big.jsonl"
+    hands = _hands_file(big, records, 16_000_000)
+    result, _ = _cli_capped(["replay", str(big)], peak + (96 << 20))
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert result.stdout.splitlines()[-1] == f"{hands} hands: {hands} ok, 0 rejected"
+
+
+def test_replay_stream_answers_a_hand_before_the_rest_of_the_file_is_read(tmp_path):
+    """A line past the first hand that is not UTF-8 is found only when it is reached: the
+    first hand's result comes before it (the file is read a line at a time)."""
+    from euchre_sim.api.catalog import preset
+    from euchre_sim.api.hands import replay_stream
+    from euchre_sim.core.errors import UserError
+
+    small = tmp_path / "small.jsonl"
+    run_cli(["play", "--games", "1", "--seed", "1", "--output", str(small)])
+    first = small.read_bytes().splitlines()[0]
+    path = tmp_path / "hands.jsonl"
+    path.write_bytes(first + b"\n\xff\xfe\n")
+    results = replay_stream(path, preset("standard"))
+    assert next(results)["ok"] is True
+    with pytest.raises(UserError, match=rf"not UTF-8 \(invalid start byte at byte "
+                                        rf"{len(first) + 1}\)"):
+        next(results)

@@ -34,7 +34,7 @@ _LATER = {
 }
 
 __all__ = ["MAX_STEPS", "check_entry", "check_writable", "game_path", "hand_record",
-           "replay_file", "replayed", "save_egn", "written_records"]
+           "replay_file", "replay_stream", "replayed", "save_egn", "written_records"]
 
 
 def __getattr__(name: str):
@@ -82,11 +82,24 @@ def replay_file(path: str | os.PathLike, rules: RuleSet) -> list[dict]:
     [{'id': 1, 'ok': True, 'tricks': {'NS': 3, 'EW': 2}, 'points': {'NS': 1, 'EW': 0},
       'hidden': 1}]
     """
-    from ..game.hand_files import read_hand_file
+    return list(replay_stream(path, rules))
+
+
+def replay_stream(path: str | os.PathLike, rules: RuleSet) -> Iterator[dict]:
+    """`replay_file`'s results one at a time, each hand replayed as it is read: a JSON Lines
+    file is read a line at a time and never held whole (an EGN or PTN document is read whole).
+
+    Raises
+    ------
+    euchre_sim.Error
+        The file cannot be read, or holds no hand: before the first result, or (a file that
+        grows past the size cap, bytes that are not UTF-8) where it is found.
+    """
+    from ..game.hand_files import stream_hand_file
     from ..game.history import replay_entry
 
-    hands = read_hand_file(os.fspath(path), rules)
-    return [replay_entry(e.id, e.record, e.error, hands.rules) for e in hands.entries]
+    hands = stream_hand_file(os.fspath(path), rules)
+    return (replay_entry(e.id, e.record, e.error, hands.rules) for e in hands.entries)
 
 
 def hand_record(state: HandState, record_id, **extra) -> dict:

@@ -127,11 +127,11 @@ def replay(file: str, ruleset, as_json: bool) -> None:
 
     Example: euchre-sim replay hands.jsonl --rules online --json
     """
-    from ..api.hands import replay_file
+    from ..api.hands import replay_stream
 
-    results = replay_file(file, ruleset)
-    bad = 0
-    for result in results:
+    bad = count = 0
+    for result in replay_stream(file, ruleset):  # a hand at a time: JSON Lines read by line
+        count += 1
         bad += not result["ok"]
         if as_json:
             click.echo(json_text(result))
@@ -150,7 +150,7 @@ def replay(file: str, ruleset, as_json: bool) -> None:
         else:
             click.echo(f"{result['error']}")
     if not as_json:
-        click.echo(f"{len(results)} hands: {len(results) - bad} ok, {bad} rejected")
+        click.echo(f"{count} hands: {count - bad} ok, {bad} rejected")
     return 1 if bad else 0
 
 

@@ -8,6 +8,7 @@ import json
 import os
 import stat
 import sys
+from collections.abc import Iterator
 
 from .errors import UserError
 
@@ -60,6 +61,41 @@ def read_input(path: str, what: str, max_bytes: int = MAX_INPUT_BYTES) -> str:
     if path != "-":
         return read_text(path, what, max_bytes)
     return _text(sys.stdin.buffer.read(max_bytes + 1), what, "-", max_bytes)
+
+
+def input_lines(path: str, what: str, max_bytes: int = MAX_INPUT_BYTES) -> Iterator[str]:
+    """A command's input, as `read_input` checks it, a line at a time (its end of line kept,
+    a BOM dropped), so that a large file is never held whole: a file over `max_bytes` (standard
+    input once more is read) or not UTF-8 is the same one line, raised where it is found."""
+    if path == "-":
+        yield from _lines(sys.stdin.buffer, what, path, max_bytes)
+        return
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except OSError as err:
+        raise refused(what, path, err.strerror or str(err)) from None
+    try:
+        _check_stat(os.fstat(fd), what, path, max_bytes)
+    except UserError:
+        os.close(fd)
+        raise
+    with os.fdopen(fd, "rb") as handle:
+        yield from _lines(handle, what, path, max_bytes)
+
+
+def _lines(handle, what: str, path: str, max_bytes: int) -> Iterator[str]:
+    read, number = 0, 0
+    while raw := handle.readline(max_bytes + 1 - read):  # never past the cap, even in a line
+        start, read = read, read + len(raw)
+        if read > max_bytes:
+            raise refused(what, path, f"over {max_bytes:,} bytes")
+        try:
+            line = raw.decode("utf-8-sig" if number == 0 else "utf-8")
+        except UnicodeDecodeError as err:
+            raise refused(what, path, f"not UTF-8 ({err.reason} at byte {start + err.start})"
+                          ) from None
+        number += 1
+        yield line
 
 
 def _text(data: bytes, what: str, path: str, max_bytes: int) -> str:
