@@ -12,7 +12,7 @@ from euchre_sim.cli.main import cli
 
 
 def test_every_command_has_help_with_an_example():
-    for name, command in cli.commands.items():
+    for name, command in cli.every_command().items():
         assert command.help and "Example:" in command.help, name
 
 
@@ -121,3 +121,28 @@ def test_old_spellings_still_work_with_one_note_each(tmp_path):
         (tmp_path / "hands--out.jsonl").read_text()
     both = runner.invoke(cli, ["play", "--out", "a", "--output", "b"])
     assert both.exit_code == 2 and "give --output only" in both.output
+
+
+def test_each_command_is_imported_from_the_module_named_for_it():
+    """`cli.main` names each command's module (imported when the command is asked for): every
+    command a module defines is named with it, and no name is left without a command."""
+    import importlib
+
+    named = dict(cli.command_modules)
+    for module in sorted(set(named.values())):
+        importlib.import_module(f"euchre_sim.cli.{module}")
+    defined = {name: command.callback.__module__.rsplit(".", 1)[1]
+               for name, command in cli.commands.items()}
+    assert defined == named
+
+
+def test_an_answer_from_the_atlas_imports_no_other_command():
+    script = ("import sys; from euchre_sim.cli.main import cli\n"
+              "try:\n    cli(['advise', '--hand', 'JS AS 9H 9D TC', '--up', '9S', '--seat', '1'])\n"
+              "except SystemExit:\n    pass\n"
+              "print(sorted(m.rsplit('.', 1)[1] for m in sys.modules\n"
+              "             if m.startswith('euchre_sim.cli.') and m.endswith('_commands')))")
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         timeout=300)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert run.stdout.strip().splitlines()[-1] == "['advise_commands']"

@@ -105,7 +105,7 @@ SEEDED = {"simulate": ["simulate", "--deals", "100", "--out", "{out}"],
 def test_every_command_with_a_seed_is_checked_below():
     from euchre_sim.cli.main import cli
 
-    seeded = {name for name, command in cli.commands.items()
+    seeded = {name for name, command in cli.every_command().items()
               if any("--seed" in p.opts for p in command.params)}
     assert seeded == {args[0] for args in SEEDED.values()}
 

@@ -97,7 +97,7 @@ def test_the_installed_command_and_data_are_found(built, tmp_path):
              "print(json.dumps({'package': euchre_sim.__file__, 'human': HUMAN_FILE,\n"
              "                  'params': len(human_fit()['params']), 'static': str(STATIC),\n"
              "                  'pages': sorted(p.name for p in STATIC.iterdir()),\n"
-             "                  'commands': sorted(cli.commands)}))\n")
+             "                  'commands': sorted(cli.every_command())}))\n")
     found = json.loads(subprocess.run(
         [sys.executable, "-c", check], cwd=tmp_path, check=True, capture_output=True, text=True,
         env={**os.environ, "PYTHONPATH": str(site)}).stdout)

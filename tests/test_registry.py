@@ -27,7 +27,7 @@ def test_every_play_option_of_the_command_line_offers_the_registrys_models():
     from euchre_sim.cli.main import cli
 
     offered = {f"{name} {o.opts[0]}": list(o.type.choices)
-               for name, command in cli.commands.items() for o in command.params
+               for name, command in cli.every_command().items() for o in command.params
                if o.opts and (o.opts[0] == "--play" or o.opts[0].endswith("-play"))}
     assert {"simulate --play", "advise --play", "tournament --ns-play", "play --ew-play"} \
         <= set(offered)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import _thread
 import contextlib
 import errno
+import importlib
 import io
 import os
 import signal
@@ -73,6 +74,21 @@ class OneLineErrors(click.Group):
     as Ctrl-C is, with exit status 143. Its commands take each option once (`OptionsOnce`)."""
 
     command_class = OptionsOnce
+    # each command's module (`cli.main` names them), imported when the command is asked for:
+    # an answer from the atlas imports only `advise`'s; `--help` lists them all
+    command_modules: dict[str, str] = {}
+
+    def list_commands(self, ctx: click.Context | None) -> list[str]:
+        return sorted(set(self.commands) | set(self.command_modules))
+
+    def get_command(self, ctx: click.Context | None, name: str) -> click.Command | None:
+        if name not in self.commands and name in self.command_modules:
+            importlib.import_module(f"{__package__}.{self.command_modules[name]}")
+        return self.commands.get(name)
+
+    def every_command(self) -> dict[str, click.Command]:
+        """Every command by name, each module imported."""
+        return {name: self.get_command(None, name) for name in self.list_commands(None)}
 
     def main(self, args=None, prog_name=None, **extra):
         extra.pop("standalone_mode", None)
