@@ -7,7 +7,7 @@ numpy and pandas); the functions import what they need when called."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 from ..core.limits import MAX_ROWS_SHOWN
@@ -17,12 +17,13 @@ if TYPE_CHECKING:
     import pandas as pd
 
     from ..core.run_tables import OUTPUT_TABLES, TOURNAMENT_TABLES
+    from ..report.export import TableRows
     from ..report.query import RowFilter
 
 __all__ = ["EXPORT_ROWS", "MAX_ROWS_SHOWN", "OUTPUT_TABLES", "TOURNAMENT_TABLES", "RowFilter",
-           "check_table", "compare_runs", "describe_play", "describe_run", "export_rows",
-           "export_table", "filter_table", "headline", "read_table", "run_kind", "same_kind",
-           "table_rows", "written_records"]
+           "check_table", "compare_runs", "describe_play", "describe_run", "export_parts",
+           "export_rows", "export_table", "filter_table", "headline", "read_table", "run_kind",
+           "same_kind", "table_rows", "written_records"]
 
 EXPORT_ROWS = 20_000  # rows exported at a time: an interrupted export keeps the ones written
 
@@ -265,11 +266,33 @@ def export_table(path: str, name: str | None = None) -> pd.DataFrame:
     return read_table(path, name)[2]
 
 
-def export_rows(frame: pd.DataFrame, fmt: str, write: Callable[[str], object],
+def export_parts(path: str, name: str | None = None) -> TableRows:
+    """`export_table`'s table, checked as it checks it, but read a row group at a time:
+    ``(rows, parts)``, its row count and its rows as frames of at most EXPORT_ROWS rows (read
+    once), for `export_rows`: an export's memory is a column and a batch, not the table.
+
+    Examples
+    --------
+    >>> from euchre_sim.api import Error
+    >>> from euchre_sim.api.tables import export_parts
+    >>> try:
+    ...     export_parts("no-such-run")
+    ... except Error as err:
+    ...     print(err)
+    no run folder 'no-such-run'
+    """
+    from ..report.export import exported_rows
+
+    return exported_rows(path, name, EXPORT_ROWS)
+
+
+def export_rows(frame: pd.DataFrame | Iterable[pd.DataFrame], fmt: str,
+                write: Callable[[str], object],
                 mark: Callable[[int], object] | None = None) -> None:
-    """Write `frame` as CSV (a header first) or JSON lines ("csv" or "json"), EXPORT_ROWS
-    rows at a time: each part written (`write(text)`), then told whole (`mark(rows)`; see
-    `written_records`, which keeps the rows told whole of an interrupted file).
+    """Write `frame` (or its parts in order, as `export_parts` gives them) as CSV (a header
+    first) or JSON lines ("csv" or "json"), EXPORT_ROWS rows at a time: each part written
+    (`write(text)`), then told whole (`mark(rows)`; see `written_records`, which keeps the
+    rows told whole of an interrupted file). The bytes are the same whichever way it comes.
 
     Examples
     --------
@@ -281,13 +304,19 @@ def export_rows(frame: pd.DataFrame, fmt: str, write: Callable[[str], object],
     1,10
     2,20
     """
+    import pandas as pd
+
     mark = mark or (lambda rows: None)
-    if not len(frame):  # the header alone (CSV), an empty line (JSON), as pandas writes them
-        write(frame.to_csv(index=False) if fmt == "csv" else
-              frame.to_json(orient="records", lines=True))
-        return
-    for start in range(0, len(frame), EXPORT_ROWS):
-        part = frame.iloc[start:start + EXPORT_ROWS]
-        write(part.to_csv(index=False, header=start == 0) if fmt == "csv" else
-              part.to_json(orient="records", lines=True))
-        mark(len(part))
+    written, empty = 0, None
+    for whole in [frame] if isinstance(frame, pd.DataFrame) else frame:
+        if not len(whole):
+            empty = whole
+        for start in range(0, len(whole), EXPORT_ROWS):
+            part = whole.iloc[start:start + EXPORT_ROWS]
+            write(part.to_csv(index=False, header=not written) if fmt == "csv" else
+                  part.to_json(orient="records", lines=True))
+            written += len(part)
+            mark(len(part))
+    if not written and empty is not None:  # the header alone (CSV), an empty line (JSON)
+        write(empty.to_csv(index=False) if fmt == "csv" else
+              empty.to_json(orient="records", lines=True))

@@ -274,19 +274,19 @@ def export(out_dir: str, fmt: str, name: str | None, out_path: str | None) -> No
 
     Example: euchre-sim export out/ --format csv --output calls.csv
     """
-    from ..api.tables import export_rows, export_table, written_records
+    from ..api.tables import export_parts, export_rows, written_records
 
-    frame = export_table(out_dir, name)
+    rows, parts = export_parts(out_dir, name)  # read a row group at a time as it is written
     if out_path in (None, "-"):
-        export_rows(frame, fmt, sys.stdout.write)
+        export_rows(parts, fmt, sys.stdout.write)
         return
     out = None
     try:
         with written_records(out_path) as out:
-            export_rows(frame, fmt, out.write, out.mark)
+            export_rows(parts, fmt, out.write, out.mark)
     except KeyboardInterrupt:
         if out is not None and out.kept:
-            stopped(f"interrupted: {out.records:,} of {len(frame):,} rows are kept in "
+            stopped(f"interrupted: {out.records:,} of {rows:,} rows are kept in "
                     f"{out.kept} (not {out_path}: the export did not finish)")
         stopped(f"interrupted: no row was written; nothing is written to {out_path}")
 
