@@ -37,7 +37,7 @@ def package_copy(tmp_path, monkeypatch):
     """A copy of the package the digest reads instead (its cache cleared before and after)."""
     root = tmp_path / "euchre_sim"
     shutil.copytree(PACKAGE, root, ignore=shutil.ignore_patterns("*.parquet", "*.npz"))
-    monkeypatch.setattr(digest_module, "package_root", lambda: root)
+    monkeypatch.setattr(digest_module.package_data, "package_root", lambda: root)
     code_digest.cache_clear()
     yield root
     code_digest.cache_clear()

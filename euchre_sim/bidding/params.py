@@ -1,10 +1,10 @@
 """Bidder names and the conventional bidder's weights and thresholds: one data table.
 
-No Numba nor numpy at import here (the CLI reads the names at start-up). The `human` bidder is the rules bidder
-with the numbers of `human.json` (fitted to an online site's published call shares by
-`tools/fit_human_bidder.py`; the file names its source and the fit). `--bidder-params FILE`
-(JSON, a subset of the keys below) changes any of them; `bidder_params` returns the array the
-kernels read, in the order of `PARAMS`.
+No Numba nor numpy at import here (the CLI reads the names at start-up). The `human` bidder is
+the rules bidder with the numbers of `human.json` (fitted to an online site's published call
+shares by `tools/fit_human_bidder.py`; the file names its source and the fit).
+`--bidder-params FILE` (JSON, a subset of the keys below) changes any of them; `bidder_params`
+returns the array the kernels read, in the order of `PARAMS`.
 """
 
 from __future__ import annotations

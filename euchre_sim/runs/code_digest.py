@@ -9,7 +9,7 @@ import hashlib
 from functools import lru_cache
 from importlib.resources.abc import Traversable
 
-from ..core.package_data import package_root, sha256_of
+from ..core import package_data
 
 COMPUTING_WINGS = ("core", "bidding", "game", "play", "solver", "sim", "runs")
 CODE_SUFFIXES = (".py", ".json")  # the sources, and the bidder's and nets' settings beside them
@@ -18,7 +18,8 @@ CODE_SUFFIXES = (".py", ".json")  # the sources, and the bidder's and nets' sett
 def code_files() -> list[tuple[str, Traversable]]:
     """(path under the package, file) of every source the digest covers, sorted by path."""
     found = []
-    pending = [(wing, package_root() / wing) for wing in COMPUTING_WINGS]
+    root = package_data.package_root()  # read at each call: a test may point it elsewhere
+    pending = [(wing, root / wing) for wing in COMPUTING_WINGS]
     while pending:
         path, folder = pending.pop()
         for entry in folder.iterdir():
@@ -36,5 +37,5 @@ def code_digest() -> str:
     """One sha256 over each covered file's path and sha256, once a process."""
     digest = hashlib.sha256()
     for name, source in code_files():
-        digest.update(f"{name}\0{sha256_of(source)}\n".encode())
+        digest.update(f"{name}\0{package_data.sha256_of(source)}\n".encode())
     return digest.hexdigest()
