@@ -8,6 +8,7 @@ import sys
 import click
 
 from ..api import Error as UserError
+from ..api.output import json_text
 from ..api.tables import MAX_ROWS_SHOWN, OUTPUT_TABLES, TOURNAMENT_TABLES
 from .app import cli, stopped
 from .options import json_option, renamed_option
@@ -151,7 +152,6 @@ def compare(ctx: click.Context, dir_a: str, dir_b: str, name: str | None, min_n:
 
     Example: euchre-sim compare dd/ rules/ --by z
     """
-    import json
 
     from rich.console import Console
     from rich.table import Table
@@ -176,7 +176,7 @@ def compare(ctx: click.Context, dir_a: str, dir_b: str, name: str | None, min_n:
         click.echo(f"euchre-sim: note: {note}", err=True)
     frame = rows.head(limit).drop(columns=["hand_key"], errors="ignore")
     if as_json:
-        click.echo(json.dumps({"kind": "overall", "table": name, "min_n": min_n, "by": by}
+        click.echo(json_text({"kind": "overall", "table": name, "min_n": min_n, "by": by}
                               | head))
         frame = frame.drop(columns=["points_se_a", "points_se_b"]).assign(kind="row")
         frame = frame[["kind"] + list(frame.columns[:-1])]
@@ -213,7 +213,6 @@ def compare(ctx: click.Context, dir_a: str, dir_b: str, name: str | None, min_n:
 def _compare_tournaments(dir_1: str, info_1: dict, dir_2: str, info_2: dict, limit: int,
                          as_json: bool) -> None:
     """Two tournaments' players tables side by side: JSON lines, or a terminal table."""
-    import json
 
     from rich.console import Console
     from rich.table import Table
@@ -226,7 +225,7 @@ def _compare_tournaments(dir_1: str, info_1: dict, dir_2: str, info_2: dict, lim
         click.echo(f"euchre-sim: note: {note}", err=True)
     rows = rows.head(limit)
     if as_json:
-        click.echo(json.dumps({"kind": "overall", "table": "players"} | head))
+        click.echo(json_text({"kind": "overall", "table": "players"} | head))
         rows = rows.assign(kind="row")[["kind", *rows.columns]]
         for line in rows.to_json(orient="records", lines=True).splitlines():
             click.echo(line)
