@@ -20,7 +20,6 @@ True
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING
 
 from ..core.errors import DamagedInstall
@@ -36,6 +35,7 @@ from ..play.models import (
     describe_model,
     play_model,
 )
+from .lazy_names import lazy_names
 
 if TYPE_CHECKING:
     from ..bidding.params import BIDDERS, GAME_BIDDERS, SELF_PLAY_BIDDERS
@@ -76,18 +76,7 @@ __all__ = ["BIDDERS", "BIDDER_DESCRIPTIONS", "DEFAULT_PLAY", "DEFAULT_WORLDS", "
            "parse_seat", "people", "play_model", "preset", "seat_name"]
 
 
-def __getattr__(name: str):
-    """A fact whose wing loads numpy or Numba, imported on first use (PEP 562)."""
-    if name not in _LATER:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    module, attribute = _LATER[name]
-    value = getattr(importlib.import_module(module, __package__), attribute)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+__getattr__, __dir__ = lazy_names(__name__, _LATER, __all__)
 
 
 def deck_catalog(rules: RuleSet) -> dict:

@@ -5,10 +5,11 @@ play`), and the page's practice games (a person at a table of people, each decis
 
 from __future__ import annotations
 
-import importlib
 import itertools
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, NamedTuple
+
+from .lazy_names import lazy_names
 
 if TYPE_CHECKING:
     from ..core.rules import RuleSet
@@ -17,18 +18,8 @@ if TYPE_CHECKING:
 
 __all__ = ["PlayedGame", "PracticeSession", "SelfPlay", "check_practice", "self_play"]
 
-
-def __getattr__(name: str):
-    """`PracticeSession`, imported on first use (PEP 562)."""
-    if name != "PracticeSession":
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = importlib.import_module("..report.practice", __package__).PracticeSession
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+__getattr__, __dir__ = lazy_names(
+    __name__, {"PracticeSession": ("..report.practice", "PracticeSession")}, __all__)
 
 
 class PlayedGame(NamedTuple):

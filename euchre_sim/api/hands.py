@@ -10,12 +10,12 @@ The engine, the files and the writers load when a call needs them; `check_writab
 from __future__ import annotations
 
 import contextlib
-import importlib
 import os
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from ..core.errors import UserError
+from .lazy_names import lazy_names
 
 if TYPE_CHECKING:
     from ..core.output import check_writable, written_records
@@ -37,18 +37,7 @@ __all__ = ["MAX_STEPS", "check_entry", "check_writable", "game_path", "hand_reco
            "replay_file", "replay_stream", "replayed", "save_egn", "written_records"]
 
 
-def __getattr__(name: str):
-    """A writer of hands' files, imported on first use (PEP 562)."""
-    if name not in _LATER:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    module, attribute = _LATER[name]
-    value = getattr(importlib.import_module(module, __package__), attribute)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+__getattr__, __dir__ = lazy_names(__name__, _LATER, __all__)
 
 
 def replay_file(path: str | os.PathLike, rules: RuleSet) -> list[dict]:

@@ -10,8 +10,9 @@ wing on first use (PEP 562).
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING
+
+from .lazy_names import lazy_names
 
 if TYPE_CHECKING:
     from ..advice.advice_request import answer, ask_any
@@ -33,18 +34,7 @@ __all__ = ["PATH_FIELDS", "AdviceQuestion", "PlayQuestion", "answer", "ask_any",
            "solved_deal"]
 
 
-def __getattr__(name: str):
-    """A name of the advice wing, imported on first use (PEP 562)."""
-    if name not in _LATER:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    module, attribute = _LATER[name]
-    value = getattr(importlib.import_module(module, __package__), attribute)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+__getattr__, __dir__ = lazy_names(__name__, _LATER, __all__)
 
 
 def solved_deal(rules: RuleSet, hands: list[int], dealer: int) -> dict:

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from ..core.limits import MAX_ROWS_SHOWN
 from ..core.output import written_records
+from .lazy_names import lazy_names
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -28,16 +29,10 @@ __all__ = ["EXPORT_ROWS", "MAX_ROWS_SHOWN", "OUTPUT_TABLES", "TOURNAMENT_TABLES"
 EXPORT_ROWS = 20_000  # rows exported at a time: an interrupted export keeps the ones written
 
 # names read from their one definition when first asked for (`__getattr__`)
-_LAZY = {"RowFilter": "..report.query", "OUTPUT_TABLES": "..core.run_tables",
-         "TOURNAMENT_TABLES": "..core.run_tables"}
-
-
-def __getattr__(name: str):
-    if name in _LAZY:
-        import importlib
-
-        return getattr(importlib.import_module(_LAZY[name], __package__), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__, __dir__ = lazy_names(__name__, {
+    "RowFilter": ("..report.query", "RowFilter"),
+    "OUTPUT_TABLES": ("..core.run_tables", "OUTPUT_TABLES"),
+    "TOURNAMENT_TABLES": ("..core.run_tables", "TOURNAMENT_TABLES")}, __all__)
 
 
 def run_kind(info: dict) -> str:

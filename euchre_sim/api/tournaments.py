@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from ..core.errors import UserError
 from ..core.output import writable_folder
+from .lazy_names import lazy_names
 from .options import checked_options, path_text, rules_of
 from .runs import RunProgress, run_chunked, usable_workers
 
@@ -34,15 +35,9 @@ _PLAYER_FIELDS = ("bidding", "play", "worlds", "bidder_params")
 
 
 # names read from their one definition when first asked for (`__getattr__`)
-_LAZY = {"MEASURES": "..report.tournament", "parse_score": "..advice.question"}
-
-
-def __getattr__(name: str):
-    if name in _LAZY:
-        import importlib
-
-        return getattr(importlib.import_module(_LAZY[name], __package__), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__, __dir__ = lazy_names(__name__, {
+    "MEASURES": ("..report.tournament", "MEASURES"),
+    "parse_score": ("..advice.question", "parse_score")}, __all__)
 
 
 @dataclass(frozen=True)
