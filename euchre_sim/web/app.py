@@ -23,6 +23,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ..api import Error as UserError
+from ..api.hands import check_entry
 from ..api.options import rules_of
 from ..api.output import json_text
 from ..api.server import atlas_covers, parse_json
@@ -30,7 +31,6 @@ from ..api.tables import RowFilter
 from .bodies import advise_question, fields_of, rate_key, solve_args
 from .catalog import deck_catalog, rules_catalog
 from .guard import Guard
-from .hand_entry import check_entry
 from .hosts import AllowedHosts
 from .practice import NoGame, PracticeGames
 from .queries import advise_query, solve_query, warm_up
