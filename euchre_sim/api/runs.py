@@ -11,7 +11,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING
 
 from ..core.errors import UserError
-from .options import checked_options, path_text, rules_of
+from .options import checked_options, rules_of, take_player
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -20,7 +20,6 @@ if TYPE_CHECKING:
 
 SIMULATE_OPTIONS = ("set", "chunk_size", "keep_deals", "play", "worlds", "bidding",
                     "bidder_params", "bidder_table", "tables", "scheduler")
-_PLAYER = ("play", "worlds", "bidding", "bidder_params", "bidder_table")
 
 
 @dataclass(frozen=True)
@@ -153,17 +152,12 @@ def simulate(deals: int, *, out: str | os.PathLike, seed: int = 0,
 
 def _plan(out: str, rules, deals: int, seed: int, given: dict):
     """The checked plan of a run's options (`sim.simulate.RunPlan`)."""
-    from ..play.player import player_of
     from ..sim.simulate import RunPlan
 
     tables = given.pop("tables", None)
     if isinstance(tables, str):
         tables = tuple(name.strip() for name in tables.split(","))
-    player_fields = {name: given.pop(name) for name in _PLAYER if name in given}
-    for name in ("bidder_params", "bidder_table"):
-        if name in player_fields:
-            player_fields[name] = path_text(player_fields[name])
-    player = player_of(rules, **player_fields)
+    player = take_player(rules, given)
     return RunPlan(out, rules, seed, deals, player=player,
                    tables=None if tables is None else tuple(tables), **given)
 
