@@ -76,11 +76,6 @@ class Kernel:
         return f"<kernel {self.__name__}: {state}>"
 
 
-def numba_loaded() -> bool:
-    """Whether the kernels' Numba has been loaded in this process."""
-    return _STATE["loaded"]
-
-
 def load_numba() -> None:
     """Load Numba, make the dispatcher of every kernel made before and put each in place of its
     `Kernel` in the modules that hold one; from then on `njit` makes dispatchers at once."""
