@@ -154,7 +154,7 @@ def test_the_tally_names_a_best_only_where_it_was_separated():
     """The costliest decisions' `best`: the option best at the table of people where its
     margin separated it, too close to call (the two and the lead ± 1.96 se) where not, the
     double-dummy best where the table of people did not value it."""
-    from euchre_sim.report.practice import _best
+    from euchre_sim.report.practice_tally import best_named as _best
 
     options = [{"option": "AS", "pimc": 0.5, "dd": 1.0}, {"option": "KS", "pimc": 0.45,
                                                             "dd": 2.0}]
@@ -195,9 +195,9 @@ def test_the_hand_exported_as_egn_replays_and_reviews(client, played, tmp_path):
     assert len(rows) == cards
     notes = json.loads(response.text)["deals"][0]["phases"]
     lost = [f for f in (s["feedback"] for s in played[1:]) if f["points_lost"] > 1e-9]
-    annotated = sum(len(p.get("callAnnotations", {})) + len(p.get("playAnnotations", {}))
-                    for p in notes)
-    assert annotated == len([f for f in lost if f["kind"] in ("bid", "card")])
+    annotated = sum(len(texts) for p in notes for key in ("callAnnotations", "playAnnotations")
+                    for texts in p.get(key, {}).values())
+    assert annotated == len(lost)  # every kind: the discard and defending alone too
 
 
 def test_the_next_hand_is_dealt_by_the_seat_to_the_left(client, played):
@@ -246,18 +246,24 @@ def test_unknown_games_and_unfinished_hands_are_refused(client):
     assert response.status_code == 415
 
 
-def test_live_games_are_capped_and_expire():
+def test_live_games_are_capped_per_client_and_expire():
+    """Issue 75 item 2: one client's games past its cap end its least recently used one
+    (never a 429 for everyone); another client's games stay; an hour idle forgets a game."""
     clock = Clock()
-    with _serving(PracticeGames(max_games=2, expire_seconds=600, clock=clock)) as client:
+    games = PracticeGames(max_games=4, expire_seconds=600, clock=clock, max_per_client=2)
+    with _serving(games) as client:
         first = client.post("/api/practice", json=START).json()["id"]
-        clock.now += 400
-        client.post("/api/practice", json=START)
-        response = client.post("/api/practice", json=START)
-        assert response.status_code == 429 and "2 practice games" in response.json()["error"]
-        assert "\n" not in response.json()["error"]
-        clock.now += 300  # the first game, untouched for 700 s, is forgotten
+        clock.now += 100
+        second = client.post("/api/practice", json=START).json()["id"]
+        clock.now += 100
+        client.get(f"/api/practice/{first}/egn")  # the first used again: the second is idler
+        clock.now += 100
+        third = client.post("/api/practice", json=START)
+        assert third.status_code == 200, third.text
+        assert client.get(f"/api/practice/{second}/egn").status_code == 404
+        assert client.get(f"/api/practice/{first}/egn").status_code == 200
+        clock.now += 700  # untouched for 700 s: forgotten
         assert client.get(f"/api/practice/{first}/egn").status_code == 404
-        assert client.post("/api/practice", json=START).status_code == 200
 
 
 def test_a_defender_is_asked_to_defend_alone_where_the_rules_allow_it(client):

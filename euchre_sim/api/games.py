@@ -121,8 +121,10 @@ def self_play(rules: RuleSet, players: tuple, games: int = 1, seed: int = 0,
     return SelfPlay(rules, Sides.of(rules, players, bidder_table), games, seed)
 
 
-def check_practice(position: int, seed: int) -> None:
-    """Check a practice game's seat and seed before it is dealt (`PracticeSession` deals it).
+def check_practice(position: int, seed: int, table: str = "people",
+                   rules: RuleSet | None = None) -> None:
+    """Check a practice game's seat, seed and table before it is dealt (`PracticeSession`
+    deals it).
 
     Parameters
     ----------
@@ -130,11 +132,19 @@ def check_practice(position: int, seed: int) -> None:
         The player's position in the first hand, 1-4 from the dealer's left.
     seed : int
         Fixes the deals.
+    table : str
+        Who sits at the three other seats: ``people`` (the human bidder and the learned
+        player), ``strong`` (the table bidder of the shipped atlas and learned-search, under
+        the atlas's presets' rules) or ``beginners`` (the rules bidder and the conventional
+        player).
+    rules : RuleSet, optional
+        The game's rules (default: standard).
 
     Raises
     ------
     euchre_sim.Error
-        A position or a seed out of range.
+        A position or a seed out of range, an unknown table, or the strong table under rules
+        the atlas does not cover.
 
     Examples
     --------
@@ -144,8 +154,11 @@ def check_practice(position: int, seed: int) -> None:
     ...
     euchre_sim.core.errors.UserError: seat must be 1-4 (your position from the dealer's left), got 5
     """
+    from ..advice.practice_tables import check_table
     from ..core.limits import check_seed
+    from ..core.rules import preset
     from ..game.practice import first_dealer
 
     first_dealer(position)
     check_seed(seed)
+    check_table(preset("standard") if rules is None else rules, table)

@@ -1,5 +1,6 @@
-"""A practice hand: the player holds one seat, the other three bid by the `human` bidder and play
-by the learned player (`--play learned`), and the engine stops at each of the player's decisions.
+"""A practice hand: the player holds one seat, the other three bid and play as the table's
+players (`Sides`; seeded by the deal, so that the same choices meet the same answers), and the
+engine stops at each of the player's decisions.
 
 What the player may see is all `view` gives: its own cards, the upcard, the bids, the cards
 played and, once the hand is over, the whole deal. `legal` lists the player's choices as the
@@ -16,7 +17,6 @@ from ..core.dealing import deal_one
 from ..core.errors import UserError
 from ..core.rules import RuleSet
 from ..core.seats import SEAT_NAMES, TEAM_NAMES, seat_at
-from ..play.player import people
 from .bidders import Sides
 from .engine import HandState
 from .history import bid_label
@@ -37,13 +37,13 @@ def first_dealer(position: int) -> int:
 
 
 class PracticeHand:
-    """Deal `deal` of `seed` (dealt by `dealer`), played up to the player's first decision."""
+    """Deal `deal` of `seed` (dealt by `dealer`) at the table `sides`, played up to the
+    player's first decision."""
 
-    def __init__(self, rules: RuleSet, seed: int, deal: int, dealer: int):
+    def __init__(self, rules: RuleSet, seed: int, deal: int, dealer: int, sides: Sides):
         self.seed, self.deal = seed, deal
         hands, upcard = deal_one(rules, seed, deal, dealer)
         self.state = HandState(rules, dealer, hands, upcard)
-        sides = Sides.of(rules, (people(), people()))
         self.players = sides.seats(random.Random(f"{seed}:{deal}"))
         self.asked = 0  # defenders asked so far whether they defend alone
         self.events: list[dict] = []  # the others' actions since the player's last one
@@ -108,6 +108,15 @@ class PracticeHand:
             state.play(PLAYER_SEAT, deck.parse_card(action))
         self.advance()
 
+    def _trick_noted(self) -> None:
+        """The card event just said: the trick it was played to (from 0) and, where it ended
+        the trick, the trick's winner."""
+        state = self.state
+        index = len(state.tricks) - 1 if state.tricks[-1].plays else len(state.tricks) - 2
+        trick = state.tricks[index]
+        self.events[-1] |= {"trick": index, "winner": SEAT_NAMES[trick.winner]
+                            if trick.winner >= 0 else None}
+
     def advance(self) -> None:
         """The other seats act until the player decides or the hand ends."""
         state = self.state
@@ -129,6 +138,7 @@ class PracticeHand:
                 card = self.players[seat].play(state, seat)
                 state.play(seat, card)
                 self._said(seat, "card", name(card))
+                self._trick_noted()
 
     def _defend(self, seat: int, alone: bool) -> None:
         """A defender's answer; play starts at the first lone defender or the last answer."""

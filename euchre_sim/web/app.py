@@ -32,7 +32,7 @@ from .bodies import advise_question, fields_of, rate_key, solve_args
 from .catalog import deck_catalog, rules_catalog
 from .guard import Guard
 from .hosts import AllowedHosts
-from .practice import NoGame, PracticeGames
+from .practice import NoGame, PracticeGames, Stale
 from .queries import advise_query, solve_query, warm_up
 from .reviews import HISTORY_EXTENSIONS, review_query
 from .runs import plot_png, run_overview, table_page
@@ -118,6 +118,11 @@ async def _answer(job: Job, worker: Worker, request: Request) -> JSONResponse:
     if job.state == "cancelled":
         return _error(409, "the query was cancelled")
     return _error(job.status, job.error)
+
+
+def _client(request: Request) -> str:
+    """The client's address: practice games are capped by it."""
+    return request.client.host if request.client else ""
 
 
 def _job_or_404(worker: Worker, job_id: str) -> Job:
@@ -238,7 +243,15 @@ def create_app(worker: Worker | None = None, runs_root: str | None = None,
         return JSONResponse(found.snapshot())
 
     async def practice(request: Request) -> JSONResponse:
-        game_id, deal_first = await read(games.new, await body(request))
+        return await dealt(*await read(games.new, await body(request), _client(request)),
+                           request)
+
+    async def practice_retry(request: Request) -> JSONResponse:
+        return await dealt(*await read(games.retry, request.path_params["game_id"],
+                                       await body(request), _client(request)), request)
+
+    async def dealt(game_id: str, deal_first, request: Request) -> JSONResponse:
+        """A new game's first state, or its place given back when it cannot be dealt."""
         try:
             answered = await _answer(worker.submit("practice", deal_first), worker, request)
         except Busy:
@@ -297,6 +310,9 @@ def create_app(worker: Worker | None = None, runs_root: str | None = None,
     async def no_game(request: Request, err: NoGame) -> JSONResponse:
         return _error(404, str(err))
 
+    async def stale(request: Request, err: Stale) -> JSONResponse:
+        return _error(409, str(err))
+
     async def http_error(request: Request, err: HTTPException) -> JSONResponse:
         return _error(err.status_code, str(err.detail))
 
@@ -321,6 +337,7 @@ def create_app(worker: Worker | None = None, runs_root: str | None = None,
         Route("/api/practice", practice, methods=["POST"]),
         Route("/api/practice/{game_id}/act", practice_act, methods=["POST"]),
         Route("/api/practice/{game_id}/next", practice_next, methods=["POST"]),
+        Route("/api/practice/{game_id}/retry", practice_retry, methods=["POST"]),
         Route("/api/practice/{game_id}/egn", practice_egn),
         Route("/api/runs", runs), Route("/api/run", run), Route("/api/run/table", run_table),
         Route("/api/run/plot", run_plot),
@@ -329,6 +346,6 @@ def create_app(worker: Worker | None = None, runs_root: str | None = None,
     guard = Middleware(Guard, hosts=AllowedHosts.serving(host), token=token)
     return Starlette(routes=routes, lifespan=lifespan, middleware=[guard],
                      exception_handlers={UserError: user_error, OutsideRoot: outside_root,
-                                         Busy: busy, NoGame: no_game,
+                                         Busy: busy, NoGame: no_game, Stale: stale,
                                          HTTPException: http_error,
                                          Exception: internal_error})
