@@ -3,14 +3,14 @@ which .ci/run installs) driven by Selenium against `serve`'s app on a free loopb
 It picks a hand by clicking, runs a small advise and reads the rendered table, which must
 show what the library computes for the same question, then asks the card to lead; it reviews
 a hand history and a hand entered card by card, and steps to a decision, which must show what
-`review` computes; a server that wants a token is used through the page's own address; a
-practice hand is bid and played by clicks and keys to its summary, and its EGN replays."""
+`review` computes; a server that wants a token is used through the page's own address. The
+Practice tab's card table: tests/test_web_practice_page.py (with `chromium` from here)."""
 
+import contextlib
 import dataclasses
 import json
 import os
 import shutil
-import urllib.request
 
 import pytest
 from selenium import webdriver
@@ -24,9 +24,8 @@ from euchre_sim.advice.review import ReviewSettings, review_file, review_states
 from euchre_sim.core.rules import build_rules
 from euchre_sim.core.seats import SEAT_NAMES, parse_seat
 from euchre_sim.core.stats import Z95
-from euchre_sim.game.egn import read_egn
 from euchre_sim.game.engine import Bid, HandState
-from euchre_sim.game.history import ReplayedHand, replay_hand, state_to_record
+from euchre_sim.game.history import ReplayedHand, state_to_record
 from euchre_sim.play.player import Player
 from euchre_sim.report.review import option_label, seat_totals
 from euchre_sim.solver.calltable import solve_table
@@ -57,6 +56,13 @@ def remote_server(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def browser():
+    with chromium() as chrome:
+        yield chrome
+
+
+@contextlib.contextmanager
+def chromium():
+    """Headless Chromium driven by Selenium (skipped where it is missing, failed under CI)."""
     binary, driver = shutil.which("chromium"), shutil.which("chromedriver")
     if not (binary and driver):
         why = ("no chromium and chromedriver here (make test installs them as root or with "
@@ -70,8 +76,10 @@ def browser():
                  "--window-size=1200,900"):
         options.add_argument(flag)
     chrome = webdriver.Chrome(service=webdriver.ChromeService(driver), options=options)
-    yield chrome
-    chrome.quit()
+    try:
+        yield chrome
+    finally:
+        chrome.quit()
 
 
 def _open(browser, server):
@@ -386,71 +394,3 @@ def test_a_hand_entered_card_by_card_is_checked_and_reviewed(browser, history_se
     assert browser.find_element(By.ID, "review-where").text == f"decision 1 of {len(rows)}"
     assert record["bids"][0]["action"] == "order_up"
     _shows_decision(browser, rows[0])
-
-
-@pytest.fixture(scope="module")
-def practice_server():
-    """A server without warm-up: the practice queries load what they need."""
-    with serving(create_app(Worker())) as port:
-        yield f"http://127.0.0.1:{port}/"
-
-
-def _practice_move(browser) -> None:
-    """One decision by clicks (a bid: a partnership order or call where one is open, so that
-    the hand is played), or by the keyboard for a card (its key, then Enter)."""
-    choices = browser.find_elements(By.CSS_SELECTOR, "#practice-choices .choice")
-    if choices:
-        calls = [c for c in choices if c.get_attribute("data-choice").split()[0]
-                 in ("order_up", "call") and "alone" not in c.get_attribute("data-choice")]
-        (calls or choices)[0].click()
-        WebDriverWait(browser, 300).until(ready.staleness_of(choices[0]))
-        return
-    cards = browser.find_elements(By.CSS_SELECTOR, "#practice-hand .card")
-    place = next(i for i, card in enumerate(cards) if card.is_enabled())
-    body = browser.find_element(By.TAG_NAME, "body")
-    body.send_keys(str(place + 1))
-    picked = WebDriverWait(browser, 30).until(ready.presence_of_element_located(
-        (By.CSS_SELECTOR, "#practice-hand .card.is-ref")))
-    body.send_keys("\n")
-    WebDriverWait(browser, 300).until(ready.staleness_of(picked))
-
-
-def test_a_practice_hand_is_bid_and_played_by_clicks_to_its_summary(browser, practice_server):
-    _open(browser, practice_server)
-    browser.find_element(By.CSS_SELECTOR, '.tab[data-tab="practice"]').click()
-    _set(browser, "practice-seed", "11")
-    browser.find_element(By.ID, "practice-start").click()
-    turn = browser.find_element(By.ID, "practice-turn")
-    WebDriverWait(browser, 300).until(lambda b: turn.text.startswith(("Your", "Defend")))
-    assert "seed 11, deal 0" in browser.find_element(By.ID, "practice-facts").text
-    moves = 0
-    while not turn.text.startswith("Hand over"):
-        assert not browser.find_element(By.ID, "practice-error").text
-        _practice_move(browser)
-        WebDriverWait(browser, 300).until(lambda b: turn.text.startswith(("Your", "Defend",
-                                                                           "Hand over")))
-        moves += 1
-        assert moves < 20
-        feedback = browser.find_elements(By.CSS_SELECTOR, "#practice-feedback [data-feedback]")
-        assert len(feedback) == 1 and "at the table of people" in feedback[0].text
-
-    # the summary: a line per decision, and the points lost in all as their sum
-    summary = browser.find_element(By.ID, "practice-summary")
-    assert summary.is_displayed()
-    lines = browser.find_elements(By.CSS_SELECTOR, "#practice-decisions [data-feedback]")
-    assert len(lines) == moves
-    lost = [float(line.find_elements(By.TAG_NAME, "strong")[0].text.replace("−", "-"))
-            for line in lines]
-    total = browser.find_element(By.CSS_SELECTOR, '#practice-lost tr[data-kind="total"]')
-    assert float(total.find_elements(By.TAG_NAME, "td")[1].text) == pytest.approx(sum(lost),
-                                                                                 abs=0.01)
-    assert browser.find_element(By.ID, "practice-tally-box").is_displayed()
-
-    # the hand downloaded as EGN is the one played, and replays
-    link = browser.find_element(By.ID, "practice-egn")
-    assert link.is_displayed()
-    document = json.loads(urllib.request.urlopen(link.get_attribute("href")).read())
-    rules, entries = read_egn(document, build_rules())
-    replayed = replay_hand(entries[0][1], rules).state
-    points = dict(zip(("NS", "EW"), replayed.points(), strict=True))
-    assert turn.text == f"Hand over: NS {points['NS']}, EW {points['EW']}"

@@ -51,13 +51,24 @@ for (const button of document.querySelectorAll(".tab")) {
   });
 }
 
+const OPENED = Date.now();
+
 async function watchHealth() {
   try {
     const health = await api("/api/health");
-    // a damaged install: the server answers what does not need the damaged file
-    $("status").textContent = !health.ready ? "warming up…"
-      : health.warm_up_error ? "ready, but " + health.warm_up_error : "ready";
+    // while the server warms up, what it prepares and the wait so far; then the warm-up's
+    // measured length (a damaged install: the server answers what does not need the file)
+    const waited = Math.round((Date.now() - OPENED) / 1000);
+    const took = health.warm_up_seconds === null || health.warm_up_seconds === undefined ? ""
+      : ` (warmed up in ${health.warm_up_seconds.toFixed(1)} s)`;
+    $("status").textContent = !health.ready ? `warming up: loading the kernels, ${waited} s so far`
+      : health.warm_up_error ? "ready, but " + health.warm_up_error : "ready" + took;
     $("status").className = "status " + (health.ready ? "ready" : "warming");
+    $("practice-warming").hidden = health.ready;
+    $("practice-warming").textContent = "The server is preparing: it loads its compiled kernels (card " +
+      "play, the double-dummy solver, the bidders' simulations) from Numba's cache, a few seconds, or on " +
+      `a fresh install compiles them once, about 2 minutes on 2 cores. Waiting ${waited} s so far; a ` +
+      "Deal asked now is dealt as soon as it is done.";
     if (health.ready) { updateEstimate(); return; }
   } catch (err) {
     $("status").textContent = err instanceof TypeError ? "server unreachable" : err.message;
@@ -813,211 +824,12 @@ function renderEntry() {
   $("entry-undo").disabled = !state.entry.earlier.length;
 }
 
-// ---- practice ---------------------------------------------------------------------------
-
-const fmtLost = (x) => (x === null || x === undefined ? "–" : x.toFixed(2));
-const KIND_NAMES = { bid: "bids", discard: "discards", defend_alone: "defending alone",
-                     lead: "leads", follow: "follows", total: "in all" };
-
-async function startPractice() {
-  $("practice-error").textContent = "";
-  const rules = $("practice-preset").value;
-  const set = $("practice-set").value.split(",").map((s) => s.trim()).filter(Boolean);
-  const body = { rules, set, seat: Number($("practice-seat").value),
-                 seed: Number($("practice-seed").value), deal: Number($("practice-deal").value) };
-  const query = new URLSearchParams({ rules });
-  for (const setting of set) query.append("set", setting);
-  try {
-    const deck = await api("/api/deck?" + query);
-    const view = await practiceCall("/api/practice", body);
-    state.practice = { id: view.id, deck, view, held: [], selected: null };
-    const egn = `/api/practice/${view.id}/egn` + (TOKEN ? "?token=" + encodeURIComponent(TOKEN) : "");
-    $("practice-egn").href = egn;
-    renderPractice();
-  } catch (err) {
-    $("practice-error").textContent = err.message;
-  }
-}
-
-async function practiceCall(path, body) {
-  $("practice-turn").textContent = "the table is thinking…";
-  for (const button of document.querySelectorAll("#practice-choices .choice, #practice-hand .card")) {
-    button.disabled = true;
-  }
-  return api(path, body);
-}
-
-async function practiceStep(path, body) {
-  $("practice-error").textContent = "";
-  try {
-    state.practice.view = await practiceCall(path, body);
-  } catch (err) {
-    $("practice-error").textContent = err.message;
-  }
-  state.practice.selected = null;
-  renderPractice();
-}
-
-const practiceAct = (action) => practiceStep(`/api/practice/${state.practice.id}/act`, { action });
-
-function practiceCard(name, legal) {
-  const classes = ["card"];
-  if (state.practice.deck.style === "french" && RED_SUITS.has(name.slice(-1))) classes.push("red");
-  if (legal) classes.push("legal");
-  if (state.practice.selected === name) classes.push("is-ref");
-  const button = el("button", { type: "button", class: classes.join(" "), "data-card": name,
-                                textContent: cardLabel(name, state.practice.deck), title: name,
-                                disabled: !legal });
-  button.addEventListener("click", () => practiceAct(name));
-  return button;
-}
-
-function seatBox(view, seat) {
-  const bids = view.bids.filter((b) => b.seat === seat).map(optionLabel);
-  const role = [seat === "S" ? "you (S)" : seat, view.dealer === seat ? "dealer" : "",
-                view.maker === seat ? "maker" + (view.alone ? ", alone" : "") : "",
-                view.defender_alone === seat ? "defends alone" : "",
-                view.out.includes(seat) ? "sits out" : "", view.turn === seat ? "◀ to act" : ""];
-  const lines = [el("div", { class: "best", textContent: role.filter(Boolean).join(" · ") })];
-  if (bids.length) lines.push(el("div", { class: "note", textContent: bids.join(", ") }));
-  if (view.hands && seat !== "S") lines.push(el("div", { class: "note", textContent: view.hands[seat].join(" ") }));
-  return lines;
-}
-
-function trickShown(view) {
-  // the trick in play, or the last one finished while the next has no card yet
-  const tricks = view.tricks;
-  if (!tricks.length) return null;
-  const last = tricks[tricks.length - 1];
-  return last.plays.length || tricks.length === 1 ? last : tricks[tricks.length - 2];
-}
-
-function renderPractice() {
-  const { view, deck } = state.practice;
-  $("practice-box").hidden = false;
-  const trump = view.trump ? ` · trump ${view.trump} (${view.maker}${view.alone ? " alone" : ""})` : "";
-  $("practice-facts").textContent = `seed ${view.seed}, deal ${view.deal} · dealer ${view.dealer} · ` +
-    `you are position ${view.position} · upcard ${view.upcard}${view.phase === "bid" && view.round === 2 ? " (turned down)" : ""}` +
-    trump + ` · tricks NS ${view.tricks_won.NS}, EW ${view.tricks_won.EW}`;
-  for (const seat of SEATS) $("practice-seat-" + seat).replaceChildren(...seatBox(view, seat));
-  const trick = trickShown(view);
-  const upcard = view.phase === "bid" ? [`upcard ${cardLabel(view.upcard, deck)}` +
-    (view.round === 2 ? " (turned down)" : "")] : [];
-  $("practice-trick").replaceChildren(...(trick ? trick.plays.map((p) =>
-    el("div", { "data-played": p.seat, textContent: `${p.seat} ${cardLabel(p.card, deck)}` })) : upcard));
-  const turns = { bid: `Your bid (round ${view.round})`, discard: "Your discard", defend_alone: "Defend alone?",
-                  card: "Your card" };
-  $("practice-turn").textContent = view.phase === "done"
-    ? `Hand over: NS ${view.points.NS}, EW ${view.points.EW}` : turns[view.decision] || "";
-  const cards = view.decision === "card" || view.decision === "discard";
-  state.practice.held = view.hand;
-  $("practice-hand").replaceChildren(...view.hand.map((c) => practiceCard(c, cards && view.legal.includes(c))));
-  const choices = cards ? [] : view.legal.map((choice) => {
-    const label = optionLabel(choice);
-    const node = el("button", { type: "button", class: "choice legal", textContent: label,
-                                "data-choice": label });
-    node.addEventListener("click", () => practiceAct(choice));
-    return node;
-  });
-  $("practice-choices").replaceChildren(...choices);
-  $("practice-next").hidden = view.phase !== "done";
-  $("practice-egn").hidden = !view.tally.hands;
-  renderPracticeFeedback(view);
-}
-
-function feedbackNode(feedback) {
-  const chosen = optionLabel(feedback.chosen);
-  const best = (key, people) => {
-    // the best option (the one chosen when it shares the top); at the table of people only
-    // where its margin separates it at 95 %, else too close to call with the margin
-    const valued = feedback.options.filter((o) => o[key] !== null);
-    if (!valued.length) return "–";
-    const margin = feedback.margin;
-    if (people && margin && !margin.separated) {
-      return `too close to call: ${optionLabel(margin.option)} leads ${optionLabel(margin.runner_up)} by ` +
-        `${fmtPoints(margin.lead)} ± ${(state.catalog.z95 * margin.lead_se).toFixed(3)}`;
-    }
-    const top = Math.max(...valued.map((o) => o[key]));
-    const tied = valued.filter((o) => o[key] === top).map((o) => optionLabel(o.option));
-    return tied.includes(chosen) ? chosen : tied[0];
-  };
-  const where = feedback.trick ? `trick ${feedback.trick} ` : "";
-  const line = el("p", { "data-feedback": feedback.kind },
-    `${where}${feedback.kind.replace("_", " ")} ${optionLabel(feedback.chosen)}: lost `,
-    el("strong", { textContent: fmtLost(feedback.points_lost) }), ` at the table of people (best ${best("pimc", true)}), `,
-    el("strong", { textContent: fmtLost(feedback.dd_points_lost) }), ` double dummy (best ${best("dd", false)})`);
-  const rows = feedback.options.map((o) => el("tr", { class: optionLabel(o.option) === chosen ? "chosen-row" : "" },
-    el("td", { textContent: optionLabel(o.option) }), el("td", { textContent: fmtLoss(o.pimc) }),
-    el("td", { textContent: fmtLoss(o.dd) })));
-  const table = el("table", { class: "figures" },
-    el("thead", {}, el("tr", {}, el("th", { textContent: "option" }),
-      el("th", { textContent: `table of people (${feedback.source || "not valued"})` }),
-      el("th", { textContent: "double dummy" }))), el("tbody", {}, ...rows));
-  return el("div", {}, line, table);
-}
-
-function renderPracticeFeedback(view) {
-  const now = $("practice-when").value === "each" || view.phase === "done";
-  $("practice-feedback").replaceChildren(...(now && view.feedback ? [feedbackNode(view.feedback)] : []));
-  $("practice-summary").hidden = !view.summary;
-  if (view.summary) {
-    const lost = view.summary.lost;
-    $("practice-lost").tBodies[0].replaceChildren(...Object.entries(KIND_NAMES).map(([kind, name]) =>
-      el("tr", { "data-kind": kind }, el("td", { textContent: name }),
-        el("td", { textContent: lost[kind].people.toFixed(2) }), el("td", { textContent: lost[kind].dd.toFixed(2) }))));
-    const sticks = view.summary.yardsticks;
-    $("practice-yardsticks").textContent = "Yardsticks, points lost a hand against double dummy by all four " +
-      `seats' cards and discards (one seat's share is about a quarter): people at championship tables ` +
-      `${sticks.people.toFixed(2)}, PIMC ${sticks.pimc.toFixed(2)}.`;
-    $("practice-decisions").replaceChildren(...view.summary.decisions.map(feedbackNode));
-  }
-  const tally = view.tally;
-  $("practice-tally-box").hidden = !tally.hands;
-  if (tally.hands) {
-    $("practice-tally").tBodies[0].replaceChildren(
-      el("tr", {}, el("td", { textContent: `${tally.hands} hand${tally.hands > 1 ? "s" : ""}, ${tally.decisions} decisions` }),
-        el("td"), el("td")),
-      ...Object.entries(KIND_NAMES).map(([kind, name]) => el("tr", {}, el("td", { textContent: name }),
-        el("td", { textContent: tally.per_hand[kind].people.toFixed(2) }),
-        el("td", { textContent: tally.per_hand[kind].dd.toFixed(2) }))));
-    $("practice-worst").replaceChildren(...tally.worst.map((w) => el("li", {},
-      `deal ${w.deal}, ${w.kind.replace("_", " ")} ${w.chosen} (best: ${w.best}): lost ${fmtLost(w.points_lost)}, ` +
-      `dd ${fmtLost(w.dd_points_lost)} — ${momentText(w.view)}`)));
-  }
-}
-
-function momentText(view) {
-  // the table as the player saw it when it decided
-  const trick = view.tricks.length ? view.tricks[view.tricks.length - 1].plays : [];
-  return `you held ${view.hand.join(" ")}, upcard ${view.upcard}` +
-    (view.trump ? `, trump ${view.trump}` : "") +
-    (trick.length ? `, on the table ${trick.map((p) => `${p.seat} ${p.card}`).join(", ")}` : "") +
-    (view.bids.length ? `; bids ${view.bids.map((b) => `${b.seat} ${optionLabel(b)}`).join(", ")}` : "");
-}
-
-function practiceKey(event) {
-  // 1-5 pick a card of the hand, Enter plays it (the Practice tab open, no field in use)
-  if ($("tab-practice").hidden || !state.practice || event.target.closest("input, select, textarea")) return;
-  const { view, held } = state.practice;
-  if (view.decision !== "card" && view.decision !== "discard") return;
-  if (/^[1-5]$/.test(event.key) && held[Number(event.key) - 1]) {
-    const card = held[Number(event.key) - 1];
-    if (view.legal.includes(card)) {
-      state.practice.selected = card;
-      renderPractice();
-    }
-  } else if (event.key === "Enter" && state.practice.selected) {
-    event.preventDefault();
-    practiceAct(state.practice.selected);
-  }
-}
-
 // ---- start ------------------------------------------------------------------------------
 
 async function start() {
   state.catalog = await api("/api/rules");
   const presets = Object.keys(state.catalog.presets);
-  for (const select of [$("preset"), $("solve-preset"), $("review-preset"), $("practice-preset")]) {
+  for (const select of [$("preset"), $("solve-preset"), $("review-preset")]) {
     select.replaceChildren(...presets.map((p) => el("option", { value: p, textContent: p,
                                                                   title: state.catalog.presets[p].description })));
   }
@@ -1068,10 +880,7 @@ async function start() {
   $("entry-start").addEventListener("click", startEntry);
   $("entry-undo").addEventListener("click", undoEntry);
   $("entry-review").addEventListener("click", () => runReview({ records: [state.entry.record] }));
-  $("practice-start").addEventListener("click", startPractice);
-  $("practice-next").addEventListener("click", () => practiceStep(`/api/practice/${state.practice.id}/next`, {}));
-  $("practice-when").addEventListener("change", () => { if (state.practice) renderPractice(); });
-  document.addEventListener("keydown", practiceKey);
+  setupPractice(presets);  // practice.js
   $("solve-run").addEventListener("click", runSolve);
   $("run-open").addEventListener("click", openRun);
   $("run-list").addEventListener("change", runPicked);
