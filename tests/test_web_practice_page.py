@@ -148,7 +148,14 @@ def test_every_trick_is_shown_to_its_end_and_the_keys_reach_the_sixth_card(brows
 
     session = PracticeSession(build_rules(), 4, 0, 1, game=True)
     _choose(browser, ORDER_UP_S)
-    session.act(ORDER_UP_S)
+    row = session.act(ORDER_UP_S)
+    # in a game, the bid valued at the score too, as advise --score values it
+    chance = f"{100 * row['game']['p_win']:.1f}%"
+    assert browser.find_element(By.CSS_SELECTOR, "#practice-feedback .game-line").text \
+        .startswith(f"At 0–0: your chance of winning the game {chance}, ")
+    cells = [_cells(r)[-1] for r in browser.find_elements(
+        By.CSS_SELECTOR, "#practice-feedback tbody tr")]
+    assert cells[1].startswith(chance) and len(cells) == len(row["options"])
     hand = _hand(browser)
     assert len(hand) == 6 and hand == session.state()["hand"] and hand[5] == "9S"
     _keys(browser, "6")
