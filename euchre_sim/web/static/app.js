@@ -52,23 +52,42 @@ for (const button of document.querySelectorAll(".tab")) {
 }
 
 const OPENED = Date.now();
+const secs = (x) => `${Math.round(x)} s`;
+
+function warmingWords(health) {
+  // what the warm-up prepares now and the wait, as /api/health's warm_up measures it (else the
+  // seconds this page has waited): [the status line, the Practice tab's line or null]
+  const warm = health.warm_up;
+  const cache = "loading the compiled kernels from Numba's cache takes seconds; on a fresh install " +
+    "they compile once, about 2 minutes on 2 cores";
+  if (!warm) {
+    const waited = secs((Date.now() - OPENED) / 1000);
+    return [`warming up: loading the kernels, ${waited} so far`,
+            `The server is preparing (${cache}): ${waited} so far. A Deal asked now is dealt as soon as it is ready.`];
+  }
+  const left = warm.seconds_left === null ? "" : `, about ${secs(warm.seconds_left)} left`;
+  const compiled = warm.kernels ? `; ${warm.kernels}${warm.kernels_cold ? ` of ${warm.kernels_cold}` : ""} functions compiled` : "";
+  const status = `warming up: ${warm.preparing || "starting"}, ${secs(warm.seconds)} so far${left}${compiled}`;
+  if (warm.practice_ready) return [status, null];
+  const practiceLeft = warm.practice_seconds_left === null ? ""
+    : `, about ${secs(warm.practice_seconds_left)} left at this run's pace`;
+  return [status, `The server is preparing what Practice needs: ${warm.preparing || "starting"} ` +
+    `(${secs(warm.seconds)} so far${practiceLeft}; ${cache}). A Deal asked now is dealt as soon as it is ready.`];
+}
 
 async function watchHealth() {
   try {
     const health = await api("/api/health");
-    // while the server warms up, what it prepares and the wait so far; then the warm-up's
-    // measured length (a damaged install: the server answers what does not need the file)
-    const waited = Math.round((Date.now() - OPENED) / 1000);
+    // while the server warms up, what it prepares and the wait; then the warm-up's measured
+    // length (a damaged install: the server answers what does not need the damaged file)
     const took = health.warm_up_seconds === null || health.warm_up_seconds === undefined ? ""
       : ` (warmed up in ${health.warm_up_seconds.toFixed(1)} s)`;
-    $("status").textContent = !health.ready ? `warming up: loading the kernels, ${waited} s so far`
+    const [warming, practice] = health.ready ? ["", null] : warmingWords(health);
+    $("status").textContent = !health.ready ? warming
       : health.warm_up_error ? "ready, but " + health.warm_up_error : "ready" + took;
     $("status").className = "status " + (health.ready ? "ready" : "warming");
-    $("practice-warming").hidden = health.ready;
-    $("practice-warming").textContent = "The server is preparing: it loads its compiled kernels (card " +
-      "play, the double-dummy solver, the bidders' simulations) from Numba's cache, a few seconds, or on " +
-      `a fresh install compiles them once, about 2 minutes on 2 cores. Waiting ${waited} s so far; a ` +
-      "Deal asked now is dealt as soon as it is done.";
+    $("practice-warming").hidden = !practice;
+    $("practice-warming").textContent = practice || "";
     if (health.ready) { updateEstimate(); return; }
   } catch (err) {
     $("status").textContent = err instanceof TypeError ? "server unreachable" : err.message;

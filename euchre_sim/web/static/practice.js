@@ -274,6 +274,12 @@ function seatPanel(view, deck, seat) {
   const name = el("div", { class: "seat-name" }, el("strong", { textContent: seatWord(seat) }),
                   el("span", { class: "compass", textContent: ` ${SEAT_COMPASS[seat]}` }), " ", ...badges);
   const said = view.bids.filter((b) => b.seat === seat).map((b) => bidWords(b, deck));
+  // the dealer who took the upcard (ordered up in round 1): what it picked up and threw
+  const took = view.dealer === seat && view.bids.some((b) => b.round === 1 && b.action !== "pass");
+  if (took) {
+    said.push(`picked up ${cardText(view.upcard, deck)}` +
+              (view.discard && (seat === "S" || view.phase === "done") ? `, discarded ${cardText(view.discard, deck)}` : ""));
+  }
   const lines = [name];
   if (said.length) lines.push(el("div", { class: "seat-bids", textContent: said.join(", ") }));
   if (seat !== "S") {
