@@ -12,6 +12,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as ready
 from selenium.webdriver.support.ui import Select, WebDriverWait
@@ -100,7 +101,8 @@ def _hand(browser) -> list[str]:
 
 
 def _keys(browser, keys: str) -> None:
-    browser.find_element(By.TAG_NAME, "body").send_keys(keys)
+    """Keys pressed wherever the focus is (the page's, not a field's)."""
+    ActionChains(browser).send_keys(keys).perform()
 
 
 def _tricks(browser) -> list[str]:
@@ -158,6 +160,8 @@ def test_every_trick_is_shown_to_its_end_and_the_keys_reach_the_sixth_card(brows
     assert cells[1].startswith(chance) and len(cells) == len(row["options"])
     hand = _hand(browser)
     assert len(hand) == 6 and hand == session.state()["hand"] and hand[5] == "9S"
+    # the Deal button left focused: the keys still pick and play (Enter does not deal again)
+    browser.execute_script("document.getElementById('practice-start').focus()")
     _keys(browser, "6")
     WebDriverWait(browser, 10).until(ready.presence_of_element_located(
         (By.CSS_SELECTOR, '#practice-hand .card.is-ref[data-card="9S"]')))

@@ -625,7 +625,10 @@ function renderRetry() {
 function practiceKey(event) {
   // keys 1-9 pick a card of the hand by its place (the dealer's sixth too), Enter plays the
   // one picked or else the first legal one (the Practice tab open, no field in use)
-  if ($("tab-practice").hidden || !state.practice || event.target.closest("input, select, textarea, button, summary, a")) return;
+  // (a button of the table's own keeps its Enter: try again, back; the Deal button left
+  // focused does not: Enter then plays instead of dealing again)
+  if ($("tab-practice").hidden || !state.practice
+      || event.target.closest("input, select, textarea, a, summary, #practice-results button")) return;
   const game = state.practice;
   const { view } = game;
   if (view.decision !== "card" && view.decision !== "discard") return;
