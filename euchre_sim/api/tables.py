@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 __all__ = ["EXPORT_ROWS", "MAX_ROWS_SHOWN", "OUTPUT_TABLES", "TOURNAMENT_TABLES", "RowFilter",
            "check_table", "compare_runs", "describe_play", "describe_run", "export_parts",
            "export_rows", "export_table", "filter_table", "headline", "read_table", "run_kind",
-           "same_kind", "table_rows", "written_records"]
+           "same_kind", "table_page", "table_rows", "written_records"]
 
 EXPORT_ROWS = 20_000  # rows exported at a time: an interrupted export keeps the ones written
 
@@ -125,6 +125,32 @@ def table_rows(path: str, name: str, rows: RowFilter, limit: int) -> tuple[pd.Da
     unknown table 'scores' (tables: calls, summary, decisions, auction, forced)
     """
     from ..report.query import table_rows as page
+
+    return page(path, name, rows, limit)
+
+
+def table_page(path: str, name: str | None, rows: RowFilter, limit: int
+               ) -> tuple[dict, str, pd.DataFrame]:
+    """What `table` prints: the first `limit` rows of a run's table that `rows` keeps, the
+    table checked whole a column at a time but only the rows shown read whole.
+
+    Returns
+    -------
+    (dict, str, pandas.DataFrame)
+        The run.json, the table's name (a simulation's calls, a tournament's players when
+        `name` is None) and the rows.
+
+    Examples
+    --------
+    >>> from euchre_sim.api import Error
+    >>> from euchre_sim.api.tables import RowFilter, table_page
+    >>> try:
+    ...     table_page("no-such-run", None, RowFilter(), 10)
+    ... except Error as err:
+    ...     print(err)
+    no run folder 'no-such-run'
+    """
+    from ..report.tables import table_page as page
 
     return page(path, name, rows, limit)
 

@@ -53,14 +53,14 @@ def table(out_dir: str, name: str | None, round_no, seat, trumps, alone, hand, a
     from rich.console import Console
     from rich.table import Table
 
-    from ..api.tables import RowFilter, filter_table, read_table, run_kind
+    from ..api.runs import load_run
+    from ..api.tables import RowFilter, run_kind, table_page
 
-    info, name, frame = read_table(out_dir, name)
-    tournament = run_kind(info) == "tournament"
+    tournament = run_kind(load_run(out_dir).info) == "tournament"
     if sort is None and not tournament:
         sort = "n"
     rows = RowFilter(round_no, seat, trumps, alone, action, hand, min_n, sort, not ascending)
-    frame = filter_table(frame, rows).head(limit)
+    info, name, frame = table_page(out_dir, name, rows, limit)
     if as_json:
         frame = frame.drop(columns=["hand_key"], errors="ignore")
         for line in frame.to_json(orient="records", lines=True).splitlines():

@@ -130,6 +130,7 @@ def calls_a_deal(table: str, round_no: int, rules: dict) -> int:
 _ONCE_A_DEAL = {"calls": ["round", "seat", "alone"], "summary": ["round", "seat", "alone"],
                 "decisions": ["round", "seat", "action", "suit", "alone"],
                 "forced": ["round", "seat", "action", "suit", "alone"], "auction": []}
+COUNT_COLUMNS = ("n", "round", "seat", "alone", "action", "suit")  # what count_fault reads
 
 
 def count_fault(table: str, frame: pd.DataFrame, deals: int, rules: dict) -> str | None:

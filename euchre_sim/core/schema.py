@@ -8,7 +8,7 @@ such a table is one UserError naming it and the column."""
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, NamedTuple
 
 from .files import refused, regular_file
@@ -63,7 +63,7 @@ def standard_errors(*names: str, missing: bool = True, required: bool = True,
                         empty_only_where=empty_only_where) for name in names)
 
 
-SLICE_ROWS = 1 << 18  # rows a whole-table check works on at a time (its memory)
+SLICE_ROWS = 1 << 15  # rows a whole-table check works on at a time (its memory)
 _WORDS = {"int": "whole numbers", "float": "numbers", "bool": "true or false", "str": "text",
           "null": "nothing"}
 
@@ -135,11 +135,9 @@ def read_table(path: str, what: str, schema: Schema, columns: Iterable[str] | No
             frame = _read_rows(pq.ParquetFile(path), wanted, np.asarray(rows, dtype=np.int64))
     except (pa.ArrowException, OSError) as err:
         raise refused(what, path, _first_line(err)) from None
-    for name in wanted:
-        column = schema.column(name)
-        fault = _fault(frame[name], column) or _empty_where_not(frame, column)
-        if fault:
-            raise refused(what, path, f"column {name!r} {fault}")
+    fault = _frame_fault(frame, schema, wanted)
+    if fault:
+        raise refused(what, path, fault)
     keys = list(schema.keys)
     if keys and set(keys) <= set(wanted):
         repeated = first_repeat(frame, keys)
@@ -149,11 +147,48 @@ def read_table(path: str, what: str, schema: Schema, columns: Iterable[str] | No
     return frame
 
 
+def check_whole(path: str, what: str, schema: Schema) -> list[str]:
+    """The declared columns of the table at `path`, once every value of the whole table is
+    checked as `read_table` checks it, SLICE_ROWS rows at a time, and no key repeated (each
+    row's key hashed: 8 bytes a row): its memory is a slice, never the table; a mistake names
+    the row of the whole table."""
+    import numpy as np
+    import pandas as pd
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    names = file_schema(path, what, schema).names
+    columns = [c.name for c in schema.columns if c.name in names]
+    keys = list(schema.keys) if schema.keys and set(schema.keys) <= set(columns) else []
+    try:
+        parquet = pq.ParquetFile(path)
+        hashes = np.empty(parquet.metadata.num_rows, dtype=np.uint64)
+        first = 0
+        for batch in parquet.iter_batches(batch_size=SLICE_ROWS, columns=columns,
+                                          use_threads=False):
+            part = batch.to_pandas()
+            fault = _frame_fault(part, schema, columns, first)
+            if fault:
+                raise refused(what, path, fault)
+            if keys:
+                hashes[first:first + len(part)] = pd.util.hash_pandas_object(part[keys],
+                                                                             index=False)
+            first += len(part)
+        repeated = _first_shared(hashes, lambda rows: _read_rows(parquet, keys, rows)) \
+            if keys else None
+    except (pa.ArrowException, OSError) as err:
+        raise refused(what, path, _first_line(err)) from None
+    if repeated is not None:
+        raise refused(what, path, f"row {repeated} repeats the key of an earlier row "
+                      f"({', '.join(keys)})")
+    return columns
+
+
 def first_repeat(frame: pd.DataFrame, keys: list[str]) -> int | None:
     """The position of the first row whose `keys` an earlier row holds (None: no such row),
     as `DataFrame.duplicated` finds it, in a fraction of its memory: each row's key hashed
-    (8 bytes a row, a slice of rows at a time), the hashes sorted, and only the rows whose
-    hash another row shares compared in full."""
+    (8 bytes a row, a slice of rows at a time), and only the rows whose hash another row
+    shares compared in full."""
     import numpy as np
     import pandas as pd
 
@@ -161,13 +196,22 @@ def first_repeat(frame: pd.DataFrame, keys: list[str]) -> int | None:
     for start in range(0, len(frame), SLICE_ROWS):
         part = frame.iloc[start:start + SLICE_ROWS]
         hashes[start:start + len(part)] = pd.util.hash_pandas_object(part[keys], index=False)
+    return _first_shared(hashes, lambda rows: frame.iloc[rows][keys])
+
+
+def _first_shared(hashes: np.ndarray, keys_of: Callable[[np.ndarray], pd.DataFrame]
+                  ) -> int | None:
+    """The first row repeating an earlier row's key, of rows whose keys hash to `hashes`:
+    only the rows whose hash another shares are read (`keys_of(positions)`) and compared."""
+    import numpy as np
+
     ordered = np.sort(hashes)
     shared = ordered[1:][ordered[1:] == ordered[:-1]]
     del ordered
     if not len(shared):
         return None
-    rows = np.flatnonzero(np.isin(hashes, shared))  # in the frame's order
-    repeated = frame.iloc[rows].duplicated(keys).to_numpy().nonzero()[0]
+    rows = np.flatnonzero(np.isin(hashes, shared))  # in the table's order
+    repeated = keys_of(rows).duplicated().to_numpy().nonzero()[0]
     return int(rows[repeated[0]]) if len(repeated) else None
 
 
@@ -261,33 +305,53 @@ def _first_line(err: Exception) -> str:
 
 
 def _read_rows(parquet, columns: list[str], rows: np.ndarray) -> pd.DataFrame:
-    """Rows of a Parquet file by position: the row groups holding them read, then taken."""
+    """Rows of a Parquet file by position: the row groups holding them read SLICE_ROWS rows
+    at a time and only those rows kept (the memory of a slice, not of the groups)."""
     import numpy as np
+    import pyarrow as pa
 
     if not len(rows):
         return parquet.schema_arrow.empty_table().select(columns).to_pandas()
     sizes = np.array([parquet.metadata.row_group(g).num_rows
                       for g in range(parquet.num_row_groups)], dtype=np.int64)
     starts = np.cumsum(sizes) - sizes  # each group's first row in the file
-    group_of = np.searchsorted(starts, rows, side="right") - 1
-    groups = np.unique(group_of)
-    part = parquet.read_row_groups(groups.tolist(), columns=columns).to_pandas()
-    offset = np.zeros(len(sizes), dtype=np.int64)  # each group's first row in `part`
-    offset[groups] = np.cumsum(sizes[groups]) - sizes[groups]
-    return part.iloc[offset[group_of] + rows - starts[group_of]].reset_index(drop=True)
+    groups = np.unique(np.searchsorted(starts, rows, side="right") - 1)
+    pieces, places = [], []
+    for group in groups:
+        first = int(starts[group])
+        for batch in parquet.iter_batches(batch_size=SLICE_ROWS, row_groups=[int(group)],
+                                          columns=columns, use_threads=False):
+            at = np.flatnonzero((rows >= first) & (rows < first + batch.num_rows))
+            if len(at):
+                pieces.append(batch.take(pa.array(rows[at] - first)))
+                places.append(at)
+            first += batch.num_rows
+    order = np.argsort(np.concatenate(places), kind="stable")
+    return pa.Table.from_batches(pieces).take(pa.array(order)).to_pandas()
 
 
-def _fault(values: pd.Series, column: Column) -> str | None:
-    """What is wrong with a column's values (None: nothing)."""
-    return _values_fault(values.to_numpy(), values.isna().to_numpy(), column)
+def _frame_fault(frame: pd.DataFrame, schema: Schema, names: list[str], first: int = 0
+                 ) -> str | None:
+    """What is wrong with the columns `names` of a frame holding the table's rows from row
+    `first` on (None: nothing)."""
+    for name in names:
+        column = schema.column(name)
+        values = frame[name]
+        fault = _values_fault(values.to_numpy(), values.isna().to_numpy(), column, first) \
+            or _empty_where_not(frame, column, first)
+        if fault:
+            return f"column {name!r} {fault}"
+    return None
 
 
-def _values_fault(values: np.ndarray, empty: np.ndarray, column: Column) -> str | None:
-    """What is wrong with a column's values, `empty` where they are missing (None: nothing)."""
+def _values_fault(values: np.ndarray, empty: np.ndarray, column: Column, first: int = 0
+                  ) -> str | None:
+    """What is wrong with a column's values, `empty` where they are missing (None: nothing);
+    the values are the table's from row `first` on."""
     import numpy as np
 
     if empty.any() and not column.missing:
-        return f"is empty in row {empty.nonzero()[0][0]}"
+        return f"is empty in row {first + empty.nonzero()[0][0]}"
     if column.kind == "bool":
         return None
     held = values[~empty]
@@ -304,12 +368,12 @@ def _values_fault(values: np.ndarray, empty: np.ndarray, column: Column) -> str 
     return None
 
 
-def _empty_where_not(frame: pd.DataFrame, column: Column) -> str | None:
+def _empty_where_not(frame: pd.DataFrame, column: Column, first: int = 0) -> str | None:
     """A column empty in a row where it may not be (`Column.empty_only_where`), when the
-    column it depends on was read too."""
+    column it depends on was read too; the frame holds the table's rows from row `first` on."""
     if not column.empty_only_where or column.empty_only_where[0] not in frame:
         return None
     other, value = column.empty_only_where
     wrong = (frame[column.name].isna() & (frame[other] != value)).to_numpy().nonzero()[0]
-    return f"is empty in row {wrong[0]} ({other} {frame[other].iloc[wrong[0]]}, where it " \
+    return f"is empty in row {first + wrong[0]} ({other} {frame[other].iloc[wrong[0]]}, where it " \
         f"may be empty only at {other} {value})" if len(wrong) else None

@@ -1,6 +1,6 @@
 """A finished run's table as `export` writes it, read a row group at a time: every value is
-checked first a column at a time (`core.schema.read_table` on a few columns, so the row
-named in a mistake is the whole table's, as a whole read names it), then the rows are read
+checked first a column at a time (`core.schema.check_whole`: the row named in a mistake is
+the whole table's, as a whole read names it), then the rows are read
 in batches, so that the memory of an export is a column and a batch, not the table."""
 
 from __future__ import annotations
@@ -13,12 +13,10 @@ import pandas as pd
 
 from ..core.errors import UserError
 from ..core.files import refused
-from ..core.run_tables import count_fault, table_schema
-from ..core.schema import file_schema, read_table
+from ..core.run_tables import COUNT_COLUMNS, count_fault, table_schema
+from ..core.schema import check_whole, read_table
 from .query import load_run
 from .tables import check_table, run_kind
-
-COUNT_COLUMNS = ("n", "round", "seat", "alone", "action", "suit")  # what count_fault groups by
 
 
 class TableRows(NamedTuple):
@@ -47,7 +45,7 @@ def exported_rows(out_dir: str, name: str | None, batch_rows: int) -> TableRows:
         command = "simulate" if kind == "simulation" else "tournament"
         raise UserError(f"no {name}.parquet in {out_dir!r} (run 'euchre-sim {command}' first)")
     what, schema = f"the {name} table", table_schema(name)
-    columns = _checked(path, what, schema)
+    columns = check_whole(path, what, schema)
     if kind == "simulation" and isinstance(info.get("deals"), int):
         counted = read_table(path, what, schema, [c for c in COUNT_COLUMNS if c in columns])
         fault = count_fault(name, counted, info["deals"], info["rules"])
@@ -55,22 +53,6 @@ def exported_rows(out_dir: str, name: str | None, batch_rows: int) -> TableRows:
             raise refused(what, path, fault)
         del counted
     return _batches(path, what, columns, batch_rows)
-
-
-def _checked(path: str, what: str, schema) -> list[str]:
-    """The declared columns of the table at `path`, once every value is checked: each column
-    with the one its emptiness depends on, then the key columns together."""
-    names = file_schema(path, what, schema).names
-    columns = [c.name for c in schema.columns if c.name in names]
-    for column in schema.columns:
-        if column.name in columns:
-            partner = column.empty_only_where[0] if column.empty_only_where else None
-            read_table(path, what, schema, [column.name] + (
-                [partner] if partner in columns and partner != column.name else []))
-    keys = list(schema.keys)
-    if keys and set(keys) <= set(columns):
-        read_table(path, what, schema, keys)
-    return columns
 
 
 def _batches(path: str, what: str, columns: list[str], batch_rows: int) -> TableRows:

@@ -10,8 +10,8 @@ import pandas as pd
 
 from ..core.errors import FieldError, UserError
 from ..core.files import read_json, refused
-from ..core.run_tables import OUTPUT_TABLES, count_fault, table_schema
-from ..core.schema import file_schema, read_table
+from ..core.run_tables import COUNT_COLUMNS, OUTPUT_TABLES, count_fault, table_schema
+from ..core.schema import check_whole, read_table
 
 # the fields of run.json the reports read, with their types (the rules are checked whole)
 _RUN_FIELDS = {"kind": str, "play": str, "bidding": (str, type(None)),
@@ -81,19 +81,18 @@ def _check_counts(out_dir: str, name: str, path: str, frame: pd.DataFrame,
 def table_rows(out_dir: str, name: str, rows: RowFilter, limit: int
                ) -> tuple[pd.DataFrame, int]:
     """The first `limit` rows of a table that `rows` keeps (filter_table), and how many it
-    keeps, reading only the columns the filter asks about and then the row groups that hold
-    the rows shown: never the whole table for a page of it."""
+    keeps: the whole table checked a column at a time (`check_whole`), the columns the filter
+    and the counts ask about read, then only the rows shown: never the whole table at once."""
     path, what, schema = _table_path(out_dir, name), f"the {name} table", table_schema(name)
-    held = set(file_schema(path, what, schema).names)
+    held = set(check_whole(path, what, schema))
     asked = [column for column in ("round", "seat", "trumps", "alone", "action")
              if getattr(rows, column) is not None]
     asked += ["n"] + ["hand"] * (rows.hand is not None) + [rows.sort] * (rows.sort is not None)
-    # and the class's columns: a key repeated, or counts past the run's deals, is a damaged
-    # table whether or not the page shows the rows (text keys read as categories: a code a row)
-    keys = [key for key in schema.keys if key not in asked]
-    narrow = read_table(path, what, schema, columns=dict.fromkeys(c for c in asked + keys
+    counted = [column for column in COUNT_COLUMNS if column not in asked]
+    narrow = read_table(path, what, schema, columns=dict.fromkeys(c for c in asked + counted
                                                                   if c in held),
-                        categories=[k for k in keys if schema.column(k).kind == "str"])
+                        categories=[c for c in asked + counted if c in held
+                                    and schema.column(c).kind == "str"])
     _check_counts(out_dir, name, path, narrow, None)
     kept = filter_table(narrow if len(narrow.columns) else _positions(path), rows)
     return read_table(path, what, schema, rows=kept.index[:limit].to_numpy()), len(kept)
