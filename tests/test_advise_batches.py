@@ -1,6 +1,7 @@
 """advise in batches of deals (for progress and cancellation) gives the answer of one batch:
 deal i depends only on (seed, i), and the transposition table only caches exact values."""
 
+import numpy as np
 import pytest
 
 from euchre_sim.advice.advise import advise
@@ -52,7 +53,7 @@ def test_reached_deals_in_batches_keep_the_same_deals(seat):
     pieces = reached_deals(q, batch=13,
                            progress=lambda done, total: reports.append((done, total)))
     assert pieces["tried"] == whole["tried"]
-    for key in ("calls", "contracts", "choices", "values", "indices"):
+    for key in ("contracts", "choices", "values", "indices", "exact"):
         assert (pieces[key] == whole[key]).all(), key
     assert reports[-1] == (200, 200)
     assert [done for done, _ in reports] == sorted(done for done, _ in reports)
@@ -70,5 +71,19 @@ def test_reached_deals_in_worker_processes_are_the_deals_of_one_process(seat, pl
     assert (pieces["worlds"] == whole["worlds"]).all()
     if play == "pimc":
         assert whole["worlds"][0] > 0
-    for key in ("calls", "contracts", "choices", "values", "indices"):
+    for key in ("contracts", "choices", "values", "indices", "exact"):
         assert (pieces[key] == whole[key]).all(), key
+
+
+def test_an_answer_holds_about_a_third_of_a_kilobyte_a_deal_with_the_bidding():
+    """Issue 77 item 5: the deals an answer under a bidder keeps took 2.6 KB each as 64-bit
+    numbers (500,000 deals: 2.7 GB, the docs said 750 MB); each is now held in the
+    narrowest type that keeps it whole, about 0.3 KB a deal (docs/commands.md's limits)."""
+    q = AdviceQuestion(build_rules(), "JS AS 9H 9D TC", 1, "9S", deals=300, seed=5,
+                       player=Player("rules", "dd"))
+    kept = reached_deals(q)
+    arrays = [value for value in kept.values() if isinstance(value, np.ndarray)
+              and len(value) == 300]
+    assert {"contracts", "choices", "values", "exact"} <= {
+        key for key, value in kept.items() if any(value is a for a in arrays)}
+    assert sum(a.nbytes for a in arrays) / 300 <= 320

@@ -161,7 +161,7 @@ def _reached_batch(player, tb, sampled, start, stop, inference, tt, out):
     return kept
 
 
-_KEPT = ("calls", "contracts", "choices", "values", "indices", "exact")
+_KEPT = ("contracts", "choices", "values", "indices", "exact")  # what an answer reads
 
 
 def _reached_range(question: AdviceQuestion, deals: tuple[int, int]) -> dict[str, np.ndarray]:
@@ -177,8 +177,22 @@ def _reached_range(question: AdviceQuestion, deals: tuple[int, int]) -> dict[str
     inference = _inference(question, player)
     kept = _reached_batch(player, compile_rules(question.rules), sampled_deals(question), start,
                           stop, inference, shared_tt(), out)
-    return {key: value[:kept] for key, value in out._asdict().items()} | {
+    return {key: _narrowed(out._asdict()[key][:kept]) for key in _KEPT} | {
+        "worlds_after": out.worlds_after[:kept],
         "worlds": inference.counters if inference is not None else np.zeros(3, np.int64)}
+
+
+def _narrowed(values: np.ndarray) -> np.ndarray:
+    """The same whole numbers in the narrowest integer type that holds them all: a kept
+    deal's contracts, choices and values are small (points, tricks, rows), and a question
+    of many deals holds them all (int64 took 2.6 KB a deal, most of the answer's memory)."""
+    if not len(values):
+        return values
+    for kind in (np.int8, np.int16, np.int32):
+        limits = np.iinfo(kind)
+        if limits.min <= values.min() and values.max() <= limits.max:
+            return values.astype(kind)
+    return values
 
 
 def _inference(question: AdviceQuestion, player: PlayerRecord) -> Inference | None:
@@ -274,7 +288,7 @@ def reached_deals(question: AdviceQuestion, progress: Progress | None = None,
                         and checkpoint < deals and enough(_first(parts, part, checkpoint - kept))):
                     deals, take, stopped = checkpoint, checkpoint - kept, "separated"
                     break
-            parts.append(part)
+            parts.append({key: part[key] for key in _KEPT})
             kept += take
             if kept < deals:
                 worlds += part["worlds"]
@@ -290,8 +304,11 @@ def reached_deals(question: AdviceQuestion, progress: Progress | None = None,
                 break
     finally:
         rest.close()
-    return {key: np.concatenate([part[key] for part in parts]) for key in _KEPT} | {
-        "tried": tried, "turn": turn_of(question), "worlds": worlds, "stopped": stopped}
+    whole = {}
+    for key in _KEPT:  # a column at a time, each part's let go: never the deals twice
+        whole[key] = np.concatenate([part.pop(key) for part in parts])
+    return whole | {"tried": tried, "turn": turn_of(question), "worlds": worlds,
+                    "stopped": stopped}
 
 
 def _action_points(question: AdviceQuestion, kept: dict, pass_open: bool
@@ -299,8 +316,9 @@ def _action_points(question: AdviceQuestion, kept: dict, pass_open: bool
     """Each action's points to the seat's side deal by deal: pass first where it is open,
     then the calls in `call_actions` order."""
     q, turn = question.cards, turn_of(question)
-    points = [side_sign(q.seat) * kept["values"][:, turn + 1]] if pass_open else []
-    return points + [kept["contracts"][:, row, 0] for *_, row in
+    points = [side_sign(q.seat) * kept["values"][:, turn + 1].astype(np.int64)] \
+        if pass_open else []
+    return points + [kept["contracts"][:, row, 0].astype(np.int64) for *_, row in
                      call_actions(question.rules, q.round_no, q.position, q.ref_card)]
 
 
@@ -409,7 +427,7 @@ def advise_in_auction(question: AdviceQuestion, progress: Progress | None = None
                 [_chances(question, odds, p) for p in points]))
     kept = reached_deals(question, part_of(progress, 0, deals + extra), workers=workers,
                          enough=enough)
-    n = len(kept["calls"])
+    n = len(kept["indices"])
     if n < 2:
         raise UserError(f"the auction under the {question.bidding} bidder reached this seat "
                         f"on {n} of {kept['tried']:,} deals: too few to advise")
@@ -435,7 +453,7 @@ def advise_in_auction(question: AdviceQuestion, progress: Progress | None = None
         calls = call_actions(rules, q.round_no, q.position, q.ref_card)
         for action, (*_, row), scores in zip(actions[int(pass_open):], calls,
                                              ranges[int(pass_open):], strict=True):
-            dd = mean_figures(kept["exact"][:, row, 0], scores)
+            dd = mean_figures(kept["exact"][:, row, 0].astype(np.int64), scores)
             action |= {"dd_mean_points": dd["mean_points"], "dd_points_se": dd["points_se"],
                        "dd_ci95": dd["ci95"]}
     margin = points_margin(actions, per_deal, ranges)
