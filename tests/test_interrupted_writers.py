@@ -203,7 +203,18 @@ def test_simulate_under_sigterm_keeps_its_chunks_and_resumes_to_the_same_tables(
 
 
 
-def test_a_ctrl_c_landing_in_numbas_own_python_is_raised_a_moment_later_in_ours():
+@pytest.fixture
+def python_handles_ctrl_c():
+    """Python's own Ctrl-C handler for the test, as a command starts with it (a block of
+    `one_interrupt` that caught one leaves it ignored, as its command is on its way out),
+    and the handler before it back afterwards."""
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, before)
+
+
+def test_a_ctrl_c_landing_in_numbas_own_python_is_raised_a_moment_later_in_ours(
+        python_handles_ctrl_c):
     """Numba's dispatcher calls some of its Python from C and goes on when it raises (a
     SystemError then, and a traceback): a Ctrl-C landing there is raised again where it lands
     in other code (`cli.app._in_numba`)."""
@@ -220,3 +231,42 @@ def test_a_ctrl_c_landing_in_numbas_own_python_is_raised_a_moment_later_in_ours(
         with pytest.raises(KeyboardInterrupt):
             time.sleep(5)  # raised here, in ours, a moment later: the wait broken off
     assert time.monotonic() - start < 1 and caught == [signal.SIGINT]
+
+
+def test_a_ctrl_c_while_numba_is_imported_waits_for_the_import_however_long(
+        python_handles_ctrl_c, monkeypatch):
+    """Issue 77 item 8: a Ctrl-C landing in the import of Numba (its C importing more) ended
+    in an ImportError traceback, exit 1. Landing in code that Numba's import runs through
+    importlib, it is sent again a moment later, more times than a compile is deferred
+    (`MOST_DEFERRALS`), until it lands in ours once the import is over."""
+    import threading
+    import time
+
+    from euchre_sim.cli.app import MOST_DEFERRALS, one_interrupt
+
+    sent_again = []
+
+    class CountedTimer(threading.Timer):
+        def start(self):
+            sent_again.append(self)
+            super().start()
+
+    monkeypatch.setattr(threading, "Timer", CountedTimer)
+    importer = {"__name__": "importlib._bootstrap", "signal": signal, "time": time,
+                "sent_again": sent_again, "enough": 2 * MOST_DEFERRALS}
+    exec(compile("def load():\n"
+                 "    signal.raise_signal(signal.SIGINT)\n"
+                 "    while len(sent_again) < enough:\n"
+                 "        time.sleep(0.001)\n"
+                 "    return 'imported'", "<frozen importlib._bootstrap>", "exec"), importer)
+    as_numba = {"__name__": "numba.core.dispatcher", "load": importer["load"]}
+    exec("def import_numba():\n    return load()", as_numba)
+    with one_interrupt() as caught:
+        assert as_numba["import_numba"]() == "imported"
+        assert caught == []
+        start = time.monotonic()
+        with pytest.raises(KeyboardInterrupt):
+            time.sleep(5)
+    assert time.monotonic() - start < 1 and caught == [signal.SIGINT]
+    for timer in sent_again:
+        timer.join()

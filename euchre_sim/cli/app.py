@@ -159,8 +159,11 @@ def one_interrupt() -> Iterator[list[int]]:
     def interrupt(number, frame) -> None:
         if _acting_on_interrupt():
             return
-        if _in_numba(frame) and deferred[0] < MOST_DEFERRALS:  # see `_in_numba`
-            deferred[0] += 1
+        where = _in_numba(frame)  # see `_in_numba`
+        # one landing in `dropped`, as it sends one dropped again, would be dropped in turn
+        redirecting = frame is not None and frame.f_code is dropped.__code__
+        if redirecting or where == "importing" or (where and deferred[0] < MOST_DEFERRALS):
+            deferred[0] += where == "running"
             threading.Timer(DEFER_SECONDS, signal.pthread_kill, (main, number)).start()
             return
         caught.append(number)
@@ -188,17 +191,24 @@ def one_interrupt() -> Iterator[list[int]]:
 DEFER_SECONDS, MOST_DEFERRALS = 0.01, 100
 
 
-def _in_numba(frame) -> bool:
-    """Whether the signal landed in Numba's own Python (`frame`: where it landed). Numba's
-    dispatcher calls some of it from C (unpickling a cached kernel's constants, typing an
-    argument) and goes on when it raises: a KeyboardInterrupt raised there came out as a
-    SystemError ("returned a result with an exception set"), and the command died with a
-    traceback instead of keeping what it had finished. Such a signal is handled again a
-    moment later (`DEFER_SECONDS`: sent to the main thread again, so that a wait there is
-    broken off as by the first), where it lands in other code; a compile, all Numba's Python,
-    is still stopped within a second (`MOST_DEFERRALS`)."""
-    module = frame.f_globals.get("__name__", "") if frame is not None else ""
-    return module.split(".")[0] in ("numba", "llvmlite")
+def _in_numba(frame) -> str:
+    """Where a signal landed (`frame`) as far as Numba goes: "importing" while Numba is
+    being imported, "running" in Numba's own Python or in what it called, else "". Numba's
+    dispatcher calls some of its Python from C (unpickling a cached kernel's constants,
+    typing an argument) and goes on when it raises, and its import runs C that imports more:
+    a KeyboardInterrupt raised there came out as a SystemError ("returned a result with an
+    exception set") or an ImportError ("numba._devicearray failed to import"), and the command
+    died with a traceback instead of keeping what it had finished. Such a signal is handled
+    again a moment later (`DEFER_SECONDS`: sent to the main thread again, so that a wait
+    there is broken off as by the first), where it lands in other code; an import, which
+    ends, as often as it takes; a compile, all Numba's Python, is still stopped within a
+    second (`MOST_DEFERRALS`)."""
+    numba, importing = False, False
+    while frame is not None:
+        numba |= frame.f_globals.get("__name__", "").split(".")[0] in ("numba", "llvmlite")
+        importing |= frame.f_code.co_filename.startswith("<frozen importlib")
+        frame = frame.f_back
+    return ("importing" if importing else "running") if numba else ""
 
 
 def _acting_on_interrupt() -> bool:

@@ -16,6 +16,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 _PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 _POLL_SECONDS = 0.5
+MANAGER_SECONDS = 5.0  # the most a stop waits for the executor's thread to end
 
 
 @contextlib.contextmanager
@@ -41,7 +42,10 @@ def stop_pool(pool: ProcessPoolExecutor) -> None:
     reads, or a second Ctrl-C that breaks off the wait. The executor has no public way to
     end running jobs, so its processes and the parent's end of its results pipe are reached
     by name (CPython 3.11 to 3.13): with that end closed, a result cut short by the kill
-    reads as the end of the pipe, not a wait for the rest."""
+    reads as the end of the pipe, not a wait for the rest. The executor's own thread is
+    then waited for (it ends once it reads that end): left running, it could close its
+    wake-up pipe while the interpreter's exit writes to it ("Exception ignored ... Bad file
+    descriptor" after a Ctrl-C)."""
     processes = list((pool._processes or {}).values())
     for process in processes:
         process.kill()
@@ -49,7 +53,10 @@ def stop_pool(pool: ProcessPoolExecutor) -> None:
         process.join()
     if pool._result_queue is not None:
         pool._result_queue._writer.close()
+    manager = pool._executor_manager_thread
     pool.shutdown(wait=False, cancel_futures=True)
+    if manager is not None:
+        manager.join(MANAGER_SECONDS)
 
 
 def _init_worker(creator: int) -> None:
