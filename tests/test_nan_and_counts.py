@@ -19,7 +19,7 @@ from euchre_sim.bidding.params import bidder_params
 from euchre_sim.core import package_data
 from euchre_sim.core.errors import UserError
 from euchre_sim.core.output import finite, json_text
-from euchre_sim.core.run_tables import calls_a_deal
+from euchre_sim.core.run_tables import HAND_TEXT_MOST, calls_a_deal
 from euchre_sim.web.app import create_app
 from euchre_sim.web.worker import Worker
 
@@ -124,6 +124,30 @@ def test_the_page_answers_a_damaged_table_with_400(runs, damaged):
     assert words in response.json()["error"]
 
 
+def test_a_hand_text_longer_than_a_class_can_make_is_one_line(runs, tmp_path):
+    """Issue 77 item 5: a calls table whose hand texts hold 2,000 characters (3.8 MB of
+    Parquet) made the page try a 2 GB allocation; it is one line for `table`, `export` and
+    `compare`, and a 400 on the page, found in the first slice of rows read."""
+    run = runs / "long"
+    shutil.copytree(runs / "good", run)
+    path = run / "calls.parquet"
+    frame = pd.read_parquet(path)
+    frame["hand"] = [f"{i:08d}".ljust(2_000, "x") for i in range(len(frame))]
+    frame.to_parquet(path, index=False)
+    words = "column 'hand' holds a text of 2,000 characters, more than 64"
+    try:
+        for args in (["table", str(run)], ["export", str(run), "--format", "csv"],
+                     ["compare", str(runs / "good"), str(run)]):
+            _one_line(run_cli(args, code=2), f"cannot read the calls table {str(path)!r}",
+                      words)
+        with TestClient(create_app(Worker(), runs_root=str(runs)),
+                        base_url="http://127.0.0.1") as client:
+            response = client.get("/api/run/table", params={"dir": "long", "table": "calls"})
+        assert response.status_code == 400 and words in response.json()["error"]
+    finally:
+        shutil.rmtree(run)
+
+
 def test_a_seat_names_more_suits_in_round_two_where_the_rules_open_them():
     """Round 2 names any suit but the one turned down (3), all four when Benny was turned up,
     and no-trump where the rules have it; round 1 orders up the one suit."""
@@ -145,6 +169,7 @@ def test_a_run_that_names_every_suit_and_no_trump_is_read_whole(tmp_path):
     calls = pd.read_parquet(out / "calls.parquet")
     round_two = calls[(calls["round"] == 2) & (calls["seat"] == 1) & ~calls["alone"]]
     assert round_two["n"].sum() > 4 * 200  # the bound is met, not merely loose
+    assert calls["hand"].str.len().max() <= 30 < HAND_TEXT_MOST  # the richest classes' text
     for table in ("calls", "summary", "decisions", "auction", "forced"):
         run_cli(["table", str(out), "--table", table, "--limit", "1"])
 

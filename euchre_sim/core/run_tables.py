@@ -54,7 +54,8 @@ def count_names(top: int) -> list[str]:
 
 
 _TURN = (Column("round", "int", 1, 2), Column("seat", "int", 1, 4))
-_HAND = (Column("hand", "str"), Column("hand_key", "int", 0))
+HAND_TEXT_MOST = 64  # characters of a hand class's text (the longest made is under 30)
+_HAND = (Column("hand", "str", high=HAND_TEXT_MOST), Column("hand_key", "int", 0))
 _FEATURES = counts("trumps", "right", "left", "aces", "voids")
 RATES = ("make_rate", "march_rate", "euchred_rate")
 RATE_ERRORS = ("make_se", "march_se", "euchred_se")

@@ -20,7 +20,8 @@ if TYPE_CHECKING:  # numpy, pandas and pyarrow are imported where a table is rea
 
 
 class Column(NamedTuple):
-    """One column: its kind (int, float, bool or str) and the values it may take."""
+    """One column: its kind (int, float, bool or str) and the values it may take (a str
+    column's `high`: the most characters a value may hold)."""
 
     name: str
     kind: str
@@ -357,8 +358,12 @@ def _values_fault(values: np.ndarray, empty: np.ndarray, column: Column, first: 
     held = values[~empty]
     if column.kind == "str":
         other = ~np.isin(held, column.values) if column.values else []
-        return f"holds {held[other.nonzero()[0][0]]!r:.40}, not one of " \
-            f"{', '.join(column.values)}" if np.any(other) else None
+        if np.any(other):
+            return f"holds {held[other.nonzero()[0][0]]!r:.40}, not one of " \
+                f"{', '.join(column.values)}"
+        longest = max(map(len, held), default=0)
+        return f"holds a text of {longest:,} characters, more than {column.high:,.0f}" \
+            if longest > column.high else None
     if column.kind == "float" and np.isinf(held.astype(np.float64)).any():
         return "holds an infinity"
     if len(held) and held.min() < column.low:
