@@ -27,7 +27,7 @@ from collections.abc import Callable
 _LOCK = threading.RLock()
 _WAITING: list[Kernel] = []  # kernels made before Numba was loaded
 _OVERLOADS: list[Callable[[], None]] = []  # overloads to register when it is
-_LISTENERS: list[Callable[[str], None]] = []  # on_first_compile's callbacks, open blocks
+_LISTENERS: list[Callable[[str], None]] = []  # on_compile's callbacks, open blocks
 _MODE = threading.local()
 _STATE = {"loaded": False}
 
@@ -213,11 +213,22 @@ def compile_for(kernel, *args) -> None:
 
 
 @contextlib.contextmanager
+def on_compile(callback):
+    """Call callback(name) as Numba starts compiling each function, in any thread, while the
+    block runs (a kernel loaded from the cache compiles nothing and calls nothing; with the
+    door to Numba's internals shut, nothing is told). Numba need not be loaded yet: the block
+    listens from the moment it is."""
+    _LISTENERS.append(callback)
+    try:
+        yield
+    finally:
+        _LISTENERS.remove(callback)
+
+
+@contextlib.contextmanager
 def on_first_compile(callback):
-    """Call callback() once, when Numba starts compiling a function inside the block (a kernel
-    loaded from the cache compiles nothing and calls nothing; with the door to Numba's
-    internals shut, nothing is told). Numba need not be loaded yet: the block listens from
-    the moment it is."""
+    """Call callback() once, when Numba starts compiling a function inside the block
+    (`on_compile`)."""
     seen = []
 
     def first(name: str) -> None:
@@ -225,11 +236,8 @@ def on_first_compile(callback):
             seen.append(name)
             callback()
 
-    _LISTENERS.append(first)
-    try:
+    with on_compile(first):
         yield
-    finally:
-        _LISTENERS.remove(first)
 
 
 def unlinked(kernel):

@@ -33,7 +33,7 @@ from .catalog import deck_catalog, rules_catalog
 from .guard import Guard
 from .hosts import AllowedHosts
 from .practice import NoGame, PracticeGames, Stale
-from .queries import advise_query, solve_query, warm_up
+from .queries import advise_query, solve_query, warm_up_steps
 from .reviews import HISTORY_EXTENSIONS, review_query
 from .runs import plot_png, run_overview, table_page
 from .runs_root import OutsideRoot, RunsRoot
@@ -169,8 +169,9 @@ def create_app(worker: Worker | None = None, runs_root: str | None = None,
     """The app, with its worker (by default one that warms up on the library's kernels),
     reading paths only under `runs_root` (default: the current folder), answering to the
     loopback's names and `host`, and requiring `token` on the API when one is given; its
-    practice games kept in `games`. The worker starts and stops with the app."""
-    worker = worker or Worker(warm_up)
+    practice games kept in `games`, their queries run while the worker warms up. The worker
+    starts and stops with the app."""
+    worker = worker or Worker(warm_up_steps())
     games = games or PracticeGames()
     root = RunsRoot(runs_root or os.getcwd())
     read = _off_loop(anyio.CapacityLimiter(READ_THREADS))
@@ -187,7 +188,7 @@ def create_app(worker: Worker | None = None, runs_root: str | None = None,
         return JSONResponse({"ready": worker.ready.is_set(), "rates": dict(worker.rates),
                              "warm_up_seconds": worker.warm_up_seconds,
                              "warm_up_error": worker.warm_up_error,
-                             "waiting": worker.waiting()})
+                             "waiting": worker.waiting(), "warm_up": worker.warm_up_state()})
 
     async def rules(request: Request) -> JSONResponse:
         return JSONResponse(rules_catalog())
@@ -253,7 +254,8 @@ def create_app(worker: Worker | None = None, runs_root: str | None = None,
     async def dealt(game_id: str, deal_first, request: Request) -> JSONResponse:
         """A new game's first state, or its place given back when it cannot be dealt."""
         try:
-            answered = await _answer(worker.submit("practice", deal_first), worker, request)
+            answered = await _answer(worker.submit("practice", deal_first, before_ready=True),
+                                     worker, request)
         except Busy:
             games.drop(game_id)
             raise
@@ -263,11 +265,13 @@ def create_app(worker: Worker | None = None, runs_root: str | None = None,
 
     async def practice_act(request: Request) -> JSONResponse:
         act = await read(games.act, request.path_params["game_id"], await body(request))
-        return await _answer(worker.submit("practice", act), worker, request)
+        return await _answer(worker.submit("practice", act, before_ready=True), worker,
+                             request)
 
     async def practice_next(request: Request) -> JSONResponse:
         deal = await read(games.next_hand, request.path_params["game_id"], await body(request))
-        return await _answer(worker.submit("practice", deal), worker, request)
+        return await _answer(worker.submit("practice", deal, before_ready=True), worker,
+                             request)
 
     async def practice_egn(request: Request) -> JSONResponse:
         document = await read(games.egn, request.path_params["game_id"])

@@ -1,9 +1,14 @@
 """One warm worker thread that runs queries one at a time from a queue, with progress and
-cancellation: a second query waits instead of competing for the cores.
+cancellation: a second query waits instead of competing for the cores; and the warm-up, in a
+thread of its own, its steps one after another, saying what it prepares and how long it has
+left (`Worker.warm_up_state`).
 
 The kernels release the GIL (`nogil`), so the server keeps answering while a query runs. A
 query is a function of a progress callback; the callback raises `Cancelled` once the job is
-cancelled, so cancelling takes effect between two batches of deals.
+cancelled, so cancelling takes effect between two batches of deals. A query submitted
+`before_ready` (practice) runs while the warm-up does, its kernels loaded or compiled as it
+calls them (Numba compiles one function at a time, whoever asks); the others wait for the
+warm-up's end.
 """
 
 from __future__ import annotations
@@ -15,10 +20,11 @@ import threading
 import time
 import traceback
 from collections import OrderedDict, deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from ..api import Error as UserError
+from ..api.compiling import on_compile
 from ..api.server import DamagedInstall, json_name
 
 Query = Callable[[Callable[[int, int], None]], dict]
@@ -28,6 +34,8 @@ KEEP_JOBS = 200  # finished jobs kept for polling, oldest dropped first
 MAX_WAITING = 16  # jobs queued or running at once; one more is refused (Busy)
 RATE_RUNS = 9  # a kind of query's speed: the median of its last runs' speeds
 RATE_STEP = 2.0  # one run moves that median by at most this factor (a slow one is an outlier)
+PRACTICE = "practice"  # a warm-up step's `needed_by` for what practice queries call
+_WARMED = object()  # queued when the warm-up ends: the queries held for it run
 
 
 class Cancelled(Exception):
@@ -36,6 +44,20 @@ class Cancelled(Exception):
 
 class Busy(Exception):
     """The queue holds MAX_WAITING jobs already (answered 429)."""
+
+
+@dataclass(frozen=True)
+class Step:
+    """A step of the warm-up: what `/api/health` says it prepares (`what`), which queries need
+    it (`needed_by`: PRACTICE, advice, solve), the call, and what it took on an empty Numba
+    cache when measured (`cold_seconds`, `cold_kernels`: functions compiled), from which
+    the wait is estimated."""
+
+    what: str
+    run: Callable[[Measured], None] = field(repr=False)
+    needed_by: str = "every query"
+    cold_seconds: float | None = None
+    cold_kernels: int | None = None
 
 
 @dataclass
@@ -57,6 +79,7 @@ class Job:
     started: float | None = None
     elapsed: float | None = None
     cancel_requested: bool = False
+    before_ready: bool = False
     finished: threading.Event = field(default_factory=threading.Event, repr=False)
 
     def snapshot(self) -> dict:
@@ -77,35 +100,54 @@ def failure(err: Exception) -> tuple[int, str]:
 
 
 class Worker:
-    """The queue and its thread. `warm_up(measured)` runs first (loading the compiled
-    kernels), reporting each kind's speed as it is measured; `ready` turns true after it,
-    and if it fails (a damaged install) `warm_up_error` says why and the queries that do not
-    need what failed are answered all the same."""
+    """The queue and its thread. The warm-up (`warm_up`: its steps, or one call, "loading the
+    kernels") runs in a thread of its own from `start`, reporting each kind's speed as it is
+    measured (`measured`); `ready` turns true after it. A step that fails (a damaged install)
+    says why in `warm_up_error` and the steps after it run all the same, as do the queries
+    that do not need what failed. `clock` gives the seconds the warm-up counts."""
 
-    def __init__(self, warm_up: Callable[[Measured], None] | None = None,
-                 max_waiting: int = MAX_WAITING):
-        self._warm_up, self.max_waiting = warm_up, max_waiting
-        self._queue: queue.Queue[Job | None] = queue.Queue()
+    def __init__(self, warm_up: Callable[[Measured], None] | Sequence[Step] | None = None,
+                 max_waiting: int = MAX_WAITING,
+                 clock: Callable[[], float] = time.perf_counter):
+        self.max_waiting, self._clock = max_waiting, clock
+        self._steps = ([Step("loading the kernels", warm_up)] if callable(warm_up)
+                       else list(warm_up or ()))
+        self._queue: queue.Queue = queue.Queue()  # jobs, _WARMED, or None: the end
         self._jobs: OrderedDict[str, Job] = OrderedDict()
         self._lock = threading.Lock()
         self._ids = itertools.count(1)
         self._thread = threading.Thread(target=self._run, name="euchre-sim worker",
                                         daemon=True)
+        self._warming = threading.Thread(target=self._warm, name="euchre-sim warm-up",
+                                         daemon=True)
+        self._stopping = threading.Event()
         self.ready = threading.Event()
         self._speeds: dict[str, deque[float]] = {}  # work units a second, by kind of query
+        self._started: float | None = None  # the warm-up's start
+        self._step: int | None = None  # the step running
+        self._step_started = 0.0
+        self._took: list[float | None] = [None] * len(self._steps)  # each step's seconds
+        self._compiled = [0] * len(self._steps)  # functions compiled while each step ran
         self.warm_up_seconds: float | None = None
         self.warm_up_error: str | None = None
 
     def start(self) -> None:
         self._thread.start()
+        if self._steps:
+            self._warming.start()
+        else:
+            self.ready.set()
 
     def stop(self) -> None:
-        """Cancel what is queued or running and end the thread."""
+        """Cancel what is queued or running, end the thread, and the warm-up after its step."""
+        self._stopping.set()
         with self._lock:
             for job in self._jobs.values():
                 job.cancel_requested = True
         self._queue.put(None)
         self._thread.join(timeout=30)
+        if self._warming.is_alive():
+            self._warming.join(timeout=30)
 
     @property
     def rates(self) -> dict[str, float]:
@@ -113,10 +155,12 @@ class Worker:
         with self._lock:
             return {key: statistics.median(runs) for key, runs in self._speeds.items()}
 
-    def submit(self, kind: str, query: Query, total: int = 1, rate_key: str | None = None
-               ) -> Job:
-        """Queue a query; Busy when MAX_WAITING jobs are queued or running already."""
-        job = Job(str(next(self._ids)), kind, query, total, rate_key)
+    def submit(self, kind: str, query: Query, total: int = 1, rate_key: str | None = None,
+               before_ready: bool = False) -> Job:
+        """Queue a query (`before_ready`: it may run while the warm-up does); Busy when
+        MAX_WAITING jobs are queued or running already."""
+        job = Job(str(next(self._ids)), kind, query, total, rate_key,
+                  before_ready=before_ready)
         with self._lock:
             if self._waiting() >= self.max_waiting:
                 raise Busy(f"the server has {self.max_waiting} queries queued or running: "
@@ -178,27 +222,122 @@ class Worker:
 
         return report
 
-    def _run(self) -> None:
-        if self._warm_up is not None:
-            start = time.perf_counter()
-            try:
-                self._warm_up(self._measured)
-            except Exception as err:  # said in /api/health: the queue runs all the same
-                self.warm_up_error = failure(err)[1]
-            self.warm_up_seconds = time.perf_counter() - start
+    def warm_up_state(self) -> dict:
+        """What the warm-up prepares now (`preparing`, `needed_by`; null once it is over), the
+        seconds since it began (`seconds`) and the estimate of those left (`seconds_left`:
+        the steps' measured lengths on an empty cache at the pace this run's steps and
+        compiles have gone; null until something is measured), the same for what practice
+        queries need (`practice_ready`, `practice_seconds_left`), functions compiled so far
+        (`kernels`; none on a warm cache) against the measured count on an empty cache
+        (`kernels_cold`), and each step's state, seconds and functions compiled."""
+        with self._lock:
+            now = self._clock()
+            running = self._step
+            seconds = (self.warm_up_seconds if self.warm_up_seconds is not None
+                       else now - self._started if self._started is not None else 0.0)
+            pace = self._pace(now)
+            steps = [{"what": step.what, "needed_by": step.needed_by,
+                      "state": ("done" if self._took[i] is not None else
+                                "running" if i == running else "waiting"),
+                      "seconds": (self._took[i] if self._took[i] is not None else
+                                  now - self._step_started if i == running else None),
+                      "kernels": self._compiled[i], "cold_seconds": step.cold_seconds}
+                     for i, step in enumerate(self._steps)]
+            practice = [i for i, step in enumerate(self._steps) if step.needed_by == PRACTICE]
+            colds = [step.cold_kernels for step in self._steps]
+            return {
+                "preparing": None if running is None else self._steps[running].what,
+                "needed_by": None if running is None else self._steps[running].needed_by,
+                "seconds": seconds, "seconds_left": self._left(range(len(self._steps)), pace,
+                                                               now),
+                "practice_ready": (all(self._took[i] is not None for i in practice)
+                                   if practice else self.ready.is_set()),
+                "practice_seconds_left": self._left(practice or range(len(self._steps)),
+                                                    pace, now),
+                "kernels": sum(self._compiled),
+                "kernels_cold": None if None in colds or not colds else sum(colds),
+                "steps": steps}
+
+    def _pace(self, now: float) -> float | None:
+        """This run's seconds for one measured on an empty cache: over the steps done, or
+        before any is, the running step's by its functions compiled; None until measured."""
+        done = [(took, step.cold_seconds) for took, step in zip(self._took, self._steps,
+                                                                strict=True)
+                if took is not None and step.cold_seconds]
+        if done:
+            return sum(took for took, _ in done) / sum(cold for _, cold in done)
+        step = None if self._step is None else self._steps[self._step]
+        if step is None or not step.cold_seconds or not step.cold_kernels:
+            return None
+        share = min(self._compiled[self._step] / step.cold_kernels, 1.0)
+        return (now - self._step_started) / (step.cold_seconds * share) if share else None
+
+    def _left(self, indices, pace: float | None, now: float) -> float | None:
+        """The estimated seconds before the steps `indices` are done (0.0 when they are)."""
+        left = 0.0
+        for i in indices:
+            if self._took[i] is not None:
+                continue
+            cold = self._steps[i].cold_seconds
+            if pace is None or cold is None:
+                return None
+            ran = now - self._step_started if i == self._step else 0.0
+            left += max(cold * pace - ran, 0.0)
+        return left
+
+    def _counted(self, name: str) -> None:
+        """A function compiled (any thread's), counted to the step running."""
+        with self._lock:
+            if self._step is not None:
+                self._compiled[self._step] += 1
+
+    def _warm(self) -> None:
+        """The warm-up's steps in order (a failed one's line kept: the first), then ready, and
+        the queries held for it queued."""
+        with self._lock:
+            self._started = self._clock()
+        with on_compile(self._counted):
+            for index, step in enumerate(self._steps):
+                if self._stopping.is_set():
+                    break
+                with self._lock:
+                    self._step, self._step_started = index, self._clock()
+                try:
+                    step.run(self._measured)
+                except Exception as err:  # said in /api/health: the queue runs all the same
+                    self.warm_up_error = self.warm_up_error or failure(err)[1]
+                with self._lock:
+                    self._took[index] = self._clock() - self._step_started
+                    self._step = None
+        with self._lock:
+            self.warm_up_seconds = self._clock() - self._started
         self.ready.set()
+        self._queue.put(_WARMED)
+
+    def _run(self) -> None:
+        held: deque[Job] = deque()  # queued before the warm-up's end, waiting for it
         while (job := self._queue.get()) is not None:
-            with self._lock:
-                if job.state != "queued":
-                    continue
-                job.state, job.started = "running", time.perf_counter()
-            try:
-                result = job.query(self._progress(job))
-            except Cancelled:
-                self._finish(job, "cancelled")
-            except Exception as err:  # the server outlives a bug in one query
-                self._finish(job, "failed", failed=failure(err))
+            if job is _WARMED:
+                while held:
+                    self._take(held.popleft())
+            elif job.before_ready or (self.ready.is_set() and not held):
+                self._take(job)
             else:
-                self._finish(job, "done", result)
-                if job.rate_key and job.elapsed:
-                    self._measured(job.rate_key, job.total / job.elapsed)
+                held.append(job)
+
+    def _take(self, job: Job) -> None:
+        """Run a queued job (one cancelled meanwhile is skipped)."""
+        with self._lock:
+            if job.state != "queued":
+                return
+            job.state, job.started = "running", time.perf_counter()
+        try:
+            result = job.query(self._progress(job))
+        except Cancelled:
+            self._finish(job, "cancelled")
+        except Exception as err:  # the server outlives a bug in one query
+            self._finish(job, "failed", failed=failure(err))
+        else:
+            self._finish(job, "done", result)
+            if job.rate_key and job.elapsed:
+                self._measured(job.rate_key, job.total / job.elapsed)
