@@ -74,6 +74,43 @@ def test_a_practice_deal_and_its_feedback_are_served_before_the_warm_up_ends():
         release.set()
 
 
+def test_the_warm_up_waits_between_steps_for_a_practice_query():
+    """A practice query running when a step ends has the cores until it ends: the next step
+    starts after it."""
+    first_in, release_first = threading.Event(), threading.Event()
+    query_in, release_query, query_done = threading.Event(), threading.Event(), []
+    seen_by_second = []
+
+    def first(measured):
+        first_in.set()
+        release_first.wait(WAIT)
+
+    def query(progress):
+        query_in.set()
+        release_query.wait(WAIT)
+        query_done.append(True)
+        return {}
+
+    worker = Worker([Step("dealing a practice hand", first, PRACTICE),
+                     Step("solving a deal", lambda m: seen_by_second.append(bool(query_done)),
+                          "solve")])
+    try:
+        worker.start()
+        assert first_in.wait(WAIT)
+        job = worker.submit("practice", query, before_ready=True)
+        assert query_in.wait(WAIT)
+        release_first.set()
+        while worker.warm_up_state()["steps"][0]["state"] != "done":
+            threading.Event().wait(0.01)
+        release_query.set()
+        assert job.finished.wait(WAIT) and worker.ready.wait(WAIT)
+        assert seen_by_second == [True]
+    finally:
+        release_first.set()
+        release_query.set()
+        worker.stop()
+
+
 def test_health_says_what_the_warm_up_prepares_and_the_wait_left():
     """The steps done, running and waiting; the wait left from their measured figures at
     this run's pace (the first step took half its figure), practice's apart."""

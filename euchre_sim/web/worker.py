@@ -7,8 +7,8 @@ The kernels release the GIL (`nogil`), so the server keeps answering while a que
 query is a function of a progress callback; the callback raises `Cancelled` once the job is
 cancelled, so cancelling takes effect between two batches of deals. A query submitted
 `before_ready` (practice) runs while the warm-up does, its kernels loaded or compiled as it
-calls them (Numba compiles one function at a time, whoever asks); the others wait for the
-warm-up's end.
+calls them (Numba compiles one function at a time, whoever asks), and the warm-up's next step
+waits for it; the others wait for the warm-up's end.
 """
 
 from __future__ import annotations
@@ -121,6 +121,8 @@ class Worker:
         self._warming = threading.Thread(target=self._warm, name="euchre-sim warm-up",
                                          daemon=True)
         self._stopping = threading.Event()
+        self._no_early_query = threading.Event()  # clear while a query runs before ready
+        self._no_early_query.set()
         self.ready = threading.Event()
         self._speeds: dict[str, deque[float]] = {}  # work units a second, by kind of query
         self._started: float | None = None  # the warm-up's start
@@ -292,16 +294,20 @@ class Worker:
                 self._compiled[self._step] += 1
 
     def _warm(self) -> None:
-        """The warm-up's steps in order (a failed one's line kept: the first), then ready, and
-        the queries held for it queued."""
+        """The warm-up's steps in order, each started when no query runs before ready (a
+        practice query has the cores to itself between two steps; a failed step's line is
+        kept: the first), then ready, and the queries held for it queued."""
         with self._lock:
             self._started = self._clock()
         with on_compile(self._counted):
             for index, step in enumerate(self._steps):
+                with self._lock:
+                    self._step, self._step_started = index, self._clock()
+                self._no_early_query.wait()
                 if self._stopping.is_set():
                     break
                 with self._lock:
-                    self._step, self._step_started = index, self._clock()
+                    self._step_started = self._clock()
                 try:
                     step.run(self._measured)
                 except Exception as err:  # said in /api/health: the queue runs all the same
@@ -331,6 +337,8 @@ class Worker:
             if job.state != "queued":
                 return
             job.state, job.started = "running", time.perf_counter()
+        if not self.ready.is_set():
+            self._no_early_query.clear()
         try:
             result = job.query(self._progress(job))
         except Cancelled:
@@ -341,3 +349,5 @@ class Worker:
             self._finish(job, "done", result)
             if job.rate_key and job.elapsed:
                 self._measured(job.rate_key, job.total / job.elapsed)
+        finally:
+            self._no_early_query.set()
