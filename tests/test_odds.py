@@ -128,9 +128,8 @@ def test_the_best_for_the_game_is_stated_only_when_its_paired_lead_separates_it(
     9-9 after a pass-out (odds[9, 9, we deal next]); the margin for the game is the top
     action's mean lead over the runner-up on the same deals, its standard error the paired
     one, and `best_for_game` is stated only when lead - 1.96 se > 0."""
-    from euchre_sim.advice.advise import call_actions
     from euchre_sim.advice.auction_advice import advise_in_auction, reached_deals, turn_of
-    from euchre_sim.advice.question import AdviceQuestion
+    from euchre_sim.advice.question import AdviceQuestion, call_actions
     from euchre_sim.core.seats import side_sign
     from euchre_sim.game.odds import read_odds
 

@@ -65,7 +65,7 @@ def test_the_stop_is_the_same_whatever_the_batches_and_workers(batch, workers):
     assert other["tried"] == one["tried"] == one["indices"][-1] + 1
     assert other["stopped"] == one["stopped"]
     assert (n in CHECKPOINTS) == (one["stopped"] == "separated")
-    for key in ("calls", "contracts", "choices", "values", "indices"):
+    for key in ("contracts", "choices", "values", "indices", "exact"):
         assert (other[key] == one[key]).all(), key
 
 
@@ -127,8 +127,8 @@ def _nine_all(question, kept, passed_out):
     """Each action's points and chances of winning deal by deal at 9-9, by hand: a chance is 1
     after our made call or their euchre, 0 after theirs made or ours euchred, and the odds'
     after a pass-out."""
-    from euchre_sim.advice.advise import call_actions
     from euchre_sim.advice.auction_advice import turn_of
+    from euchre_sim.advice.question import call_actions
     from euchre_sim.core.seats import side_sign
 
     q = question.cards

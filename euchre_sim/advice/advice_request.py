@@ -4,14 +4,18 @@ odds with `score`; or, given a `trump`, a decision during the play)."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..bidding.params import BIDDERS
 from ..core.errors import FieldError
 from ..core.jit import as_python
 from ..core.rules import RuleSet
 from ..play.player import PLAYER_FIELDS, player_of
-from .advise import Progress, advise
-from .play_question import PLAY_FIELDS, PlayQuestion, answer_play
-from .question import AdviceQuestion, ask
+from .question import PLAY_FIELDS, AdviceQuestion, ask
+
+if TYPE_CHECKING:  # what simulates or plays is imported by the answer that needs it
+    from .advise import Progress
+    from .play_question import PlayQuestion
 
 BID_ONLY = ("deals", "score", "odds")  # fields a play decision does not take
 
@@ -35,6 +39,8 @@ def _question(rules: RuleSet, given: dict) -> AdviceQuestion | PlayQuestion:
     if bid_only:
         raise FieldError(f"{{{bid_only[0]}}} is for the bid: a decision during the play "
                          "samples {worlds} worlds and solves each")
+    from .play_question import PlayQuestion
+
     player = player_of(rules, **{k: given.pop(k) for k in PLAYER_FIELDS if k in given},
                        bidders=BIDDERS)
     return PlayQuestion(rules, **given, player=player)
@@ -44,16 +50,20 @@ def answer(question: AdviceQuestion | PlayQuestion, progress: Progress | None = 
            workers: int = 1) -> dict:
     """The `advise --json` object of the question; advice in the auction tries its deals in
     `workers` processes (the answer is the same)."""
-    if isinstance(question, PlayQuestion):
+    if not isinstance(question, AdviceQuestion):
+        from .play_question import answer_play
+
         return answer_play(question, progress)
     if question.bidding is None:
+        from .advise import advise
+
         return advise(question, progress=progress)
     from .atlas import atlas_answer
-    from .auction_advice import advise_in_auction
 
     with as_python():  # an answer read from the atlas loads no Numba
         found = atlas_answer(question)
     if found is not None:
         return found
+    from .auction_advice import advise_in_auction
 
     return advise_in_auction(question, progress, workers)

@@ -11,10 +11,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..core.calls import N_ROWS, call_row, open_calls
+from ..core.calls import N_ROWS
 from ..core.dealing import Deal, deal_key, seed_to_u64, shuffle
 from ..core.jit import njit
-from ..core.rules import RuleSet
 from ..core.ruletables import compile_rules
 from ..core.seats import seat_at
 from ..core.stats import bounded_figures, mean_se
@@ -24,7 +23,7 @@ from ..play.playout import ALL_ROWS, call_play_deal, new_play_work, searches
 from ..solver.calltable import call_analyze_deal
 from ..solver.search import new_tt, new_work
 from .possible_scores import action_scores
-from .question import AdviceQuestion
+from .question import AdviceQuestion, call_actions, describe_question
 from .separation import points_margin, stated_best
 
 Progress = Callable[[int, int], None]  # (done, total): called between batches; may raise to stop
@@ -100,14 +99,6 @@ def _play_batch(tb, sampled, start, stop, player, inference, tt, out):
                        out[i])
 
 
-def call_actions(rules: RuleSet, round_no: int, position: int, ref_card: int) -> list[tuple]:
-    """(action, trump, alone, call-table row) for every call open to the position."""
-    action = "order_up" if round_no == 1 else "call"
-    flags = compile_rules(rules).flags
-    return [(action, trump, alone, int(call_row(round_no, position, trump, int(alone))))
-            for trump, alone in open_calls(flags, round_no, position, ref_card)]
-
-
 def mean_figures(points: np.ndarray, scores: tuple[int, int]) -> dict:
     """n, mean points (each within `scores`, the action's fewest and most:
     `possible_scores`), its 95% interval within them (never of zero width where they differ:
@@ -154,13 +145,6 @@ def held_at(progress: Progress | None, done: int, total: int) -> Progress | None
     if progress is None:
         return None
     return lambda *_: progress(done, total)
-
-
-def describe_question(question: AdviceQuestion) -> dict:
-    """The question's fields of the JSON answer."""
-    deck, q = question.rules.card_deck, question.cards
-    return {"round": q.round_no, "seat": q.position, "hand": deck.format_hand(q.hand),
-            ("up" if q.round_no == 1 else "turned_down"): deck.card_name(q.ref_card)}
 
 
 def advise(question: AdviceQuestion, progress: Progress | None = None,

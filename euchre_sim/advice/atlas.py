@@ -413,7 +413,7 @@ def _points_margin(actions: list[dict], ranges: list[tuple[int, int]]) -> dict |
 def _wanted(question: AdviceQuestion) -> list[tuple]:
     """The question's actions: (action, suit name, trump, alone), a pass first where the
     seat may pass."""
-    from .advise import call_actions
+    from .question import call_actions
 
     rules, q = question.rules, question.cards
     open_pass = may_pass(compile_rules(rules).flags, q.round_no, q.position)
@@ -450,7 +450,7 @@ def _answer(question: AdviceQuestion, atlas: Atlas, level: str, wanted: list[tup
     """The `advise --json` object of the atlas rows of the question's actions: each figure's
     standard error widened (`widened_se`), its 95 % interval within what the action can score
     (`possible_scores`, `core.stats.bounded_figures`) and the error stated beside it."""
-    from .advise import describe_question
+    from .question import describe_question
 
     actions, ranges = [], []
     name = atlas_preset(question.rules)

@@ -56,9 +56,7 @@ from .advise import (
     Progress,
     batch_size,
     batches,
-    call_actions,
     deal_around,
-    describe_question,
     held_at,
     mean_figures,
     part_of,
@@ -66,7 +64,7 @@ from .advise import (
     sampled_deals,
 )
 from .atlas import table_odds
-from .question import ADVISE_DEALER, AdviceQuestion
+from .question import ADVISE_DEALER, AdviceQuestion, call_actions, describe_question
 from .separation import (
     chance_margin,
     chance_range,

@@ -21,9 +21,8 @@ from ..game.engine import HandState
 from ..play.player import Player
 from ..sim.chunk import SIM_DEALER, run_auctions
 from ..solver.calltable import analyze_deals
-from .advise import call_actions
 from .auction_advice import advise_in_auction, turn_of
-from .question import AdviceQuestion
+from .question import AdviceQuestion, call_actions
 
 
 def bid_question(state: HandState, player: Player, deals: int, seed: int) -> AdviceQuestion:

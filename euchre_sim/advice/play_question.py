@@ -25,8 +25,6 @@ from .position import Valuer, bidder_inference, card_options
 from .question import ADVISE_DEALER
 from .separation import worlds_margin
 
-PLAY_FIELDS = ("trump", "maker", "alone", "played", "discard_from", "discard")
-
 
 @dataclass(frozen=True)
 class PlayQuestion:

@@ -15,10 +15,12 @@ from typing import NamedTuple
 import numpy as np
 
 from ..bidding.params import BIDDERS
+from ..core.calls import call_row, open_calls
 from ..core.cards import JOKER, bit, cards_of
 from ..core.errors import FieldError, UserError
 from ..core.limits import MAX_ADVISE_DEALS, at_most, check_seed
 from ..core.rules import RuleSet
+from ..core.ruletables import compile_rules
 from ..core.seats import seat_at
 from ..game.odds import read_odds
 from ..play.models import DEFAULT_PLAY
@@ -26,6 +28,8 @@ from ..play.player import PLAYER_FIELDS, Player, people, player_of
 
 ADVISE_DEALER = 0  # N deals (as in `_solve_batch`); the advised seat sits at its position
 PATH_FIELDS = ("bidder_params", "bidder_table", "odds")  # files and folders a question reads
+# the fields of a decision during the play (`play_question.PlayQuestion`), beyond a bid's
+PLAY_FIELDS = ("trump", "maker", "alone", "played", "discard_from", "discard")
 
 
 class Cards(NamedTuple):
@@ -190,3 +194,18 @@ def parse_score(text: str | None, field: str = "score") -> tuple[int, int] | Non
         raise FieldError(f"{{{field}}} must look like US-THEM, e.g. 8-9, got {{got!r}}",
                          got=text if len(text) <= 40 else f"{text[:37]}...")
     return int(parts[0]), int(parts[1])
+
+
+def call_actions(rules: RuleSet, round_no: int, position: int, ref_card: int) -> list[tuple]:
+    """(action, trump, alone, call-table row) for every call open to the position."""
+    action = "order_up" if round_no == 1 else "call"
+    flags = compile_rules(rules).flags
+    return [(action, trump, alone, int(call_row(round_no, position, trump, int(alone))))
+            for trump, alone in open_calls(flags, round_no, position, ref_card)]
+
+
+def describe_question(question: AdviceQuestion) -> dict:
+    """The question's fields of the JSON answer."""
+    deck, q = question.rules.card_deck, question.cards
+    return {"round": q.round_no, "seat": q.position, "hand": deck.format_hand(q.hand),
+            ("up" if q.round_no == 1 else "turned_down"): deck.card_name(q.ref_card)}

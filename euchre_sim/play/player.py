@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
@@ -22,11 +22,13 @@ from ..bidding.params import (
     bidder_weights,
     params_by_name,
 )
-from ..bidding.table import DecisionTable, empty_table, file_source, load_decision_table
 from ..core.errors import FieldError
 from ..core.limits import MAX_WORLDS, at_most
 from .models import DEFAULT_PLAY, DEFAULT_WORLDS, VALUED_WORLDS, PlayModel, play_model
-from .net_weights import CardNets, card_net_digests, nets_for
+
+if TYPE_CHECKING:  # a decision table's reader and the nets are imported where they are read
+    from ..bidding.table import DecisionTable
+    from .net_weights import CardNets
 
 NO_BIDDER = -1  # a record's bidder when the player bids by no kernel (no auction, or random)
 TABLE_BIDDERS = ("table", "game")  # the bidders that read a decision table
@@ -106,6 +108,8 @@ class Player:
                              "only it does)")
         if self.table_dir is None or self.table is not None:
             return self
+        from ..bidding.table import load_decision_table
+
         return replace(self, table=load_decision_table(self.table_dir, rules))
 
     def settled(self) -> Player:
@@ -129,10 +133,14 @@ class Player:
     def net_source(self) -> dict:
         """The learned player's weights as a manifest names them (their sha256); empty for
         every other model."""
+        from .net_weights import card_net_digests
+
         return card_net_digests() if self.model.uses_net else {}
 
     def identity(self) -> dict:
         """What a run's manifest says of the player."""
+        from ..bidding.table import file_source
+
         return {"play": self.play, "worlds": self.sampled_worlds, "bidding": self.bidder,
                 "bidder_params": self.named_weights,
                 "bidder_table": file_source(self.table_dir)} | self.net_source()
@@ -140,6 +148,9 @@ class Player:
     def record(self, bids: bool = True) -> PlayerRecord:
         """The player as the kernels read it; bids=False: a record whose bidder is NO_BIDDER
         (its PIMC worlds infer nothing from the auction)."""
+        from ..bidding.table import empty_table
+        from .net_weights import nets_for
+
         weights = np.array(self.weights or bidder_params(None, self.bidder), dtype=np.float64)
         bidder = KERNEL_BIDDER.get(self.bidder, NO_BIDDER) if bids else NO_BIDDER
         return PlayerRecord(np.int64(bidder), weights,
