@@ -23,7 +23,7 @@ import time
 import urllib.request
 
 from bench_startup import cpu_model
-from checkouts import cli_command, tree_env
+from checkouts import cli_command, tree_dir, tree_env
 
 RUNS = int(os.environ.get("BENCH_RUNS", "2"))
 BEFORE = os.environ.get("BENCH_BEFORE")
@@ -64,7 +64,8 @@ def one_run(tree: str | None, cache: str) -> dict:
     env = tree_env(tree) | {"NUMBA_CACHE_DIR": cache}
     started = time.perf_counter()
     server = subprocess.Popen(cli_command(tree) + ["serve", "--port", str(port)], env=env,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                              cwd=tree_dir(tree), stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL)
     since = lambda: round(time.perf_counter() - started, 2)  # noqa: E731
     seen: list = []
     stop = threading.Event()

@@ -15,7 +15,7 @@ import subprocess
 import sys
 import time
 
-from checkouts import cli_command, tree_env
+from checkouts import cli_command, tree_dir, tree_env
 
 RUNS = int(os.environ.get("BENCH_RUNS", "9"))
 BEFORE = os.environ.get("BENCH_BEFORE")
@@ -38,10 +38,11 @@ def cases(tree: str | None) -> dict[str, list[str]]:
             "advise (atlas)": cli + ADVISE}
 
 
-def seconds(args: list[str], env: dict) -> float:
+def seconds(args: list[str], tree: str | None) -> float:
+    env = installed_env(tree)
     started = time.perf_counter()
-    subprocess.run(args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                   check=True)
+    subprocess.run(args, env=env, cwd=tree_dir(tree), stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL, check=True)
     return time.perf_counter() - started
 
 
@@ -57,12 +58,12 @@ def main() -> None:
     trees = {"this tree": None} | ({"before": BEFORE} if BEFORE else {})
     for tree in trees.values():  # warm: bytecode written, the atlas read once, kernels cached
         for args in cases(tree).values():
-            seconds(args, installed_env(tree))
+            seconds(args, tree)
     times = {name: {case: [] for case in cases(None)} for name in trees}
     for _ in range(RUNS):
         for name, tree in trees.items():
             for case, args in cases(tree).items():
-                times[name][case].append(seconds(args, installed_env(tree)))
+                times[name][case].append(seconds(args, tree))
     print(json.dumps({
         "machine": {"cpu": cpu_model(), "cores": os.cpu_count()}, "runs": RUNS,
         "median_seconds": {name: {case: round(statistics.median(v), 3)

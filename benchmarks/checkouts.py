@@ -10,6 +10,15 @@ import os
 import sys
 import tempfile
 
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # this checkout
+
+
+def tree_dir(tree: str | None) -> str:
+    """The folder to run a tree's command in: its own (`python -m` and `-c` put the folder
+    they start in first on the path, before PYTHONPATH: run in this checkout, an older
+    tree's command would import this checkout's package)."""
+    return tree or ROOT
+
 
 def tree_env(tree: str | None) -> dict:
     """This environment, or for an older tree its sources first and a Numba cache of its own."""

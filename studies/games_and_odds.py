@@ -36,7 +36,7 @@ from euchre_sim.game.tournament import (
 )
 from euchre_sim.play.player import Player
 from euchre_sim.report.query import run_odds
-from euchre_sim.runs.parallel import default_workers
+from euchre_sim.runs.cores import default_workers
 
 DEALS = int(os.environ.get("STUDY_DEALS", "400000"))
 GAMES = int(os.environ.get("STUDY_GAMES", "20000"))

@@ -16,7 +16,7 @@ from euchre_sim.core.rules import PRESETS, RuleSet, build_rules, rules_from_dict
 from euchre_sim.game.tournament import TournamentPlan
 from euchre_sim.play.player import Player
 from euchre_sim.runs import runner
-from euchre_sim.runs.parallel import default_workers
+from euchre_sim.runs.cores import default_workers
 from euchre_sim.sim.simulate import RunPlan
 
 from .helpers import run_cli

@@ -20,7 +20,7 @@ import hashlib
 import json
 from collections.abc import Mapping
 from functools import lru_cache
-from importlib import resources
+from pathlib import Path
 
 import numpy as np
 
@@ -274,21 +274,17 @@ class Atlas:
         return read_keyed_rows(self.path, "the atlas", ATLAS_SCHEMA, keys, columns)
 
 
-def shipped_file(preset_name: str, kind: str):
-    """The path of a preset's shipped data file (`atlas_file`), in a context, once it is
-    found to be the file this version ships (None when the package has none)."""
-    source = shipped(f"{ATLAS_FOLDER}/{atlas_file(preset_name, kind)}")
-    return None if source is None else resources.as_file(source)
+def shipped_file(preset_name: str, kind: str) -> Path | None:
+    """The path of a preset's shipped data file (`atlas_file`), once it is found to be the
+    file this version ships (None when the package has none)."""
+    return shipped(f"{ATLAS_FOLDER}/{atlas_file(preset_name, kind)}")
 
 
 @lru_cache(maxsize=2 * len(ATLAS_PRESETS))
 def shipped_atlas(preset_name: str, level: str = "class") -> Atlas | None:
     """The atlas shipped for a preset at a level (None when the package has none)."""
     found = shipped_file(preset_name, LEVEL_FILES[level])
-    if found is None:
-        return None
-    with found as path:
-        return Atlas(path)
+    return None if found is None else Atlas(found)
 
 
 def atlas_preset(rules: RuleSet) -> str | None:
@@ -343,10 +339,7 @@ def shipped_odds(preset_name: str) -> np.ndarray | None:
     """p[us, them, we_deal] shipped beside a preset's atlas (`euchre-sim odds` under the
     same bidder and play); None when the package has none."""
     found = shipped_file(preset_name, "odds")
-    if found is None:
-        return None
-    with found as path:
-        return odds_array(odds_frame(str(path), "the atlas's odds"))
+    return None if found is None else odds_array(odds_frame(str(found), "the atlas's odds"))
 
 
 def table_odds(question: AdviceQuestion) -> np.ndarray | None:

@@ -44,7 +44,7 @@ if TYPE_CHECKING:
     from ..core.seats import SEAT_NAMES, parse_seat, seat_name
     from ..core.stats import Z95
     from ..play.player import PLAYER_FIELDS, people
-    from ..runs.parallel import default_workers
+    from ..runs.cores import default_workers
 
 # the names read when first used: (module, its name there) by name
 _LATER = {
@@ -63,7 +63,7 @@ _LATER = {
     "Z95": ("..core.stats", "Z95"),
     "PLAYER_FIELDS": ("..play.player", "PLAYER_FIELDS"),
     "people": ("..play.player", "people"),
-    "default_workers": ("..runs.parallel", "default_workers"),
+    "default_workers": ("..runs.cores", "default_workers"),
 }
 
 SUIT_SYMBOLS = {"french": "♣♦♥♠", "yooker": "★▲■●"}  # a deck's suits, in its suit order

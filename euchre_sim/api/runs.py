@@ -164,7 +164,7 @@ def _plan(out: str, rules, deals: int, seed: int, given: dict):
 
 def usable_workers(asked: int | None) -> int:
     """Processes for a run: all cores unless fewer are asked for, never more."""
-    from ..runs.parallel import default_workers
+    from ..runs.cores import default_workers
 
     if asked is not None and (isinstance(asked, bool) or not isinstance(asked, int)
                               or asked < 1):

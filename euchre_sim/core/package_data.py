@@ -11,8 +11,6 @@ import json
 import os
 import stat
 from functools import cache, lru_cache
-from importlib import resources
-from importlib.resources.abc import Traversable
 from pathlib import Path
 
 from .errors import DamagedInstall
@@ -23,9 +21,10 @@ DATA_FOLDERS = ("data", "play")  # under the package: where its data files lie
 DATA_SUFFIXES = (".npz", ".parquet")  # a data file's, each listed in the manifest
 
 
-def package_root() -> Traversable:
-    """The package's folder (euchre_sim/)."""
-    return resources.files(__package__.rpartition(".")[0])
+def package_root() -> Path:
+    """The package's folder (euchre_sim/) on disk: pip installs it as a folder, never in a
+    zip (so its data files are plain files, read without importlib.resources)."""
+    return Path(__file__).resolve().parent.parent
 
 
 def damaged(path, why: str) -> DamagedInstall:
@@ -33,7 +32,7 @@ def damaged(path, why: str) -> DamagedInstall:
     return DamagedInstall(f"{path}: {why}; reinstall euchre-sim")
 
 
-def sha256_of(source: Traversable) -> str:
+def sha256_of(source: Path) -> str:
     digest = hashlib.sha256()
     with source.open("rb") as handle:
         for block in iter(lambda: handle.read(1 << 20), b""):
@@ -84,7 +83,7 @@ def _data_files() -> list[str]:
 
 
 @cache
-def shipped(name: str) -> Traversable | None:
+def shipped(name: str) -> Path | None:
     """Package data file `name` (its path under the package, e.g. 'play/card_net.npz') once
     its sha256 is the manifest's (None: the manifest lists no such file)."""
     if name not in manifest():
@@ -101,7 +100,7 @@ def shipped(name: str) -> Traversable | None:
     return source
 
 
-def _not_regular(source: Traversable) -> bool:
+def _not_regular(source: Path) -> bool:
     """Whether `source` is there and no regular file (a FIFO, a device, a folder)."""
     try:
         return not stat.S_ISREG(os.stat(source).st_mode)
@@ -112,7 +111,7 @@ def _not_regular(source: Traversable) -> bool:
 def record(paths: list[str]) -> None:
     """Write the sha256 of each of `paths` (files under the package, in a source tree) into
     the manifest: the tools call it for the data files they write."""
-    root = Path(str(package_root()))
+    root = package_root()
     target = root / MANIFEST
     entries = json.loads(target.read_text(encoding="utf-8")) if target.exists() else {}
     for path in paths:

@@ -233,7 +233,7 @@ def read_keyed_rows(path: str, what: str, schema: Schema, keys: Iterable[int],
     absent = [name for name in wanted if name not in names]
     if absent:
         raise refused(what, path, f"no column {absent[0]!r}")
-    asked = np.unique(np.array(list(keys), dtype=np.uint64))
+    asked = np.array(sorted(set(keys)), dtype=np.uint64)  # (np.unique imports numpy.ma)
     try:
         parquet = pq.ParquetFile(path)
         groups = [g for g in range(parquet.num_row_groups)
@@ -252,7 +252,7 @@ def read_keyed_rows(path: str, what: str, schema: Schema, keys: Iterable[int],
             values = np.where(empty, np.nan, values) if values.dtype.kind == "f" \
                 else np.where(empty, None, values.astype(object))
         arrays[name] = values
-    if len(np.unique(arrays[key])) < len(found):
+    if len(set(arrays[key].tolist())) < len(found):
         raise refused(what, path, f"a row repeats the key of an earlier row ({key})")
     return [{name: values[i].item() if hasattr(values[i], "item") else values[i]
              for name, values in arrays.items()} for i in range(len(found))]

@@ -12,7 +12,6 @@ from __future__ import annotations
 import hashlib
 import zipfile
 from functools import lru_cache
-from importlib import resources
 from typing import NamedTuple
 
 import numpy as np
@@ -120,8 +119,7 @@ def _weights_file(family: str):
 def card_nets() -> CardNets:
     """The shipped nets (package data)."""
     def read(family):
-        with resources.as_file(_weights_file(family)) as path:
-            return read_card_net(path, LAYOUTS[family])
+        return read_card_net(_weights_file(family), LAYOUTS[family])
 
     return nets_of(read("standard"), read("general"))
 

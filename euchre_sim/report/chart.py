@@ -293,11 +293,10 @@ def shipped_chart(preset_name: str) -> tuple[pd.DataFrame, dict, np.ndarray]:
         shipped = [p for p in ATLAS_PRESETS if shipped_file(p, "chart") is not None]
         raise UserError(f"no realistic atlas shipped for {preset_name!r} (shipped: "
                         f"{', '.join(shipped) or 'none'})")
-    with files["chart"] as path:
-        meta = file_schema(str(path), "the atlas's chart", CELLS_SCHEMA).metadata or {}
-        cells = read_table(str(path), "the atlas's chart", CELLS_SCHEMA)
-    with files["odds"] as path:
-        odds = odds_array(odds_frame(str(path), "the atlas's odds"))
+    chart = str(files["chart"])
+    meta = file_schema(chart, "the atlas's chart", CELLS_SCHEMA).metadata or {}
+    cells = read_table(chart, "the atlas's chart", CELLS_SCHEMA)
+    odds = odds_array(odds_frame(str(files["odds"]), "the atlas's odds"))
     return cells, json.loads(meta.get(b"euchre_sim", b"{}")), odds
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import hashlib
 from functools import lru_cache
-from importlib.resources.abc import Traversable
+from pathlib import Path
 
 from ..core import package_data
 
@@ -15,7 +15,7 @@ COMPUTING_WINGS = ("core", "bidding", "game", "play", "solver", "sim", "runs")
 CODE_SUFFIXES = (".py", ".json")  # the sources, and the bidder's and nets' settings beside them
 
 
-def code_files() -> list[tuple[str, Traversable]]:
+def code_files() -> list[tuple[str, Path]]:
     """(path under the package, file) of every source the digest covers, sorted by path."""
     found = []
     root = package_data.package_root()  # read at each call: a test may point it elsewhere

@@ -95,10 +95,6 @@ def _alive(pid: int) -> bool:
     return True
 
 
-def default_workers() -> int:
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-
-
 def ordered_map(fn: Callable, items: Iterable, workers: int, ahead: int = 2) -> Iterator:
     """fn over items in `workers` processes (in this process when workers <= 1), results in
     input order. Items are drawn as results are taken, at most workers x ahead in flight, so
