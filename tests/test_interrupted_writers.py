@@ -270,3 +270,28 @@ def test_a_ctrl_c_while_numba_is_imported_waits_for_the_import_however_long(
     assert time.monotonic() - start < 1 and caught == [signal.SIGINT]
     for timer in sent_again:
         timer.join()
+
+
+def test_a_ctrl_c_in_a_compile_that_an_import_started_is_still_raised_within_seconds(
+        python_handles_ctrl_c):
+    """A compile that a module's import starts runs Numba's frames inside importlib's: that
+    is no import of Numba's own, so its Ctrl-C is deferred at most `MOST_DEFERRALS` times and
+    then raised there, as in any compile (not held until the compile ends)."""
+    import time
+
+    from euchre_sim.cli.app import one_interrupt
+
+    as_numba = {"__name__": "numba.core.compiler", "signal": signal, "time": time}
+    exec("def compile_kernel():\n"
+         "    signal.raise_signal(signal.SIGINT)\n"
+         "    ends = time.monotonic() + 20\n"
+         "    while time.monotonic() < ends:\n"
+         "        time.sleep(0.001)", as_numba)
+    importer = {"compile_kernel": as_numba["compile_kernel"]}
+    exec(compile("def import_module():\n    compile_kernel()", "<frozen importlib._bootstrap>",
+                 "exec"), importer)
+    with one_interrupt() as caught:
+        start = time.monotonic()
+        with pytest.raises(KeyboardInterrupt):
+            importer["import_module"]()
+    assert time.monotonic() - start < 10 and caught == [signal.SIGINT]

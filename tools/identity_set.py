@@ -25,8 +25,9 @@ HAND = ["--hand", "JS AS 9H 9D TC", "--up", "9S"]
 DEAL = "N:JH JD AH KS 9C/TH QH AD 9S TC/KC KD TS QS 9D/TD AS 9H QC JS"
 EGN = os.path.join(ROOT, "tests", "data", "egn", "Hand of the day.egn")
 VOLATILE = {"elapsed_seconds", "seconds", "version", "commit", "started", "finished",
-            "deals_per_second", "workers", "created", "sha256"}  # sha256: of files whose
-# bytes carry the writer's metadata; the tables themselves are compared as data
+            "deals_per_second", "workers", "created", "sha256", "code_sha256"}  # sha256: of
+# files whose bytes carry the writer's metadata (the tables themselves are compared as data);
+# code_sha256: of the code itself, which a change of shape changes by definition
 COMMANDS = {  # name: arguments; "{out}" is a fresh folder whose tables are the result
     "simulate_dd": ["simulate", "--deals", "3000", "--seed", "1", "--out", "{out}"],
     "simulate_learned_human": ["simulate", "--deals", "1500", "--seed", "2", "--play",

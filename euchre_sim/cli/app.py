@@ -200,15 +200,16 @@ def _in_numba(frame) -> str:
     exception set") or an ImportError ("numba._devicearray failed to import"), and the command
     died with a traceback instead of keeping what it had finished. Such a signal is handled
     again a moment later (`DEFER_SECONDS`: sent to the main thread again, so that a wait
-    there is broken off as by the first), where it lands in other code; an import, which
-    ends, as often as it takes; a compile, all Numba's Python, is still stopped within a
-    second (`MOST_DEFERRALS`)."""
-    numba, importing = False, False
+    there is broken off as by the first), where it lands in other code; an import that Numba
+    makes, which ends, as often as it takes; a compile, all Numba's Python, is still stopped
+    within a second (`MOST_DEFERRALS`), even one that a module's import started."""
+    importing = False  # an import under way inside the innermost of Numba's frames
     while frame is not None:
-        numba |= frame.f_globals.get("__name__", "").split(".")[0] in ("numba", "llvmlite")
+        if frame.f_globals.get("__name__", "").split(".")[0] in ("numba", "llvmlite"):
+            return "importing" if importing else "running"
         importing |= frame.f_code.co_filename.startswith("<frozen importlib")
         frame = frame.f_back
-    return ("importing" if importing else "running") if numba else ""
+    return ""
 
 
 def _acting_on_interrupt() -> bool:
