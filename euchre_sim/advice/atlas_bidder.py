@@ -29,8 +29,7 @@ def atlas_table(preset_name: str) -> DecisionTable:
     found = shipped_file(preset_name, "atlas")
     if found is None:
         raise UserError(f"no realistic atlas shipped for {preset_name!r}")
-    with found as path:
-        frame = read_table(str(path), "the atlas", ATLAS_SCHEMA)
+    frame = read_table(str(found), "the atlas", ATLAS_SCHEMA)
     top = sum(name.startswith("n_us_") for name in frame.columns)
     counts = frame[count_names(top)].to_numpy(np.float64)
     n = frame["n"].to_numpy(np.int64)
