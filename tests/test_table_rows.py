@@ -1,12 +1,14 @@
-"""A page of a run's table (`report.query.table_rows`, the page's /api/run/table) reads the
-columns its filter asks about and then only the row groups of the rows it shows (issue 58
-item 9: twelve reads of a 1.56M-row table held 2.4 GB), and shows what filtering the whole
-table shows (`filter_table` of `load_table`, the command line's `table`)."""
+"""A page of a run's table (`report.query.table_rows`: the page's /api/run/table and the
+command line's `table`) checks the table a slice at a time, reads whole only the columns its
+filter and counts ask about, then the rows it shows (issue 58 item 9: twelve reads of a
+1.56M-row table held 2.4 GB; issue 77 item 5), and shows what filtering the whole table
+shows (`filter_table` of `load_table`)."""
 
 import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 
+from euchre_sim.core.schema import SLICE_ROWS
 from euchre_sim.report.query import RowFilter, filter_table, load_table, table_rows
 
 from .helpers import run_cli
@@ -41,6 +43,10 @@ def test_a_page_is_the_head_of_the_whole_table_filtered(run, rows, limit):
 
 
 def test_a_page_never_reads_the_whole_table(run, monkeypatch):
+    """The table is checked whole a slice of rows at a time (issue 77 items 4 and 5: a NaN or
+    a key twice anywhere is refused, never shown as data), the filter's and the counts'
+    columns read whole (no hand text, no figures), and the rows shown read a slice at a time
+    from their row groups: no read of every column of every row at once."""
     read = []
     real = pq.read_table
 
@@ -49,17 +55,19 @@ def test_a_page_never_reads_the_whole_table(run, monkeypatch):
         return real(path, columns=columns, **kwargs)
 
     monkeypatch.setattr(pq, "read_table", recorded)
-    groups = []
-    real_groups = pq.ParquetFile.read_row_groups
+    slices = []
+    real_batches = pq.ParquetFile.iter_batches
 
-    def recorded_groups(self, row_groups, *args, **kwargs):
-        groups.append(list(row_groups))
-        return real_groups(self, row_groups, *args, **kwargs)
+    def recorded_batches(self, batch_size=65536, row_groups=None, columns=None, **kwargs):
+        slices.append((batch_size, row_groups))
+        return real_batches(self, batch_size=batch_size, row_groups=row_groups,
+                            columns=columns, **kwargs)
 
-    monkeypatch.setattr(pq.ParquetFile, "read_row_groups", recorded_groups)
-    table_rows(str(run), "calls", RowFilter(round=1, sort="n"), 3)
-    # the filter's columns, and the class's (a key repeated, or counts past the run's deals,
-    # is a damaged table whether or not the page shows its rows: issue 77 item 4); never the
-    # hand's text or the figures of rows not shown
-    assert read == [["round", "n", "seat", "alone", "hand_key"]]
-    assert len(groups) == 1 and len(groups[0]) <= 3
+    monkeypatch.setattr(pq.ParquetFile, "iter_batches", recorded_batches)
+    monkeypatch.setattr(pq.ParquetFile, "read_row_groups", None)  # never every group at once
+    page, _ = table_rows(str(run), "calls", RowFilter(round=1, sort="n"), 3)
+    assert len(page) == 3
+    assert read == [["round", "n", "seat", "alone"]]
+    assert all(size <= SLICE_ROWS for size, _ in slices)
+    shown = [groups for _, groups in slices if groups is not None]
+    assert 1 <= len(shown) <= 3 and all(len(groups) == 1 for groups in shown)
