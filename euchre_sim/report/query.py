@@ -81,7 +81,7 @@ def _check_counts(out_dir: str, name: str, path: str, frame: pd.DataFrame,
 def table_rows(out_dir: str, name: str, rows: RowFilter, limit: int
                ) -> tuple[pd.DataFrame, int]:
     """The first `limit` rows of a table that `rows` keeps (filter_table), and how many it
-    keeps: the whole table checked a column at a time (`check_whole`), the columns the filter
+    keeps: the whole table checked a slice at a time (`check_whole`), the columns the filter
     and the counts ask about read, then only the rows shown: never the whole table at once."""
     path, what, schema = _table_path(out_dir, name), f"the {name} table", table_schema(name)
     held = set(check_whole(path, what, schema))
