@@ -100,56 +100,67 @@ def new_play_work(models, tb, n_worlds, pws):
 @njit(nrt=False, inline="always")
 def choose_card(work, lay, seat, key, tt):
     """The card for `seat` in work's hand by its side's model; `lay` the trump's layout, `key`
-    the hand's. A work that keeps a teaching log (`teaching_log`) logs PIMC's choice at every
-    decision (the learned player, where it has a card, plays its own). tt: the solver's table,
-    None where no player searches (`searches`), and Numba compiles no PIMC here. Inlined into
-    the playout's loop: a call passed the work's ~1,000 fields at every card."""
-    model = work.models[team_of(seat)]
+    the hand's. tt: the solver's table, None where no player searches (`searches`), and Numba
+    compiles no PIMC here. Inlined into the playout's loop: a call passed the work's ~1,000
+    fields at every card. The side's card player's work is taken by a constant index: an index
+    known only at run time copies every field of both sides' records at every card."""
+    team = team_of(seat)
+    model = work.models[team]
     tb, hands, st, pm = work.tb, work.hands, work.st, work.pm
     if model == KERNEL_CONVENTIONAL:
         return conventional_card(lay, hands, st, pm, seat)
-    held = work.pws[team_of(seat)]
-    pw = card_work(held)
     if tt is None:
-        return learned_card(tb, lay, hands, st, pm, seat, pw)
+        if team == 0:
+            return learned_card(tb, lay, hands, st, pm, seat, card_work(work.pws[0]))
+        return learned_card(tb, lay, hands, st, pm, seat, card_work(work.pws[1]))
     at = Position(lay, hands, st, pm, seat)
+    worlds = Worlds(work.n_worlds, next_decision_key(key, st), model == KERNEL_SOLVER)
+    if team == 0:
+        return searched_choice(tb, at, np.bool_(False), model, key, worlds, tt, work.pws[0])
+    return searched_choice(tb, at, np.bool_(False), model, key, worlds, tt, work.pws[1])
+
+
+@njit(nrt=False)
+def searched_choice(tb, at, discard, model, key, worlds, tt, held):
+    """The card (or with `discard` the dealer's discard) of a side whose player searches or
+    keeps a teaching log (`teaching_log`), `held` its work: the learned player's where it has
+    one (learned-search: PIMC at its close calls), else PIMC's over `worlds`; a log records
+    PIMC's choice at every decision (the learned player, where it has a card, plays its
+    own)."""
+    pw = card_work(held)
+    lay, hands, st, pm, seat = at
     mine = -1
     if model == KERNEL_NET:
-        mine = learned_card(tb, lay, hands, st, pm, seat, pw)
+        mine = (learned_discard(tb, lay, hands, st, pm, pw) if discard
+                else learned_card(tb, lay, hands, st, pm, seat, pw))
     elif model == KERNEL_NET_SEARCH:
-        mine = searched_card(tb, at, work.n_worlds, key, tt, pw)
+        mine = (searched_discard(tb, at, worlds.n_worlds, key, tt, pw) if discard
+                else searched_card(tb, at, worlds.n_worlds, key, tt, pw))
     if mine >= 0 and not keeps_log(held):
         return mine
-    p = pimc_card(tb, at, Worlds(work.n_worlds, next_decision_key(key, st),
-                                 model == KERNEL_SOLVER), tt, pw)
-    log_choice(held, tb, at, False, p, work.n_worlds)
+    p = pimc_discard(tb, at, worlds, tt, pw) if discard else pimc_card(tb, at, worlds, tt, pw)
+    log_choice(held, tb, at, discard, p, worlds.n_worlds)
     return mine if mine >= 0 else p
 
 
 @njit(nrt=False)
 def choose_discard(work, lay, key, tt):
-    """The dealer's discard in work's hand by its side's model; the log and tt as
-    choose_card's."""
+    """The dealer's discard in work's hand by its side's model; the log, tt and the side's
+    work as choose_card's."""
     tb, hands, st, pm = work.tb, work.hands, work.st, work.pm
-    model = work.models[team_of(st[S_DEALER])]
+    team = team_of(st[S_DEALER])
+    model = work.models[team]
     if model == KERNEL_CONVENTIONAL:
         return conventional_discard(lay, hands, st, pm)
-    held = work.pws[team_of(st[S_DEALER])]
-    pw = card_work(held)
     if tt is None:
-        return learned_discard(tb, lay, hands, st, pm, pw)
+        if team == 0:
+            return learned_discard(tb, lay, hands, st, pm, card_work(work.pws[0]))
+        return learned_discard(tb, lay, hands, st, pm, card_work(work.pws[1]))
     at = Position(lay, hands, st, pm, st[S_DEALER])
-    mine = -1
-    if model == KERNEL_NET:
-        mine = learned_discard(tb, lay, hands, st, pm, pw)
-    elif model == KERNEL_NET_SEARCH:
-        mine = searched_discard(tb, at, work.n_worlds, key, tt, pw)
-    if mine >= 0 and not keeps_log(held):
-        return mine
-    p = pimc_discard(tb, at, Worlds(work.n_worlds, next_decision_key(key, st),
-                                    model == KERNEL_SOLVER), tt, pw)
-    log_choice(held, tb, at, True, p, work.n_worlds)
-    return mine if mine >= 0 else p
+    worlds = Worlds(work.n_worlds, next_decision_key(key, st), model == KERNEL_SOLVER)
+    if team == 0:
+        return searched_choice(tb, at, np.bool_(True), model, key, worlds, tt, work.pws[0])
+    return searched_choice(tb, at, np.bool_(True), model, key, worlds, tt, work.pws[1])
 
 
 # the contract reaches the discard through a call that does not link its code in
