@@ -4,10 +4,11 @@ deals in the same sitting (the yardstick: goal 0.4 of it), and the default `advi
 family's question as a user asks it (no --deals: the learned player's 20,000 deals or the
 atlas), the whole command's wall seconds on 2 workers, warm (goal 3 s).
 
-Each `simulate` runs the CLI in a fresh process (one worker, warm Numba cache) and reads the
-run's own elapsed_seconds; the two models alternate, median of BENCH_RUNS. Prints JSON.
+Each `simulate` runs the CLI in a fresh process (one worker, or --workers, warm Numba cache)
+and reads the run's own elapsed_seconds; the two models alternate, median of BENCH_RUNS.
+Prints JSON, the machine first (`machine`).
 
-    .venv/bin/python benchmarks/bench_families.py [--only NAME ...]
+    .venv/bin/python benchmarks/bench_families.py [--only NAME ...] [--workers 2]
 """
 
 import argparse
@@ -19,9 +20,10 @@ import time
 
 from bench_realistic import run
 from checkouts import cli_command
+from machine import machine
 
 RUNS = int(os.environ.get("BENCH_RUNS", "3"))
-DEALS = {"learned": 20_000, "dd": 20_000}
+DEALS = {"learned": 20_000, "dd": 20_000}  # a worker's
 FAMILIES = {  # name: (rules options, the question's options)
     "standard": (["--rules", "standard"],
                  ["--hand", "JS AS 9H 9D TC", "--up", "9S"]),
@@ -49,18 +51,18 @@ def advise_seconds(rules: list[str], question: list[str]) -> float:
     return time.perf_counter() - started
 
 
-def family(rules: list[str], question: list[str]) -> dict:
+def family(rules: list[str], question: list[str], workers: int) -> dict:
     rates = {model: [] for model in DEALS}
     options = {model: [*rules, "--play", model, "--bidding", "human"] for model in DEALS}
     for model in DEALS:
         run(options[model], 20)  # compile or load once
     for _ in range(RUNS):
         for model, deals in DEALS.items():
-            rates[model].append(run(options[model], deals))
+            rates[model].append(run(options[model], deals * workers, workers=workers))
     learned, dd = (statistics.median(rates[m]) for m in ("learned", "dd"))
     advise_seconds(rules, question)
     seconds = [advise_seconds(rules, question) for _ in range(RUNS)]
-    return {"learned_deals_per_s_per_core": round(learned, 1),
+    return {"workers": workers, "learned_deals_per_s_per_core": round(learned, 1),
             "dd_deals_per_s_per_core": round(dd, 1),
             "learned_over_dd": round(learned / dd, 3),
             "advise_seconds_2_workers": round(statistics.median(seconds), 2)}
@@ -69,9 +71,12 @@ def family(rules: list[str], question: list[str]) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--only", nargs="*", choices=list(FAMILIES))
+    parser.add_argument("--workers", type=int, default=1)
     args = parser.parse_args()
     names = args.only or list(FAMILIES)
-    print(json.dumps({name: family(*FAMILIES[name]) for name in names}, indent=1))
+    report = {"machine": machine()}
+    report |= {name: family(*FAMILIES[name], args.workers) for name in names}
+    print(json.dumps(report, indent=1))
 
 
 if __name__ == "__main__":

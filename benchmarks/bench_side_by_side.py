@@ -23,38 +23,16 @@ import os
 import shutil
 import statistics
 import subprocess
-import sys
 import tempfile
 import time
 
 from bench_families import FAMILIES
 from checkouts import ROOT, cli_command, tree_env
+from machine import machine
 
 RUNS = int(os.environ.get("BENCH_RUNS", "3"))
 DEALS_A_WORKER = 20_000
 MODELS = ("learned", "dd")
-VECTOR_FLAGS = ("sse4_2", "avx", "avx2", "fma", "bmi2", "avx512f", "avx512bw", "avx512vl",
-                "avx512_vnni", "avx512_bf16")
-
-
-def machine() -> dict:
-    """What the figures were measured on: lscpu's fields and LLVM's name for the host CPU."""
-    fields = {}
-    for line in subprocess.run(["lscpu"], capture_output=True, text=True).stdout.splitlines():
-        key, _, value = line.partition(":")
-        fields[key.strip()] = value.strip()
-    flags = set(fields.get("Flags", "").split())
-    llvm_cpu = subprocess.run([sys.executable, "-c", "import llvmlite.binding as b;"
-                               "print(b.get_host_cpu_name())"],
-                              capture_output=True, text=True).stdout.strip()
-    return {"model_name": fields.get("Model name"), "cpu_family": fields.get("CPU family"),
-            "model": fields.get("Model"), "cores": os.cpu_count(),
-            "l1d": fields.get("L1d cache"), "l1i": fields.get("L1i cache"),
-            "l2": fields.get("L2 cache"), "l3": fields.get("L3 cache"),
-            "vector_flags": [flag for flag in VECTOR_FLAGS if flag in flags],
-            "llvm_cpu": llvm_cpu}
-
-
 @contextlib.contextmanager
 def checkout(revision: str, scratch: str):
     """A fresh worktree of `revision` (removed after), or `revision` itself if it is a folder."""

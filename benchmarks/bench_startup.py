@@ -9,26 +9,17 @@ machine's CPU named. Prints JSON.
 
 import json
 import os
-import platform
 import statistics
 import subprocess
 import sys
 import time
 
 from checkouts import cli_command, tree_dir, tree_env
+from machine import machine
 
 RUNS = int(os.environ.get("BENCH_RUNS", "9"))
 BEFORE = os.environ.get("BENCH_BEFORE")
 ADVISE = ["advise", "--hand", "JS AS 9H 9D TC", "--up", "9S", "--seat", "1"]
-
-
-def cpu_model() -> str:
-    try:
-        out = subprocess.run(["lscpu"], capture_output=True, text=True).stdout
-    except OSError:
-        return platform.processor()
-    return next((line.split(":", 1)[1].strip() for line in out.splitlines()
-                 if line.startswith("Model name")), platform.processor())
 
 
 def cases(tree: str | None) -> dict[str, list[str]]:
@@ -65,7 +56,7 @@ def main() -> None:
             for case, args in cases(tree).items():
                 times[name][case].append(seconds(args, tree))
     print(json.dumps({
-        "machine": {"cpu": cpu_model(), "cores": os.cpu_count()}, "runs": RUNS,
+        "machine": machine(), "runs": RUNS,
         "median_seconds": {name: {case: round(statistics.median(v), 3)
                                   for case, v in per.items()} for name, per in times.items()},
     }, indent=1))
