@@ -16,14 +16,14 @@ import json
 import os
 import statistics
 import subprocess
+import tempfile
 import time
 
-from bench_realistic import run
-from checkouts import cli_command
+from checkouts import ROOT, cli_command, timed_simulate
 from machine import machine
 
 RUNS = int(os.environ.get("BENCH_RUNS", "3"))
-DEALS = {"learned": 20_000, "dd": 20_000}  # a worker's
+MODELS = ("learned", "dd")
 FAMILIES = {  # name: (rules options, the question's options)
     "standard": (["--rules", "standard"],
                  ["--hand", "JS AS 9H 9D TC", "--up", "9S"]),
@@ -51,31 +51,42 @@ def advise_seconds(rules: list[str], question: list[str]) -> float:
     return time.perf_counter() - started
 
 
-def family(rules: list[str], question: list[str], workers: int) -> dict:
-    rates = {model: [] for model in DEALS}
-    options = {model: [*rules, "--play", model, "--bidding", "human"] for model in DEALS}
-    for model in DEALS:
-        run(options[model], 20)  # compile or load once
-    for _ in range(RUNS):
-        for model, deals in DEALS.items():
-            rates[model].append(run(options[model], deals * workers, workers=workers))
-    learned, dd = (statistics.median(rates[m]) for m in ("learned", "dd"))
+def family(rules: list[str], question: list[str], workers: int, deals: int) -> dict:
+    """Learned against dd in one family, the two alternating (medians), and its advise."""
+    runs = {model: [] for model in MODELS}
+    options = {model: [*rules, "--play", model, "--bidding", "human"] for model in MODELS}
+    cache = os.environ.get("NUMBA_CACHE_DIR", os.path.join(ROOT, ".numba-cache"))
+    with tempfile.TemporaryDirectory(prefix="bench-families-") as scratch:
+        for model in MODELS:  # compile or load once
+            timed_simulate(ROOT, cache, options[model], 1, scratch, 20)
+        for _ in range(RUNS):
+            for model in MODELS:
+                runs[model].append(timed_simulate(ROOT, cache, options[model], workers, scratch,
+                                           deals * workers))
+    figures = {"workers": workers, "deals": deals * workers}
+    for model in MODELS:
+        for key, name in (("per_core", "run"), ("whole_per_core", "whole_command")):
+            figures[f"{model}_{name}_deals_per_s_per_core"] = round(
+                statistics.median(run[key] for run in runs[model]), 1)
+    for name in ("run", "whole_command"):
+        figures[f"learned_over_dd_{name}"] = round(
+            figures[f"learned_{name}_deals_per_s_per_core"]
+            / figures[f"dd_{name}_deals_per_s_per_core"], 3)
     advise_seconds(rules, question)
     seconds = [advise_seconds(rules, question) for _ in range(RUNS)]
-    return {"workers": workers, "learned_deals_per_s_per_core": round(learned, 1),
-            "dd_deals_per_s_per_core": round(dd, 1),
-            "learned_over_dd": round(learned / dd, 3),
-            "advise_seconds_2_workers": round(statistics.median(seconds), 2)}
+    figures["advise_seconds_2_workers"] = round(statistics.median(seconds), 2)
+    return figures
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--only", nargs="*", choices=list(FAMILIES))
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--deals", type=int, default=20_000, help="a worker's")
     args = parser.parse_args()
     names = args.only or list(FAMILIES)
-    report = {"machine": machine()}
-    report |= {name: family(*FAMILIES[name], args.workers) for name in names}
+    report = {"machine": machine(), "runs": RUNS}
+    report |= {name: family(*FAMILIES[name], args.workers, args.deals) for name in names}
     print(json.dumps(report, indent=1))
 
 

@@ -20,14 +20,12 @@ import argparse
 import contextlib
 import json
 import os
-import shutil
 import statistics
 import subprocess
 import tempfile
-import time
 
 from bench_families import FAMILIES
-from checkouts import ROOT, cli_command, tree_env
+from checkouts import ROOT, timed_simulate
 from machine import machine
 
 RUNS = int(os.environ.get("BENCH_RUNS", "3"))
@@ -51,24 +49,6 @@ def checkout(revision: str, scratch: str):
                        capture_output=True)
 
 
-def one_run(tree: str, cache: str, options: list[str], workers: int, scratch: str) -> dict:
-    """One `simulate` in a fresh process: its own elapsed seconds and the whole command's."""
-    out = tempfile.mkdtemp(prefix="run-", dir=scratch)
-    deals = DEALS_A_WORKER * workers
-    command = cli_command(tree) + ["simulate", *options, "--deals", str(deals), "--seed", "5",
-                                   "--workers", str(workers), "--no-progress",
-                                   "--out", os.path.join(out, "run")]
-    env = tree_env(tree) | {"NUMBA_CACHE_DIR": cache}
-    env.pop("PYTHONDONTWRITEBYTECODE", None)  # bytecode cached, as an install has it
-    started = time.perf_counter()
-    subprocess.run(command, check=True, capture_output=True, cwd=tree, env=env)
-    wall = time.perf_counter() - started
-    with open(os.path.join(out, "run", "run.json"), encoding="utf-8") as handle:
-        elapsed = json.load(handle)["elapsed_seconds"]
-    shutil.rmtree(out, ignore_errors=True)
-    return {"per_core": deals / elapsed / workers, "wall": wall}
-
-
 def side_by_side(trees: dict, rules: list[str], workers: list[int], scratch: str) -> dict:
     """Each model and worker count in every tree, the trees alternating; medians."""
     names = list(trees)
@@ -80,7 +60,8 @@ def side_by_side(trees: dict, rules: list[str], workers: list[int], scratch: str
             for index in range(RUNS):
                 for name in (names if index % 2 == 0 else names[::-1]):
                     tree, cache = trees[name]
-                    runs[name].append(one_run(tree, cache, options, count, scratch))
+                    runs[name].append(timed_simulate(tree, cache, options, count, scratch,
+                                              DEALS_A_WORKER * count))
             row = {}
             for name in names:
                 row[f"{name}_deals_per_s_per_core"] = round(statistics.median(
@@ -103,8 +84,8 @@ def cold_start(trees: dict, rules: list[str], scratch: str) -> dict:
     seconds = {}
     for name, (tree, cache) in trees.items():
         for model in MODELS:
-            run = one_run(tree, cache, [*rules, "--play", model, "--bidding", "human"], 1,
-                          scratch)
+            run = timed_simulate(tree, cache, [*rules, "--play", model, "--bidding", "human"], 1,
+                          scratch, DEALS_A_WORKER)
             seconds[f"{name}_{model}_first_run_s"] = round(run["wall"], 1)
     return seconds
 

@@ -6,9 +6,13 @@ PYTHONPATH and a Numba cache of its own; its Click app is `euchre_sim.cli`, or t
 `cli/` folder of the commits before the app moved into the package.
 """
 
+import json
 import os
+import shutil
+import subprocess
 import sys
 import tempfile
+import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # this checkout
 
@@ -33,3 +37,23 @@ def cli_command(tree: str | None) -> list[str]:
     """The arguments that start the command line of this package (None) or of `tree`."""
     old_layout = tree is not None and not os.path.isdir(os.path.join(tree, "euchre_sim", "cli"))
     return [sys.executable, "-m", "cli" if old_layout else "euchre_sim.cli"]
+
+
+def timed_simulate(tree: str, cache: str, options: list[str], workers: int, scratch: str,
+                   deals: int) -> dict:
+    """One `simulate` of `deals` in a fresh process: deals a second a core by its own elapsed
+    seconds (`per_core`) and by the whole command's (`whole_per_core`, `wall` seconds)."""
+    out = tempfile.mkdtemp(prefix="run-", dir=scratch)
+    command = cli_command(tree) + ["simulate", *options, "--deals", str(deals), "--seed", "5",
+                                   "--workers", str(workers), "--no-progress",
+                                   "--out", os.path.join(out, "run")]
+    env = tree_env(tree) | {"NUMBA_CACHE_DIR": cache}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # bytecode cached, as an install has it
+    started = time.perf_counter()
+    subprocess.run(command, check=True, capture_output=True, cwd=tree, env=env)
+    wall = time.perf_counter() - started
+    with open(os.path.join(out, "run", "run.json"), encoding="utf-8") as handle:
+        elapsed = json.load(handle)["elapsed_seconds"]
+    shutil.rmtree(out, ignore_errors=True)
+    return {"per_core": deals / elapsed / workers, "wall": wall,
+            "whole_per_core": deals / wall / workers}

@@ -1,16 +1,12 @@
 """Where a run's time goes inside the compiled kernels (issue 74; not a timed test): a
-`simulate` run in this process under `perf record` (the CPU clock: a virtual machine often
-has no hardware counters), the compiled functions named for perf by a map written from
-Numba's libraries (/tmp/perf-PID.map: each function's address and the size of its machine
-code), and for the hottest kernels the kind of instruction their samples land on.
-
-Needs a cold Numba cache (a function loaded from the cache keeps no object code to read its
-symbols' sizes from): the script points NUMBA_CACHE_DIR at a fresh folder unless
-PROFILE_CACHE names one that a previous run of this script filled (the symbols' sizes are
-then read from that run's map, PROFILE_MAP). Prints JSON: the run's deals a second, the share
-of samples per shared object and per kernel (top 12), each kernel's code size in bytes, and
-for the top 3 kernels the share of their samples on conditional moves (`cmov`), on other
-moves to or from the stack and on everything else.
+`simulate` run in a fresh process with an empty Numba cache (a function loaded from a cache
+keeps no object code to read its symbols from), its kernels compiled by a small run first,
+then the timed run sampled by `perf record` (the CPU clock: a virtual machine often has no
+hardware counters), the compiled functions named for perf by a map written from Numba's
+libraries (/tmp/perf-PID.map: each function's address and the size of its machine code).
+Prints JSON: the run's deals a second, the share of samples per shared object and per kernel
+(top 12) with each kernel's code size in bytes, and for the top 3 kernels the share of their
+samples on conditional moves (`cmov`), on other moves to or from the stack, and the rest.
 
     .venv/bin/python benchmarks/profile_kernels.py [--play learned] [--deals 20000]
 """
@@ -24,6 +20,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -32,7 +29,7 @@ import time
 PERF = shutil.which("perf")
 
 
-def compiled_functions(sizes: dict[str, int] | None) -> dict[str, tuple[int, int]]:
+def compiled_functions() -> dict[str, tuple[int, int]]:
     """Every compiled function Numba holds in this process: name -> (address, bytes)."""
     from numba.core.dispatcher import Dispatcher
 
@@ -41,8 +38,7 @@ def compiled_functions(sizes: dict[str, int] | None) -> dict[str, tuple[int, int
                  if isinstance(o, Dispatcher) for c in o.overloads.values()}
     found = {}
     for library in libraries.values():
-        names = sizes or symbol_sizes(library)
-        for name, size in names.items():
+        for name, size in symbol_sizes(library).items():
             if name in found:
                 continue
             try:
@@ -88,15 +84,17 @@ def run_profiled(args) -> None:
     scratch = args.scratch
     options = {"play": args.play, "bidding": args.bidding}
     euchre_sim.simulate(200, out=os.path.join(scratch, "warm"), seed=5, workers=1, **options)
+    recorder = subprocess.Popen([PERF, "record", "-q", "-e", "cpu-clock", "-p", str(os.getpid()),
+                                 "-o", os.path.join(scratch, "perf.data")],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    time.sleep(1)  # perf attached
     started = time.perf_counter()
     euchre_sim.simulate(args.deals, out=os.path.join(scratch, "run"), seed=5, workers=1,
                         **options)
     rate = args.deals / (time.perf_counter() - started)
-    sizes = None
-    if os.environ.get("PROFILE_MAP"):
-        with open(os.environ["PROFILE_MAP"], encoding="utf-8") as handle:
-            sizes = {p[2]: int(p[1], 16) for p in map(str.split, handle) if len(p) == 3}
-    functions = compiled_functions(sizes)
+    recorder.send_signal(signal.SIGINT)
+    recorder.wait()
+    functions = compiled_functions()
     with open(f"/tmp/perf-{os.getpid()}.map", "w", encoding="utf-8") as handle:
         for name, (address, size) in sorted(functions.items(), key=lambda f: f[1]):
             handle.write(f"{address:x} {size:x} {name}\n")
@@ -148,12 +146,10 @@ def main() -> None:
     if PERF is None:
         sys.exit("profile_kernels needs perf (Debian: linux-perf)")
     with tempfile.TemporaryDirectory(prefix="profile-kernels-") as scratch:
-        env = dict(os.environ, NUMBA_CACHE_DIR=os.environ.get(
-            "PROFILE_CACHE", os.path.join(scratch, "numba-cache")))
+        env = dict(os.environ, NUMBA_CACHE_DIR=os.path.join(scratch, "numba-cache"))
         data = os.path.join(scratch, "perf.data")
-        subprocess.run([PERF, "record", "-q", "-e", "cpu-clock", "-o", data, sys.executable,
-                        os.path.abspath(__file__), "--child", "--scratch", scratch,
-                        "--play", args.play, "--bidding", args.bidding,
+        subprocess.run([sys.executable, os.path.abspath(__file__), "--child", "--scratch",
+                        scratch, "--play", args.play, "--bidding", args.bidding,
                         "--deals", str(args.deals)], check=True, env=env,
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         with open(os.path.join(scratch, "child.json"), encoding="utf-8") as handle:
