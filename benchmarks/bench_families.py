@@ -4,9 +4,9 @@ deals in the same sitting (the yardstick: goal 0.4 of it), and the default `advi
 family's question as a user asks it (no --deals: the learned player's 20,000 deals or the
 atlas), the whole command's wall seconds on 2 workers, warm (goal 3 s).
 
-Each `simulate` runs the CLI in a fresh process (one worker, or --workers, warm Numba cache)
-and reads the run's own elapsed_seconds; the two models alternate, median of BENCH_RUNS.
-Prints JSON, the machine first (`machine`).
+Each `simulate` runs the CLI in a fresh process (one worker, or --workers, warm Numba cache;
+--deals a worker), timed by the run's own elapsed_seconds and by the whole command; the two
+models alternate, median of BENCH_RUNS. Prints JSON, the machine first (`machine`).
 
     .venv/bin/python benchmarks/bench_families.py [--only NAME ...] [--workers 2]
 """
@@ -61,8 +61,8 @@ def family(rules: list[str], question: list[str], workers: int, deals: int) -> d
             timed_simulate(ROOT, cache, options[model], 1, scratch, 20)
         for _ in range(RUNS):
             for model in MODELS:
-                runs[model].append(timed_simulate(ROOT, cache, options[model], workers, scratch,
-                                           deals * workers))
+                runs[model].append(timed_simulate(ROOT, cache, options[model], workers,
+                                                  scratch, deals * workers))
     figures = {"workers": workers, "deals": deals * workers}
     for model in MODELS:
         for key, name in (("per_core", "run"), ("whole_per_core", "whole_command")):

@@ -49,18 +49,17 @@ def big_run_chunk(options: list[str]) -> int:
     return default_chunk_size(1_000_000, Player(play=options[options.index("--play") + 1]))
 
 
-def run(options: list[str], deals: int, tree: str | None = None, workers: int = 1) -> float:
-    """Deals per second a core of one `simulate` run on `workers` processes (its own
-    elapsed_seconds)."""
+def run(options: list[str], deals: int, tree: str | None = None) -> float:
+    """Deals per second of one `simulate` run (its own elapsed_seconds)."""
     out = tempfile.mkdtemp(prefix="bench-realistic-")
     try:
         subprocess.run(cli_command(tree) + ["simulate", *options, "--deals", str(deals), "--seed",
-                                            "5", "--workers", str(workers), "--chunk-size",
+                                            "5", "--workers", "1", "--chunk-size",
                                             str(big_run_chunk(options)), "--no-progress",
                                             "--out", os.path.join(out, "run")],
                        check=True, env=tree_env(tree), cwd=tree, capture_output=True)
         with open(os.path.join(out, "run", "run.json"), encoding="utf-8") as handle:
-            return deals / json.load(handle)["elapsed_seconds"] / workers
+            return deals / json.load(handle)["elapsed_seconds"]
     finally:
         shutil.rmtree(out, ignore_errors=True)
 

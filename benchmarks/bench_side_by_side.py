@@ -24,13 +24,14 @@ import statistics
 import subprocess
 import tempfile
 
-from bench_families import FAMILIES
+from bench_families import FAMILIES, MODELS
 from checkouts import ROOT, timed_simulate
 from machine import machine
 
 RUNS = int(os.environ.get("BENCH_RUNS", "3"))
 DEALS_A_WORKER = 20_000
-MODELS = ("learned", "dd")
+
+
 @contextlib.contextmanager
 def checkout(revision: str, scratch: str):
     """A fresh worktree of `revision` (removed after), or `revision` itself if it is a folder."""
@@ -61,7 +62,7 @@ def side_by_side(trees: dict, rules: list[str], workers: list[int], scratch: str
                 for name in (names if index % 2 == 0 else names[::-1]):
                     tree, cache = trees[name]
                     runs[name].append(timed_simulate(tree, cache, options, count, scratch,
-                                              DEALS_A_WORKER * count))
+                                                     DEALS_A_WORKER * count))
             row = {}
             for name in names:
                 row[f"{name}_deals_per_s_per_core"] = round(statistics.median(
@@ -84,8 +85,8 @@ def cold_start(trees: dict, rules: list[str], scratch: str) -> dict:
     seconds = {}
     for name, (tree, cache) in trees.items():
         for model in MODELS:
-            run = timed_simulate(tree, cache, [*rules, "--play", model, "--bidding", "human"], 1,
-                          scratch, DEALS_A_WORKER)
+            run = timed_simulate(tree, cache, [*rules, "--play", model, "--bidding", "human"],
+                                 1, scratch, DEALS_A_WORKER)
             seconds[f"{name}_{model}_first_run_s"] = round(run["wall"], 1)
     return seconds
 

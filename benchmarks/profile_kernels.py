@@ -156,6 +156,7 @@ def main() -> None:
             child = json.load(handle)
         script = subprocess.run([PERF, "script", "-i", data, "-F", "pid,ip,sym,dso"],
                                 capture_output=True, text=True).stdout
+        os.remove(f"/tmp/perf-{child['pid']}.map")
     by_dso, by_kernel, ips = collections.Counter(), collections.Counter(), {}
     for line in script.splitlines():
         match = re.match(r"\s*\d+\s+([0-9a-f]+)\s+(.*?)\s+\((.*)\)$", line)
