@@ -15,7 +15,7 @@ from hypothesis import assume, event, given, settings
 from hypothesis import strategies as st
 
 from euchre_sim.core.calls import Contract as PlayedCall
-from euchre_sim.core.cards import card_suit, cards_of
+from euchre_sim.core.cards import JOKER, card_rank, card_suit, cards_of
 from euchre_sim.core.dealing import Deal, deal_key, deal_one
 from euchre_sim.core.rules import build_rules
 from euchre_sim.core.ruletables import compile_rules
@@ -30,9 +30,11 @@ from euchre_sim.play.models import KERNEL_NET, KERNEL_PIMC, SEARCH_MARGIN
 from euchre_sim.play.net_features import (
     GENERAL_LAYOUT,
     STANDARD_LAYOUT,
+    SUIT_ORDER,
     canonical_slots,
     derived_features,
     encode,
+    general_slots,
     net_slots,
 )
 from euchre_sim.play.net_inference import (
@@ -121,25 +123,26 @@ def other_suits(trump: int) -> list[int]:
     return [s for s in range(4) if s not in (trump, sister_suit(trump))]
 
 
-def slot_names(trump: int) -> list[str]:
+def slot_names(trump: int, order=None) -> list[str]:
     """The 24 cards' names in canonical slot order under `trump`: right bower, left bower,
-    A K Q T 9 of trumps; A K Q T 9 of the sister suit; A K Q J T 9 of each other suit."""
+    A K Q T 9 of trumps; A K Q T 9 of the sister suit; A K Q J T 9 of each other suit, in
+    `order` (lower suit id first where none is given)."""
     t, m = SUITS[trump], SUITS[sister_suit(trump)]
     return (["J" + t, "J" + m] + [r + t for r in "AKQT9"] + [r + m for r in "AKQT9"]
-            + [r + SUITS[o] for o in other_suits(trump) for r in "AKQJT9"])
+            + [r + SUITS[o] for o in order or other_suits(trump) for r in "AKQJT9"])
 
 
-def slot_of(card: int, trump: int) -> int:
-    return slot_names(trump).index(DECK.card_name(card))
+def slot_of(card: int, trump: int, order=None) -> int:
+    return slot_names(trump, order).index(DECK.card_name(card))
 
 
-def suit_class(suit: int, trump: int) -> int:
-    """0 trump, 1 the sister suit, 2 and 3 the other two (lower id first)."""
+def suit_class(suit: int, trump: int, order=None) -> int:
+    """0 trump, 1 the sister suit, 2 and 3 the other two (in `order`, else lower id first)."""
     if suit == trump:
         return 0
     if suit == sister_suit(trump):
         return 1
-    return 2 + other_suits(trump).index(suit)
+    return 2 + (order or other_suits(trump)).index(suit)
 
 
 def effective_suit(card: int, trump: int) -> int:
@@ -149,26 +152,36 @@ def effective_suit(card: int, trump: int) -> int:
 GENERAL_BASES = (0, 10, 18, 26, 34)  # the general layout's five suit classes, ten slots then eight
 
 
-def general_class(rules, suit, trump: int) -> int:
+def sister_of(rules, trump: int) -> list[int]:
+    """The suit of the trump's colour where there are bowers (a list of one), else none."""
+    return [] if rules.yooker or trump == naive.NO_TRUMP else [naive.same_colour_suit(trump)]
+
+
+def general_class(rules, suit, trump: int, order=None) -> int:
     """The general layout's suit class: 0 the trumps (no-trump: Benny, of no suit); then the
     plain suits: under a suit trump the suit of its colour first where there are bowers, then
-    the others by suit id; under no-trump the four suits by id."""
+    the others; under no-trump the four suits; the others in `order`, else by suit id."""
     if suit is None or suit == trump:
         return 0
-    if trump == naive.NO_TRUMP:
-        order = [0, 1, 2, 3]
-    else:
-        sister = [] if rules.yooker else [naive.same_colour_suit(trump)]
-        order = sister + [s for s in range(4) if s != trump and s not in sister]
-    return 1 + order.index(suit)
+    sister = sister_of(rules, trump)
+    order = order or [s for s in range(4) if s != trump and s not in sister]
+    return 1 + (sister + order).index(suit)
 
 
-def general_slot(rules, card: int, trump: int) -> int:
+def general_slot(rules, card: int, trump: int, order=None) -> int:
     """The card's general slot: its class's first slot plus its rank from the top of the
     suit it follows in this deck."""
     suit = naive.effective_suit(card, trump, rules.yooker)
-    return GENERAL_BASES[general_class(rules, suit, trump)] + naive.rank_from_top(rules, card,
-                                                                                  trump)
+    return GENERAL_BASES[general_class(rules, suit, trump, order)] + naive.rank_from_top(
+        rules, card, trump)
+
+
+def swapped(card: int, pair: tuple[int, int]) -> int:
+    """The card with suits pair[0] and pair[1] renamed each other's (Benny stays Benny)."""
+    a, b = pair
+    if card == JOKER or card_suit(card) not in pair:
+        return card
+    return ((b if card_suit(card) == a else a) << 3) | card_rank(card)
 
 
 def standard_deal(rules, trump: int) -> bool:
@@ -273,11 +286,11 @@ def test_every_card_of_every_contract_takes_its_general_slot_from_the_rule_text(
     tb = compile_rules(rules)
     for trump in rules.trump_choices:
         slots = np.full(64, -1, dtype=np.int64)
-        which = net_slots(tb, trump, slots)
-        if which == 0:
+        if canonical_slots(tb, trump, slots):
             assert standard_deal(rules, trump)
             continue
         assert not standard_deal(rules, trump)
+        general_slots(tb, trump, slots)
         got = {int(tb.power_card[trump, p]): int(slots[p]) for p in range(64) if slots[p] >= 0}
         assert got == {c: general_slot(rules, c, trump) for c in rules.card_deck.cards}
         assert len(set(got.values())) == len(got)
@@ -291,7 +304,8 @@ class Contract:
     the net's layout is the one the rules text gives the deal."""
 
     def __init__(self, seed: int, trump: int, dealer: int, maker: int, alone: bool,
-                 defended_alone: bool, round_one: bool, rules_name: str | None = None):
+                 defended_alone: bool, round_one: bool, rules_name: str | None = None,
+                 swap: tuple[int, int] | None = None):
         rules = RULE_SETS[rules_name] if rules_name else STANDARD
         tb = compile_rules(rules)
         self.rules, self.deck, self.yooker = rules, rules.card_deck, rules.yooker
@@ -306,6 +320,8 @@ class Contract:
         self.round_no = 1 if round_one else 2
         cards = list(self.deck.cards)
         self.rng.shuffle(cards)
+        if swap:  # the suit-swapped twin: the same deal with suits swap[0] and swap[1] renamed
+            cards = [swapped(c, swap) for c in cards]
         # round 1: trump is the upcard's suit; round 2: any other suit than the upcard's
         self.upcard = next(c for c in cards if (card_suit(c) == trump) == round_one)
         cards.remove(self.upcard)
@@ -325,7 +341,7 @@ class Contract:
         self.discard = None
         self.played_by = [[] for _ in range(4)]
         self.trick = []  # (seat, card)
-        self.voids = [set() for _ in range(4)]  # suit classes shown void
+        self.voids = [set() for _ in range(4)]  # suits (as cards follow) shown void
         self.won = [0, 0]  # by team
         # the opening lead: the dealer's left (the next in play); with "lone player plays
         # last", the maker's left when the maker goes alone
@@ -354,16 +370,50 @@ class Contract:
     def card(self, bit: int) -> int:
         return int(self.tb.power_card[self.trump, bit])
 
-    def slot(self, card: int) -> int:
-        """The card's slot in the contract's layout, from the rule text."""
-        if self.standard:
-            return slot_of(card, self.trump)
-        return general_slot(self.rules, card, self.trump)
+    def plain_suits(self) -> list[int]:
+        """The plain suits that play alike: not the trump nor, where there are bowers, the
+        suit of its colour (no-trump: all four), by suit id."""
+        sister = [sister_suit(self.trump)] if self.standard else sister_of(self.rules,
+                                                                           self.trump)
+        return [s for s in range(4) if s != self.trump and s not in sister]
 
-    def suit_class(self, suit) -> int:
+    def seen(self, seat: int, suit: int) -> tuple:
+        """What `seat` has seen of a plain suit, in the parts net_features.SUIT_ORDER names:
+        whether it is led, then its cards held, taken up with the upcard, known out, played
+        by each seat from this one on, in the trick by each other seat (each a tuple over the
+        suit's cards from the top: a longer prefix of high cards is greater), then the voids
+        shown in it by the seats three, two and one after this one."""
+        ranked = sorted((c for c in self.deck.cards if self.effective_suit(c) == suit),
+                        key=lambda c: naive.rank_from_top(self.rules, c, self.trump))
+
+        def held(cards):
+            return tuple(c in cards for c in ranked)
+
+        out = set(self.out) | ({self.discard} if seat == self.dealer and self.discard is not
+                               None else set())
+        after = [(seat + r) % 4 for r in range(4)]
+        return ((bool(self.trick) and self.effective_suit(self.trick[0][1]) == suit,
+                 held(self.hands[seat]), held({self.upcard} if self.took_up else set()),
+                 held(out))
+                + tuple(held(self.played_by[s]) for s in after)
+                + tuple(held({c for w, c in self.trick if w == s}) for s in after[1:])
+                + (tuple(suit in self.voids[s] for s in reversed(after[1:])),))
+
+    def plain_order(self, seat: int) -> list[int]:
+        """The plain suits in `seat`'s order: the greater `seen` first, lower id on a tie."""
+        return sorted(self.plain_suits(), key=lambda s: self.seen(seat, s), reverse=True)
+
+    def slot(self, card: int, seat: int) -> int:
+        """The card's slot in the contract's layout at `seat`'s decision, from the rule
+        text."""
         if self.standard:
-            return suit_class(suit, self.trump)
-        return general_class(self.rules, suit, self.trump)
+            return slot_of(card, self.trump, self.plain_order(seat))
+        return general_slot(self.rules, card, self.trump, self.plain_order(seat))
+
+    def suit_class(self, suit, seat: int) -> int:
+        if self.standard:
+            return suit_class(suit, self.trump, self.plain_order(seat))
+        return general_class(self.rules, suit, self.trump, self.plain_order(seat))
 
     def effective_suit(self, card: int):
         return naive.effective_suit(card, self.trump, self.yooker)
@@ -386,7 +436,7 @@ class Contract:
         if self.trick:
             led = self.effective_suit(self.trick[0][1])
             if self.effective_suit(card) != led:
-                self.voids[seat].add(self.suit_class(led))
+                self.voids[seat].add(led)
         self.hands[seat].remove(card)
         self.played_by[seat].append(card)
         self.trick.append((seat, card))
@@ -423,7 +473,14 @@ class Contract:
 
     def expected_features(self, seat: int, discard: bool = False) -> set[int]:
         """`seat`'s active features, from the layout's description in net_features."""
-        t, nl, slot, n_slots = self.trump, self.nl, self.slot, self.nl.n_slots
+        t, nl, n_slots = self.trump, self.nl, self.nl.n_slots
+        order = self.plain_order(seat)
+        if self.standard:
+            def slot(c):
+                return slot_of(c, t, order)
+        else:
+            def slot(c):
+                return general_slot(self.rules, c, t, order)
         f = {nl.hand + slot(c) for c in self.hands[seat]}
         for r in range(4):
             s = (seat + r) % 4
@@ -431,7 +488,8 @@ class Contract:
             if r == 0:
                 continue
             f |= {nl.trick + n_slots * (r - 1) + slot(c) for w, c in self.trick if w == s}
-            f |= {nl.void + nl.n_classes * (r - 1) + k for k in self.voids[s]}
+            f |= {nl.void + nl.n_classes * (r - 1) + self.suit_class(k, seat)
+                  for k in self.voids[s]}
         out = set(self.out)
         if seat == self.dealer and self.discard is not None:
             out.add(self.discard)
@@ -457,7 +515,7 @@ class Contract:
         f.add(nl.call_turn + 4 * (self.round_no - 1) + (self.maker - self.dealer - 1) % 4)
         if self.trick:
             f.add(nl.winner + (self.trick_leader_so_far() - seat) % 4)
-            f.add(nl.led + self.suit_class(self.effective_suit(self.trick[0][1])))
+            f.add(nl.led + self.suit_class(self.effective_suit(self.trick[0][1]), seat))
         if discard:
             f.add(nl.discard)
         if not self.standard:  # the rule flags: 28 or 32 cards, Benny, Yooker, no-trump
@@ -480,11 +538,17 @@ class Contract:
     def kernel_features(self, seat: int, discard: bool = False) -> list[int]:
         slots = np.full(64, -1, dtype=np.int64)
         active = np.zeros(MAX_ACTIVE, dtype=np.int64)
-        which = net_slots(self.tb, self.trump, slots)
+        at = Position(self.lay, self.hp, self.st, self.pm, seat)
+        which = net_slots(self.tb, at, slots)
         assert LAYOUTS[which] is self.nl, "the kernel's layout is the rule text's"
-        n = encode(self.tb, self.nl, Position(self.lay, self.hp, self.st, self.pm, seat),
-                   discard, slots, active)
+        n = encode(self.tb, self.nl, at, discard, slots, active)
         return [int(a) for a in active[:n]]
+
+    def kernel_slots(self, seat: int) -> dict:
+        """The kernel's slot (`net_slots`) of each card of the deck at `seat`'s decision."""
+        slots = np.full(64, -1, dtype=np.int64)
+        net_slots(self.tb, Position(self.lay, self.hp, self.st, self.pm, seat), slots)
+        return {c: int(slots[self.bit(c)]) for c in self.deck.cards}
 
 
 def _check_encoding(contract, seat, discard=False):
@@ -536,6 +600,43 @@ def test_derived_features_from_the_logged_ones_are_the_kernels(plays, **contract
         assert derived == {f for f in got if f >= n_logged}
 
 
+@settings(max_examples=80, deadline=None)
+@given(plays=st.integers(0, 19), **contracts)
+def test_suit_swapped_twins_show_every_seat_the_same_features_at_every_decision(plays,
+                                                                              **contract):
+    """The same deal with two plain suits that play alike renamed each other's, played by
+    the same (renamed) cards: every seat sees the same features as in the deal itself, the
+    dealer's discard included, and each card takes its twin's slot; where the seat has seen
+    the two suits alike (`Contract.seen`), each card keeps its own, the features the same
+    either way."""
+    c = Contract(**contract)
+    pair = (c.plain_suits()[0], c.plain_suits()[1])
+    twin = Contract(**contract, swap=pair)
+    assert len(c.seen(0, pair[0])) == len(SUIT_ORDER)
+
+    def check(seats, discard=False):
+        for seat in seats:
+            assert sorted(c.kernel_features(seat, discard)) == sorted(
+                twin.kernel_features(seat, discard))
+            tied = c.seen(seat, pair[0]) == c.seen(seat, pair[1])
+            event("the two suits seen alike" if tied else "seen apart")
+            mine, theirs = c.kernel_slots(seat), twin.kernel_slots(seat)
+            assert mine == {card: theirs[card if tied else swapped(card, pair)]
+                            for card in c.deck.cards}
+
+    if c.took_up:
+        check([c.dealer], discard=True)
+        card = c.rng.choice(sorted(c.hands[c.dealer]))
+        c.make_discard(card)
+        twin.make_discard(swapped(card, pair))
+    for _ in range(min(plays, 5 * len(c.active) - 1)):
+        check(sorted(c.active))
+        card = c.rng.choice(c.legal(c.turn))
+        c.play(card)
+        twin.play(swapped(card, pair))
+    check(sorted(c.active))
+
+
 def _find_contract(**want):
     """A contract of the given kind (deal seed 7); by default N deals and E orders up clubs."""
     base = dict(trump=0, dealer=0, maker=1, alone=False, defended_alone=False, round_one=True)
@@ -547,7 +648,7 @@ def test_dealers_discard_decision_sees_six_cards_and_the_discard_flag():
     c = _find_contract(round_one=True)
     got = set(c.kernel_features(c.dealer, discard=True))
     hand = {a - F_HAND for a in got if F_HAND <= a < F_HAND + N_SLOTS}
-    assert hand == {slot_of(card, c.trump) for card in c.hands[c.dealer]} and len(hand) == 6
+    assert hand == {c.slot(card, c.dealer) for card in c.hands[c.dealer]} and len(hand) == 6
     assert F_DISCARD in got
     assert F_DISCARD not in set(c.kernel_features(c.dealer, discard=False))
 
@@ -555,19 +656,18 @@ def test_dealers_discard_decision_sees_six_cards_and_the_discard_flag():
 def test_dealers_own_discard_is_out_only_to_the_dealer_and_only_once_made():
     c = _find_contract(round_one=True)
     card = sorted(c.hands[c.dealer] - {c.upcard})[0]
-    out_slot = F_OUT + slot_of(card, c.trump)
-    assert out_slot not in c.kernel_features(c.dealer, discard=True)
+    assert F_OUT + c.slot(card, c.dealer) not in c.kernel_features(c.dealer, discard=True)
     c.make_discard(card)
-    assert out_slot in c.kernel_features(c.dealer)
+    assert F_OUT + c.slot(card, c.dealer) in c.kernel_features(c.dealer)
     for seat in c.active - {c.dealer}:
-        assert out_slot not in c.kernel_features(seat)
+        assert F_OUT + c.slot(card, seat) not in c.kernel_features(seat)
 
 
 def test_turned_down_upcard_is_out_to_every_seat_and_no_upcard_was_taken():
     c = _find_contract(round_one=False, trump=2)
     for seat in range(4):
         got = set(c.kernel_features(seat))
-        assert F_OUT + c.slot(c.upcard) in got
+        assert F_OUT + c.slot(c.upcard, seat) in got
         assert not any(F_UP <= a < F_UP + N_SLOTS for a in got)
 
 
@@ -580,7 +680,7 @@ def test_upcard_taken_is_shown_to_every_seat_even_after_the_dealer_plays_it():
                else c.rng.choice(c.legal(seat)))
     assert c.tricks_done() < 5, "still a decision to encode"
     for seat in range(4):
-        assert F_UP + c.slot(c.upcard) in c.kernel_features(seat)
+        assert F_UP + c.slot(c.upcard, seat) in c.kernel_features(seat)
 
 
 def test_dealer_sitting_out_leaves_the_upcard_out_of_play():
@@ -588,7 +688,7 @@ def test_dealer_sitting_out_leaves_the_upcard_out_of_play():
     c = _find_contract(round_one=True, dealer=0, maker=2, alone=True)
     assert not c.took_up
     got = set(c.kernel_features(2))
-    assert F_OUT + c.slot(c.upcard) in got
+    assert F_OUT + c.slot(c.upcard, 2) in got
     assert F_ACTIVE + 2 not in got  # the dealer, two seats from the maker, sits out
 
 
@@ -613,7 +713,8 @@ def test_a_seat_that_fails_to_follow_shows_void_in_the_led_suit_class():
                 s, k = shown[0]
                 for seat in range(4):
                     if seat != s:
-                        assert F_VOID + 4 * ((s - seat) % 4 - 1) + k in c.kernel_features(seat)
+                        assert F_VOID + 4 * ((s - seat) % 4 - 1) + c.suit_class(k, seat) in (
+                            c.kernel_features(seat))
                 return
     pytest.fail("no void in 200 deals")
 
@@ -684,7 +785,7 @@ def _best_by_twin(c, seat, layers, cands, discard=False):
     """The candidate with the highest float64 score of the twin's features (None on a near tie,
     where float32 may order them otherwise)."""
     scores = naive.mlp_scores(layers, sorted(c.expected_features(seat, discard)))
-    by = sorted(((scores[c.slot(c.card(int(p)))], int(p)) for p in cands),
+    by = sorted(((scores[c.slot(c.card(int(p)), seat)], int(p)) for p in cands),
                 reverse=True)
     if len(by) > 1 and by[0][0] - by[1][0] < 1e-3 * (1 + abs(by[0][0])):
         return None
@@ -784,7 +885,7 @@ def test_learned_discard_is_never_the_upcard_and_is_the_nets_best_other_card(net
 def _twin_scores(c, seat, layers, cands, discard=False):
     """The candidates by their float64 score (highest first), as (score, power bit)."""
     scores = naive.mlp_scores(layers, sorted(c.expected_features(seat, discard)))
-    return sorted(((scores[c.slot(c.card(int(p)))], int(p)) for p in cands),
+    return sorted(((scores[c.slot(c.card(int(p)), seat)], int(p)) for p in cands),
                   reverse=True)
 
 
@@ -993,7 +1094,7 @@ def _check_logged_row(c, seat, discard, rows, pimc, n, settled):
     want = c.expected_features(seat, discard)
     n_logged = c.nl.n_logged
     assert set(np.flatnonzero(row[:n_logged])) == {f for f in want if f < n_logged}
-    assert row[n_logged + c.nl.n_slots] == c.slot(c.card(pimc))
+    assert row[n_logged + c.nl.n_slots] == c.slot(c.card(pimc), seat)
 
 
 WORLDS = 6
@@ -1050,7 +1151,8 @@ def test_a_valued_teaching_decision_logs_each_candidates_mean_points_for_the_sea
         cands = np.zeros(8, dtype=np.int64)
         n = discard_candidates(c.lay, c.hp, c.st, c.pm, False, cands)
         if n > 1:
-            _check_valued_row(rows, valued, {c.slot(c.card(p)) for p in cands[:n]}, c.nl)
+            _check_valued_row(rows, valued, {c.slot(c.card(p), c.dealer) for p in cands[:n]},
+                              c.nl)
         c.make_discard(c.card(got))
     c.play_random(min(plays, 5 * len(c.active) - 1))
     seat = c.turn
@@ -1064,7 +1166,7 @@ def test_a_valued_teaching_decision_logs_each_candidates_mean_points_for_the_sea
         assert len(rows) == 0
         return
     side = 1 if (seat % 2) == (c.maker % 2) else -1
-    slots = [c.slot(c.card(p)) for p in pw.candidates[:n]]
+    slots = [c.slot(c.card(p), seat) for p in pw.candidates[:n]]
     _check_valued_row(rows, valued, set(slots), c.nl)
     for i, slot in enumerate(slots):
         assert valued[0][slot] == pytest.approx(side * out[:, i].mean(), abs=1e-6)

@@ -5,7 +5,9 @@ Two layouts (`NetLayout`): the standard net's knows the 24-card French deck with
 trump (slots the same whatever the trump); the general net's every other deal the rules
 reach: 28 and 32 cards, Benny, Yooker's power card and shapes, and no-trump contracts, its
 slots by suit class and rank from the top, with the deck, Benny, Yooker and no-trump as flags.
-`net_slots` says which layout a deal is.
+`net_slots` says which layout a decision is and orders the plain suits that play alike by what
+the seat has seen of them (SUIT_ORDER), not by suit id, so suit-swapped twins show the same
+features.
 
 Features (`encode`, all 0/1, seats relative to the deciding seat: 0 itself, 1 the next to
 play after it, 2 its partner, 3 the one before it): the seat's hand; the cards each seat has
@@ -106,13 +108,15 @@ def layout_of(general: bool, class_sizes: tuple[int, ...], n_flags: int) -> NetL
 
 # The standard net's layout: 24 slots, the same whatever the trump: 0-6 the trumps high to low
 # (right bower first), 7-11 the suit of the trump's colour (its jack is the left bower), 12-17
-# and 18-23 the two other suits (the lower suit id first), each high to low.
+# and 18-23 the two other suits (`canonical_slots`: the lower suit id first; a decision's,
+# `net_slots`: in the seat's order, SUIT_ORDER), each high to low.
 STANDARD_LAYOUT = layout_of(False, (7, 5, 6, 6), 0)
 # The general net's layout: every deck, Benny, Yooker and no-trump. Class 0 the trumps (no-trump:
 # Benny alone), ten slots high to low (Benny, the power card or the bowers, then the trump suit
 # by rank); classes 1-4 the plain suits, eight slots each, high to low (a smaller deck leaves
 # the lowest slots empty): under a suit trump the suit of its colour first where there are
-# bowers, then the others by suit id, class 4 empty; under no-trump the four suits by id.
+# bowers, then the others, class 4 empty; under no-trump the four suits (`general_slots`: by
+# suit id; a decision's, `net_slots`: in the seat's order, SUIT_ORDER).
 GENERAL_CLASS_SIZES = (10, 8, 8, 8, 8)
 FLAG_DECK_28, FLAG_DECK_32, FLAG_JOKER, FLAG_YOOKER, FLAG_NO_TRUMP = range(5)
 GENERAL_LAYOUT = layout_of(True, GENERAL_CLASS_SIZES, 5)
@@ -121,9 +125,10 @@ MAX_SLOTS = GENERAL_LAYOUT.n_slots
 
 
 def feature_layout(nl: NetLayout) -> dict:
-    """What a logged decision's columns mean (training data name it)."""
+    """What a logged decision's columns mean and the plain suits' order (training data name
+    it)."""
     return {name: value for name, value in nl._asdict().items()
-            if name not in ("general", "class_of_slot")}
+            if name not in ("general", "class_of_slot")} | {"suit_order": list(SUIT_ORDER)}
 
 
 def derived_features(logged: np.ndarray, nl: NetLayout = STANDARD_LAYOUT) -> np.ndarray:
@@ -218,12 +223,98 @@ def general_slots(tb, trump, slots):
             cls += 1
 
 
+# A plain suit's key from the deciding seat's view, part by part (`_seen_part`); of the plain
+# suits that play alike (both layouts' suits after the trump and its colour's suit), the one
+# with the greater key takes the earlier slots, and two whose keys tie show the same features
+# whichever goes first. Logged with the training data (`feature_layout`), so data made under
+# another order is refused.
+SUIT_ORDER = ("led", "hand", "up", "out", "played by seat 0", "played by seat 1",
+              "played by seat 2", "played by seat 3", "trick by seat 1", "trick by seat 2",
+              "trick by seat 3", "voids shown by seats 1-3")
+
+
+N_SUIT_PARTS = len(SUIT_ORDER)
+
+
 @njit(nrt=False)
-def net_slots(tb, trump, slots):
-    """The deal's layout (0 standard, 1 general) with its slots written into `slots`."""
+def _known_out(st, pm, seat):
+    """The cards `seat` knows are out of play: the turned-down upcard, its own discard."""
+    out = pm[P_KNOWN_OUT]
+    if seat == st[S_DEALER] and st[S_DISCARD] >= 0:
+        out |= np.uint64(1) << np.uint64(st[S_DISCARD])
+    return out
+
+
+@njit(nrt=False)
+def _pattern(cards, suit):
+    """The cards of `cards` in `suit` (a range of power bits) as a number whose bits are the
+    suit's ranks, the highest card the highest bit."""
+    return (cards & suit) >> np.uint64(low_index(suit))
+
+
+@njit(nrt=False)
+def _seen_part(at, suit, part):
+    """Part `part` (SUIT_ORDER) of the key of `suit` (power bits) from at.seat's view."""
+    _, hands, st, pm, seat = at
+    if part == 0:
+        return np.uint64(1) if pm[P_LED] & suit else np.uint64(0)
+    if part == 1:
+        return _pattern(hands[seat], suit)
+    if part == 2:
+        up = np.uint64(1) << np.uint64(st[S_UP]) if st[S_UP] >= 0 else np.uint64(0)
+        return _pattern(up, suit)
+    if part == 3:
+        return _pattern(_known_out(st, pm, seat), suit)
+    if part < 8:
+        return _pattern(pm[P_BY + ((seat + part - 4) & 3)], suit)
+    if part < 11:
+        return _pattern(pm[P_BY + ((seat + part - 7) & 3)] & pm[P_TRICK], suit)
+    voids = np.uint64(0)
+    for r in range(1, 4):
+        if pm[P_VOID + ((seat + r) & 3)] & suit:
+            voids |= np.uint64(1) << np.uint64(r - 1)
+    return voids
+
+
+@njit(nrt=False)
+def _seen_first(at, a, b):
+    """Does plain suit `a` (power bits) come before `b` in the seat's order: a greater key,
+    or the same key and the lower suit id (their features are then the same)?"""
+    for part in range(N_SUIT_PARTS):
+        ka, kb = _seen_part(at, a, part), _seen_part(at, b, part)
+        if ka != kb:
+            return ka > kb
+    return a < b  # ranges follow suit ids
+
+
+@njit(nrt=False)
+def _order_plain_suits(tb, at, trump, first, size, nxt, slots):
+    """Slots first, first + size, ... to the plain suits other than the trump and `nxt`, in
+    the seat's order (`_seen_first`)."""
+    for s in range(4):
+        if s == trump or s == nxt:
+            continue
+        suit = tb.power_range[trump, s]
+        rank = 0
+        for o in range(4):
+            if o != s and o != trump and o != nxt and _seen_first(
+                    at, tb.power_range[trump, o], suit):
+                rank += 1
+        _put_slots(suit, first + size * rank, slots)
+
+
+@njit(nrt=False)
+def net_slots(tb, at, slots):
+    """The layout (0 standard, 1 general) of at.seat's decision (`state.Position`), with its
+    slots written into `slots`: the layout's, the plain suits that play alike in the seat's
+    order."""
+    trump = at.st[S_TRUMP]
+    nxt = tb.next_suit[trump]
     if canonical_slots(tb, trump, slots):
+        _order_plain_suits(tb, at, trump, 12, 6, nxt, slots)
         return 0
     general_slots(tb, trump, slots)
+    _order_plain_suits(tb, at, trump, 18 if nxt >= 0 else 10, 8, nxt, slots)
     return 1
 
 
@@ -299,9 +390,7 @@ def encode(tb, nl, at, discard, slots, active):
             if (voids >> c) & 1:
                 active[n] = nl.void + nl.n_classes * (r - 1) + c
                 n += 1
-    out = pm[P_KNOWN_OUT]
-    if seat == st[S_DEALER] and st[S_DISCARD] >= 0:
-        out |= np.uint64(1) << np.uint64(st[S_DISCARD])
+    out = _known_out(st, pm, seat)
     n = _put_cards(out, nl.out, slots, active, n)
     placed = hands[seat] | pm[P_PLAYED] | out
     if st[S_UP] >= 0:

@@ -19,7 +19,7 @@ from ..core.jit import njit, overload
 from ..core.seats import team_of
 from .net_features import GENERAL_LAYOUT, STANDARD_LAYOUT, NetLayout, encode, net_slots
 from .pimc import PimcWork, discard_candidates, option_candidates
-from .state import S_MAKER, S_TRUMP, settled
+from .state import S_MAKER, settled
 
 
 class TeachingWork(NamedTuple):
@@ -117,7 +117,7 @@ def log_decision(tb, at, discard, cands, card, log, log_n, nw):
     if k >= log.shape[0]:
         return
     nl = GENERAL_LAYOUT
-    if net_slots(tb, st[S_TRUMP], nw.slots) == 0:
+    if net_slots(tb, at, nw.slots) == 0:
         nl = STANDARD_LAYOUT
     if log.shape[1] != nl.n_logged + nl.n_slots + 1:
         return
