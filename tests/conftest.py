@@ -1,9 +1,16 @@
 """Shared fixtures: every rule set the tool supports, for tests that loop over them."""
 
+import os
+import tempfile
+
 import pytest
 from hypothesis import settings
 
 from euchre_sim.core.rules import build_rules
+
+# atlas indexes (`advice.atlas_index`) of this run's own, never the user's cache; the commands
+# the tests run inherit it
+os.environ["EUCHRE_SIM_CACHE_DIR"] = tempfile.mkdtemp(prefix="euchre-sim-test-cache-")
 
 settings.register_profile("ci", max_examples=150, deadline=None)
 settings.load_profile("ci")

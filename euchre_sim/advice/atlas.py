@@ -50,6 +50,7 @@ from ..core.schema import (
 from ..core.stats import bounded_figures
 from ..game.odds import odds_array, odds_frame, result_wins
 from ..play.player import people
+from .atlas_index import open_index
 from .possible_scores import action_scores
 from .question import AdviceQuestion
 from .separation import (
@@ -243,15 +244,23 @@ def class_pools(class_keys: np.ndarray, rules: RuleSet, level: str = "pooled") -
 
 
 class Atlas:
-    """An atlas file: its provenance, and rows read by key (only the row groups that may
-    hold them: the keys are sorted, so each group's key range is in the file's statistics)."""
+    """An atlas file: its provenance, and rows read by key: from its index in the user's
+    cache where it is a shipped file (`atlas_index`: `sha256`, the manifest's, given), else
+    from the Parquet file (only the row groups that may hold them: the keys are sorted, so
+    each group's key range is in the file's statistics)."""
 
-    def __init__(self, path) -> None:
+    def __init__(self, path, sha256: str | None = None) -> None:
         self.path = str(path)
-        schema = file_schema(self.path, "the atlas", ATLAS_SCHEMA)
-        self.provenance = json.loads((schema.metadata or {}).get(b"euchre_sim", b"{}"))
+        self.index = None if sha256 is None else open_index(self.path, sha256, "the atlas",
+                                                            ATLAS_SCHEMA)
+        if self.index is not None:
+            self.provenance, names = self.index.provenance, self.index.names
+        else:
+            schema = file_schema(self.path, "the atlas", ATLAS_SCHEMA)
+            self.provenance = json.loads((schema.metadata or {}).get(b"euchre_sim", b"{}"))
+            names = schema.names
         # the most points a hand scores: the last of the results' counts
-        self.top = sum(name.startswith("n_us_") for name in schema.names)
+        self.top = sum(name.startswith("n_us_") for name in names)
         if not self.top:
             raise UserError(f"cannot read the atlas {self.path!r}: it keeps no results' counts "
                             "(an atlas of an older version: rebuild it with tools/make_atlas.py)")
@@ -271,6 +280,11 @@ class Atlas:
         return set(keys) <= {row["key"] for row in self._read(keys, ["key"])}
 
     def _read(self, keys: list[int], columns: list[str] | None = None) -> list[dict]:
+        if self.index is not None:
+            try:
+                return self.index.rows(keys, columns)
+            except ValueError:  # a damaged block: the Parquet file serves from now on
+                self.index = None
         return read_keyed_rows(self.path, "the atlas", ATLAS_SCHEMA, keys, columns)
 
 
@@ -284,7 +298,8 @@ def shipped_file(preset_name: str, kind: str) -> Path | None:
 def shipped_atlas(preset_name: str, level: str = "class") -> Atlas | None:
     """The atlas shipped for a preset at a level (None when the package has none)."""
     found = shipped_file(preset_name, LEVEL_FILES[level])
-    return None if found is None else Atlas(found)
+    return None if found is None else Atlas(
+        found, manifest()[f"{ATLAS_FOLDER}/{atlas_file(preset_name, LEVEL_FILES[level])}"])
 
 
 def atlas_preset(rules: RuleSet) -> str | None:

@@ -219,9 +219,21 @@ def _first_shared(hashes: np.ndarray, keys_of: Callable[[np.ndarray], pd.DataFra
 def read_keyed_rows(path: str, what: str, schema: Schema, keys: Iterable[int],
                     columns: Iterable[str] | None = None) -> list[dict]:
     """The rows of a table keyed by one whole-number column whose key is one of `keys`, as
-    dicts of plain numbers, read with pyarrow and numpy alone (no pandas: an answer from the
-    atlas reads a few rows): only the row groups whose key range (the file's statistics) may
-    hold one are read, and every value read is checked as `read_table` checks it."""
+    dicts of plain numbers (`read_keyed_columns`: no pandas, an answer from the atlas reads
+    a few rows)."""
+    arrays = read_keyed_columns(path, what, schema, keys, columns)
+    size = len(next(iter(arrays.values())))
+    return [{name: values[i].item() if hasattr(values[i], "item") else values[i]
+             for name, values in arrays.items()} for i in range(size)]
+
+
+def read_keyed_columns(path: str, what: str, schema: Schema, keys: Iterable[int] | None,
+                       columns: Iterable[str] | None = None) -> dict[str, np.ndarray]:
+    """The columns of a table keyed by one whole-number column, in the rows whose key is one
+    of `keys` (None: every row), read with pyarrow and numpy alone: only the row groups whose
+    key range (the file's statistics) may hold one are read, every value read is checked as
+    `read_table` checks it and no key may repeat. Missing values are NaN in a float column,
+    as pandas reads them, else None."""
     import numpy as np
     import pyarrow as pa
     import pyarrow.parquet as pq
@@ -233,15 +245,17 @@ def read_keyed_rows(path: str, what: str, schema: Schema, keys: Iterable[int],
     absent = [name for name in wanted if name not in names]
     if absent:
         raise refused(what, path, f"no column {absent[0]!r}")
-    asked = np.array(sorted(set(keys)), dtype=np.uint64)  # (np.unique imports numpy.ma)
-    try:
+    asked = None if keys is None else np.array(sorted(set(keys)), dtype=np.uint64)
+    try:  # (np.unique imports numpy.ma)
         parquet = pq.ParquetFile(path)
         groups = [g for g in range(parquet.num_row_groups)
-                  if _may_hold(parquet.metadata.row_group(g), names.index(key), asked)]
+                  if asked is None or _may_hold(parquet.metadata.row_group(g),
+                                                names.index(key), asked)]
         table = parquet.read_row_groups(groups, columns=wanted)
     except (pa.ArrowException, OSError) as err:
         raise refused(what, path, _first_line(err)) from None
-    found = np.isin(_array(table.column(key))[0], asked).nonzero()[0]
+    found = slice(None) if asked is None else \
+        np.isin(_array(table.column(key))[0], asked).nonzero()[0]
     arrays = {}
     for name in wanted:
         values, empty = (part[found] for part in _array(table.column(name)))
@@ -252,10 +266,10 @@ def read_keyed_rows(path: str, what: str, schema: Schema, keys: Iterable[int],
             values = np.where(empty, np.nan, values) if values.dtype.kind == "f" \
                 else np.where(empty, None, values.astype(object))
         arrays[name] = values
-    if len(set(arrays[key].tolist())) < len(found):
+    ordered = np.sort(arrays[key])
+    if len(ordered) and (ordered[1:] == ordered[:-1]).any():
         raise refused(what, path, f"a row repeats the key of an earlier row ({key})")
-    return [{name: values[i].item() if hasattr(values[i], "item") else values[i]
-             for name, values in arrays.items()} for i in range(len(found))]
+    return arrays
 
 
 def _array(column) -> tuple[np.ndarray, np.ndarray]:
