@@ -30,6 +30,8 @@ from euchre_sim.play.models import KERNEL_NET, KERNEL_PIMC, SEARCH_MARGIN
 from euchre_sim.play.net_features import (
     GENERAL_LAYOUT,
     STANDARD_LAYOUT,
+    ORDER_BY_ID,
+    ORDER_SEEN,
     SUIT_ORDER,
     canonical_slots,
     derived_features,
@@ -539,15 +541,17 @@ class Contract:
         slots = np.full(64, -1, dtype=np.int64)
         active = np.zeros(MAX_ACTIVE, dtype=np.int64)
         at = Position(self.lay, self.hp, self.st, self.pm, seat)
-        which = net_slots(self.tb, at, slots)
+        which = net_slots(self.tb, at, slots, True, True)
         assert LAYOUTS[which] is self.nl, "the kernel's layout is the rule text's"
         n = encode(self.tb, self.nl, at, discard, slots, active)
         return [int(a) for a in active[:n]]
 
-    def kernel_slots(self, seat: int) -> dict:
-        """The kernel's slot (`net_slots`) of each card of the deck at `seat`'s decision."""
+    def kernel_slots(self, seat: int, seen: bool = True) -> dict:
+        """The kernel's slot (`net_slots`) of each card of the deck at `seat`'s decision, the
+        plain suits in the seat's order (else by suit id, as nets made before read them)."""
         slots = np.full(64, -1, dtype=np.int64)
-        net_slots(self.tb, Position(self.lay, self.hp, self.st, self.pm, seat), slots)
+        net_slots(self.tb, Position(self.lay, self.hp, self.st, self.pm, seat), slots, seen,
+                  seen)
         return {c: int(slots[self.bit(c)]) for c in self.deck.cards}
 
 
@@ -635,6 +639,35 @@ def test_suit_swapped_twins_show_every_seat_the_same_features_at_every_decision(
         c.play(card)
         twin.play(swapped(card, pair))
     check(sorted(c.active))
+
+
+@settings(max_examples=40, deadline=None)
+@given(plays=st.integers(0, 19), **contracts)
+def test_a_net_made_in_suit_id_order_reads_every_card_in_its_suit_id_slot(plays, **contract):
+    """A net made before the seat's order (its file names none: ORDER_BY_ID) reads the
+    layouts' own slots at every decision: the plain suits by suit id, whatever was seen."""
+    c = Contract(**contract)
+    if c.took_up:
+        c.make_discard(c.rng.choice(sorted(c.hands[c.dealer])))
+    c.play_random(min(plays, 5 * len(c.active) - 1))
+    for seat in sorted(c.active):
+        want = {card: slot_of(card, c.trump) if c.standard else general_slot(c.rules, card,
+                                                                             c.trump)
+                for card in c.deck.cards}
+        assert c.kernel_slots(seat, seen=False) == want
+
+
+def test_a_net_file_without_a_suit_order_is_read_as_made_in_suit_id_order(tmp_path):
+    """The nets made before the seat's order carry no suit_order: they keep their own."""
+    from euchre_sim.play.net_weights import read_card_net, save_card_net
+
+    net = net_of(random_layers(2, 8, 4))
+    assert net.suit_order[0] == ORDER_SEEN
+    path = tmp_path / "net.npz"
+    save_card_net(path, net)
+    assert read_card_net(path).suit_order[0] == ORDER_SEEN
+    np.savez_compressed(path, **{k: v for k, v in net._asdict().items() if k != "suit_order"})
+    assert read_card_net(path).suit_order[0] == ORDER_BY_ID
 
 
 def _find_contract(**want):
@@ -1288,7 +1321,8 @@ def test_teaching_log_under_a_learned_driver_logs_pimcs_decisions_where_the_net_
     assert not np.array_equal(log, pimc_log[0])
 
 
-@pytest.mark.parametrize("damage", ["rows", "bias", "nan", "missing", "truncated"])
+@pytest.mark.parametrize("damage", ["rows", "bias", "nan", "missing", "truncated",
+                                    "suit order"])
 def test_a_damaged_net_file_is_one_line_naming_it_before_any_kernel_reads_it(tmp_path,
                                                                              damage):
     """The weights are checked against the layout (every array's shape, finite numbers) as
@@ -1311,6 +1345,8 @@ def test_a_damaged_net_file_is_one_line_naming_it_before_any_kernel_reads_it(tmp
         broken["w2"][0, 0] = np.nan
     elif damage == "missing":
         del broken["b3"]
+    elif damage == "suit order":
+        broken["suit_order"] = np.array([2])
     if damage == "truncated":
         path.write_bytes(path.read_bytes()[:100])
     else:

@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from euchre_sim.play.net_features import GENERAL_LAYOUT, LAYOUTS, STANDARD_LAYOUT
+from euchre_sim.play.net_features import GENERAL_LAYOUT, LAYOUTS, ORDER_SEEN, STANDARD_LAYOUT
 from euchre_sim.play.net_inference import MAX_ACTIVE, net_scores, new_net_work
 from euchre_sim.play.net_weights import NET_FILES, nets_of, read_card_net
 from euchre_sim.play.teaching_log import log_width
@@ -161,3 +161,31 @@ def test_trained_layers_are_written_as_the_net_the_package_reads_and_plays_by(to
         want = naive.mlp_scores(layers, active[:n])
         assert np.allclose(nw.out[:nl.n_slots], want, rtol=1e-4,
                            atol=1e-3 * (1 + np.abs(want).max()))
+
+
+def test_install_puts_a_net_made_before_where_the_package_reads_it_and_records_it(
+        tool, tmp_path, monkeypatch):
+    """`install DIR`: the net's weights and provenance copied into the package's folder
+    (here a stand-in), the weights read against the layout first, their path recorded (the
+    manifest's sha256); a net made in the seat's suit order stays so."""
+    made, package = tmp_path / "made", tmp_path / "package"
+    made.mkdir()
+    package.mkdir()
+    rng = np.random.default_rng(3)
+    nl = STANDARD_LAYOUT
+    widths = (nl.n_features, 6, 5, nl.n_slots)
+    layers = [(rng.normal(0, 1, (a, b)).astype(np.float32), rng.normal(0, 1, b).astype(np.float32))
+              for a, b in zip(widths, widths[1:], strict=False)]
+    tool.write_net(argparse.Namespace(out=str(made), family="standard"), layers, {}, {},
+                   {"train": 1, "held_out": 1}, 0.5, {})
+    recorded = []
+    monkeypatch.setattr(tool, "PACKAGE", str(package))
+    monkeypatch.setattr(tool, "record", recorded.extend)
+    tool.install(argparse.Namespace(data=str(made), family="standard"))
+    for name in NET_FILES["standard"]:
+        assert (package / name).read_bytes() == (made / name).read_bytes()
+    assert recorded == [str(package / NET_FILES["standard"][0])]
+    assert read_card_net(package / NET_FILES["standard"][0]).suit_order[0] == ORDER_SEEN
+    (made / NET_FILES["standard"][0]).write_bytes(b"not a net")
+    with pytest.raises(Exception, match="not a card net"):
+        tool.install(argparse.Namespace(data=str(made), family="standard"))

@@ -6,6 +6,7 @@ small multilayer perceptron trained on them, the weights and their provenance as
     python tools/train_card_player.py train DATA [--temperature 0.1] [--card-weight 0.3]
         [--epochs 8] [--seed 41] [--out euchre_sim/play] ...
     python tools/train_card_player.py remake DATA [--jobs J] [--family standard|general]
+    python tools/train_card_player.py install DIR [--family standard|general]
 
 Each command takes --family: the standard net (24 French cards, a suit for trump) or the
 general one (every other deal: Yooker, Benny, 28 and 32 cards, no-trump), each with its
@@ -39,6 +40,10 @@ valued decisions (seed 51), a first net, 40 chunks at the positions that net's o
 reaches (seed 52, DAgger), the net on all 140, each net written where the package reads it.
 About 20 minutes on 2 cores.
 
+`install DIR` puts a net made before (its weights and provenance, as `train` writes them, in
+DIR: e.g. tools/next_nets/, remade nets waiting for their atlases) where the package reads
+it, its sha256 into the package data's manifest.
+
 PyTorch is the optional extra `train` (pip install -e .[train]); nothing at run time needs it.
 """
 
@@ -69,6 +74,7 @@ from euchre_sim.play.net_weights import (  # noqa: E402
     NET_FILES,
     card_net_digest,
     net_of,
+    read_card_net,
     save_card_net,
 )
 from euchre_sim.play.player import Player  # noqa: E402
@@ -354,6 +360,18 @@ def remake(args) -> None:
                                      **TRAINING))
 
 
+def install(args) -> None:
+    """A net's files from args.data into the package, checked against its layout first."""
+    import shutil
+
+    for name in NET_FILES[args.family]:
+        shutil.copyfile(os.path.join(args.data, name), os.path.join(PACKAGE, name))
+    net_path = os.path.join(PACKAGE, NET_FILES[args.family][0])
+    read_card_net(net_path, LAYOUTS[args.family])
+    record([net_path])
+    print(json.dumps({"installed": net_path, "family": args.family}))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -371,10 +389,13 @@ def main() -> None:
     r = sub.add_parser("remake")
     r.add_argument("data")
     r.add_argument("--jobs", type=int, default=os.cpu_count())
-    for command in (g, t, r):
+    i = sub.add_parser("install")
+    i.add_argument("data")
+    for command in (g, t, r, i):
         command.add_argument("--family", choices=tuple(LAYOUTS), default="standard")
     args = parser.parse_args()
-    {"generate": generate, "train": train, "remake": remake}[args.command](args)
+    {"generate": generate, "train": train, "remake": remake,
+     "install": install}[args.command](args)
 
 
 if __name__ == "__main__":

@@ -223,11 +223,14 @@ def general_slots(tb, trump, slots):
             cls += 1
 
 
-# A plain suit's key from the deciding seat's view, part by part (`_seen_part`); of the plain
-# suits that play alike (both layouts' suits after the trump and its colour's suit), the one
-# with the greater key takes the earlier slots, and two whose keys tie show the same features
-# whichever goes first. Logged with the training data (`feature_layout`), so data made under
-# another order is refused.
+# The plain suits that play alike (both layouts' suits after the trump and its colour's suit)
+# in a net's features: by suit id (ORDER_BY_ID: the nets made before) or in the seat's order
+# (ORDER_SEEN): by a key from the deciding seat's view, part by part (`_seen_part`), the suit
+# with the greater key in the earlier slots; two whose keys tie show the same features
+# whichever goes first, so suit-swapped twins show the same features. A net names its order
+# (`net_weights.CardNet.suit_order`); training data are logged in the seat's order, which
+# they name (`feature_layout`), so data made under another order is refused.
+ORDER_BY_ID, ORDER_SEEN = 0, 1
 SUIT_ORDER = ("led", "hand", "up", "out", "played by seat 0", "played by seat 1",
               "played by seat 2", "played by seat 3", "trick by seat 1", "trick by seat 2",
               "trick by seat 3", "voids shown by seats 1-3")
@@ -304,17 +307,19 @@ def _order_plain_suits(tb, at, trump, first, size, nxt, slots):
 
 
 @njit(nrt=False)
-def net_slots(tb, at, slots):
+def net_slots(tb, at, slots, standard_seen, general_seen):
     """The layout (0 standard, 1 general) of at.seat's decision (`state.Position`), with its
     slots written into `slots`: the layout's, the plain suits that play alike in the seat's
-    order."""
+    order where that layout's `*_seen` says so (ORDER_SEEN), else by suit id."""
     trump = at.st[S_TRUMP]
     nxt = tb.next_suit[trump]
     if canonical_slots(tb, trump, slots):
-        _order_plain_suits(tb, at, trump, 12, 6, nxt, slots)
+        if standard_seen:
+            _order_plain_suits(tb, at, trump, 12, 6, nxt, slots)
         return 0
     general_slots(tb, trump, slots)
-    _order_plain_suits(tb, at, trump, 18 if nxt >= 0 else 10, 8, nxt, slots)
+    if general_seen:
+        _order_plain_suits(tb, at, trump, 18 if nxt >= 0 else 10, 8, nxt, slots)
     return 1
 
 

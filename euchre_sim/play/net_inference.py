@@ -10,7 +10,14 @@ from typing import NamedTuple
 import numpy as np
 
 from ..core.jit import njit
-from .net_features import GENERAL_LAYOUT, MAX_SLOTS, STANDARD_LAYOUT, encode, net_slots
+from .net_features import (
+    GENERAL_LAYOUT,
+    MAX_SLOTS,
+    ORDER_SEEN,
+    STANDARD_LAYOUT,
+    encode,
+    net_slots,
+)
 
 MAX_ACTIVE = 128  # room for a position's active features (`encode`)
 
@@ -106,7 +113,8 @@ def net_choice(tb, at, discard, cands, n_cands, nets, nw):
     at.seat's decision (`state.Position`), the candidates' scores left in nw.out by slot; -1
     when the player has no net for the deal. Inlined: a call passed its records' ~300 fields
     at every decision."""
-    if net_slots(tb, at, nw.slots) == 0:  # each layout a constant to its encoding
+    if net_slots(tb, at, nw.slots, nets.standard.suit_order[0] == ORDER_SEEN,
+                 nets.general.suit_order[0] == ORDER_SEEN) == 0:  # each layout a constant
         net = nets.standard
         if net.b1.shape[0] == 0:
             return -1

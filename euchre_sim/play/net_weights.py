@@ -18,7 +18,7 @@ import numpy as np
 
 from ..core.package_data import damaged, shipped
 from .models import play_model
-from .net_features import LAYOUTS, STANDARD_LAYOUT, NetLayout
+from .net_features import LAYOUTS, ORDER_BY_ID, ORDER_SEEN, STANDARD_LAYOUT, NetLayout
 
 # each family's files: its weights, and their provenance (written by the trainer, for people)
 NET_FILES = {"standard": ("card_net.npz", "card_net.json"),
@@ -28,7 +28,9 @@ NET_FILES = {"standard": ("card_net.npz", "card_net.json"),
 class CardNet(NamedTuple):
     """The network's weights (float32): w1[feature, h1], w2[h1, h2] and w3t[slot, h2] (the
     last layer transposed, a row per slot: only the candidates' scores are computed); ReLU
-    between layers. Empty: no net."""
+    between layers; and suit_order[0], the order of the plain suits its features were made
+    in (`net_features.net_slots`: ORDER_SEEN, or ORDER_BY_ID for a net made before, whose
+    file has none). Empty: no net."""
 
     w1: np.ndarray
     b1: np.ndarray
@@ -36,6 +38,14 @@ class CardNet(NamedTuple):
     b2: np.ndarray
     w3t: np.ndarray
     b3: np.ndarray
+    suit_order: np.ndarray
+
+
+WEIGHTS = CardNet._fields[:-1]  # the float32 arrays
+
+
+def suit_order_of(order: int) -> np.ndarray:
+    return np.full(1, order, dtype=np.int64)
 
 
 class CardNets(NamedTuple):
@@ -52,7 +62,7 @@ def no_card_net() -> CardNet:
     """No net: the player plays by none (every model but the learned ones)."""
     m = np.zeros((0, 0), dtype=np.float32)
     v = np.zeros(0, dtype=np.float32)
-    return CardNet(m, v, m, v, m, v)
+    return CardNet(m, v, m, v, m, v, suit_order_of(ORDER_SEEN))
 
 
 def nets_of(standard: CardNet | None = None, general: CardNet | None = None) -> CardNets:
@@ -71,8 +81,9 @@ def every_deal(nets: CardNets) -> bool:
 
 
 def net_of(layers: list[tuple[np.ndarray, np.ndarray]],
-           nl: NetLayout = STANDARD_LAYOUT) -> CardNet:
-    """A CardNet from three (weights[in, out], bias[out]) layers, as a trainer writes them."""
+           nl: NetLayout = STANDARD_LAYOUT, suit_order: int = ORDER_SEEN) -> CardNet:
+    """A CardNet from three (weights[in, out], bias[out]) layers, as a trainer writes them
+    (features in `suit_order`: a trainer's are the seat's)."""
     (w1, b1), (w2, b2), (w3, b3) = layers
     if w1.shape[0] != nl.n_features or w3.shape[1] != nl.n_slots \
             or w2.shape[0] != w1.shape[1] or w3.shape[0] != w2.shape[1]:
@@ -82,7 +93,8 @@ def net_of(layers: list[tuple[np.ndarray, np.ndarray]],
     def f32(a):
         return np.ascontiguousarray(a, dtype=np.float32)
 
-    return CardNet(f32(w1), f32(b1), f32(w2), f32(b2), f32(w3.T), f32(b3))
+    return CardNet(f32(w1), f32(b1), f32(w2), f32(b2), f32(w3.T), f32(b3),
+                   suit_order_of(suit_order))
 
 
 def save_card_net(path, net: CardNet) -> None:
@@ -95,10 +107,13 @@ def read_card_net(path, nl: NetLayout = STANDARD_LAYOUT) -> CardNet:
     a DamagedInstall naming the file otherwise (missing, empty or cut short too)."""
     try:
         with np.load(path) as z:
-            net = CardNet(*(np.ascontiguousarray(z[k], dtype=np.float32)
-                            for k in CardNet._fields))
+            weights = [np.ascontiguousarray(z[k], dtype=np.float32) for k in WEIGHTS]
+            order = z["suit_order"].tolist() if "suit_order" in z else [ORDER_BY_ID]
     except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as error:
         raise damaged(path, f"not a card net ({error})") from None
+    if order not in ([ORDER_BY_ID], [ORDER_SEEN]):
+        raise damaged(path, f"the card net's suit_order is not {ORDER_BY_ID} or {ORDER_SEEN}")
+    net = CardNet(*weights, suit_order_of(order[0]))
     h1, h2 = net.b1.shape[:1], net.b2.shape[:1]
     want = {"w1": (nl.n_features, *h1), "b1": h1, "w2": (*h1, *h2), "b2": h2,
             "w3t": (nl.n_slots, *h2), "b3": (nl.n_slots,)}

@@ -117,7 +117,7 @@ def log_decision(tb, at, discard, cands, card, log, log_n, nw):
     if k >= log.shape[0]:
         return
     nl = GENERAL_LAYOUT
-    if net_slots(tb, at, nw.slots) == 0:
+    if net_slots(tb, at, nw.slots, True, True) == 0:  # logged in the seat's order
         nl = STANDARD_LAYOUT
     if log.shape[1] != nl.n_logged + nl.n_slots + 1:
         return
