@@ -96,8 +96,8 @@ def load_numba() -> None:
             if not isinstance(names, dict):
                 continue
             for name, value in list(names.items()):
-                if isinstance(value, Kernel):
-                    names[name] = value.dispatcher
+                if type(value) is Kernel:  # (isinstance asks every value its __class__, and
+                    names[name] = value.dispatcher  # some libraries' warn when asked)
         if numba_internals.OPEN:
             numba_internals.tell_compiles(_told_compile)
 
