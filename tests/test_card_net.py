@@ -29,9 +29,9 @@ from euchre_sim.play.learned import (
 from euchre_sim.play.models import KERNEL_NET, KERNEL_PIMC, SEARCH_MARGIN
 from euchre_sim.play.net_features import (
     GENERAL_LAYOUT,
-    STANDARD_LAYOUT,
     ORDER_BY_ID,
     ORDER_SEEN,
+    STANDARD_LAYOUT,
     SUIT_ORDER,
     canonical_slots,
     derived_features,
