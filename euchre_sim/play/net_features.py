@@ -5,9 +5,9 @@ Two layouts (`NetLayout`): the standard net's knows the 24-card French deck with
 trump (slots the same whatever the trump); the general net's every other deal the rules
 reach: 28 and 32 cards, Benny, Yooker's power card and shapes, and no-trump contracts, its
 slots by suit class and rank from the top, with the deck, Benny, Yooker and no-trump as flags.
-`net_slots` says which layout a decision is and orders the plain suits that play alike by what
-the seat has seen of them (SUIT_ORDER), not by suit id, so suit-swapped twins show the same
-features.
+`net_slots` says which layout a decision is and, for a net made so, orders the plain suits that
+play alike by what the seat has seen of them (SUIT_ORDER) rather than by suit id, so that
+suit-swapped twins show the same features.
 
 Features (`encode`, all 0/1, seats relative to the deciding seat: 0 itself, 1 the next to
 play after it, 2 its partner, 3 the one before it): the seat's hand; the cards each seat has
