@@ -291,7 +291,12 @@ class Atlas:
 def shipped_file(preset_name: str, kind: str) -> Path | None:
     """The path of a preset's shipped data file (`atlas_file`), once it is found to be the
     file this version ships (None when the package has none)."""
-    return shipped(f"{ATLAS_FOLDER}/{atlas_file(preset_name, kind)}")
+    return shipped(shipped_name(preset_name, kind))
+
+
+def shipped_name(preset_name: str, kind: str) -> str:
+    """A preset's data file's name under the package, as the manifest lists it."""
+    return f"{ATLAS_FOLDER}/{atlas_file(preset_name, kind)}"
 
 
 @lru_cache(maxsize=2 * len(ATLAS_PRESETS))
@@ -299,7 +304,7 @@ def shipped_atlas(preset_name: str, level: str = "class") -> Atlas | None:
     """The atlas shipped for a preset at a level (None when the package has none)."""
     found = shipped_file(preset_name, LEVEL_FILES[level])
     return None if found is None else Atlas(
-        found, manifest()[f"{ATLAS_FOLDER}/{atlas_file(preset_name, LEVEL_FILES[level])}"])
+        found, manifest()[shipped_name(preset_name, LEVEL_FILES[level])])
 
 
 def atlas_preset(rules: RuleSet) -> str | None:
@@ -326,7 +331,7 @@ class ShippedLevels(Mapping):
         listed = manifest()
         self.preset_name = preset_name
         self.levels = [level for level, kind in LEVEL_FILES.items()
-                       if f"{ATLAS_FOLDER}/{atlas_file(preset_name, kind)}" in listed]
+                       if shipped_name(preset_name, kind) in listed]
 
     def __getitem__(self, level: str) -> Atlas:
         if level not in self.levels:

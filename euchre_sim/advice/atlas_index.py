@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import bisect
 import json
+import mmap
 import os
 import struct
 import tempfile
@@ -50,9 +51,9 @@ class AtlasIndex:
     def __init__(self, path: Path, source_sha256: str) -> None:
         """Open an index file; ValueError where it is not one of this format built from that
         source (or is cut short)."""
-        with open(path, "rb") as handle:
-            data = handle.read()
-        if not data.startswith(FORMAT):
+        with open(path, "rb") as handle:  # mapped: an answer reads the header and a block
+            data = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
+        if data[:len(FORMAT)] != FORMAT:
             raise ValueError("not an atlas index of this format")
         (size,) = _LENGTH.unpack_from(data, len(FORMAT))
         start = len(FORMAT) + _LENGTH.size
